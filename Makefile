@@ -1,0 +1,105 @@
+# trainforge — see README.md. `make`, `make test`, `make test SAN=1`,
+# `make demo`, `make bench`, `make install PREFIX=...`, `make clean`.
+
+CC      ?= cc
+HOSTCC  ?= $(CC)
+PREFIX  ?= /usr/local
+PKGS    := yaml-0.1 libcyaml libpcre2-8
+VERSION := 0.1.0
+
+ifeq ($(SAN),1)
+BUILD   := build/san
+OPT     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+else
+BUILD   := build/rel
+OPT     := -O2 -g
+endif
+
+WARN    := -std=c11 -Wall -Wextra -Werror
+DEFS    := -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -DTF_VERSION='"$(VERSION)"'
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CFLAGS  += $(WARN) $(OPT) $(DEFS) -Icore -Ilint -Igen -I$(BUILD) $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS)
+
+CORE_SRC := $(wildcard core/*.c)
+LINT_SRC := $(wildcard lint/*.c)
+GEN_SRC  := $(wildcard gen/*.c)
+CLI_SRC  := $(wildcard cli/*.c)
+GENERATED := $(BUILD)/catalog_data.c $(BUILD)/assets.c
+LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC)) \
+            $(BUILD)/catalog_data.o $(BUILD)/assets.o
+CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+SCHEMAS  := $(wildcard schemas/*.json)
+
+.PHONY: all deps test unit demo bench install clean
+.DEFAULT_GOAL := all
+
+all: deps trainforge
+
+# Installs what the build and tests need, only when it is missing.
+deps:
+	@sh tools/deps.sh
+
+ifeq ($(SAN),1)
+trainforge: $(BUILD)/trainforge
+else
+trainforge: $(BUILD)/trainforge
+	cp $< $@
+endif
+
+$(BUILD)/trainforge: $(CLI_OBJ) $(BUILD)/libtf.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libtf.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard core/*.h core/*.def lint/*.h gen/*.h) | $(BUILD)/catalog_data.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: $(BUILD)/%.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Build-time programs: the catalog and the schemas become static tables.
+build/host/catalog_gen: tools/catalog_gen.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+build/host/embed: tools/embed.c core/yamldoc.c core/buf.c core/xalloc.c core/yamldoc.h core/yamldoc_image.h
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) -Icore $(PKG_CFLAGS) -o $@ \
+		tools/embed.c core/yamldoc.c core/buf.c core/xalloc.c $(PKG_LIBS)
+
+$(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml
+	@mkdir -p $(dir $@)
+	build/host/catalog_gen schemas/instances.yaml > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/assets.c: build/host/embed $(SCHEMAS)
+	@mkdir -p $(dir $@)
+	build/host/embed $(SCHEMAS) > $@.tmp && mv $@.tmp $@
+
+# Tests
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtf.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+unit: deps $(UNIT_BIN)
+
+test: deps trainforge $(UNIT_BIN)
+	@BUILD=$(BUILD) sh tests/run.sh
+
+demo: deps trainforge
+	@sh tools/demo.sh
+
+bench: deps trainforge
+	@sh tests/bench/run.sh
+
+install: trainforge
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 trainforge $(DESTDIR)$(PREFIX)/bin/trainforge
+
+clean:
+	rm -rf build trainforge

@@ -1,0 +1,18 @@
+#include <stdio.h>
+
+#include "commands.h"
+#include "rules.h"
+
+int cmd_rules(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		fputs("usage: trainforge rules\n", stderr);
+		return EXIT_TROUBLE;
+	}
+	printf("%-7s %-36s %-8s %s\n", "ID", "NAME", "LEVEL", "SUMMARY");
+	for (int i = 0; i < RULE__COUNT; i++)
+		printf("%-7s %-36s %-8s %s\n", rule_table[i].id, rule_table[i].name,
+		       severity_name(rule_table[i].level), rule_table[i].summary);
+	return EXIT_CLEAN;
+}

@@ -1,0 +1,10 @@
+/* One function per command; each returns the process exit code. */
+#ifndef TF_COMMANDS_H
+#define TF_COMMANDS_H
+
+enum exit_code { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
+
+int cmd_lint(int argc, char **argv);
+int cmd_rules(int argc, char **argv);
+
+#endif

@@ -1,0 +1,59 @@
+/* trainforge: generate and lint ParallelCluster configs and Slurm batch
+ * scripts for distributed training. main only dispatches. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("trainforge %s (C11, built %s with %s)\n", TF_VERSION, __DATE__,
+#ifdef __clang__
+	       "clang " __clang_version__
+#else
+	       "gcc " __VERSION__
+#endif
+	);
+	return EXIT_CLEAN;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "lint", cmd_lint, "check ParallelCluster configs (files, directories, - for stdin)" },
+	{ "rules", cmd_rules, "list every rule: ID, name, default level, summary" },
+	{ "version", cmd_version, "print the version" },
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: trainforge COMMAND [OPTIONS] [ARGS]\n\ncommands:\n", out);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'trainforge COMMAND --help' describes a command's options.\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_CLEAN;
+	}
+	if (strcmp(argv[1], "--version") == 0)
+		return cmd_version(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "trainforge: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_TROUBLE;
+}

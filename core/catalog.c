@@ -1,0 +1,337 @@
+/* Lookups over the generated instance table, and the name checks that
+ * turn a mistyped or web-pasted instance type into a useful suggestion.
+ * Depends on libc only, so every tool and test can link it with the
+ * generated table and nothing else. */
+#include "catalog.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* Defined in the generated build/catalog_data.c, sorted by name with
+ * strcmp order; the double underscore keeps them out of the API. */
+extern const struct instance_type catalog__table[];
+extern const size_t catalog__table_len;
+
+/* Names longer than this are neither repaired nor compared: no AWS name
+ * comes close, and it bounds the stack buffers below. */
+#define NAME_MAX_LEN 96
+
+static int name_cmp(const char *entry, const char *s, size_t len)
+{
+	size_t elen = strlen(entry);
+	int c = memcmp(entry, s, elen < len ? elen : len);
+
+	if (c != 0)
+		return c;
+	return (elen > len) - (elen < len);
+}
+
+const struct instance_type *catalog_find(const char *name, size_t len)
+{
+	size_t lo = 0, hi = catalog__table_len;
+
+	if (name == NULL)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = name_cmp(catalog__table[mid].name, name, len);
+		if (c == 0)
+			return &catalog__table[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+size_t catalog_count(void)
+{
+	return catalog__table_len;
+}
+
+const struct instance_type *catalog_at(size_t i)
+{
+	return i < catalog__table_len ? &catalog__table[i] : NULL;
+}
+
+/* One UTF-8 sequence at s; -1 for anything malformed (then adv = 1). Kept
+ * local rather than shared so this file stays libc-only. */
+static int32_t utf8_next(const unsigned char *s, size_t len, size_t *adv)
+{
+	int32_t cp;
+	size_t n;
+
+	*adv = 1;
+	if (s[0] < 0x80)
+		return s[0];
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		cp = s[0] & 0x1f;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		cp = s[0] & 0x0f;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		cp = s[0] & 0x07;
+	} else {
+		return -1;
+	}
+	if (n > len)
+		return -1;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return -1;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	*adv = n;
+	return cp;
+}
+
+/* What a pasted character most likely meant: '-', '.', a letter, or
+ * nothing at all (spaces and invisible characters). -1: no idea. */
+static int lookalike_ascii(int32_t cp)
+{
+	static const struct { int32_t cp; char ascii; } map[] = {
+		{ 0x00ad, 0 },   /* soft hyphen */
+		{ 0x0430, 'a' }, { 0x0435, 'e' }, { 0x043e, 'o' }, /* Cyrillic */
+		{ 0x0440, 'p' }, { 0x0441, 'c' }, { 0x0443, 'y' },
+		{ 0x0445, 'x' }, { 0x0455, 's' }, { 0x0456, 'i' },
+		{ 0x0458, 'j' }, { 0x03bf, 'o' }, /* Greek omicron */
+		{ 0x2010, '-' }, { 0x2011, '-' }, { 0x2012, '-' },
+		{ 0x2013, '-' }, { 0x2014, '-' }, { 0x2015, '-' },
+		{ 0x2024, '.' }, { 0x2212, '-' }, { 0x3002, '.' },
+		{ 0xfe58, '-' }, { 0xfe63, '-' }, { 0xff0e, '.' },
+		{ 0xff61, '.' },
+	};
+
+	if (cp == 0x00a0 || cp == 0x202f || cp == 0x205f || cp == 0x3000 ||
+	    (cp >= 0x2000 && cp <= 0x200d) || cp == 0x2060 || cp == 0xfeff)
+		return 0;
+	if (cp >= 0xff01 && cp <= 0xff5e) { /* fullwidth ASCII */
+		int c = (int)(cp - 0xfee0);
+		return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+	}
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		if (map[i].cp == cp)
+			return map[i].ascii;
+	return -1;
+}
+
+/* Repairs look-alikes, upper case and whitespace into out (NUL-ended).
+ * Returns false if some character has no ASCII meaning; out then holds
+ * '?' in its place, still good enough for an edit distance. */
+static bool normalize(const char *s, size_t len, char *out, size_t *olen)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	bool ok = true;
+	size_t n = 0, adv, i;
+
+	for (i = 0; i < len && n < NAME_MAX_LEN; i += adv) {
+		int32_t cp = utf8_next(u + i, len - i, &adv);
+		int c;
+
+		if (cp >= 0 && cp < 0x80)
+			c = cp >= 'A' && cp <= 'Z' ? cp - 'A' + 'a' : cp;
+		else
+			c = cp < 0 ? -1 : lookalike_ascii(cp);
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0)
+			continue;
+		if (c < 0x21 || c > 0x7e) {
+			ok = false;
+			c = '?';
+		}
+		out[n++] = (char)c;
+	}
+	out[n] = '\0';
+	*olen = n;
+	return ok && i >= len;
+}
+
+/* Putting a dot in place of a letter costs two: a dropped dot
+ * ("c5xlarge") is a likelier slip than a letter typed as a dot, while a
+ * dash for a dot ("trn2-48xlarge") is the classic one. */
+static size_t sub_cost(char a, char b)
+{
+	if (a == b)
+		return 0;
+	return (a == '.') != (b == '.') && a != '-' && b != '-' ? 2 : 1;
+}
+
+static size_t min3(size_t a, size_t b, size_t c)
+{
+	return a < b ? (a < c ? a : c) : (b < c ? b : c);
+}
+
+/* Edit distance where swapping two neighbours is one edit (optimal
+ * string alignment), since "84xlarge" for "48xlarge" is one slip. */
+static size_t edit_distance(const char *a, size_t alen, const char *b,
+			    size_t blen)
+{
+	size_t rows[3][NAME_MAX_LEN + 1];
+	size_t *pp = rows[0], *prev = rows[1], *cur = rows[2];
+
+	for (size_t j = 0; j <= blen; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= alen; i++) {
+		size_t *t;
+		cur[0] = i;
+		for (size_t j = 1; j <= blen; j++) {
+			cur[j] = min3(prev[j] + 1, cur[j - 1] + 1,
+				      prev[j - 1] + sub_cost(a[i - 1], b[j - 1]));
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < cur[j])
+				cur[j] = pp[j - 2] + 1;
+		}
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[blen];
+}
+
+/* The catalog name closest to s within limit edits; the first in name
+ * order on ties, so the answer is stable. */
+static const char *nearest_name(const char *s, size_t len, size_t limit)
+{
+	size_t best = SIZE_MAX;
+	const char *found = NULL;
+
+	if (len > NAME_MAX_LEN)
+		return NULL;
+	for (size_t i = 0; i < catalog__table_len; i++) {
+		const char *name = catalog__table[i].name;
+		size_t nlen = strlen(name), d;
+		if (nlen > NAME_MAX_LEN)
+			continue;
+		d = edit_distance(s, len, name, nlen);
+		if (d <= limit && d < best) {
+			best = d;
+			found = name;
+		}
+	}
+	return found;
+}
+
+static void put_suggestion(char *out, size_t cap, const char *s)
+{
+	size_t n;
+
+	if (cap == 0 || out == NULL)
+		return;
+	n = s != NULL ? strlen(s) : 0;
+	if (n >= cap)
+		n = 0;
+	memcpy(out, s != NULL ? s : "", n);
+	out[n] = '\0';
+}
+
+enum catalog_name catalog_check_name(const char *s, size_t len,
+				     char *suggestion, size_t cap)
+{
+	char fixed[NAME_MAX_LEN + 1];
+	size_t flen;
+	bool clean;
+
+	put_suggestion(suggestion, cap, NULL);
+	if (s == NULL)
+		return CATALOG_INVALID;
+	if (catalog_find(s, len) != NULL)
+		return CATALOG_KNOWN;
+	if (catalog_name_plausible(s, len)) {
+		/* A well-formed name may well be a type we lack: only a
+		 * one-edit neighbour is worth a "did you mean". */
+		put_suggestion(suggestion, cap, nearest_name(s, len, 1));
+		return CATALOG_UNKNOWN_PLAUSIBLE;
+	}
+	if (len > 4 * NAME_MAX_LEN)
+		return CATALOG_INVALID;
+	clean = normalize(s, len, fixed, &flen);
+	if (clean && (catalog_find(fixed, flen) != NULL ||
+		      catalog_name_plausible(fixed, flen)))
+		put_suggestion(suggestion, cap, fixed);
+	else /* a quarter of the length, at least 1 and at most 3 edits */
+		put_suggestion(suggestion, cap, nearest_name(fixed, flen,
+			flen < 8 ? 1 : flen > 12 ? 3 : flen / 4));
+	return CATALOG_INVALID;
+}
+
+size_t catalog_family_len(const char *s, size_t len)
+{
+	const char *dot = s != NULL ? memchr(s, '.', len) : NULL;
+
+	return dot != NULL ? (size_t)(dot - s) : 0;
+}
+
+bool catalog_is_neuron(const struct instance_type *t)
+{
+	return t != NULL && (t->accel == ACCEL_TRAINIUM ||
+			     t->accel == ACCEL_TRAINIUM2 ||
+			     t->accel == ACCEL_INFERENTIA2);
+}
+
+bool catalog_lnc_valid(const struct instance_type *t, int lnc)
+{
+	if (t == NULL)
+		return false;
+	if (lnc == 0)
+		return true;
+	if (lnc == 1)
+		return catalog_is_neuron(t);
+	return lnc == 2 && t->accel == ACCEL_TRAINIUM2;
+}
+
+int catalog_procs_per_node(const struct instance_type *t, int lnc)
+{
+	if (!catalog_lnc_valid(t, lnc))
+		return -1;
+	switch (t->accel) {
+	case ACCEL_NONE:
+		return 0;
+	case ACCEL_NVIDIA_GPU:
+		return t->accel_count;
+	case ACCEL_TRAINIUM:
+	case ACCEL_TRAINIUM2:
+	case ACCEL_INFERENTIA2:
+		if (lnc == 0)
+			lnc = t->lnc_default;
+		if (t->neuron_cores_physical < 0 || lnc <= 0)
+			return -1;
+		return t->neuron_cores_physical / lnc;
+	}
+	return -1;
+}
+
+double catalog_cost(const struct instance_type *t, long nodes, double hours)
+{
+	if (t == NULL || t->price_on_demand < 0 || nodes < 0 || !(hours >= 0))
+		return -1.0;
+	return t->price_on_demand * (double)nodes * hours;
+}
+
+const char *catalog_accel_kind_name(enum accel_kind k)
+{
+	switch (k) {
+	case ACCEL_NONE:        return "none";
+	case ACCEL_NVIDIA_GPU:  return "nvidia-gpu";
+	case ACCEL_TRAINIUM:    return "trainium";
+	case ACCEL_TRAINIUM2:   return "trainium2";
+	case ACCEL_INFERENTIA2: return "inferentia2";
+	}
+	return "?";
+}
+
+const char *catalog_tri_name(enum tri v)
+{
+	switch (v) {
+	case TRI_NO:      return "no";
+	case TRI_YES:     return "yes";
+	case TRI_UNKNOWN: break;
+	}
+	return "unknown";
+}

@@ -1,0 +1,43 @@
+/* Diagnostics: every problem a user sees is one of these, with a
+ * position. Modules add them to a list; only the CLI prints them. */
+#ifndef TF_DIAG_H
+#define TF_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "source.h"
+
+struct diag {
+	struct source *src;
+	uint32_t line, col;         /* 1-based; col counts code points */
+	uint32_t end_line, end_col; /* exclusive end */
+	enum severity sev;
+	enum rule_id rule;
+	char *msg;
+	char *help;                 /* optional */
+	char *fix;                  /* optional replacement text for the range */
+	char *yaml_path;            /* optional JSON array of path segments */
+};
+
+struct diag_list {
+	struct diag *v;
+	size_t len, cap;
+};
+
+/* Appends a diagnostic at the rule's default level and returns it so the
+ * caller can add help, fix or path; the list owns its strings. */
+struct diag *diag_add(struct diag_list *list, struct source *src,
+		      enum rule_id rule, uint32_t line, uint32_t col,
+		      uint32_t end_line, uint32_t end_col, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+void diag_set_help(struct diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Removes entry i, keeping order. */
+void diag_remove(struct diag_list *list, size_t i);
+/* Sorts by path, line, column, rule: the order users and tools rely on. */
+void diag_list_sort(struct diag_list *list);
+void diag_list_free(struct diag_list *list);
+
+#endif

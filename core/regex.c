@@ -1,0 +1,55 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "regex.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xalloc.h"
+
+struct regex {
+	pcre2_code *code;
+	pcre2_match_data *match;
+};
+
+static bool jit_wanted(void)
+{
+	const char *v = getenv("TRAINFORGE_NO_JIT");
+	return !(v && *v && *v != '0');
+}
+
+struct regex *regex_new(const char *pattern, size_t len, char *err, size_t errcap)
+{
+	int code;
+	PCRE2_SIZE where;
+	pcre2_code *c = pcre2_compile((PCRE2_SPTR)pattern, len, PCRE2_UTF, &code,
+				      &where, NULL);
+	if (!c) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(code, msg, sizeof msg);
+		snprintf(err, errcap, "%s at offset %zu", (char *)msg, (size_t)where);
+		return NULL;
+	}
+	if (jit_wanted())
+		pcre2_jit_compile(c, PCRE2_JIT_COMPLETE); /* falls back if absent */
+	struct regex *re = xmalloc(sizeof *re);
+	re->code = c;
+	re->match = pcre2_match_data_create_from_pattern(c, NULL);
+	if (!re->match)
+		xalloc_die();
+	return re;
+}
+
+bool regex_match(struct regex *re, const char *s, size_t len)
+{
+	return pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, re->match, NULL) >= 0;
+}
+
+void regex_free(struct regex *re)
+{
+	if (!re)
+		return;
+	pcre2_match_data_free(re->match);
+	pcre2_code_free(re->code);
+	free(re);
+}

@@ -1,0 +1,52 @@
+/* A validator for the JSON Schema subset our schema files use, run over a
+ * yamldoc so that every error has the position of the key or value it is
+ * about. All errors are reported, not only the first.
+ *
+ * Keywords: type, properties, required, additionalProperties, enum,
+ * const, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+ * minLength, maxLength, items, minItems, maxItems, uniqueItems, oneOf,
+ * anyOf, allOf, not, if/then/else, dependentRequired, $ref (local), and
+ * two of our own: x-message (a sentence shown instead of the low-level
+ * reasons when a cross-key rule fails) and x-since (values accepted only
+ * by newer releases, mapped to the release that added them). */
+#ifndef TF_SCHEMA_H
+#define TF_SCHEMA_H
+
+#include <stddef.h>
+
+#include "yamldoc.h"
+
+enum schema_fault {
+	SF_UNKNOWN_KEY,
+	SF_TYPE,
+	SF_MISSING,
+	SF_VALUE,
+	SF_CONFLICT,
+	SF_SINCE,
+	SF_SCHEMA, /* the schema itself is broken (a bad pattern, a bad $ref) */
+};
+
+struct schema_error {
+	enum schema_fault fault;
+	yd_node node; /* the instance node the error is about (for its path) */
+	yd_node pos;  /* where to point: a key, or the node itself */
+	char *msg;
+	char *help;   /* optional */
+};
+
+struct schema_errors {
+	struct schema_error *v;
+	size_t len, cap;
+};
+
+typedef struct schema schema;
+
+/* The schema document must outlive the schema. */
+schema *schema_new(const yamldoc *doc);
+void schema_free(schema *s);
+/* Validates the instance rooted at root; appends to errs. */
+void schema_validate(schema *s, const yamldoc *doc, yd_node root,
+		     struct schema_errors *errs);
+void schema_errors_free(struct schema_errors *errs);
+
+#endif

@@ -1,0 +1,30 @@
+/* The storage of a yamldoc, shared with the build-time program that turns
+ * embedded JSON/YAML (the schemas) into static tables, so that lint never
+ * parses them at start-up. */
+#ifndef TF_YAMLDOC_IMAGE_H
+#define TF_YAMLDOC_IMAGE_H
+
+#include <stdint.h>
+
+struct yd_rec {
+	uint8_t kind;   /* enum yd_kind */
+	uint8_t type;   /* enum yd_type, scalars only */
+	uint8_t quoted; /* scalar was quoted or a block scalar */
+	uint8_t flags;
+	uint32_t line, col, end_line, end_col;
+	uint32_t off, len; /* scalar: bytes in strings; container: kids */
+};
+
+struct yd_image {
+	const struct yd_rec *nodes; /* nodes[0] is the unused "no node" */
+	uint32_t n_nodes;
+	const uint32_t *kids;
+	const char *strings;
+	uint32_t root;
+};
+
+struct yamldoc;
+/* Describes doc's storage as an image (for the embedding program). */
+void yamldoc_image_of(const struct yamldoc *doc, struct yd_image *out);
+
+#endif

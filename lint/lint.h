@@ -1,0 +1,40 @@
+/* The lint pipeline: read, classify, parse, run the rules of the file's
+ * kind, apply suppressions and rule selection. The CLI prints. */
+#ifndef TF_LINT_H
+#define TF_LINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+
+enum lint_kind { KIND_AUTO, KIND_PCLUSTER, KIND_UNKNOWN };
+
+struct lint_options {
+	enum lint_kind kind;
+	const char *stdin_filename;
+	size_t max_bytes;
+	bool enabled[RULE__COUNT];         /* after --select/--ignore */
+	int level[RULE__COUNT];            /* -1 = the rule's default */
+};
+
+struct lint_run {
+	const struct lint_options *opt;
+	struct diag_list diags;
+	struct source **sources;
+	size_t n_sources, cap_sources;
+	size_t files_checked;
+	bool io_failed; /* a missing, unreadable or non-regular input: exit 2 */
+};
+
+/* Rules enabled by default, levels at their defaults. */
+void lint_options_init(struct lint_options *opt);
+void lint_run_init(struct lint_run *run, const struct lint_options *opt);
+void lint_run_fini(struct lint_run *run);
+/* A file or a directory (walked recursively); "-" reads stdin. */
+void lint_path(struct lint_run *run, const char *path);
+/* Lints text held in memory as if it were the file `path`. */
+void lint_text(struct lint_run *run, const char *path, const char *text,
+	       size_t len, bool named);
+
+#endif

@@ -1,0 +1,102 @@
+#include <string.h>
+
+#include "pcluster.h"
+
+yd_node pc_queues(const struct pc *pc)
+{
+	yd_node q = yd_get(pc->doc, yd_get(pc->doc, pc->root, "Scheduling"), "SlurmQueues");
+	return yd_kind(pc->doc, q) == YD_SEQUENCE ? q : 0;
+}
+
+yd_node pc_compute_resources(const struct pc *pc, yd_node queue)
+{
+	yd_node c = yd_get(pc->doc, queue, "ComputeResources");
+	return yd_kind(pc->doc, c) == YD_SEQUENCE ? c : 0;
+}
+
+size_t pc_subnet_count(const struct pc *pc, yd_node queue)
+{
+	const yamldoc *d = pc->doc;
+	yd_node ids = yd_get(d, yd_get(d, queue, "Networking"), "SubnetIds");
+	size_t distinct = 0;
+	for (size_t i = 0; i < yd_len(d, ids) && yd_kind(d, ids) == YD_SEQUENCE; i++) {
+		const char *s = yd_str(d, yd_item(d, ids, i), NULL);
+		bool seen = false;
+		for (size_t j = 0; s && j < i && !seen; j++)
+			seen = yd_str_eq(d, yd_item(d, ids, j), s);
+		distinct += s && !seen;
+	}
+	return distinct;
+}
+
+const char *pc_capacity_type(const struct pc *pc, yd_node queue)
+{
+	const char *t = yd_str(pc->doc, yd_get(pc->doc, queue, "CapacityType"), NULL);
+	return t ? t : "ONDEMAND";
+}
+
+size_t pc_instance_types(const struct pc *pc, yd_node cr, yd_node *out, size_t max)
+{
+	const yamldoc *d = pc->doc;
+	size_t n = 0;
+	yd_node single = yd_get(d, cr, "InstanceType");
+	if (yd_kind(d, single) == YD_SCALAR && max)
+		out[n++] = single;
+	yd_node list = yd_get(d, cr, "Instances");
+	for (size_t i = 0; yd_kind(d, list) == YD_SEQUENCE && i < yd_len(d, list); i++) {
+		yd_node t = yd_get(d, yd_item(d, list, i), "InstanceType");
+		if (yd_kind(d, t) == YD_SCALAR && n < max)
+			out[n++] = t;
+	}
+	return n;
+}
+
+const struct instance_type *pc_instance(const struct pc *pc, yd_node type)
+{
+	size_t len;
+	const char *s = yd_str(pc->doc, type, &len);
+	return s ? catalog_find(s, len) : NULL;
+}
+
+bool pc_flag(const struct pc *pc, yd_node map, const char *key)
+{
+	bool v = false;
+	return yd_bool(pc->doc, yd_get(pc->doc, map, key), &v) && v;
+}
+
+void pc_placement_of(const struct pc *pc, yd_node queue, yd_node cr,
+		     struct pc_placement *out)
+{
+	const yamldoc *d = pc->doc;
+	memset(out, 0, sizeof *out);
+	yd_node pg = yd_get(d, yd_get(d, cr, "Networking"), "PlacementGroup");
+	if (!pg)
+		pg = yd_get(d, yd_get(d, queue, "Networking"), "PlacementGroup");
+	if (yd_kind(d, pg) != YD_MAPPING)
+		return;
+	out->map = pg;
+	out->enabled = yd_get(d, pg, "Enabled");
+	bool v;
+	if (yd_bool(d, out->enabled, &v)) {
+		out->enabled_true = v;
+		out->enabled_false = !v;
+	}
+	out->name = yd_get(d, pg, "Name");
+	out->id = yd_get(d, pg, "Id");
+	out->active = out->enabled_true ||
+		      (!out->enabled_false && (out->name || out->id));
+}
+
+long long pc_queue_max_nodes(const struct pc *pc, yd_node queue)
+{
+	const yamldoc *d = pc->doc;
+	yd_node crs = pc_compute_resources(pc, queue);
+	long long total = 0;
+	for (size_t i = 0; i < yd_len(d, crs); i++) {
+		long long max = 10; /* ParallelCluster's default MaxCount */
+		yd_int(d, yd_get(d, yd_item(d, crs, i), "MaxCount"), &max);
+		if (max > 0)
+			total += max;
+	}
+	return total;
+}

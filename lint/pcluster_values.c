@@ -1,0 +1,185 @@
+/* Single values that need facts beyond the schema: instance types (the
+ * catalog), regions (ParallelCluster's list) and names that must be
+ * unique. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pcluster.h"
+#include "text.h"
+
+/* ParallelCluster 3.11's resources/supported-regions. */
+static const char *const regions[] = {
+	"af-south-1", "ap-east-1", "ap-northeast-1", "ap-northeast-2",
+	"ap-south-1", "ap-southeast-1", "ap-southeast-2", "ap-southeast-3",
+	"ca-central-1", "cn-north-1", "cn-northwest-1", "eu-central-1",
+	"eu-north-1", "eu-south-1", "eu-west-1", "eu-west-2", "eu-west-3",
+	"il-central-1", "me-south-1", "sa-east-1", "us-east-1", "us-east-2",
+	"us-iso-east-1", "us-isob-east-1", "us-gov-east-1", "us-gov-west-1",
+	"us-west-1", "us-west-2",
+};
+
+static void check_region(const struct pc *pc)
+{
+	yd_node r = yd_get(pc->doc, pc->root, "Region");
+	size_t len;
+	const char *s = yd_str(pc->doc, r, &len);
+	if (!s || yd_type(pc->doc, r) != YD_T_STRING)
+		return;
+	const char *near = NULL;
+	size_t best = 3;
+	for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
+		if (strcmp(s, regions[i]) == 0)
+			return;
+		size_t d = text_edit_distance(s, len, regions[i], strlen(regions[i]), 2);
+		if (d < best) {
+			best = d;
+			near = regions[i];
+		}
+	}
+	struct diag *d = pc_report(pc, R_PC1003, r,
+				   "region '%s' is not one ParallelCluster supports", s);
+	if (near)
+		diag_set_help(d, "did you mean '%s'?", near);
+}
+
+static void check_type(const struct pc *pc, yd_node t)
+{
+	size_t len;
+	const char *s = yd_str(pc->doc, t, &len);
+	if (!s || yd_type(pc->doc, t) != YD_T_STRING)
+		return;
+	char suggestion[64];
+	switch (catalog_check_name(s, len, suggestion, sizeof suggestion)) {
+	case CATALOG_KNOWN:
+		return;
+	case CATALOG_UNKNOWN_PLAUSIBLE:
+		pc_report(pc, R_PC1001, t,
+			  "instance type '%s' is not in the catalog; EFA and accelerator checks skip it", s);
+		return;
+	case CATALOG_INVALID: {
+		struct diag *d = pc_report(pc, R_PC1002, t, "'%s' cannot be an EC2 instance type", s);
+		if (suggestion[0])
+			diag_set_help(d, "did you mean '%s'?", suggestion);
+		return;
+	}
+	}
+}
+
+static void check_types_in(const struct pc *pc, yd_node list, const char *key)
+{
+	const yamldoc *d = pc->doc;
+	for (size_t i = 0; yd_kind(d, list) == YD_SEQUENCE && i < yd_len(d, list); i++) {
+		yd_node item = yd_item(d, list, i);
+		yd_node t = yd_get(d, item, key);
+		/* AWS Batch also takes "optimal" and bare families such as c5 */
+		for (size_t j = 0; yd_kind(d, t) == YD_SEQUENCE && j < yd_len(d, t); j++) {
+			const char *s = yd_str(d, yd_item(d, t, j), NULL);
+			if (s && strchr(s, '.'))
+				check_type(pc, yd_item(d, t, j));
+		}
+		if (yd_kind(d, t) == YD_SCALAR)
+			check_type(pc, t);
+	}
+}
+
+static void check_instance_types(const struct pc *pc)
+{
+	const yamldoc *d = pc->doc;
+	check_type(pc, yd_get(d, yd_get(d, pc->root, "HeadNode"), "InstanceType"));
+	yd_node queues = pc_queues(pc);
+	for (size_t i = 0; i < yd_len(d, queues); i++) {
+		yd_node crs = pc_compute_resources(pc, yd_item(d, queues, i));
+		for (size_t j = 0; j < yd_len(d, crs); j++) {
+			yd_node types[64];
+			size_t n = pc_instance_types(pc, yd_item(d, crs, j), types, 64);
+			for (size_t k = 0; k < n; k++)
+				check_type(pc, types[k]);
+		}
+	}
+	check_types_in(pc, yd_get(d, yd_get(d, pc->root, "LoginNodes"), "Pools"), "InstanceType");
+	yd_node batch = yd_get(d, yd_get(d, pc->root, "Scheduling"), "AwsBatchQueues");
+	for (size_t i = 0; yd_kind(d, batch) == YD_SEQUENCE && i < yd_len(d, batch); i++)
+		check_types_in(pc, yd_get(d, yd_item(d, batch, i), "ComputeResources"),
+			       "InstanceTypes");
+}
+
+/* Reports every item of list whose `key` repeats an earlier item's. */
+static void unique_by(const struct pc *pc, yd_node list, const char *key,
+		      const char *what)
+{
+	const yamldoc *d = pc->doc;
+	if (yd_kind(d, list) != YD_SEQUENCE)
+		return;
+	size_t n = yd_len(d, list);
+	for (size_t i = 1; i < n; i++) {
+		yd_node v = yd_get(d, yd_item(d, list, i), key);
+		const char *s = yd_str(d, v, NULL);
+		for (size_t j = 0; s && j < i; j++) {
+			yd_node w = yd_get(d, yd_item(d, list, j), key);
+			if (yd_str_eq(d, w, s)) {
+				pc_report(pc, R_PC2206, v, "%s '%s' is already used at line %u",
+					  what, s, yd_span(d, w).line);
+				break;
+			}
+		}
+	}
+}
+
+/* Existing volumes, file systems and caches can be mounted once. */
+static const struct {
+	const char *settings, *key;
+} storage_ids[] = {
+	{ "EbsSettings", "VolumeId" }, { "EfsSettings", "FileSystemId" },
+	{ "FsxLustreSettings", "FileSystemId" }, { "FsxOntapSettings", "VolumeId" },
+	{ "FsxOpenZfsSettings", "VolumeId" }, { "FileCacheSettings", "FileCacheId" },
+};
+
+static yd_node storage_id(const struct pc *pc, yd_node storage)
+{
+	for (size_t i = 0; i < sizeof storage_ids / sizeof storage_ids[0]; i++) {
+		yd_node id = yd_get(pc->doc, yd_get(pc->doc, storage, storage_ids[i].settings),
+				    storage_ids[i].key);
+		if (id)
+			return id;
+	}
+	return 0;
+}
+
+static void check_unique_storage_ids(const struct pc *pc)
+{
+	const yamldoc *d = pc->doc;
+	yd_node list = yd_get(d, pc->root, "SharedStorage");
+	for (size_t i = 1; yd_kind(d, list) == YD_SEQUENCE && i < yd_len(d, list); i++) {
+		yd_node id = storage_id(pc, yd_item(d, list, i));
+		const char *s = yd_str(d, id, NULL);
+		for (size_t j = 0; s && j < i; j++) {
+			yd_node other = storage_id(pc, yd_item(d, list, j));
+			if (yd_str_eq(d, other, s)) {
+				pc_report(pc, R_PC2206, id, "storage id '%s' is already mounted at line %u",
+					  s, yd_span(d, other).line);
+				break;
+			}
+		}
+	}
+}
+
+static void check_unique_names(const struct pc *pc)
+{
+	const yamldoc *d = pc->doc;
+	yd_node queues = pc_queues(pc);
+	unique_by(pc, queues, "Name", "queue name");
+	for (size_t i = 0; i < yd_len(d, queues); i++)
+		unique_by(pc, pc_compute_resources(pc, yd_item(d, queues, i)), "Name",
+			  "compute resource name");
+	unique_by(pc, yd_get(d, pc->root, "SharedStorage"), "Name", "storage name");
+	unique_by(pc, yd_get(d, yd_get(d, pc->root, "LoginNodes"), "Pools"), "Name",
+		  "login pool name");
+}
+
+void pc_check_values(const struct pc *pc)
+{
+	check_region(pc);
+	check_instance_types(pc);
+	check_unique_names(pc);
+	check_unique_storage_ids(pc);
+}

@@ -1,0 +1,221 @@
+#include "suppress.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text.h"
+#include "xalloc.h"
+
+struct directive {
+	uint32_t line, col, end_col; /* the directive text */
+	uint32_t first, last;        /* lines it covers */
+	bool file_wide;
+	int rules[32];
+	bool used[32];
+	size_t n_rules;
+};
+
+struct directives {
+	struct directive *v;
+	size_t len, cap;
+};
+
+/* The lines an own-line directive covers: the largest node that starts
+ * on the next line with content (a mapping pair or a list item with all
+ * it holds). Visits are bounded because aliases make the tree a DAG. */
+static uint32_t node_extent(const yamldoc *doc, uint32_t line)
+{
+	uint32_t last = line;
+	size_t cap = 0, n = 0, visits = 0;
+	yd_node *stack = NULL;
+	if (!doc || !yd_root(doc))
+		return last;
+	stack = xgrow(stack, &cap, 1, sizeof *stack);
+	stack[n++] = yd_root(doc);
+	while (n && visits++ < 1000000) {
+		yd_node at = stack[--n];
+		enum yd_kind k = yd_kind(doc, at);
+		if (k != YD_MAPPING && k != YD_SEQUENCE)
+			continue;
+		for (size_t i = 0; i < yd_len(doc, at); i++) {
+			yd_node head = k == YD_MAPPING ? yd_key(doc, at, i) : yd_item(doc, at, i);
+			yd_node body = k == YD_MAPPING ? yd_value(doc, at, i) : head;
+			struct yd_span s = yd_span(doc, head);
+			if (s.line == line) {
+				uint32_t end = yd_last_line(doc, body);
+				if (end > last)
+					last = end;
+			}
+			if (s.line <= line && yd_last_line(doc, body) >= line) {
+				stack = xgrow(stack, &cap, n + 1, sizeof *stack);
+				stack[n++] = body;
+			}
+		}
+	}
+	free(stack);
+	return last;
+}
+
+static bool line_is_blank_or_comment(const char *p, size_t len)
+{
+	size_t i = 0;
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	return i == len || p[i] == '#';
+}
+
+static void parse_ids(struct source *src, struct diag_list *diags,
+		      struct directive *d, const char *p, size_t len,
+		      uint32_t line, uint32_t col)
+{
+	size_t i = 0;
+	while (i < len) {
+		size_t j = i;
+		while (j < len && p[j] != ',')
+			j++;
+		size_t a = i, b = j;
+		while (a < b && isspace((unsigned char)p[a]))
+			a++;
+		while (b > a && isspace((unsigned char)p[b - 1]))
+			b--;
+		int r = rule_find(p + a, b - a);
+		uint32_t c = col + (uint32_t)utf8_count(p, a);
+		if (b == a) {
+			diag_add(diags, src, R_LN0003, line, c, line, c + 1,
+				 "empty rule ID in trainforge directive");
+		} else if (r < 0) {
+			diag_add(diags, src, R_LN0002, line, c, line,
+				 c + (uint32_t)utf8_count(p + a, b - a),
+				 "unknown rule '%.*s' in trainforge directive", (int)(b - a), p + a);
+		} else if (d->n_rules < sizeof d->rules / sizeof d->rules[0]) {
+			d->rules[d->n_rules++] = r;
+		}
+		i = j + 1;
+	}
+}
+
+/* Reads one directive from a comment that starts at p; returns false when
+ * the comment is not a trainforge directive at all. */
+static bool parse_directive(struct source *src, struct diag_list *diags,
+			    const char *p, size_t len, uint32_t line, uint32_t col,
+			    struct directive *d)
+{
+	size_t i = 1;
+	while (i < len && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	if (len - i < 11 || strncmp(p + i, "trainforge", 10) != 0 ||
+	    !isspace((unsigned char)p[i + 10]))
+		return false;
+	i += 11;
+	while (i < len && isspace((unsigned char)p[i]))
+		i++;
+	size_t verb = i;
+	while (i < len && (islower((unsigned char)p[i]) || p[i] == '-'))
+		i++;
+	size_t verb_len = i - verb;
+	if (verb_len == 0)
+		return false; /* prose that mentions the tool */
+	size_t end = i;
+	while (end < len && p[end] != '#')
+		end++;
+	memset(d, 0, sizeof *d);
+	d->line = line;
+	d->col = col;
+	d->end_col = col + (uint32_t)utf8_count(p, end);
+	bool is_disable = verb_len == 7 && strncmp(p + verb, "disable", 7) == 0;
+	bool is_file = verb_len == 12 && strncmp(p + verb, "disable-file", 12) == 0;
+	bool is_cluster = verb_len == 7 && strncmp(p + verb, "cluster", 7) == 0;
+	if (is_cluster)
+		return false; /* pairing, read by the batch-script checks */
+	if ((!is_disable && !is_file) || i >= len || p[i] != '=') {
+		diag_add(diags, src, R_LN0003, line, col, line, d->end_col,
+			 "malformed trainforge directive; expected 'disable=ID[,ID]' or 'disable-file=ID[,ID]'");
+		return false;
+	}
+	d->file_wide = is_file;
+	parse_ids(src, diags, d, p + i + 1, end - i - 1, line,
+		  col + (uint32_t)utf8_count(p, i + 1));
+	return d->n_rules > 0;
+}
+
+static void collect(struct source *src, const yamldoc *doc,
+		    struct diag_list *diags, struct directives *out)
+{
+	uint32_t n_lines = 0;
+	size_t len;
+	while (source_line(src, n_lines + 1, &len))
+		n_lines++;
+	for (uint32_t line = 1; line <= n_lines; line++) {
+		const char *p = source_line(src, line, &len);
+		const char *hash = NULL;
+		for (size_t i = 0; i < len; i++)
+			if (p[i] == '#' && (i == 0 || p[i - 1] == ' ' || p[i - 1] == '\t')) {
+				hash = p + i;
+				break;
+			}
+		if (!hash || !memmem(hash, len - (size_t)(hash - p), "trainforge", 10))
+			continue;
+		struct directive d;
+		uint32_t col = (uint32_t)utf8_count(p, (size_t)(hash - p)) + 1;
+		if (!parse_directive(src, diags, hash, len - (size_t)(hash - p), line, col, &d))
+			continue;
+		bool own_line = line_is_blank_or_comment(p, len);
+		if (d.file_wide) {
+			d.first = 1;
+			d.last = UINT32_MAX;
+		} else if (own_line) {
+			uint32_t next = line + 1;
+			size_t nl;
+			const char *np;
+			while ((np = source_line(src, next, &nl)) && line_is_blank_or_comment(np, nl))
+				next++;
+			d.first = next;
+			d.last = np ? node_extent(doc, next) : next;
+		} else {
+			d.first = d.last = line;
+		}
+		out->v = xgrow(out->v, &out->cap, out->len + 1, sizeof *out->v);
+		out->v[out->len++] = d;
+	}
+}
+
+static bool covers(struct directive *d, const struct diag *g)
+{
+	if (g->line < d->first || g->line > d->last)
+		return false;
+	for (size_t i = 0; i < d->n_rules; i++)
+		if (d->rules[i] == (int)g->rule) {
+			d->used[i] = true;
+			return true;
+		}
+	return false;
+}
+
+void suppress_apply(struct source *src, const yamldoc *doc,
+		    struct diag_list *diags, size_t first, const bool *enabled)
+{
+	struct directives ds = { 0 };
+	size_t before = diags->len;
+	collect(src, doc, diags, &ds);
+	for (size_t i = first; i < before;) {
+		bool hit = false;
+		for (size_t j = 0; j < ds.len; j++)
+			hit |= covers(&ds.v[j], &diags->v[i]);
+		if (hit) {
+			diag_remove(diags, i);
+			before--;
+		} else {
+			i++;
+		}
+	}
+	for (size_t j = 0; j < ds.len; j++) {
+		struct directive *d = &ds.v[j];
+		for (size_t i = 0; i < d->n_rules; i++)
+			if (!d->used[i] && enabled[d->rules[i]])
+				diag_add(diags, src, R_LN0001, d->line, d->col, d->line,
+					 d->end_col, "suppression of %s matches no finding",
+					 rule_table[d->rules[i]].id);
+	}
+	free(ds.v);
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Data-driven rule cases. Each rule has a folder named by its ID holding
+# inputs (bad*.yaml, good*.yaml, ...) and, next to each, NAME.expect: the
+# exact `trainforge lint --format concise` output. A bad case must show
+# its folder's rule; a good case must not. Prints RESULT lines.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TF=${TF:-build/rel/trainforge}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for input in tests/cases/*/*; do
+	case $input in *.expect|*.args) continue ;; esac
+	[ -f "$input" ] || continue
+	rule=$(basename "$(dirname "$input")")
+	expect=$input.expect
+	name=$rule/$(basename "$input")
+	if [ ! -f "$expect" ]; then
+		echo "RESULT fail $name: no $expect"
+		continue
+	fi
+	args=""
+	[ -f "$input.args" ] && args=$(cat "$input.args")
+	# shellcheck disable=SC2086
+	"$TF" lint --format concise -q $args "$input" >"$out" 2>/dev/null
+	if ! diff -u "$expect" "$out" >/dev/null; then
+		echo "RESULT fail $name: output differs"
+		diff -u "$expect" "$out" | head -20
+		continue
+	fi
+	case $(basename "$input") in
+	bad*)
+		if grep -q "\[$rule\]\$" "$out"; then echo "RESULT pass $name"
+		else echo "RESULT fail $name: does not show $rule"; fi ;;
+	good*)
+		if grep -q "\[$rule\]\$" "$out"; then echo "RESULT fail $name: shows $rule"
+		else echo "RESULT pass $name"; fi ;;
+	*) echo "RESULT pass $name" ;;
+	esac
+done
+# Every rule in the table has a bad and a good case.
+"$TF" rules | awk 'NR > 1 { print $1 }' | while read -r id; do
+	if ls tests/cases/"$id"/bad* >/dev/null 2>&1 && ls tests/cases/"$id"/good* >/dev/null 2>&1; then
+		echo "RESULT pass coverage/$id"
+	else
+		echo "RESULT fail coverage/$id: needs tests/cases/$id/bad* and good*"
+	fi
+done

@@ -1,0 +1,106 @@
+#!/bin/sh
+# The lint command line: exit codes, formats, selection, stdin, walking,
+# determinism. Prints RESULT lines.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TF=${TF:-build/rel/trainforge}
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+clean=examples/clusters/trn2-48xlarge.yaml
+broken=examples/broken/cluster.yaml
+
+ok() { echo "RESULT pass $1"; }
+no() { echo "RESULT fail $1"; }
+expect_rc() { # name, expected rc, command...
+	name=$1 want=$2
+	shift 2
+	"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -3 "$t/err"; fi
+}
+
+expect_rc clean-exits-0 0 "$TF" lint "$clean"
+grep -q "No problems found in 1 file" "$t/err" && ok summary-clean || no summary-clean
+expect_rc findings-exit-1 1 "$TF" lint "$broken"
+grep -q "^Found 12 problems (10 errors, 2 warnings, 0 info) in 1 file.$" "$t/err" && ok summary-counts || no summary-counts
+[ -s "$t/out" ] && ! grep -q "^Found" "$t/out" && ok summary-on-stderr-only || no summary-on-stderr-only
+expect_rc quiet 1 "$TF" lint -q "$broken"
+[ ! -s "$t/err" ] && ok quiet-no-summary || no quiet-no-summary
+expect_rc unknown-flag 2 "$TF" lint --frobnicate "$clean"
+expect_rc bad-format 2 "$TF" lint --format xml "$clean"
+expect_rc bad-fail-level 2 "$TF" lint --fail-level sometimes "$clean"
+expect_rc unknown-selector 2 "$TF" lint --select PC9999 "$clean"
+grep -q "unknown rule selector 'PC9999'" "$t/err" && ok unknown-selector-message || no unknown-selector-message
+expect_rc missing-file 2 "$TF" lint "$t/nope.yaml"
+expect_rc unknown-command 2 "$TF" frobnicate
+
+# Selection and levels
+expect_rc select-one 1 "$TF" lint --format concise --select PC2201 "$broken"
+[ "$(wc -l <"$t/out")" = 1 ] && grep -q '\[PC2201\]$' "$t/out" && ok select-only-that-rule || no select-only-that-rule
+expect_rc select-prefix 1 "$TF" lint --format concise --select PC4 "$broken"
+[ "$(grep -vc '\[PC4' "$t/out")" = 0 ] && ok select-prefix-only || no select-prefix-only
+expect_rc select-name 1 "$TF" lint --format concise --select min-count-above-max "$broken"
+grep -q '\[PC2201\]$' "$t/out" && ok select-by-name || no select-by-name
+expect_rc ignore-all-errors 0 "$TF" lint --ignore ALL "$broken"
+expect_rc fail-level-error 0 "$TF" lint --select PC4003,PC2002 --fail-level error "$broken"
+expect_rc fail-level-never 0 "$TF" lint --fail-level never "$broken"
+expect_rc severity-override 1 "$TF" lint --format concise --select PC4003 --severity PC4003=error "$broken"
+grep -q 'error: MountDir' "$t/out" && ok severity-relevels || no severity-relevels
+expect_rc severity-info-passes 0 "$TF" lint --select PC4003 --severity PC4003=info "$broken"
+
+# Formats
+expect_rc json 1 "$TF" lint --format json "$broken"
+python3 - "$t/out" <<'PY' && ok json-shape || no json-shape
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schemaVersion"] == 1 and d["tool"]["name"] == "trainforge"
+diags = d["diagnostics"]
+assert len(diags) == 12
+first = diags[0]
+for k in ("path", "kind", "rule", "name", "severity", "message", "line", "column", "endLine", "endColumn", "yamlPath", "help", "fix"):
+    assert k in first, k
+assert first["kind"] == "pcluster"
+mm = [x for x in diags if x["rule"] == "PC2201"][0]
+assert mm["yamlPath"] == ["Scheduling", "SlurmQueues", 0, "ComputeResources", 0, "MinCount"], mm["yamlPath"]
+hy = [x for x in diags if x["rule"] == "PC1004"][0]
+assert hy["fix"]["edits"][0]["content"] == "-"
+PY
+expect_rc concise 1 "$TF" lint --format concise "$broken"
+grep -Eq '^examples/broken/cluster.yaml:19:21: error: MinCount 8 is above MaxCount 4 \[PC2201\]$' "$t/out" && ok concise-line || no concise-line
+grep -vqE '^[^:]+:[0-9]+:[0-9]+: (error|warning|info): .* \[[A-Z]{2}[0-9]{4}\]$' "$t/out" && no concise-grammar || ok concise-grammar
+expect_rc text 1 "$TF" lint --color never "$broken"
+grep -q '^ 19 |           MinCount: 8$' "$t/out" && grep -q '^    |                     ^$' "$t/out" && ok text-caret || no text-caret
+expect_rc color 1 "$TF" lint --color always "$broken"
+grep -q "$(printf '\033')\[1;31merror" "$t/out" && ok color-always || no color-always
+NO_COLOR=1 "$TF" lint "$broken" >"$t/out" 2>/dev/null
+grep -q "$(printf '\033')" "$t/out" && no no-color-on-pipe || ok no-color-on-pipe
+
+# stdin
+"$TF" lint --format concise --stdin-filename clusters/prod.yaml - <"$broken" >"$t/out" 2>/dev/null
+[ $? = 1 ] && grep -q '^clusters/prod.yaml:19:21:' "$t/out" && ok stdin-filename || no stdin-filename
+"$TF" lint --format concise - <"$clean" >"$t/out" 2>/dev/null && ok stdin-clean || no stdin-clean
+
+# Walking: other YAML is skipped when found, reported (info) when named.
+mkdir -p "$t/tree/sub" "$t/tree/.hidden"
+printf 'name: not a cluster\n' >"$t/tree/other.yaml"
+cp "$broken" "$t/tree/sub/c.yaml"
+cp "$broken" "$t/tree/.hidden/c.yaml"
+printf 'HeadNode: {}\n' >"$t/tree/notes.txt"
+"$TF" lint --format concise "$t/tree" >"$t/out" 2>"$t/err"
+[ "$(cut -d: -f1 "$t/out" | sort -u)" = "$t/tree/sub/c.yaml" ] && ok walk-skips-others || no walk-skips-others
+grep -q "in 1 file" "$t/err" && ok walk-counts || no walk-counts
+expect_rc named-other-yaml 0 "$TF" lint --format concise "$t/tree/other.yaml"
+grep -q '\[LN1008\]$' "$t/out" && ok named-other-is-info || no named-other-is-info
+expect_rc kind-forced 1 "$TF" lint --format concise --kind pcluster "$t/tree/other.yaml"
+grep -q "missing required key 'HeadNode'" "$t/out" && ok kind-forced-schema || no kind-forced-schema
+
+# Determinism: same bytes twice, sorted by path, line, column.
+"$TF" lint --format concise "$broken" "$clean" examples >"$t/a" 2>/dev/null
+"$TF" lint --format concise examples "$clean" "$broken" >"$t/b" 2>/dev/null
+cmp -s "$t/a" "$t/b" && ok deterministic || no deterministic
+sort -t: -k1,1 -k2,2n -k3,3n -s "$t/a" | cmp -s - "$t/a" && ok sorted || no sorted
+
+# rules
+expect_rc rules 0 "$TF" rules
+grep -q '^PC2101 *efa-without-placement-group *error' "$t/out" && ok rules-table || no rules-table
+expect_rc version 0 "$TF" version

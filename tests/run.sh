@@ -1,0 +1,47 @@
+#!/bin/sh
+# Runs every test suite and ends with one line: "N passed, N failed".
+# BUILD is the build directory of the binaries under test.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+BUILD=${BUILD:-build/rel}
+TF=${TF:-$BUILD/trainforge}
+export TF BUILD
+passed=0
+failed=0
+skipped=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+count() { # suite-name, command...: the command prints "RESULT pass|fail|skip NAME" lines
+	name=$1
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	p=$(grep -c '^RESULT pass' "$log")
+	f=$(grep -c '^RESULT fail' "$log")
+	s=$(grep -c '^RESULT skip' "$log")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then f=1; echo "RESULT fail $name exited $rc" >>"$log"; fi
+	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+	printf '%-12s %4d passed, %d failed, %d skipped\n' "$name" "$p" "$f" "$s"
+	grep -E '^RESULT (fail|skip)' "$log" | sed 's/^RESULT /  /'
+	if [ "$f" != 0 ]; then grep -v '^RESULT' "$log" | tail -40 | sed 's/^/    /'; fi
+}
+
+unit() { # cmocka binaries, each test reported
+	for t in "$BUILD"/tests/test_*; do
+		[ -x "$t" ] || continue
+		"$t" 2>&1 | tee /dev/stderr | sed -n \
+			-e 's/^\[       OK \] \(.*\)/RESULT pass \1/p' \
+			-e 's/^\[  FAILED  \] \([a-z_0-9]*\)$/RESULT fail \1/p'
+	done 2>"$log.raw"
+	grep -v '^RESULT' "$log.raw" >&2
+	rm -f "$log.raw"
+}
+
+count unit unit
+count cases sh tests/cases/run.sh
+count hostile sh tests/hostile/run.sh
+count cli sh tests/cli/run.sh
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]

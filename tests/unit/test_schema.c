@@ -1,0 +1,172 @@
+/* The JSON Schema subset over yamldoc: every keyword, with positions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include <stdbool.h>
+
+#include "schema.h"
+
+struct result {
+	yamldoc *sd, *d;
+	schema *s;
+	struct schema_errors errs;
+};
+
+static void run(struct result *r, const char *schema_json, const char *yaml)
+{
+	r->sd = yamldoc_parse(schema_json, strlen(schema_json), NULL);
+	assert_int_equal(yamldoc_issue_count(r->sd), 0);
+	r->d = yamldoc_parse(yaml, strlen(yaml), NULL);
+	r->s = schema_new(r->sd);
+	memset(&r->errs, 0, sizeof r->errs);
+	schema_validate(r->s, r->d, yd_root(r->d), &r->errs);
+}
+
+static void done(struct result *r)
+{
+	schema_errors_free(&r->errs);
+	schema_free(r->s);
+	yamldoc_free(r->d);
+	yamldoc_free(r->sd);
+}
+
+static const struct schema_error *find(struct result *r, enum schema_fault f)
+{
+	for (size_t i = 0; i < r->errs.len; i++)
+		if (r->errs.v[i].fault == f)
+			return &r->errs.v[i];
+	return NULL;
+}
+
+static const char obj[] =
+	"{\"type\":\"object\",\"additionalProperties\":false,"
+	"\"required\":[\"Name\"],"
+	"\"properties\":{\"Name\":{\"type\":\"string\",\"pattern\":\"^[a-z]+$\",\"maxLength\":5},"
+	"\"Count\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":10},"
+	"\"Kind\":{\"enum\":[\"ONDEMAND\",\"SPOT\"]},"
+	"\"Os\":{\"enum\":[\"alinux2023\",\"ubuntu2404\"],\"x-since\":{\"ubuntu2404\":\"3.13.0\"}},"
+	"\"List\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"minItems\":1,\"uniqueItems\":true}}}";
+
+static void clean_instance(void **state)
+{
+	(void)state;
+	struct result r;
+	run(&r, obj, "Name: abc\nCount: 3\nKind: SPOT\nList: [a, b]\n");
+	assert_int_equal(r.errs.len, 0);
+	done(&r);
+}
+
+static void unknown_key_with_suggestion_and_no_double_missing(void **state)
+{
+	(void)state;
+	struct result r;
+	run(&r, obj, "name: abc\n");
+	const struct schema_error *e = find(&r, SF_UNKNOWN_KEY);
+	assert_non_null(e);
+	assert_non_null(strstr(e->help, "'Name'"));
+	assert_non_null(strstr(e->help, "case-sensitive"));
+	assert_int_equal(yd_span(r.d, e->pos).line, 1);
+	assert_null(find(&r, SF_MISSING));
+	done(&r);
+}
+
+static void every_error_is_reported(void **state)
+{
+	(void)state;
+	struct result r;
+	run(&r, obj, "Name: ABCDEFG\nCount: 11\nKind: spot\nList: [a, a]\nOs: ubuntu2404\n");
+	/* pattern + maxLength, maximum, enum, uniqueItems, x-since */
+	assert_int_equal(r.errs.len, 6);
+	const struct schema_error *e = find(&r, SF_SINCE);
+	assert_non_null(e);
+	assert_non_null(strstr(e->msg, "3.13.0"));
+	for (size_t i = 0; i < r.errs.len; i++)
+		if (strstr(r.errs.v[i].msg, "spot"))
+			assert_string_equal(r.errs.v[i].help, "did you mean 'SPOT'?");
+	done(&r);
+}
+
+static void types_follow_yaml_11(void **state)
+{
+	(void)state;
+	struct result r;
+	run(&r, obj, "Name: yes\nCount: '3'\n");
+	assert_int_equal(r.errs.len, 2);
+	assert_int_equal(r.errs.v[0].fault, SF_TYPE);
+	assert_non_null(strstr(r.errs.v[0].help, "quote"));
+	assert_int_equal(r.errs.v[1].fault, SF_TYPE);
+	done(&r);
+}
+
+static void null_is_not_a_value(void **state)
+{
+	(void)state;
+	struct result r;
+	run(&r, obj, "Name:\n");
+	assert_int_equal(r.errs.len, 1);
+	assert_string_equal(r.errs.v[0].help, "give it a value or remove the key");
+	done(&r);
+}
+
+static void combinators_and_messages(void **state)
+{
+	(void)state;
+	const char *s =
+		"{\"$defs\":{\"Action\":{\"type\":\"object\",\"properties\":{\"Script\":{\"type\":\"string\"},"
+		"\"Sequence\":{\"type\":\"array\"}},\"additionalProperties\":false,"
+		"\"allOf\":[{\"oneOf\":[{\"required\":[\"Script\"]},{\"required\":[\"Sequence\"]}],"
+		"\"x-message\":\"Script or Sequence, not both\"}]}},"
+		"\"type\":\"object\",\"properties\":{\"A\":{\"$ref\":\"#/$defs/Action\"},"
+		"\"SG\":{},\"ASG\":{}},"
+		"\"allOf\":[{\"not\":{\"required\":[\"SG\",\"ASG\"]}},"
+		"{\"if\":{\"properties\":{\"SG\":{\"const\":1}},\"required\":[\"SG\"]},"
+		"\"then\":{\"required\":[\"A\"]},\"x-message\":\"SG 1 needs A\"}],"
+		"\"dependentRequired\":{\"ASG\":[\"A\"]}}";
+	struct result r;
+	run(&r, s, "A:\n  Script: x\n  Sequence: []\n");
+	assert_int_equal(r.errs.len, 1);
+	assert_string_equal(r.errs.v[0].msg, "Script or Sequence, not both");
+	assert_int_equal(yd_span(r.d, r.errs.v[0].pos).line, 1); /* at the key A */
+	done(&r);
+	run(&r, s, "SG: 1\nASG: 2\n");
+	assert_int_equal(r.errs.len, 3);
+	bool conflict = false, message = false, dependent = false;
+	for (size_t i = 0; i < r.errs.len; i++) {
+		const struct schema_error *e = &r.errs.v[i];
+		conflict |= e->fault == SF_CONFLICT &&
+			    strstr(e->msg, "'SG' and 'ASG' cannot be used together");
+		message |= e->fault == SF_MISSING && !strcmp(e->msg, "SG 1 needs A");
+		dependent |= e->fault == SF_MISSING && strstr(e->msg, "'ASG' needs 'A'");
+	}
+	assert_true(conflict && message && dependent);
+	done(&r);
+}
+
+static void ref_loops_end(void **state)
+{
+	(void)state;
+	struct result r;
+	run(&r, "{\"$defs\":{\"L\":{\"$ref\":\"#/$defs/L\"}},\"$ref\":\"#/$defs/L\"}", "a: 1\n");
+	done(&r);
+	run(&r, "{\"$ref\":\"#/$defs/Missing\"}", "a: 1\n");
+	assert_int_equal(r.errs.len, 1);
+	assert_int_equal(r.errs.v[0].fault, SF_SCHEMA);
+	done(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(clean_instance),
+		cmocka_unit_test(unknown_key_with_suggestion_and_no_double_missing),
+		cmocka_unit_test(every_error_is_reported),
+		cmocka_unit_test(types_follow_yaml_11),
+		cmocka_unit_test(null_is_not_a_value),
+		cmocka_unit_test(combinators_and_messages),
+		cmocka_unit_test(ref_loops_end),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

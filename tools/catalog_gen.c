@@ -1,0 +1,1122 @@
+/* catalog_gen: build-time host program.
+ *
+ *   catalog_gen schemas/instances.yaml > build/catalog_data.c
+ *
+ * Loads the instance catalog with libcyaml (strict enums, unknown keys
+ * rejected), checks it (names, numbers, sources, consistency), prints
+ * every problem as "file:line: error: message" and exits 1; otherwise
+ * prints the static table that core/catalog.c searches, sorted by name.
+ * Output depends only on the input, so builds are reproducible.
+ *
+ * libcyaml 1.3.1 reports positions only for some errors and accepts
+ * "12abc" as 12, so numbers are loaded as strings and checked here, and a
+ * libyaml event pass first records the line of every key (and catches
+ * syntax errors, duplicate keys and aliases with exact positions). */
+#include <cyaml/cyaml.h>
+#include <yaml.h>
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/catalog.h"
+
+#define MAX_INPUT (4u << 20) /* bytes; the real catalog is ~30 KB */
+#define MAX_DEPTH 16
+#define PATH_MAX_LEN 256
+
+/* ------------------------------------------------ key positions ---- */
+
+struct pos {
+	char *path; /* "instances[3].price.source" */
+	unsigned line;
+};
+
+struct ctx {
+	const char *file;
+	struct pos *pos;
+	size_t npos, cappos;
+	unsigned errors;
+};
+
+static _Noreturn void die_oom(void)
+{
+	fputs("catalog_gen: out of memory\n", stderr);
+	exit(2);
+}
+
+static void *xrealloc_or_die(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+
+	if (q == NULL)
+		die_oom();
+	return q;
+}
+
+static void pos_add(struct ctx *c, const char *path, unsigned line)
+{
+	size_t n = strlen(path) + 1;
+
+	if (c->npos == c->cappos) {
+		c->cappos = c->cappos ? 2 * c->cappos : 256;
+		c->pos = xrealloc_or_die(c->pos, c->cappos * sizeof *c->pos);
+	}
+	c->pos[c->npos].path = memcpy(xrealloc_or_die(NULL, n), path, n);
+	c->pos[c->npos++].line = line;
+}
+
+static const struct pos *pos_find(const struct ctx *c, const char *path)
+{
+	for (size_t i = 0; i < c->npos; i++)
+		if (strcmp(c->pos[i].path, path) == 0)
+			return &c->pos[i];
+	return NULL;
+}
+
+/* Line of path, or of its nearest recorded ancestor ("a[1].b" -> "a[1]"
+ * -> "a"), or 1: a missing key is reported where its parent is. */
+static unsigned line_of(const struct ctx *c, const char *path)
+{
+	char buf[PATH_MAX_LEN];
+	size_t n = strlen(path);
+
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	for (;;) {
+		const struct pos *p = pos_find(c, buf);
+		char *dot, *bracket;
+		if (p != NULL)
+			return p->line;
+		dot = strrchr(buf, '.');
+		bracket = strrchr(buf, '[');
+		if (dot == NULL && bracket == NULL)
+			return 1;
+		if (dot == NULL || (bracket != NULL && bracket > dot))
+			dot = bracket;
+		*dot = '\0';
+	}
+}
+
+static void verr(struct ctx *c, unsigned line, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s:%u: error: ", c->file, line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	c->errors++;
+}
+
+static void err_line(struct ctx *c, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(c, line, fmt, ap);
+	va_end(ap);
+}
+
+static void err_at(struct ctx *c, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(c, line_of(c, path), fmt, ap);
+	va_end(ap);
+}
+
+struct frame {
+	bool is_map, want_key;
+	size_t base; /* path length when the frame was entered */
+	unsigned index;
+};
+
+struct scan {
+	struct ctx *c;
+	struct frame stack[MAX_DEPTH];
+	size_t depth;
+	char path[PATH_MAX_LEN];
+};
+
+/* Sets the path to its first base bytes plus a formatted tail. */
+static bool path_set(struct scan *s, size_t base, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(s->path + base, sizeof s->path - base, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof s->path - base) {
+		err_line(s->c, line, "key path too long");
+		return false;
+	}
+	return true;
+}
+
+/* A scalar, mapping or sequence: a key, a value, or a sequence entry. */
+static bool scan_node(struct scan *s, const yaml_event_t *ev, unsigned line)
+{
+	struct frame *top = s->depth > 0 ? &s->stack[s->depth - 1] : NULL;
+	size_t base = top != NULL ? top->base : 0;
+
+	if (top != NULL && top->is_map && top->want_key) {
+		const char *key = (const char *)ev->data.scalar.value;
+		const struct pos *first;
+		if (ev->type != YAML_SCALAR_EVENT) {
+			err_line(s->c, line, "a mapping key must be a plain word");
+			return false;
+		}
+		if (!path_set(s, base, line, "%s%s", base > 0 ? "." : "", key))
+			return false;
+		if ((first = pos_find(s->c, s->path)) != NULL) {
+			err_line(s->c, line, "duplicate key '%s' (first at line %u)", key, first->line);
+			return false;
+		}
+		pos_add(s->c, s->path, line);
+		top->want_key = false;
+		return true;
+	}
+	if (top != NULL && !top->is_map) {
+		if (!path_set(s, base, line, "[%u]", top->index++))
+			return false;
+		pos_add(s->c, s->path, line);
+	} else if (top != NULL) { /* a value: nested ones hand back at their end */
+		top->want_key = ev->type == YAML_SCALAR_EVENT;
+	}
+	if (ev->type == YAML_SCALAR_EVENT)
+		return true;
+	if (s->depth == MAX_DEPTH) {
+		err_line(s->c, line, "nesting deeper than %d levels", MAX_DEPTH);
+		return false;
+	}
+	s->stack[s->depth++] = (struct frame){
+		.is_map = ev->type == YAML_MAPPING_START_EVENT,
+		.want_key = true,
+		.base = strlen(s->path),
+	};
+	return true;
+}
+
+static void syntax_error(struct ctx *c, const yaml_parser_t *parser,
+			 const char *text, size_t len)
+{
+	unsigned at = (unsigned)parser->problem_mark.line + 1;
+
+	/* The reader (bad UTF-8) reports a byte offset, no mark. */
+	if (parser->error == YAML_READER_ERROR) {
+		at = 1;
+		for (size_t i = 0; i < parser->problem_offset && i < len; i++)
+			at += text[i] == '\n';
+	}
+	err_line(c, at, "YAML syntax: %s", parser->problem ? parser->problem : "parse error");
+}
+
+/* Records "path -> line" for every key and sequence entry. Returns false
+ * after reporting a syntax error, alias, duplicate key or depth bomb. */
+static bool scan_positions(struct ctx *c, const char *text, size_t len)
+{
+	struct scan s = { .c = c };
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	unsigned docs = 0;
+	bool ok = true, done = false;
+
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	while (ok && !done) {
+		unsigned line;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			syntax_error(c, &parser, text, len);
+			ok = false;
+			break;
+		}
+		line = (unsigned)ev.start_mark.line + 1;
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = true;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1) {
+				err_line(c, line, "more than one YAML document");
+				ok = false;
+			}
+			break;
+		case YAML_ALIAS_EVENT:
+			err_line(c, line, "aliases are not allowed in the catalog; write the value out");
+			ok = false;
+			break;
+		case YAML_MAPPING_END_EVENT:
+		case YAML_SEQUENCE_END_EVENT:
+			if (--s.depth > 0 && s.stack[s.depth - 1].is_map)
+				s.stack[s.depth - 1].want_key = true;
+			break;
+		case YAML_SCALAR_EVENT:
+		case YAML_MAPPING_START_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+			ok = scan_node(&s, &ev, line);
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	if (ok && docs == 0) {
+		err_line(c, 1, "the catalog is empty");
+		ok = false;
+	}
+	return ok;
+}
+
+/* ------------------------------------------------ loaded shapes ---- */
+
+/* Enum value 0 is "absent" so that an optional key left out reads as
+ * unknown; the YAML spellings start at 1. */
+enum { ACC_UNSET, ACC_NONE, ACC_NVIDIA, ACC_TRN, ACC_TRN2, ACC_INF2 };
+enum { TRI_UNSET, TRI_N, TRI_Y };
+enum { ARCH_UNSET, ARCH_X86_64, ARCH_ARM64 };
+enum { KIND_UNSET, KIND_AWS_DOC, KIND_API_DERIVED, KIND_THIRD_PARTY, KIND_RESEARCH };
+
+static const cyaml_strval_t accel_strings[] = {
+	{ "none", ACC_NONE }, { "nvidia-gpu", ACC_NVIDIA },
+	{ "trainium", ACC_TRN }, { "trainium2", ACC_TRN2 },
+	{ "inferentia2", ACC_INF2 },
+};
+static const cyaml_strval_t tri_strings[] = { { "no", TRI_N }, { "yes", TRI_Y } };
+static const cyaml_strval_t arch_strings[] = {
+	{ "x86_64", ARCH_X86_64 }, { "arm64", ARCH_ARM64 },
+};
+static const cyaml_strval_t kind_strings[] = {
+	{ "aws-doc", KIND_AWS_DOC }, { "aws-api-derived", KIND_API_DERIVED },
+	{ "third-party", KIND_THIRD_PARTY }, { "research", KIND_RESEARCH },
+};
+
+struct source {
+	char *id, *title, *location, *date, *note;
+	int kind;
+	bool used;
+};
+
+struct ref {
+	char *ref;
+	char **fields;
+	unsigned fields_count;
+};
+
+struct price {
+	char *usd_per_hour, *region, *source, *date;
+};
+
+/* Numbers are strings here: see the header comment. */
+struct inst {
+	char *name, *accel_model, *notes;
+	char *accel_count, *neuron_cores_physical, *neuron_cores_logical;
+	char *lnc_default, *accel_memory_gib, *vcpus, *memory_mib;
+	char *max_efa_interfaces;
+	int accel, arch, efa, efa_device_rdma, gpudirect_rdma;
+	struct price *price;
+	struct ref *sources;
+	unsigned sources_count;
+};
+
+struct doc {
+	char *version;
+	struct source *sources;
+	unsigned sources_count;
+	struct inst *instances;
+	unsigned instances_count;
+};
+
+#define OPT (CYAML_FLAG_OPTIONAL | CYAML_FLAG_POINTER)
+#define STR(key, st, m, max) CYAML_FIELD_STRING_PTR(key, OPT, st, m, 0, max)
+#define ENUM(key, st, m, tab) \
+	CYAML_FIELD_ENUM(key, CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT, st, m, \
+			 tab, sizeof tab / sizeof tab[0])
+
+static const cyaml_schema_field_t source_fields[] = {
+	STR("id", struct source, id, 64),
+	ENUM("kind", struct source, kind, kind_strings),
+	STR("title", struct source, title, 512),
+	STR("location", struct source, location, 512),
+	STR("date", struct source, date, 32),
+	STR("note", struct source, note, 1024),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t source_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct source, source_fields),
+};
+static const cyaml_schema_value_t field_name_schema = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, 64),
+};
+static const cyaml_schema_field_t ref_fields[] = {
+	STR("ref", struct ref, ref, 64),
+	CYAML_FIELD_SEQUENCE("fields", OPT, struct ref, fields,
+			     &field_name_schema, 0, 32),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t ref_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct ref, ref_fields),
+};
+static const cyaml_schema_field_t price_fields[] = {
+	STR("usd_per_hour", struct price, usd_per_hour, 32),
+	STR("region", struct price, region, 32),
+	STR("source", struct price, source, 64),
+	STR("date", struct price, date, 32),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_field_t inst_fields[] = {
+	STR("name", struct inst, name, 64),
+	ENUM("accel", struct inst, accel, accel_strings),
+	STR("accel_model", struct inst, accel_model, 64),
+	STR("accel_count", struct inst, accel_count, 16),
+	STR("neuron_cores_physical", struct inst, neuron_cores_physical, 16),
+	STR("neuron_cores_logical", struct inst, neuron_cores_logical, 16),
+	STR("lnc_default", struct inst, lnc_default, 16),
+	STR("accel_memory_gib", struct inst, accel_memory_gib, 16),
+	STR("vcpus", struct inst, vcpus, 16),
+	STR("memory_mib", struct inst, memory_mib, 16),
+	ENUM("arch", struct inst, arch, arch_strings),
+	ENUM("efa", struct inst, efa, tri_strings),
+	STR("max_efa_interfaces", struct inst, max_efa_interfaces, 16),
+	ENUM("efa_device_rdma", struct inst, efa_device_rdma, tri_strings),
+	ENUM("gpudirect_rdma", struct inst, gpudirect_rdma, tri_strings),
+	CYAML_FIELD_MAPPING_PTR("price", OPT, struct inst, price, price_fields),
+	CYAML_FIELD_SEQUENCE("sources", OPT, struct inst, sources, &ref_schema,
+			     0, 64),
+	STR("notes", struct inst, notes, 2048),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t inst_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct inst, inst_fields),
+};
+static const cyaml_schema_field_t doc_fields[] = {
+	STR("version", struct doc, version, 16),
+	CYAML_FIELD_SEQUENCE("sources", OPT, struct doc, sources, &source_schema,
+			     0, 1024),
+	CYAML_FIELD_SEQUENCE("instances", OPT, struct doc, instances,
+			     &inst_schema, 0, 4096),
+	CYAML_FIELD_END
+};
+static const cyaml_schema_value_t doc_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct doc, doc_fields),
+};
+
+/* ------------------------------------- libcyaml errors, translated ---- */
+
+/* libcyaml logs one line per call: the message, then "Backtrace:" and
+ * frames innermost first. We keep the message and the path the frames
+ * spell, and report it at the line our own scan recorded. */
+struct cylog {
+	char msg[512];
+	char frames[MAX_DEPTH][96]; /* innermost first */
+	unsigned frame_line[MAX_DEPTH];
+	size_t nframes;
+	bool have_msg;
+};
+
+static void cylog_fn(cyaml_log_t level, void *vctx, const char *fmt, va_list args)
+{
+	struct cylog *lg = vctx;
+	char line[512], name[80];
+	unsigned idx, ln, col;
+	const char *p;
+	size_t n;
+
+	if (level < CYAML_LOG_ERROR)
+		return;
+	vsnprintf(line, sizeof line, fmt, args);
+	n = strlen(line);
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	p = strncmp(line, "Load: ", 6) == 0 ? line + 6 : line;
+	if (!lg->have_msg) {
+		snprintf(lg->msg, sizeof lg->msg, "%s", p);
+		lg->have_msg = true;
+		return;
+	}
+	if (lg->nframes == MAX_DEPTH)
+		return;
+	if (sscanf(line, " in mapping field '%79[^']' (line: %u, column: %u)",
+		   name, &ln, &col) == 3) {
+		snprintf(lg->frames[lg->nframes], sizeof lg->frames[0], ".%s", name);
+	} else if (sscanf(line, " in sequence entry '%u' (line: %u, column: %u)",
+			  &idx, &ln, &col) == 3 && idx > 0) {
+		snprintf(lg->frames[lg->nframes], sizeof lg->frames[0], "[%u]", idx - 1);
+	} else if (sscanf(line, " in mapping (line: %u, column: %u)", &ln, &col) == 2) {
+		lg->frames[lg->nframes][0] = '\0';
+	} else {
+		return; /* "Backtrace:" itself */
+	}
+	lg->frame_line[lg->nframes++] = ln;
+}
+
+static void report_cyaml(struct ctx *c, const struct cylog *lg, cyaml_err_t rc)
+{
+	char path[PATH_MAX_LEN] = "", full[PATH_MAX_LEN + 80], want[16], got[24];
+	const struct pos *at;
+	const char *field;
+	unsigned max, line = lg->nframes > 0 ? lg->frame_line[0] : 1;
+
+	for (size_t i = lg->nframes; i-- > 0;)
+		strncat(path, lg->frames[i], sizeof path - strlen(path) - 1);
+	if (path[0] == '.')
+		memmove(path, path + 1, strlen(path));
+	field = strrchr(path, '.') != NULL ? strrchr(path, '.') + 1 : path;
+	if (lg->have_msg && strncmp(lg->msg, "Unexpected key: ", 16) == 0) {
+		/* libcyaml points at the previous value; our scan knows the key. */
+		const char *key = lg->msg + 16;
+		snprintf(full, sizeof full, "%s%s%s", path, path[0] ? "." : "", key);
+		at = pos_find(c, full);
+		err_line(c, at != NULL ? at->line : line, "unknown key '%s'%s%s", key,
+			 path[0] ? " in " : "", path);
+		return;
+	}
+	at = pos_find(c, path);
+	if (at != NULL)
+		line = at->line;
+	if (!lg->have_msg) {
+		err_line(c, line, "%s", cyaml_strerror(rc));
+	} else if (strncmp(lg->msg, "Invalid ENUM value: ", 20) == 0) {
+		const char *expect =
+			strcmp(field, "accel") == 0 ? "none, nvidia-gpu, trainium, trainium2, inferentia2" :
+			strcmp(field, "arch") == 0 ? "x86_64, arm64" :
+			strcmp(field, "kind") == 0 ? "aws-doc, aws-api-derived, third-party, research" :
+			"yes, no";
+		err_line(c, line, "invalid value '%s' for '%s' (expected one of: %s)",
+			 lg->msg + 20, field, expect);
+	} else if (sscanf(lg->msg, "STRING length > %u:", &max) == 1) {
+		err_line(c, line, "'%s' is longer than %u bytes", field, max);
+	} else if (sscanf(lg->msg, "Expecting %15[A-Z], got event: %23[A-Z_]", want, got) == 2) {
+		for (char *q = want; *q != '\0'; q++)
+			*q = (char)(*q - 'A' + 'a');
+		err_line(c, line, "expected a %s here, found %s%s%s", want,
+			 strncmp(got, "SCALAR", 6) == 0 ? "a plain value" :
+			 strncmp(got, "MAPPING", 7) == 0 ? "a mapping" : "a sequence",
+			 path[0] ? " at " : "", path);
+	} else {
+		err_line(c, line, "%s%s%s", lg->msg, path[0] ? " in " : "", path);
+	}
+}
+
+/* ---------------------------------------------------- validation ---- */
+
+enum fig {
+	F_ACCEL, F_ACCEL_MODEL, F_ACCEL_COUNT, F_NC_PHYS, F_NC_LOG, F_LNC,
+	F_ACCEL_MEM, F_VCPUS, F_MEM, F_ARCH, F_EFA, F_MAX_EFA, F_EFA_RDMA,
+	F_GDR, F__COUNT
+};
+
+static const char *const fig_names[F__COUNT] = {
+	"accel", "accel_model", "accel_count", "neuron_cores_physical",
+	"neuron_cores_logical", "lnc_default", "accel_memory_gib", "vcpus",
+	"memory_mib", "arch", "efa", "max_efa_interfaces", "efa_device_rdma",
+	"gpudirect_rdma",
+};
+
+/* The string behind a numeric figure, NULL for the others. */
+static const char *fig_number(const struct inst *in, int f)
+{
+	switch (f) {
+	case F_ACCEL_COUNT: return in->accel_count;
+	case F_NC_PHYS:     return in->neuron_cores_physical;
+	case F_NC_LOG:      return in->neuron_cores_logical;
+	case F_LNC:         return in->lnc_default;
+	case F_ACCEL_MEM:   return in->accel_memory_gib;
+	case F_VCPUS:       return in->vcpus;
+	case F_MEM:         return in->memory_mib;
+	case F_MAX_EFA:     return in->max_efa_interfaces;
+	default:            return NULL;
+	}
+}
+
+static bool fig_present(const struct inst *in, int f)
+{
+	switch (f) {
+	case F_ACCEL:       return in->accel != ACC_UNSET;
+	case F_ACCEL_MODEL: return in->accel_model != NULL;
+	case F_ARCH:        return in->arch != ARCH_UNSET;
+	case F_EFA:         return in->efa != TRI_UNSET;
+	case F_EFA_RDMA:    return in->efa_device_rdma != TRI_UNSET;
+	case F_GDR:         return in->gpudirect_rdma != TRI_UNSET;
+	default:            return fig_number(in, f) != NULL;
+	}
+}
+
+/* Whole number, digits only: no sign, no leading zero, no "12abc", no
+ * "0x10" (libcyaml 1.3.1 would take all of those). */
+static bool parse_count(const char *s, int *out)
+{
+	size_t n = strlen(s);
+	int v = 0;
+
+	if (n == 0 || n > 9 || (s[0] == '0' && n > 1))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* digits[.digits], at most 6 decimals, above zero. The text is emitted
+ * as written, so the table holds exactly the price the source gives. */
+static bool valid_price(const char *s)
+{
+	size_t i = 0, frac = 0;
+	bool nonzero = false;
+
+	if (s[0] == '0' && s[1] != '.' && s[1] != '\0')
+		return false;
+	for (; s[i] >= '0' && s[i] <= '9'; i++)
+		nonzero |= s[i] != '0';
+	if (i == 0 || i > 7)
+		return false;
+	if (s[i] == '.') {
+		for (i++; s[i] >= '0' && s[i] <= '9'; i++, frac++)
+			nonzero |= s[i] != '0';
+		if (frac == 0 || frac > 6)
+			return false;
+	}
+	return s[i] == '\0' && nonzero;
+}
+
+static bool valid_date(const char *s)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int y, m, d;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return false;
+	for (int i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return false;
+	y = atoi(s);
+	m = atoi(s + 5);
+	d = atoi(s + 8);
+	if (y < 2000 || m < 1 || m > 12 || d < 1 || d > mdays[m - 1])
+		return false;
+	return !(m == 2 && d == 29 && (y % 4 != 0 || (y % 100 == 0 && y % 400 != 0)));
+}
+
+/* us-east-1, ap-southeast-5, us-gov-west-1 */
+static bool valid_region(const char *s)
+{
+	size_t i = 0, parts = 0;
+
+	while (s[i] != '\0') {
+		size_t start = i;
+		while (s[i] >= 'a' && s[i] <= 'z')
+			i++;
+		if (i == start)
+			break;
+		parts++;
+		if (s[i] != '-')
+			return false;
+		i++;
+	}
+	if (parts < 2 || s[i] < '1' || s[i] > '9')
+		return false;
+	while (s[i] >= '0' && s[i] <= '9')
+		i++;
+	return s[i] == '\0';
+}
+
+static bool valid_id(const char *s)
+{
+	if (s[0] == '\0' || s[0] == '-')
+		return false;
+	for (size_t i = 0; s[i] != '\0'; i++) {
+		bool ok = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') ||
+			  (s[i] == '-' && s[i + 1] != '-' && s[i + 1] != '\0');
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+static bool valid_location(const char *s)
+{
+	if (strncmp(s, "https://", 8) != 0 && strncmp(s, "research/", 9) != 0)
+		return false;
+	for (size_t i = 0; s[i] != '\0'; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* Index of the source with this id, -1 if none. */
+static long source_index(const struct doc *d, const char *id)
+{
+	for (unsigned i = 0; i < d->sources_count; i++)
+		if (d->sources[i].id != NULL && strcmp(d->sources[i].id, id) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* Looks id up for an entry and marks the source used. */
+static bool use_source(struct doc *d, const char *id)
+{
+	long k = source_index(d, id);
+
+	if (k >= 0)
+		d->sources[k].used = true;
+	return k >= 0;
+}
+
+/* What the table gets: -1 for unknown, derived facts filled in. */
+struct resolved {
+	int num[F__COUNT];
+	int efa, rdma, gdr; /* TRI_UNSET / TRI_N / TRI_Y */
+};
+
+static void check_sources(struct ctx *c, struct doc *d)
+{
+	for (unsigned i = 0; i < d->sources_count; i++) {
+		struct source *s = &d->sources[i];
+		char p[64];
+
+		snprintf(p, sizeof p, "sources[%u]", i);
+		if (s->id == NULL || !valid_id(s->id)) {
+			err_at(c, p, "source needs an id of lower-case letters, digits and single dashes");
+			continue;
+		}
+		for (unsigned j = 0; j < i; j++)
+			if (d->sources[j].id != NULL && strcmp(d->sources[j].id, s->id) == 0)
+				err_at(c, p, "duplicate source id '%s'", s->id);
+		if (s->kind == KIND_UNSET)
+			err_at(c, p, "source '%s' has no kind (aws-doc, aws-api-derived, third-party, research)", s->id);
+		if (s->title == NULL || s->title[0] == '\0' || has_control(s->title))
+			err_at(c, p, "source '%s' needs a one-line title", s->id);
+		if (s->location == NULL || !valid_location(s->location))
+			err_at(c, p, "source '%s' needs a location: an https:// URL or research/<file>#<section>", s->id);
+		if (s->date == NULL || !valid_date(s->date))
+			err_at(c, p, "source '%s' needs a date as YYYY-MM-DD", s->id);
+		if (s->note != NULL && has_control(s->note))
+			err_at(c, p, "source '%s' note has control characters", s->id);
+	}
+}
+
+static void check_price(struct ctx *c, struct doc *d, const struct inst *in,
+			const char *p, const char *label)
+{
+	const struct price *pr = in->price;
+	char pp[PATH_MAX_LEN];
+
+	snprintf(pp, sizeof pp, "%s.price", p);
+	if (pr->usd_per_hour == NULL)
+		err_at(c, pp, "%s: price has no usd_per_hour", label);
+	else if (!valid_price(pr->usd_per_hour))
+		err_at(c, pp, "%s: price '%s' is not a positive decimal like 21.50", label, pr->usd_per_hour);
+	if (pr->region == NULL || !valid_region(pr->region))
+		err_at(c, pp, "%s: price needs a region such as us-east-1", label);
+	if (pr->date == NULL || !valid_date(pr->date))
+		err_at(c, pp, "%s: price needs the date it was valid, as YYYY-MM-DD", label);
+	if (pr->source == NULL) {
+		err_at(c, pp, "%s: price has no source", label);
+		return;
+	}
+	if (!use_source(d, pr->source))
+		err_at(c, pp, "%s: price source '%s' is not listed under sources", label, pr->source);
+}
+
+/* Every present figure is backed by a source, and every source claims
+ * only figures the entry has. */
+static void check_coverage(struct ctx *c, struct doc *d, const struct inst *in,
+			   const char *p, const char *label)
+{
+	bool covered[F__COUNT] = { false };
+	char fp[PATH_MAX_LEN];
+
+	for (unsigned j = 0; j < in->sources_count; j++) {
+		const struct ref *r = &in->sources[j];
+
+		snprintf(fp, sizeof fp, "%s.sources[%u]", p, j);
+		if (r->ref == NULL)
+			err_at(c, fp, "%s: source entry has no ref", label);
+		else if (!use_source(d, r->ref))
+			err_at(c, fp, "%s: unknown source '%s'", label, r->ref);
+		if (r->fields_count == 0)
+			err_at(c, fp, "%s: source entry lists no fields", label);
+		for (unsigned k = 0; k < r->fields_count; k++) {
+			int f = 0;
+			while (f < F__COUNT && strcmp(fig_names[f], r->fields[k]) != 0)
+				f++;
+			if (f == F__COUNT) {
+				err_at(c, fp, "%s: '%s' is not a figure name", label, r->fields[k]);
+				continue;
+			}
+			if (!fig_present(in, f))
+				err_at(c, fp, "%s: source '%s' backs %s, which the entry does not have",
+				       label, r->ref != NULL ? r->ref : "?", fig_names[f]);
+			covered[f] = true;
+		}
+	}
+	for (int f = 0; f < F__COUNT; f++) {
+		if (!fig_present(in, f) || covered[f])
+			continue;
+		snprintf(fp, sizeof fp, "%s.%s", p, fig_names[f]);
+		err_at(c, fp, "%s: %s has no source (list it under a source's fields, or leave it out)",
+		       label, fig_names[f]);
+	}
+}
+
+/* Facts that must agree with each other. */
+static void check_consistency(struct ctx *c, const struct inst *in, const char *p,
+			      const char *label, const struct resolved *r)
+{
+	const int *n = r->num;
+	bool neuron = in->accel == ACC_TRN || in->accel == ACC_TRN2 || in->accel == ACC_INF2;
+	bool has_nc = n[F_NC_PHYS] >= 0 || n[F_NC_LOG] >= 0 || n[F_LNC] >= 0;
+
+	if (in->accel == ACC_UNSET)
+		err_at(c, p, "%s: 'accel' is required (none, nvidia-gpu, trainium, trainium2, inferentia2)", label);
+	if (in->accel == ACC_NONE && (in->accel_model != NULL || has_nc ||
+				      n[F_ACCEL_COUNT] > 0 || n[F_ACCEL_MEM] > 0))
+		err_at(c, p, "%s: accelerator figures do not apply to accel: none (leave them out)", label);
+	if (in->accel == ACC_NVIDIA && has_nc)
+		err_at(c, p, "%s: NeuronCore figures do not apply to NVIDIA GPUs", label);
+	if (neuron && has_nc) {
+		if (n[F_NC_PHYS] < 0 || n[F_NC_LOG] < 0 || n[F_LNC] < 0)
+			err_at(c, p, "%s: give neuron_cores_physical, neuron_cores_logical and lnc_default together", label);
+		else if (n[F_LNC] != 1 && !(n[F_LNC] == 2 && in->accel == ACC_TRN2))
+			err_at(c, p, "%s: lnc_default %d is not valid here (1, or 2 on Trainium2)", label, n[F_LNC]);
+		else if (n[F_NC_PHYS] == 0 || n[F_NC_LOG] * n[F_LNC] != n[F_NC_PHYS])
+			err_at(c, p, "%s: neuron_cores_logical %d is not neuron_cores_physical %d / lnc_default %d",
+			       label, n[F_NC_LOG], n[F_NC_PHYS], n[F_LNC]);
+	}
+	if ((in->accel == ACC_NVIDIA || neuron) && n[F_ACCEL_COUNT] == 0)
+		err_at(c, p, "%s: accel_count 0 contradicts accel %s", label, accel_strings[in->accel - 1].str);
+	if (n[F_VCPUS] == 0 || n[F_MEM] == 0)
+		err_at(c, p, "%s: vcpus and memory_mib must be at least 1", label);
+	if (in->efa == TRI_N && (n[F_MAX_EFA] > 0 || in->efa_device_rdma == TRI_Y ||
+				 in->gpudirect_rdma == TRI_Y))
+		err_at(c, p, "%s: efa: no contradicts EFA interfaces or RDMA", label);
+	if (in->efa == TRI_UNSET && n[F_MAX_EFA] >= 0)
+		err_at(c, p, "%s: max_efa_interfaces given but efa is unknown", label);
+	if (in->efa == TRI_Y && n[F_MAX_EFA] == 0)
+		err_at(c, p, "%s: efa: yes with max_efa_interfaces 0", label);
+	if (in->efa_device_rdma == TRI_Y && in->efa != TRI_Y)
+		err_at(c, p, "%s: efa_device_rdma: yes needs efa: yes", label);
+	if (in->gpudirect_rdma == TRI_Y && (in->accel != ACC_NVIDIA || in->efa != TRI_Y ||
+					    in->efa_device_rdma == TRI_N))
+		err_at(c, p, "%s: gpudirect_rdma: yes needs an NVIDIA GPU, efa: yes and device RDMA", label);
+}
+
+/* Facts that follow from others (see the YAML header). */
+static void derive(const struct inst *in, struct resolved *r)
+{
+	bool neuron = in->accel == ACC_TRN || in->accel == ACC_TRN2 || in->accel == ACC_INF2;
+
+	if (in->accel == ACC_NONE) {
+		r->num[F_ACCEL_COUNT] = 0;
+		r->num[F_ACCEL_MEM] = 0;
+	}
+	if (!neuron) {
+		r->num[F_NC_PHYS] = r->num[F_NC_LOG] = r->num[F_LNC] = 0;
+	}
+	r->efa = in->efa;
+	r->rdma = in->efa_device_rdma;
+	r->gdr = in->gpudirect_rdma;
+	if (in->efa == TRI_N) {
+		r->num[F_MAX_EFA] = 0;
+		r->rdma = TRI_N;
+		r->gdr = TRI_N;
+	}
+	if (in->accel != ACC_NVIDIA && in->accel != ACC_UNSET)
+		r->gdr = TRI_N;
+}
+
+static void check_instance(struct ctx *c, struct doc *d, unsigned i, struct resolved *r)
+{
+	const struct inst *in = &d->instances[i];
+	char p[64], label[80], fp[PATH_MAX_LEN];
+
+	snprintf(p, sizeof p, "instances[%u]", i);
+	snprintf(label, sizeof label, "%s", in->name != NULL ? in->name : p);
+	if (in->name == NULL)
+		err_at(c, p, "instance has no name");
+	else if (!catalog_name_plausible(in->name, strlen(in->name)))
+		err_at(c, p, "'%s' is not an instance type name (lower-case family, a dot, and a size such as large, 48xlarge or metal-48xl)",
+		       in->name);
+	for (int f = 0; f < F__COUNT; f++) {
+		const char *s = fig_number(in, f);
+		r->num[f] = -1;
+		if (s == NULL)
+			continue;
+		if (!parse_count(s, &r->num[f])) {
+			r->num[f] = -1;
+			snprintf(fp, sizeof fp, "%s.%s", p, fig_names[f]);
+			err_at(c, fp, "%s: %s '%s' is not a whole number (at most 9 digits, no sign)", label, fig_names[f], s);
+		}
+	}
+	if (in->accel_model != NULL && (in->accel_model[0] == '\0' || has_control(in->accel_model)))
+		err_at(c, p, "%s: accel_model must be a one-line name", label);
+	if (in->notes != NULL && has_control(in->notes))
+		err_at(c, p, "%s: notes have control characters", label);
+	check_consistency(c, in, p, label, r);
+	derive(in, r);
+	if (in->price != NULL)
+		check_price(c, d, in, p, label);
+	check_coverage(c, d, in, p, label);
+}
+
+static const struct doc *sort_doc; /* qsort has no context argument */
+
+static int by_name(const void *a, const void *b)
+{
+	const struct inst *x = &sort_doc->instances[*(const unsigned *)a];
+	const struct inst *y = &sort_doc->instances[*(const unsigned *)b];
+	int cmp = strcmp(x->name != NULL ? x->name : "", y->name != NULL ? y->name : "");
+
+	if (cmp != 0)
+		return cmp;
+	return (*(const unsigned *)a > *(const unsigned *)b) -
+	       (*(const unsigned *)a < *(const unsigned *)b);
+}
+
+static void check_doc(struct ctx *c, struct doc *d, struct resolved *res, unsigned *order)
+{
+	if (d->version == NULL)
+		err_at(c, "", "missing 'version: 1'");
+	else if (strcmp(d->version, "1") != 0)
+		err_at(c, "version", "unsupported catalog version '%s' (this generator reads 1)", d->version);
+	if (d->instances_count == 0)
+		err_at(c, "instances", "the catalog lists no instances");
+	check_sources(c, d);
+	for (unsigned i = 0; i < d->instances_count; i++) {
+		check_instance(c, d, i, &res[i]);
+		order[i] = i;
+	}
+	sort_doc = d;
+	qsort(order, d->instances_count, sizeof *order, by_name);
+	for (unsigned i = 1; i < d->instances_count; i++) {
+		const struct inst *a = &d->instances[order[i - 1]];
+		const struct inst *b = &d->instances[order[i]];
+		char pa[64], pb[64];
+		if (a->name == NULL || b->name == NULL || strcmp(a->name, b->name) != 0)
+			continue;
+		snprintf(pa, sizeof pa, "instances[%u]", order[i - 1]);
+		snprintf(pb, sizeof pb, "instances[%u]", order[i]);
+		err_at(c, pb, "duplicate instance name '%s' (first at line %u)", b->name, line_of(c, pa));
+	}
+	for (unsigned i = 0; i < d->sources_count; i++)
+		if (d->sources[i].id != NULL && valid_id(d->sources[i].id) && !d->sources[i].used) {
+			char p[64];
+			snprintf(p, sizeof p, "sources[%u]", i);
+			err_at(c, p, "source '%s' is not used by any instance", d->sources[i].id);
+		}
+}
+
+/* ------------------------------------------------------ emission ---- */
+
+static void put_str(FILE *o, const char *s)
+{
+	if (s == NULL) {
+		fputs("NULL", o);
+		return;
+	}
+	fputc('"', o);
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(o, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f || ch == '?') /* '?' dodges trigraphs */
+			fprintf(o, "\\%03o", ch);
+		else
+			fputc(ch, o);
+	}
+	fputc('"', o);
+}
+
+static const char *tri_c(int v)
+{
+	return v == TRI_Y ? "TRI_YES" : v == TRI_N ? "TRI_NO" : "TRI_UNKNOWN";
+}
+
+/* "title <location> (date)", as one C string. */
+static void put_source_text(FILE *o, const struct source *s)
+{
+	char buf[2048];
+
+	snprintf(buf, sizeof buf, "%s <%s> (%s)", s->title, s->location, s->date);
+	put_str(o, buf);
+}
+
+static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
+		       const struct resolved *r)
+{
+	static const char *const accel_c[] = {
+		"ACCEL_NONE", "ACCEL_NONE", "ACCEL_NVIDIA_GPU", "ACCEL_TRAINIUM",
+		"ACCEL_TRAINIUM2", "ACCEL_INFERENTIA2",
+	};
+	const int *n = r->num;
+
+	fputs("\t{\n\t\t.name = ", o);
+	put_str(o, in->name);
+	fprintf(o, ",\n\t\t.accel = %s,\n\t\t.accel_model = ", accel_c[in->accel]);
+	put_str(o, in->accel_model);
+	fprintf(o, ",\n\t\t.accel_count = %d,\n", n[F_ACCEL_COUNT]);
+	fprintf(o, "\t\t.neuron_cores_physical = %d,\n", n[F_NC_PHYS]);
+	fprintf(o, "\t\t.neuron_cores_logical = %d,\n", n[F_NC_LOG]);
+	fprintf(o, "\t\t.lnc_default = %d,\n", n[F_LNC]);
+	fprintf(o, "\t\t.accel_memory_gib = %d,\n", n[F_ACCEL_MEM]);
+	fprintf(o, "\t\t.vcpus = %d,\n", n[F_VCPUS]);
+	fprintf(o, "\t\t.memory_gib = %d,\n", n[F_MEM] < 0 ? -1 : n[F_MEM] / 1024);
+	fprintf(o, "\t\t.memory_mib = %d,\n", n[F_MEM]);
+	fprintf(o, "\t\t.arch = %s,\n", in->arch == ARCH_X86_64 ? "\"x86_64\"" :
+		in->arch == ARCH_ARM64 ? "\"arm64\"" : "NULL");
+	fprintf(o, "\t\t.efa = %s,\n", tri_c(r->efa));
+	fprintf(o, "\t\t.max_efa_interfaces = %d,\n", n[F_MAX_EFA]);
+	fprintf(o, "\t\t.efa_device_rdma = %s,\n", tri_c(r->rdma));
+	fprintf(o, "\t\t.gpudirect_rdma = %s,\n", tri_c(r->gdr));
+	if (in->price != NULL) {
+		/* The decimal text as written: no float round trip. */
+		fprintf(o, "\t\t.price_on_demand = %s,\n\t\t.price_region = ", in->price->usd_per_hour);
+		put_str(o, in->price->region);
+		fputs(",\n\t\t.price_source =\n", o);
+		fputs("\t\t\t", o);
+		put_source_text(o, &d->sources[source_index(d, in->price->source)]);
+		fputs(",\n\t\t.price_date = ", o);
+		put_str(o, in->price->date);
+		fputs(",\n", o);
+	} else {
+		fputs("\t\t.price_on_demand = -1.0,\n\t\t.price_region = NULL,\n"
+		      "\t\t.price_source = NULL,\n\t\t.price_date = NULL,\n", o);
+	}
+	fputs("\t\t.source =", o);
+	for (unsigned j = 0; j < in->sources_count; j++) {
+		const struct ref *ref = &in->sources[j];
+		fputs(j > 0 ? "\n\t\t\t\"; \"" : "", o);
+		fputs("\n\t\t\t\"", o);
+		for (unsigned k = 0; k < ref->fields_count; k++)
+			fprintf(o, "%s%s", k > 0 ? ", " : "", ref->fields[k]);
+		fputs(": \" ", o);
+		put_source_text(o, &d->sources[source_index(d, ref->ref)]);
+	}
+	if (in->sources_count == 0)
+		fputs(" \"\"", o);
+	fputs(",\n\t},\n", o);
+}
+
+static void emit(FILE *o, const char *file, const struct doc *d,
+		 const struct resolved *res, const unsigned *order)
+{
+	fprintf(o, "/* Generated by tools/catalog_gen from %s: do not edit.\n"
+		" * %u instance types, sorted by name for catalog_find's binary search.\n"
+		" * Unknown figures are -1, TRI_UNKNOWN or NULL; see core/catalog.h. */\n"
+		"#include <stddef.h>\n\n#include \"catalog.h\"\n\n"
+		"extern const struct instance_type catalog__table[];\n"
+		"extern const size_t catalog__table_len;\n\n"
+		"const struct instance_type catalog__table[] = {\n",
+		file, d->instances_count);
+	for (unsigned i = 0; i < d->instances_count; i++)
+		emit_entry(o, d, &d->instances[order[i]], &res[order[i]]);
+	fputs("};\n\nconst size_t catalog__table_len =\n"
+	      "\tsizeof catalog__table / sizeof catalog__table[0];\n", o);
+}
+
+/* ---------------------------------------------------------- main ---- */
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (f == NULL)
+		return NULL;
+	buf = xrealloc_or_die(NULL, MAX_INPUT + 1);
+	n = fread(buf, 1, MAX_INPUT + 1, f);
+	if (ferror(f) || n > MAX_INPUT) {
+		fclose(f);
+		free(buf);
+		*len = n;
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	struct ctx c = { 0 };
+	struct cylog lg = { .have_msg = false };
+	cyaml_config_t cfg = {
+		.log_fn = cylog_fn,
+		.log_ctx = &lg,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_WARNING,
+		.flags = CYAML_CFG_NO_ALIAS,
+	};
+	struct doc *d = NULL;
+	struct resolved *res = NULL;
+	unsigned *order = NULL;
+	cyaml_err_t rc;
+	size_t len = 0;
+	char *text;
+	int status = 1;
+
+	if (argc != 2) {
+		fputs("usage: catalog_gen CATALOG.yaml > catalog_data.c\n", stderr);
+		return 2;
+	}
+	c.file = argv[1];
+	text = read_file(c.file, &len);
+	if (text == NULL) {
+		if (len > MAX_INPUT)
+			fprintf(stderr, "%s:1: error: larger than %u bytes\n", c.file, MAX_INPUT);
+		else
+			perror(c.file);
+		return len > MAX_INPUT ? 1 : 2;
+	}
+	if (memchr(text, '\0', len) != NULL)
+		err_line(&c, 1, "the file contains a NUL byte");
+	else if (scan_positions(&c, text, len)) {
+		rc = cyaml_load_data((const uint8_t *)text, len, &cfg, &doc_schema,
+				     (cyaml_data_t **)&d, NULL);
+		if (rc != CYAML_OK)
+			report_cyaml(&c, &lg, rc);
+		else if (d == NULL)
+			err_line(&c, 1, "the catalog is empty");
+	}
+	if (c.errors == 0) {
+		res = calloc(d->instances_count + 1, sizeof *res);
+		order = calloc(d->instances_count + 1, sizeof *order);
+		if (res == NULL || order == NULL)
+			die_oom();
+		check_doc(&c, d, res, order);
+	}
+	if (c.errors == 0) {
+		emit(stdout, c.file, d, res, order);
+		status = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+	} else {
+		fprintf(stderr, "%s: %u error%s; no table written\n", c.file,
+			c.errors, c.errors == 1 ? "" : "s");
+	}
+	if (d != NULL)
+		cyaml_free(&cfg, &doc_schema, d, 0);
+	for (size_t i = 0; i < c.npos; i++)
+		free(c.pos[i].path);
+	free(c.pos);
+	free(res);
+	free(order);
+	free(text);
+	return status;
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Installs the Debian packages trainforge needs, only those missing, so
+# that `make` works on a fresh Debian 12 machine and costs nothing after.
+set -e
+missing=""
+need_pkg() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
+need_cmd pkg-config pkg-config
+need_cmd cc gcc
+need_pkg yaml-0.1 libyaml-dev
+need_pkg libcyaml libcyaml-dev
+need_pkg libpcre2-8 libpcre2-dev
+need_pkg cmocka libcmocka-dev
+need_cmd python3 python3
+need_cmd shellcheck shellcheck
+need_cmd yamllint yamllint
+need_cmd hyperfine hyperfine
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "trainforge: missing packages:$missing (run as root or install them)" >&2
+	exit 2
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
