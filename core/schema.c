@@ -36,11 +36,33 @@ static const char *const kw_names[KW__COUNT] = {
 	[KW_SINCE] = "x-since", [KW_MESSAGE] = "x-message",
 };
 
+/* JSON Schema types, in the order of their bits in a type mask. */
+enum { T_OBJECT, T_ARRAY, T_STRING, T_INTEGER, T_NUMBER, T_BOOLEAN, T_NULL, T__COUNT };
+
+static const struct {
+	const char *schema;
+	const char *human;
+} type_names[T__COUNT] = {
+	[T_OBJECT] = { "object", "a mapping" }, [T_ARRAY] = { "array", "a list" },
+	[T_STRING] = { "string", "a string" }, [T_INTEGER] = { "integer", "an integer" },
+	[T_NUMBER] = { "number", "a number" },
+	[T_BOOLEAN] = { "boolean", "a boolean (true or false)" }, [T_NULL] = { "null", "null" },
+};
+
+static unsigned type_bit(const char *name)
+{
+	for (unsigned t = 0; name && t < T__COUNT; t++)
+		if (strcmp(type_names[t].schema, name) == 0)
+			return 1u << t;
+	return 0;
+}
+
 /* A schema object with its keywords looked up once. */
 struct compiled {
 	yd_node kw[KW__COUNT];
 	yd_node ref;        /* resolved $ref target */
 	struct regex *re;   /* compiled pattern */
+	unsigned types;     /* bits of the `type` keyword */
 	bool bad;           /* pattern or $ref could not be used */
 };
 
@@ -116,6 +138,13 @@ static struct compiled *compile(schema *s, yd_node sn)
 			if (strcmp(k, kw_names[w]) == 0)
 				c->kw[w] = yd_value(sd, sn, i);
 	}
+	yd_node t = c->kw[KW_TYPE];
+	if (yd_kind(sd, t) == YD_SEQUENCE)
+		for (size_t i = 0; i < yd_len(sd, t); i++)
+			c->types |= type_bit(yd_str(sd, yd_item(sd, t, i), NULL));
+	else if (t)
+		c->types = type_bit(yd_str(sd, t, NULL));
+	c->bad |= t && !c->types;
 	if (c->kw[KW_REF]) {
 		c->ref = resolve_ref(sd, c->kw[KW_REF]);
 		c->bad |= !c->ref;
@@ -194,49 +223,28 @@ static const char *describe(const yamldoc *doc, yd_node n)
 	}
 }
 
-struct type_name {
-	const char *schema;
-	const char *human;
-};
-
-static const struct type_name type_names[] = {
-	{ "object", "a mapping" }, { "array", "a list" },
-	{ "string", "a string" }, { "integer", "an integer" },
-	{ "number", "a number" }, { "boolean", "a boolean (true or false)" },
-	{ "null", "null" },
-};
-
-static bool type_is(const yamldoc *doc, yd_node n, const char *t)
+/* The types an instance node has: an integer is also a number, and so is
+ * a float with no fraction (JSON Schema's rule). */
+static unsigned instance_types(const yamldoc *doc, yd_node n)
 {
-	enum yd_kind k = yd_kind(doc, n);
-	enum yd_type ty = yd_type(doc, n);
 	double d;
-	if (strcmp(t, "object") == 0)
-		return k == YD_MAPPING;
-	if (strcmp(t, "array") == 0)
-		return k == YD_SEQUENCE;
-	if (k != YD_SCALAR)
-		return false;
-	if (strcmp(t, "string") == 0)
-		return ty == YD_T_STRING;
-	if (strcmp(t, "integer") == 0)
-		return ty == YD_T_INT ||
-		       (yd_number(doc, n, &d) && isfinite(d) && d == floor(d));
-	if (strcmp(t, "number") == 0)
-		return ty == YD_T_INT || ty == YD_T_FLOAT;
-	if (strcmp(t, "boolean") == 0)
-		return ty == YD_T_BOOL;
-	if (strcmp(t, "null") == 0)
-		return ty == YD_T_NULL;
-	return false;
-}
-
-static const char *type_human(const char *t)
-{
-	for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
-		if (strcmp(type_names[i].schema, t) == 0)
-			return type_names[i].human;
-	return t;
+	switch (yd_kind(doc, n)) {
+	case YD_MAPPING: return 1u << T_OBJECT;
+	case YD_SEQUENCE: return 1u << T_ARRAY;
+	case YD_SCALAR: break;
+	default: return 0;
+	}
+	switch (yd_type(doc, n)) {
+	case YD_T_STRING: return 1u << T_STRING;
+	case YD_T_BOOL: return 1u << T_BOOLEAN;
+	case YD_T_NULL: return 1u << T_NULL;
+	case YD_T_INT: return 1u << T_INTEGER | 1u << T_NUMBER;
+	case YD_T_FLOAT:
+		if (yd_number(doc, n, &d) && isfinite(d) && d == floor(d))
+			return 1u << T_INTEGER | 1u << T_NUMBER;
+		return 1u << T_NUMBER;
+	}
+	return 0;
 }
 
 /* Equality of two scalars by their YAML meaning, across documents. */
@@ -337,26 +345,16 @@ static yd_node where(const yamldoc *doc, yd_node n, yd_node holder)
 static bool check_type(struct run *r, struct compiled *c, yd_node n,
 		       yd_node holder, struct schema_errors *out)
 {
-	const yamldoc *sd = r->s->doc;
-	yd_node t = c->kw[KW_TYPE];
-	if (!t)
+	if (!c->kw[KW_TYPE] || (c->types & instance_types(r->doc, n)))
 		return true;
 	struct buf want = BUF_INIT;
-	size_t count = yd_kind(sd, t) == YD_SEQUENCE ? yd_len(sd, t) : 1;
-	for (size_t i = 0; i < count; i++) {
-		yd_node ti = yd_kind(sd, t) == YD_SEQUENCE ? yd_item(sd, t, i) : t;
-		const char *name = yd_str(sd, ti, NULL);
-		if (name && type_is(r->doc, n, name)) {
-			buf_free(&want);
-			return true;
-		}
-		if (name)
-			buf_printf(&want, "%s%s", i ? " or " : "", type_human(name));
-	}
+	for (unsigned t = 0; t < T__COUNT; t++)
+		if (c->types & (1u << t))
+			buf_printf(&want, "%s%s", want.len ? " or " : "", type_names[t].human);
 	const char *help = NULL;
 	if (yd_type(r->doc, n) == YD_T_NULL && yd_kind(r->doc, n) == YD_SCALAR)
 		help = "give it a value or remove the key";
-	else if (yd_kind(r->doc, n) == YD_SCALAR && strstr(want.p ? want.p : "", "string"))
+	else if (yd_kind(r->doc, n) == YD_SCALAR && (c->types & (1u << T_STRING)))
 		help = "quote the value to make it a string";
 	size_t len = 0;
 	const char *v = yd_str(r->doc, n, &len);

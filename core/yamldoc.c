@@ -199,11 +199,12 @@ static enum yd_type resolve_plain(const char *s)
 		".inf", ".Inf", ".INF", "-.inf", "-.Inf", "-.INF", "+.inf",
 		".nan", ".NaN", ".NAN", NULL,
 	};
-	if (is_one_of(s, nulls))
+	/* the first character rules out most strings before any compare */
+	if ((!*s || strchr("~nN", *s)) && is_one_of(s, nulls))
 		return YD_T_NULL;
-	if (is_one_of(s, bools))
+	if (*s && strchr("yYnNtTfFoO", *s) && is_one_of(s, bools))
 		return YD_T_BOOL;
-	if (is_one_of(s, floats))
+	if (*s && strchr(".-+", *s) && is_one_of(s, floats))
 		return YD_T_FLOAT;
 	const char *p = s;
 	if (*p == '-' || *p == '+')

@@ -2,10 +2,12 @@
  * catalog), regions (ParallelCluster's list) and names that must be
  * unique. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pcluster.h"
 #include "text.h"
+#include "xalloc.h"
 
 /* ParallelCluster 3.11's resources/supported-regions. */
 static const char *const regions[] = {
@@ -103,26 +105,72 @@ static void check_instance_types(const struct pc *pc)
 			       "InstanceTypes");
 }
 
-/* Reports every item of list whose `key` repeats an earlier item's. */
-static void unique_by(const struct pc *pc, yd_node list, const char *key,
-		      const char *what)
+struct named {
+	const char *s;
+	size_t len;
+	size_t index; /* order in the list, so the later one is reported */
+	yd_node node;
+};
+
+static int named_cmp(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	int c = memcmp(a->s, b->s, a->len);
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static bool same_text(const struct named *a, const struct named *b)
+{
+	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+}
+
+/* Reports each value that repeats an earlier one; sorting keeps a
+ * 20,000-queue file linear-logarithmic. */
+static void report_repeats(const struct pc *pc, struct named *v, size_t n,
+			   const char *what, const char *verb)
+{
+	if (n > 1)
+		qsort(v, n, sizeof *v, named_cmp);
+	size_t first = 0;
+	for (size_t i = 1; i < n; i++) {
+		if (!same_text(&v[i], &v[first])) {
+			first = i;
+			continue;
+		}
+		pc_report(pc, R_PC2206, v[i].node, "%s '%s' is already %s at line %u",
+			  what, v[i].s, verb, yd_span(pc->doc, v[first].node).line);
+	}
+}
+
+/* Reports every item of list whose `key` (found by get) repeats an
+ * earlier item's. */
+static void unique_by(const struct pc *pc, yd_node list,
+		      yd_node (*get)(const struct pc *, yd_node, const char *),
+		      const char *key, const char *what, const char *verb)
 {
 	const yamldoc *d = pc->doc;
 	if (yd_kind(d, list) != YD_SEQUENCE)
 		return;
-	size_t n = yd_len(d, list);
-	for (size_t i = 1; i < n; i++) {
-		yd_node v = yd_get(d, yd_item(d, list, i), key);
-		const char *s = yd_str(d, v, NULL);
-		for (size_t j = 0; s && j < i; j++) {
-			yd_node w = yd_get(d, yd_item(d, list, j), key);
-			if (yd_str_eq(d, w, s)) {
-				pc_report(pc, R_PC2206, v, "%s '%s' is already used at line %u",
-					  what, s, yd_span(d, w).line);
-				break;
-			}
-		}
+	size_t n = yd_len(d, list), m = 0;
+	struct named *v = xcalloc(n ? n : 1, sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		yd_node node = get(pc, yd_item(d, list, i), key);
+		size_t len;
+		const char *s = yd_str(d, node, &len);
+		if (s)
+			v[m++] = (struct named){ s, len, i, node };
 	}
+	report_repeats(pc, v, m, what, verb);
+	free(v);
+}
+
+static yd_node get_key(const struct pc *pc, yd_node item, const char *key)
+{
+	return yd_get(pc->doc, item, key);
 }
 
 /* Existing volumes, file systems and caches can be mounted once. */
@@ -145,35 +193,25 @@ static yd_node storage_id(const struct pc *pc, yd_node storage)
 	return 0;
 }
 
-static void check_unique_storage_ids(const struct pc *pc)
+static yd_node get_storage_id(const struct pc *pc, yd_node storage, const char *unused)
 {
-	const yamldoc *d = pc->doc;
-	yd_node list = yd_get(d, pc->root, "SharedStorage");
-	for (size_t i = 1; yd_kind(d, list) == YD_SEQUENCE && i < yd_len(d, list); i++) {
-		yd_node id = storage_id(pc, yd_item(d, list, i));
-		const char *s = yd_str(d, id, NULL);
-		for (size_t j = 0; s && j < i; j++) {
-			yd_node other = storage_id(pc, yd_item(d, list, j));
-			if (yd_str_eq(d, other, s)) {
-				pc_report(pc, R_PC2206, id, "storage id '%s' is already mounted at line %u",
-					  s, yd_span(d, other).line);
-				break;
-			}
-		}
-	}
+	(void)unused;
+	return storage_id(pc, storage);
 }
 
 static void check_unique_names(const struct pc *pc)
 {
 	const yamldoc *d = pc->doc;
 	yd_node queues = pc_queues(pc);
-	unique_by(pc, queues, "Name", "queue name");
+	unique_by(pc, queues, get_key, "Name", "queue name", "used");
 	for (size_t i = 0; i < yd_len(d, queues); i++)
-		unique_by(pc, pc_compute_resources(pc, yd_item(d, queues, i)), "Name",
-			  "compute resource name");
-	unique_by(pc, yd_get(d, pc->root, "SharedStorage"), "Name", "storage name");
-	unique_by(pc, yd_get(d, yd_get(d, pc->root, "LoginNodes"), "Pools"), "Name",
-		  "login pool name");
+		unique_by(pc, pc_compute_resources(pc, yd_item(d, queues, i)), get_key,
+			  "Name", "compute resource name", "used");
+	yd_node storages = yd_get(d, pc->root, "SharedStorage");
+	unique_by(pc, storages, get_key, "Name", "storage name", "used");
+	unique_by(pc, storages, get_storage_id, NULL, "storage id", "mounted");
+	unique_by(pc, yd_get(d, yd_get(d, pc->root, "LoginNodes"), "Pools"), get_key,
+		  "Name", "login pool name", "used");
 }
 
 void pc_check_values(const struct pc *pc)
@@ -181,5 +219,4 @@ void pc_check_values(const struct pc *pc)
 	check_region(pc);
 	check_instance_types(pc);
 	check_unique_names(pc);
-	check_unique_storage_ids(pc);
 }

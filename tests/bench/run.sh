@@ -1,0 +1,37 @@
+#!/bin/sh
+# `make bench`: trainforge against the tools users run today, side by side
+# in one run. Prints median wall time, peak memory and the ratio per case.
+# Budgets are in the design document; this measures, it does not assert.
+set -eu
+cd "$(dirname "$0")/../.."
+TF=./trainforge
+B=build/bench
+mkdir -p "$B"
+cc -O2 -o "$B/peakrss" tests/bench/peakrss.c
+cc -O2 -o "$B/yaml_events" tests/bench/yaml_events.c $(pkg-config --cflags --libs yaml-0.1)
+[ -f "$B/large.yaml" ] || python3 tests/bench/make_large.py "$B/large.yaml" 5300000
+runs=${BENCH_RUNS:-30}
+
+median_ms() { # command string -> median milliseconds (hyperfine)
+	hyperfine -N -i --warmup 3 --runs "$runs" --export-json "$B/h.json" "$1" >/dev/null 2>&1 || true
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.3f" % (r["median"]*1000))' "$B/h.json"
+}
+peak_kib() { "$B/peakrss" sh -c "$1 >/dev/null 2>&1" 2>&1 >/dev/null | awk '/^peakrss/ {print $2}'; }
+
+row() { # case, ours, theirs-name, theirs
+	ours_ms=$(median_ms "$2")
+	theirs_ms=$(median_ms "$4")
+	ours_kb=$(peak_kib "$2")
+	theirs_kb=$(peak_kib "$4")
+	ratio=$(python3 -c "print('%.1fx' % ($theirs_ms / $ours_ms))")
+	printf '%-30s %9s ms %7s KiB | %-14s %9s ms %7s KiB | %s faster\n' \
+		"$1" "$ours_ms" "$ours_kb" "$3" "$theirs_ms" "$theirs_kb" "$ratio"
+}
+
+config=examples/clusters/trn2-48xlarge.yaml
+files=$(find examples -name '*.yaml' | sort | tr '\n' ' ')
+echo "trainforge lint vs peers: median of $runs runs (hyperfine -N), peak RSS"
+row "typical config" "$TF lint -q $config" "yamllint" "yamllint -d relaxed $config"
+row "examples/ (pre-commit style)" "$TF lint -q --fail-level never $files" "yamllint" "yamllint -d relaxed $files"
+row "large YAML ($(($(wc -c <"$B/large.yaml") / 1024)) KiB)" "$TF lint -q --fail-level never --kind pcluster $B/large.yaml" "libyaml events" "$B/yaml_events $B/large.yaml"
+echo "(for the large file the ratio is the libyaml event parse over trainforge: 0.5x or more meets the budget)"
