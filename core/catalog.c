@@ -1,11 +1,11 @@
 /* Lookups over the generated instance table, and the name checks that
- * turn a mistyped or web-pasted instance type into a useful suggestion.
- * Depends on libc only, so every tool and test can link it with the
- * generated table and nothing else. */
+ * turn a mistyped or web-pasted instance type into a useful suggestion. */
 #include "catalog.h"
 
 #include <stdint.h>
 #include <string.h>
+
+#include "text.h"
 
 /* Defined in the generated build/catalog_data.c, sorted by name with
  * strcmp order; the double underscore keeps them out of the API. */
@@ -55,43 +55,6 @@ const struct instance_type *catalog_at(size_t i)
 	return i < catalog__table_len ? &catalog__table[i] : NULL;
 }
 
-/* One UTF-8 sequence at s; -1 for anything malformed (then adv = 1). Kept
- * local rather than shared so this file stays libc-only. */
-static int32_t utf8_next(const unsigned char *s, size_t len, size_t *adv)
-{
-	int32_t cp;
-	size_t n;
-
-	*adv = 1;
-	if (s[0] < 0x80)
-		return s[0];
-	if ((s[0] & 0xe0) == 0xc0) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return -1;
-	}
-	if (n > len)
-		return -1;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return -1;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-	    (n == 4 && cp < 0x10000) || cp > 0x10ffff ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return -1;
-	*adv = n;
-	return cp;
-}
-
 /* What a pasted character most likely meant: '-', '.', a letter, or
  * nothing at all (spaces and invisible characters). -1: no idea. */
 static int lookalike_ascii(int32_t cp)
@@ -132,7 +95,7 @@ static bool normalize(const char *s, size_t len, char *out, size_t *olen)
 	size_t n = 0, adv, i;
 
 	for (i = 0; i < len && n < NAME_MAX_LEN; i += adv) {
-		int32_t cp = utf8_next(u + i, len - i, &adv);
+		int32_t cp = utf8_decode((const char *)u + i, len - i, &adv);
 		int c;
 
 		if (cp >= 0 && cp < 0x80)
@@ -168,7 +131,8 @@ static size_t min3(size_t a, size_t b, size_t c)
 }
 
 /* Edit distance where swapping two neighbours is one edit (optimal
- * string alignment), since "84xlarge" for "48xlarge" is one slip. */
+ * string alignment), since "84xlarge" for "48xlarge" is one slip; unlike
+ * text_edit_distance it weighs dots, which carry the family/size split. */
 static size_t edit_distance(const char *a, size_t alen, const char *b,
 			    size_t blen)
 {
