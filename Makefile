@@ -68,10 +68,10 @@ build/host/catalog_gen: tools/catalog_gen.c
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
-build/host/embed: tools/embed.c core/yamldoc.c core/buf.c core/xalloc.c core/yamldoc.h core/yamldoc_image.h
+EMBED_SRC := tools/embed.c core/yamldoc.c core/yamldoc_load.c core/yamldoc_scalar.c core/buf.c core/xalloc.c
+build/host/embed: $(EMBED_SRC) core/yamldoc.h core/yamldoc_image.h core/yamldoc_internal.h
 	@mkdir -p $(dir $@)
-	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) -Icore $(PKG_CFLAGS) -o $@ \
-		tools/embed.c core/yamldoc.c core/buf.c core/xalloc.c $(PKG_LIBS)
+	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) -Icore $(PKG_CFLAGS) -o $@ $(EMBED_SRC) $(PKG_LIBS)
 
 $(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml
 	@mkdir -p $(dir $@)

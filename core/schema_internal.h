@@ -1,0 +1,75 @@
+/* What the files of the schema validator share: the keyword table of a
+ * compiled schema object, the run state and the checks. Not an API. */
+#ifndef TF_SCHEMA_INTERNAL_H
+#define TF_SCHEMA_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "regex.h"
+#include "schema.h"
+
+enum kw {
+	KW_TYPE, KW_PROPERTIES, KW_REQUIRED, KW_ADDITIONAL, KW_ENUM, KW_CONST,
+	KW_PATTERN, KW_MINIMUM, KW_MAXIMUM, KW_XMINIMUM, KW_XMAXIMUM,
+	KW_MINLENGTH, KW_MAXLENGTH, KW_ITEMS, KW_MINITEMS, KW_MAXITEMS,
+	KW_UNIQUE, KW_ONEOF, KW_ANYOF, KW_ALLOF, KW_NOT, KW_IF, KW_THEN,
+	KW_ELSE, KW_DEPREQ, KW_REF, KW_SINCE, KW_MESSAGE, KW__COUNT
+};
+
+/* JSON Schema types, in the order of their bits in a type mask. */
+enum { T_OBJECT, T_ARRAY, T_STRING, T_INTEGER, T_NUMBER, T_BOOLEAN, T_NULL, T__COUNT };
+
+/* A schema object with its keywords looked up once. */
+struct compiled {
+	yd_node kw[KW__COUNT];
+	yd_node ref;        /* resolved $ref target */
+	struct regex *re;   /* compiled pattern */
+	unsigned types;     /* bits of the `type` keyword */
+	bool bad;           /* pattern or $ref could not be used */
+};
+
+struct schema {
+	const yamldoc *doc;
+	struct compiled **cache; /* indexed by schema node */
+	size_t n;
+};
+
+/* Schemas may refer to themselves; real instances are bounded by the YAML
+ * depth limit, so this only stops a $ref loop that consumes no input. */
+enum { MAX_DEPTH = 1024 };
+
+struct run {
+	schema *s;
+	const yamldoc *doc;
+	unsigned depth;
+};
+
+struct compiled *sch_compile(schema *s, yd_node sn);
+unsigned sch_type_bit(const char *name);
+void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
+		  struct schema_errors *out);
+bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder,
+		 struct schema_errors *keep);
+void sch_err_add(struct schema_errors *out, enum schema_fault fault,
+		 yd_node node, yd_node pos, const char *help,
+		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Where to point for an error about n: its key when n is a container. */
+yd_node sch_where(const yamldoc *doc, yd_node n, yd_node holder);
+
+/* Keyword checks (schema_keywords.c). */
+bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
+		    yd_node holder, struct schema_errors *out);
+void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
+		    struct schema_errors *out);
+void sch_check_since(struct run *r, struct compiled *c, yd_node n,
+		     struct schema_errors *out);
+void sch_check_string(struct run *r, struct compiled *c, yd_node n,
+		      yd_node holder, struct schema_errors *out);
+void sch_check_number(struct run *r, struct compiled *c, yd_node n,
+		      struct schema_errors *out);
+void sch_check_array(struct run *r, struct compiled *c, yd_node n,
+		     yd_node holder, struct schema_errors *out);
+void sch_check_object(struct run *r, struct compiled *c, yd_node n,
+		      yd_node holder, struct schema_errors *out);
+
+#endif
