@@ -22,15 +22,17 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS  += $(WARN) $(OPT) $(DEFS) -Icore -Ilint -Igen -I$(BUILD) $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS)
 
-CORE_SRC := $(wildcard core/*.c)
-LINT_SRC := $(wildcard lint/*.c)
-GEN_SRC  := $(wildcard gen/*.c)
-CLI_SRC  := $(wildcard cli/*.c)
+# EXCLUDE leaves files out of a build (work in progress in a checkout).
+EXCLUDE  ?=
+CORE_SRC := $(filter-out $(EXCLUDE),$(wildcard core/*.c))
+LINT_SRC := $(filter-out $(EXCLUDE),$(wildcard lint/*.c))
+GEN_SRC  := $(filter-out $(EXCLUDE),$(wildcard gen/*.c))
+CLI_SRC  := $(filter-out $(EXCLUDE),$(wildcard cli/*.c))
 GENERATED := $(BUILD)/catalog_data.c $(BUILD)/assets.c
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC)) \
             $(BUILD)/catalog_data.o $(BUILD)/assets.o
 CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
-UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_SRC := $(filter-out $(EXCLUDE),$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
 

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "format.h"
 #include "lint.h"
+#include "jobspec.h"
 #include "selectors.h"
 
 struct lint_cli {
@@ -24,7 +25,7 @@ static const char lint_usage[] =
 	"usage: trainforge lint [OPTIONS] [PATH...]\n"
 	"  PATH: files, directories (walked recursively), or - for stdin (default: .)\n"
 	"  -f, --format FMT       text (default), concise, json\n"
-	"      --kind KIND        auto (default), pcluster\n"
+	"      --kind KIND        auto (default), pcluster, jobspec\n"
 	"      --stdin-filename P the path to report and classify stdin as\n"
 	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
 	"      --ignore LIST      not these rules\n"
@@ -63,6 +64,8 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 			c->opt.kind = KIND_AUTO;
 		else if (!strcmp(v, "pcluster"))
 			c->opt.kind = KIND_PCLUSTER;
+		else if (!strcmp(v, "jobspec"))
+			c->opt.kind = KIND_JOBSPEC;
 		else
 			return bad_value(flag, v);
 	} else if (!strcmp(flag, "--stdin-filename")) {
@@ -173,6 +176,7 @@ int cmd_lint(int argc, char **argv)
 {
 	struct lint_cli c = { .fmt = FMT_TEXT, .fail_level = SEV_WARNING, .color = -1 };
 	lint_options_init(&c.opt);
+	c.opt.check_jobspec = jobspec_lint;
 	char *paths[argc + 1];
 	c.paths = paths;
 	int rc = parse_args(&c, argc, argv);

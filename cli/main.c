@@ -24,7 +24,8 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{ "lint", cmd_lint, "check ParallelCluster configs (files, directories, - for stdin)" },
+	{ "plan", cmd_plan, "print a job spec's derived layout, checks and cost" },
+	{ "lint", cmd_lint, "check ParallelCluster configs and job specs (files, directories, - for stdin)" },
 	{ "rules", cmd_rules, "list every rule: ID, name, default level, summary" },
 	{ "version", cmd_version, "print the version" },
 };

@@ -20,7 +20,8 @@ static const char *const kw_names[KW__COUNT] = {
 	[KW_MAXITEMS] = "maxItems", [KW_UNIQUE] = "uniqueItems",
 	[KW_ONEOF] = "oneOf", [KW_ANYOF] = "anyOf", [KW_ALLOF] = "allOf",
 	[KW_NOT] = "not", [KW_IF] = "if", [KW_THEN] = "then", [KW_ELSE] = "else",
-	[KW_DEPREQ] = "dependentRequired", [KW_REF] = "$ref",
+	[KW_DEPREQ] = "dependentRequired", [KW_PROPNAMES] = "propertyNames",
+	[KW_REF] = "$ref",
 	[KW_SINCE] = "x-since", [KW_MESSAGE] = "x-message",
 };
 

@@ -5,7 +5,8 @@
  * Keywords: type, properties, required, additionalProperties, enum,
  * const, pattern, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
  * minLength, maxLength, items, minItems, maxItems, uniqueItems, oneOf,
- * anyOf, allOf, not, if/then/else, dependentRequired, $ref (local), and
+ * anyOf, allOf, not, if/then/else, dependentRequired, propertyNames,
+ * $ref (local), and
  * two of our own: x-message (a sentence shown instead of the low-level
  * reasons when a cross-key rule fails) and x-since (values accepted only
  * by newer releases, mapped to the release that added them). */

@@ -339,6 +339,8 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 			sch_err_add(out, SF_TYPE, k, k, NULL, "a key must be a plain string");
 			continue;
 		}
+		if (c->kw[KW_PROPNAMES])
+			sch_validate(r, c->kw[KW_PROPNAMES], k, 0, out);
 		yd_node ps = props ? yd_get(sd, props, key) : 0;
 		if (ps) {
 			sch_validate(r, ps, v, k, out);

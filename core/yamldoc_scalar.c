@@ -92,5 +92,20 @@ enum yd_type yd_resolve_plain(const char *s)
 		if (!*q)
 			return YD_T_FLOAT;
 	}
+	/* YAML 1.2 also reads 176e9 as a number, which is how people write
+	 * parameter counts; 1.1 would keep it a string. */
+	q = p;
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q > p && (*q == 'e' || *q == 'E')) {
+		q++;
+		if (*q == '-' || *q == '+')
+			q++;
+		const char *digits = q;
+		while (*q >= '0' && *q <= '9')
+			q++;
+		if (q > digits && !*q)
+			return YD_T_FLOAT;
+	}
 	return YD_T_STRING;
 }

@@ -80,28 +80,45 @@ static const enum rule_id issue_rule[] = {
 };
 
 static void report_issues(struct lint_run *run, struct source *src,
-			  const yamldoc *doc, bool pcluster)
+			  const yamldoc *doc, enum lint_kind kind)
 {
 	for (size_t i = 0; i < yamldoc_issue_count(doc); i++) {
 		const struct yd_issue *is = yamldoc_issue(doc, i);
-		if (is->code == YD_ISSUE_DUPLICATE_KEY && !pcluster)
+		enum rule_id rule = issue_rule[is->code];
+		if (is->code == YD_ISSUE_DUPLICATE_KEY && kind == KIND_JOBSPEC)
+			rule = R_JS0001;
+		else if (is->code == YD_ISSUE_DUPLICATE_KEY && kind != KIND_PCLUSTER)
 			continue;
-		struct diag *d = diag_add(&run->diags, src, issue_rule[is->code],
+		struct diag *d = diag_add(&run->diags, src, rule,
 					  is->span.line, is->span.col,
 					  is->span.end_line, is->span.end_col, "%s%s",
 					  is->code == YD_ISSUE_SYNTAX ? "YAML syntax error: " : "",
 					  is->msg);
 		if (is->code == YD_ISSUE_DUPLICATE_KEY)
-			diag_set_help(d, "ParallelCluster rejects duplicate keys; keep one");
+			diag_set_help(d, "%s", kind == KIND_PCLUSTER
+				      ? "ParallelCluster rejects duplicate keys; keep one"
+				      : "a YAML loader keeps only one of them; keep one");
 	}
 }
 
-static bool is_pcluster(const yamldoc *doc)
+/* DESIGN.md's kinds: a cluster config has top-level HeadNode and
+ * Scheduling; a job spec has `trainforge:` (its format version). */
+static enum lint_kind classify_yaml(const yamldoc *doc)
 {
 	yd_node root = yd_root(doc);
-	return yd_kind(doc, root) == YD_MAPPING && yd_get_key(doc, root, "HeadNode") &&
-	       yd_get_key(doc, root, "Scheduling");
+	if (yd_kind(doc, root) != YD_MAPPING)
+		return KIND_UNKNOWN;
+	if (yd_get_key(doc, root, "HeadNode") && yd_get_key(doc, root, "Scheduling"))
+		return KIND_PCLUSTER;
+	if (yd_get_key(doc, root, "trainforge"))
+		return KIND_JOBSPEC;
+	return KIND_UNKNOWN;
 }
+
+static const char *const kind_names[] = {
+	[KIND_AUTO] = NULL, [KIND_PCLUSTER] = "pcluster", [KIND_JOBSPEC] = "jobspec",
+	[KIND_UNKNOWN] = NULL,
+};
 
 /* Checks that apply to bytes before any parse; false stops the file. */
 static bool check_bytes(struct lint_run *run, struct source *src, bool named)
@@ -159,21 +176,22 @@ static void lint_source(struct lint_run *run, struct source *src, bool named)
 		return;
 	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
 	if (kind == KIND_AUTO)
-		kind = is_pcluster(doc) ? KIND_PCLUSTER : KIND_UNKNOWN;
+		kind = classify_yaml(doc);
 	if (kind == KIND_UNKNOWN && !named) {
 		yamldoc_free(doc);
 		return;
 	}
 	run->files_checked++;
-	bool pcluster = kind == KIND_PCLUSTER;
-	if (pcluster)
-		src->kind = "pcluster";
-	report_issues(run, src, doc, pcluster);
-	if (pcluster && !yamldoc_broken(doc))
+	src->kind = kind_names[kind];
+	report_issues(run, src, doc, kind);
+	bool whole = !yamldoc_broken(doc);
+	if (kind == KIND_PCLUSTER && whole)
 		pcluster_lint(src, doc, &run->diags);
-	if (!pcluster && !yamldoc_broken(doc))
+	else if (kind == KIND_JOBSPEC && whole && run->opt->check_jobspec)
+		run->opt->check_jobspec(src, doc, &run->diags);
+	else if (kind == KIND_UNKNOWN && whole)
 		diag_add(&run->diags, src, R_LN1008, 1, 1, 1, 1,
-			 "not a ParallelCluster config (no top-level HeadNode and Scheduling); only input checks ran");
+			 "not a ParallelCluster config or job spec (no top-level HeadNode and Scheduling, or trainforge); only input checks ran");
 	suppress_apply(src, doc, &run->diags, first, run->opt->enabled);
 	apply_selection(run, first);
 	yamldoc_free(doc);

@@ -7,8 +7,14 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "yamldoc.h"
 
-enum lint_kind { KIND_AUTO, KIND_PCLUSTER, KIND_UNKNOWN };
+enum lint_kind { KIND_AUTO, KIND_PCLUSTER, KIND_JOBSPEC, KIND_UNKNOWN };
+
+/* Checks a job spec; the CLI passes the generator's spec and plan checks
+ * here, since lint/ does not include gen/. */
+typedef void (*jobspec_check_fn)(struct source *src, const yamldoc *doc,
+				 struct diag_list *diags);
 
 struct lint_options {
 	enum lint_kind kind;
@@ -16,6 +22,7 @@ struct lint_options {
 	size_t max_bytes;
 	bool enabled[RULE__COUNT];         /* after --select/--ignore */
 	int level[RULE__COUNT];            /* -1 = the rule's default */
+	jobspec_check_fn check_jobspec;    /* NULL: job specs get input checks only */
 };
 
 struct lint_run {

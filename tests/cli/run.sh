@@ -104,3 +104,16 @@ sort -t: -k1,1 -k2,2n -k3,3n -s "$t/a" | cmp -s - "$t/a" && ok sorted || no sort
 expect_rc rules 0 "$TF" rules
 grep -q '^PC2101 *efa-without-placement-group *error' "$t/out" && ok rules-table || no rules-table
 expect_rc version 0 "$TF" version
+
+# plan: goldens, bad specs, usage
+for fmt in txt json; do
+	f=$([ $fmt = txt ] && echo text || echo json)
+	"$TF" plan --hours 288 --format $f examples/jobs/moe-176b-trn2.yaml >"$t/plan" 2>"$t/err"
+	if [ $? = 0 ] && cmp -s "$t/plan" tests/golden/plan-moe-176b-trn2.$fmt; then ok "plan-golden-$fmt"
+	else no "plan-golden-$fmt"; diff tests/golden/plan-moe-176b-trn2.$fmt "$t/plan" | head -5; fi
+done
+expect_rc plan-bad-spec 1 "$TF" plan tests/cases/JS2001/bad.yaml
+grep -q 'JS2001' "$t/err" && ok plan-bad-spec-diagnostic || no plan-bad-spec-diagnostic
+expect_rc plan-missing 2 "$TF" plan "$t/nope.yaml"
+expect_rc plan-bad-hours 2 "$TF" plan --hours -3 examples/jobs/moe-176b-trn2.yaml
+expect_rc lint-jobspec 0 "$TF" lint examples/jobs/moe-176b-trn2.yaml

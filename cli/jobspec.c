@@ -1,0 +1,90 @@
+#include "jobspec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f)
+		return NULL;
+	struct buf b = BUF_INIT;
+	char chunk[16384];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < (16u << 20))
+		buf_put(&b, chunk, n);
+	bool failed = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (failed) {
+		buf_free(&b);
+		return NULL;
+	}
+	*len = b.len;
+	char *p = buf_detach(&b);
+	return p;
+}
+
+static void report_issues(struct jobspec *js, struct diag_list *diags)
+{
+	for (size_t i = 0; i < yamldoc_issue_count(js->doc); i++) {
+		const struct yd_issue *is = yamldoc_issue(js->doc, i);
+		enum rule_id rule = is->code == YD_ISSUE_DUPLICATE_KEY ? R_JS0001
+			: is->code == YD_ISSUE_DEPTH ? R_LN1006
+			: is->code == YD_ISSUE_ALIAS_BUDGET ? R_LN1007
+			: is->code == YD_ISSUE_MULTI_DOC ? R_LN1009 : R_LN1001;
+		diag_add(diags, js->src, rule, is->span.line, is->span.col, is->span.end_line,
+			 is->span.end_col, "%s", is->msg);
+	}
+}
+
+/* Only a document without issues is bound: libcyaml would stop at the
+ * first duplicate key that our loader has already reported. */
+static bool check(struct source *src, const yamldoc *doc, struct spec *spec,
+		  struct plan *plan, struct diag_list *diags)
+{
+	memset(spec, 0, sizeof *spec);
+	if (yamldoc_issue_count(doc) || !spec_load(spec, src, doc, diags))
+		return false;
+	return plan_derive(plan, spec, diags);
+}
+
+bool jobspec_open(struct jobspec *js, const char *path, struct diag_list *diags)
+{
+	memset(js, 0, sizeof *js);
+	size_t len;
+	char *text = read_all(path, &len);
+	if (!text) {
+		fprintf(stderr, "trainforge: %s: %s\n", path, strerror(errno ? errno : EIO));
+		return false;
+	}
+	js->src = source_new(strcmp(path, "-") == 0 ? "<stdin>" : path, xrealloc(text, len + 1), len);
+	js->src->kind = "jobspec";
+	js->doc = yamldoc_parse(js->src->text, js->src->len, NULL);
+	size_t before = diags->len;
+	report_issues(js, diags);
+	js->ok = check(js->src, js->doc, &js->spec, &js->plan, diags);
+	for (size_t i = before; i < diags->len; i++)
+		js->ok &= diags->v[i].sev != SEV_ERROR;
+	return true;
+}
+
+void jobspec_close(struct jobspec *js)
+{
+	spec_free(&js->spec);
+	yamldoc_free(js->doc);
+	/* the source outlives the spec: diagnostics point into it */
+}
+
+void jobspec_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
+{
+	struct spec spec;
+	struct plan plan;
+	check(src, doc, &spec, &plan, diags);
+	spec_free(&spec);
+}

@@ -1,0 +1,334 @@
+#include "spec.h"
+
+#include <cyaml/cyaml.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assets.h"
+#include "buf.h"
+#include "schema.h"
+#include "xalloc.h"
+
+/* ---- binding (libcyaml, after the schema passed) --------------------- */
+
+static const cyaml_strval_t framework_strings[] = {
+	{ "plain", FW_PLAIN }, { "megatron", FW_MEGATRON },
+	{ "nxd", FW_NXD }, { "torchtitan", FW_TORCHTITAN },
+};
+static const cyaml_strval_t capacity_strings[] = {
+	{ "ondemand", CAP_ONDEMAND }, { "spot", CAP_SPOT },
+	{ "capacity-block", CAP_CAPACITY_BLOCK }, { "reservation", CAP_RESERVATION },
+};
+static const cyaml_strval_t storage_strings[] = {
+	{ "fsx-lustre", ST_FSX_LUSTRE }, { "efs", ST_EFS }, { "ebs", ST_EBS },
+};
+
+#define OPT CYAML_FLAG_OPTIONAL
+#define OPT_PTR (CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL)
+#define STR(key, type, member) CYAML_FIELD_STRING_PTR(key, OPT_PTR, type, member, 0, CYAML_UNLIMITED)
+#define INT(key, type, member) CYAML_FIELD_INT(key, OPT, type, member)
+
+static const cyaml_schema_field_t parallel_fields[] = {
+	INT("tensor", struct spec_parallel, tensor),
+	INT("pipeline", struct spec_parallel, pipeline),
+	INT("virtual_stages", struct spec_parallel, virtual_stages),
+	INT("context", struct spec_parallel, context),
+	INT("expert", struct spec_parallel, expert),
+	INT("data", struct spec_parallel, data),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t model_fields[] = {
+	CYAML_FIELD_FLOAT("parameters", OPT, struct spec_model, parameters),
+	INT("layers", struct spec_model, layers),
+	INT("hidden_size", struct spec_model, hidden_size),
+	INT("attention_heads", struct spec_model, attention_heads),
+	INT("query_groups", struct spec_model, query_groups),
+	INT("experts", struct spec_model, experts),
+	INT("seq_length", struct spec_model, seq_length),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t batch_fields[] = {
+	INT("micro", struct spec_batch, micro),
+	INT("global", struct spec_batch, global),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t string_entry = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
+static const cyaml_schema_field_t entry_fields[] = {
+	CYAML_FIELD_STRING_PTR("script", CYAML_FLAG_POINTER, struct spec_entry, script, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("args", OPT_PTR, struct spec_entry, args, &string_entry, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t cluster_fields[] = {
+	STR("region", struct spec_cluster, region),
+	STR("subnet", struct spec_cluster, subnet),
+	STR("head_subnet", struct spec_cluster, head_subnet),
+	STR("ssh_key", struct spec_cluster, ssh_key),
+	STR("os", struct spec_cluster, os),
+	STR("ami", struct spec_cluster, ami),
+	STR("head_node", struct spec_cluster, head_node),
+	STR("queue", struct spec_cluster, queue),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t capacity_fields[] = {
+	CYAML_FIELD_ENUM("type", OPT | CYAML_FLAG_STRICT, struct spec_capacity, type,
+			 capacity_strings, CYAML_ARRAY_LEN(capacity_strings)),
+	STR("reservation_id", struct spec_capacity, reservation_id),
+	CYAML_FIELD_FLOAT("spot_discount", OPT, struct spec_capacity, spot_discount),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t storage_fields[] = {
+	CYAML_FIELD_ENUM("type", OPT | CYAML_FLAG_STRICT, struct spec_storage, type,
+			 storage_strings, CYAML_ARRAY_LEN(storage_strings)),
+	STR("mount", struct spec_storage, mount),
+	INT("size_gib", struct spec_storage, size_gib),
+	STR("id", struct spec_storage, id),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t paths_fields[] = {
+	STR("compile_cache", struct spec_paths, compile_cache),
+	STR("checkpoints", struct spec_paths, checkpoints),
+	STR("logs", struct spec_paths, logs),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t job_fields[] = {
+	CYAML_FIELD_INT("trainforge", CYAML_FLAG_DEFAULT, struct job_spec, trainforge),
+	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct job_spec, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("instance", CYAML_FLAG_POINTER, struct job_spec, instance, 1, CYAML_UNLIMITED),
+	INT("nodes", struct job_spec, nodes),
+	INT("processes_per_node", struct job_spec, processes_per_node),
+	INT("lnc", struct job_spec, lnc),
+	CYAML_FIELD_ENUM("framework", OPT | CYAML_FLAG_STRICT, struct job_spec, framework,
+			 framework_strings, CYAML_ARRAY_LEN(framework_strings)),
+	CYAML_FIELD_MAPPING_PTR("parallel", OPT_PTR, struct job_spec, parallel, parallel_fields),
+	CYAML_FIELD_MAPPING_PTR("model", OPT_PTR, struct job_spec, model, model_fields),
+	CYAML_FIELD_MAPPING_PTR("batch", OPT_PTR, struct job_spec, batch, batch_fields),
+	CYAML_FIELD_MAPPING_PTR("entry", CYAML_FLAG_POINTER, struct job_spec, entry, entry_fields),
+	CYAML_FIELD_MAPPING_PTR("cluster", CYAML_FLAG_POINTER, struct job_spec, cluster, cluster_fields),
+	CYAML_FIELD_MAPPING_PTR("capacity", OPT_PTR, struct job_spec, capacity, capacity_fields),
+	CYAML_FIELD_MAPPING_PTR("storage", OPT_PTR, struct job_spec, storage, storage_fields),
+	CYAML_FIELD_MAPPING_PTR("paths", OPT_PTR, struct job_spec, paths, paths_fields),
+	CYAML_FIELD_SEQUENCE("s3_buckets", OPT_PTR, struct job_spec, s3_buckets, &string_entry, 0, CYAML_UNLIMITED),
+	STR("time_limit", struct job_spec, time_limit),
+	CYAML_FIELD_IGNORE("env", OPT), /* free-form: read from the document */
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t job_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct job_spec, job_fields),
+};
+
+/* libcyaml only runs after our own schema check passed, so a message
+ * here means the two disagree: keep it, as an internal error with a
+ * position at the top of the file. */
+struct bind_log {
+	struct buf first;
+};
+
+static void bind_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	struct bind_log *log = ctx;
+	if (level >= CYAML_LOG_ERROR && !log->first.len)
+		buf_vprintf(&log->first, fmt, args);
+}
+
+static const cyaml_config_t *bind_config(struct bind_log *log)
+{
+	static cyaml_config_t cfg;
+	cfg = (cyaml_config_t){
+		.log_fn = bind_log_fn,
+		.log_ctx = log,
+		.mem_fn = cyaml_mem,
+		.log_level = CYAML_LOG_WARNING,
+		.flags = CYAML_CFG_DEFAULT,
+	};
+	return &cfg;
+}
+
+/* ---- defaults -------------------------------------------------------- */
+
+static char *dup_or(char *have, const char *fallback)
+{
+	return have ? have : xstrdup(fallback);
+}
+
+static char *joined(const char *a, const char *b, const char *c)
+{
+	struct buf p = BUF_INIT;
+	buf_printf(&p, "%s/%s%s%s", a, b, c ? "/" : "", c ? c : "");
+	return buf_detach(&p);
+}
+
+#define ENSURE(ptr) do { if (!(ptr)) (ptr) = xcalloc(1, sizeof *(ptr)); } while (0)
+#define ONE(field) do { if (!(field)) (field) = 1; } while (0)
+
+static void spec_apply_defaults(struct job_spec *j)
+{
+	ENSURE(j->parallel);
+	ENSURE(j->model);
+	ENSURE(j->batch);
+	ENSURE(j->capacity);
+	ENSURE(j->storage);
+	ENSURE(j->paths);
+	ONE(j->parallel->tensor);
+	ONE(j->parallel->pipeline);
+	ONE(j->parallel->virtual_stages);
+	ONE(j->parallel->context);
+	ONE(j->parallel->expert);
+	ONE(j->batch->micro);
+	struct spec_cluster *c = j->cluster;
+	c->region = dup_or(c->region, "us-east-1");
+	c->head_subnet = dup_or(c->head_subnet, c->subnet);
+	c->head_node = dup_or(c->head_node, "c5.4xlarge");
+	c->queue = dup_or(c->queue, "train");
+	/* c->os depends on the instance: the planner fills it in */
+	struct spec_storage *s = j->storage;
+	s->mount = dup_or(s->mount, "/fsx");
+	if (!s->size_gib && !s->id)
+		s->size_gib = s->type == ST_FSX_LUSTRE ? 1200 : 100;
+	struct spec_paths *p = j->paths;
+	if (!p->compile_cache)
+		p->compile_cache = joined(s->mount, "neuron-cache", NULL);
+	if (!p->checkpoints)
+		p->checkpoints = joined(s->mount, "checkpoints", j->name);
+	if (!p->logs)
+		p->logs = joined(s->mount, "logs", j->name);
+}
+
+/* ---- loading --------------------------------------------------------- */
+
+static const enum rule_id fault_rule[] = {
+	[SF_UNKNOWN_KEY] = R_JS0002, [SF_TYPE] = R_JS0003, [SF_MISSING] = R_JS0004,
+	[SF_VALUE] = R_JS0005, [SF_CONFLICT] = R_JS0006, [SF_SINCE] = R_JS0005,
+	[SF_SCHEMA] = R_JS0005,
+};
+
+static struct diag *report_at(const struct spec *spec, struct diag_list *diags,
+			      enum rule_id rule, yd_node at, const char *msg)
+{
+	struct yd_span s = yd_span(spec->doc, at);
+	if (yd_kind(spec->doc, at) != YD_SCALAR && s.end_line > s.line) {
+		s.end_line = s.line;
+		s.end_col = s.col + 1;
+	}
+	struct diag *d = diag_add(diags, spec->src, rule, s.line, s.col, s.end_line,
+				  s.end_col, "%s", msg);
+	struct buf path = BUF_INIT;
+	yd_path_json(spec->doc, at, &path);
+	d->yaml_path = buf_detach(&path);
+	return d;
+}
+
+static bool check_schema(struct spec *spec, struct diag_list *diags)
+{
+	static yamldoc *schema_doc;
+	static schema *s;
+	if (!s) {
+		schema_doc = yamldoc_from_image(asset_find("jobspec.schema.json")->image);
+		s = schema_new(schema_doc);
+	}
+	struct schema_errors errs = { 0 };
+	schema_validate(s, spec->doc, yd_root(spec->doc), &errs);
+	for (size_t i = 0; i < errs.len; i++) {
+		struct diag *d = report_at(spec, diags, fault_rule[errs.v[i].fault],
+					   errs.v[i].pos, errs.v[i].msg);
+		if (errs.v[i].help)
+			diag_set_help(d, "%s", errs.v[i].help);
+	}
+	bool ok = errs.len == 0;
+	schema_errors_free(&errs);
+	return ok;
+}
+
+bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
+	       struct diag_list *diags)
+{
+	memset(spec, 0, sizeof *spec);
+	spec->doc = doc;
+	spec->src = src;
+	if (!check_schema(spec, diags))
+		return false;
+	struct bind_log log = { BUF_INIT };
+	struct job_spec *job = NULL;
+	cyaml_err_t err = cyaml_load_data((const uint8_t *)src->text, src->len,
+					  bind_config(&log), &job_schema,
+					  (cyaml_data_t **)&job, NULL);
+	if (err != CYAML_OK || !job) {
+		diag_add(diags, src, R_JS0005, 1, 1, 1, 1,
+			 "the job spec passed its schema but could not be bound (%s%s%s)",
+			 cyaml_strerror(err), log.first.len ? ": " : "",
+			 log.first.len ? log.first.p : "");
+		buf_free(&log.first);
+		return false;
+	}
+	buf_free(&log.first);
+	spec_apply_defaults(job);
+	spec->job = job;
+	return true;
+}
+
+void spec_free(struct spec *spec)
+{
+	struct bind_log log = { BUF_INIT };
+	if (spec->job)
+		cyaml_free(bind_config(&log), &job_schema, spec->job, 0);
+	buf_free(&log.first);
+	spec->job = NULL;
+}
+
+yd_node spec_node(const struct spec *spec, const char *path)
+{
+	yd_node at = yd_root(spec->doc), next;
+	char seg[64];
+	while (*path) {
+		size_t n = strcspn(path, ".");
+		snprintf(seg, sizeof seg, "%.*s", (int)n, path);
+		next = yd_get(spec->doc, at, seg);
+		if (!next)
+			return yd_get_key(spec->doc, at, seg) ? yd_get_key(spec->doc, at, seg) : at;
+		at = next;
+		path += n + (path[n] == '.');
+	}
+	return at;
+}
+
+struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
+			 enum rule_id rule, const char *path, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	struct diag *d = report_at(spec, diags, rule, spec_node(spec, path), msg.p);
+	buf_free(&msg);
+	return d;
+}
+
+static const char *const framework_names[] = {
+	[FW_PLAIN] = "plain", [FW_MEGATRON] = "megatron", [FW_NXD] = "nxd",
+	[FW_TORCHTITAN] = "torchtitan",
+};
+static const char *const storage_names[] = {
+	[ST_FSX_LUSTRE] = "fsx-lustre", [ST_EFS] = "efs", [ST_EBS] = "ebs",
+};
+static const char *const capacity_names[] = {
+	[CAP_ONDEMAND] = "ondemand", [CAP_SPOT] = "spot",
+	[CAP_CAPACITY_BLOCK] = "capacity-block", [CAP_RESERVATION] = "reservation",
+};
+
+const char *framework_name(enum framework f) { return framework_names[f]; }
+const char *storage_name(enum storage s) { return storage_names[s]; }
+const char *capacity_name(enum capacity c) { return capacity_names[c]; }

@@ -1,0 +1,75 @@
+/* The job spec: checked on the YAML document (positions for every error),
+ * then bound to C structs with libcyaml, then given its defaults. */
+#ifndef TF_SPEC_H
+#define TF_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "yamldoc.h"
+
+enum framework { FW_PLAIN, FW_MEGATRON, FW_NXD, FW_TORCHTITAN };
+enum capacity { CAP_ONDEMAND, CAP_SPOT, CAP_CAPACITY_BLOCK, CAP_RESERVATION };
+enum storage { ST_FSX_LUSTRE, ST_EFS, ST_EBS };
+
+struct spec_parallel { int tensor, pipeline, virtual_stages, context, expert, data; };
+struct spec_model {
+	double parameters;
+	int layers, hidden_size, attention_heads, query_groups, experts, seq_length;
+};
+struct spec_batch { int micro, global; };
+struct spec_entry { char *script; char **args; unsigned args_count; };
+struct spec_cluster { char *region, *subnet, *head_subnet, *ssh_key, *os, *ami, *head_node, *queue; };
+struct spec_capacity { enum capacity type; char *reservation_id; double spot_discount; };
+struct spec_storage { enum storage type; char *mount; int size_gib; char *id; };
+struct spec_paths { char *compile_cache, *checkpoints, *logs; };
+
+/* Absent integers read 0 (every one must be >= 1 when given) and absent
+ * strings NULL until spec_apply_defaults. */
+struct job_spec {
+	int trainforge;
+	char *name;
+	char *instance;
+	int nodes;
+	int processes_per_node;
+	int lnc;
+	enum framework framework;
+	struct spec_parallel *parallel;
+	struct spec_model *model;
+	struct spec_batch *batch;
+	struct spec_entry *entry;
+	struct spec_cluster *cluster;
+	struct spec_capacity *capacity;
+	struct spec_storage *storage;
+	struct spec_paths *paths;
+	char **s3_buckets;
+	unsigned s3_buckets_count;
+	char *time_limit;
+};
+
+struct spec {
+	struct job_spec *job;   /* NULL when the spec has errors */
+	const yamldoc *doc;     /* for positions */
+	struct source *src;
+};
+
+/* Checks src (already parsed into doc) against the job spec schema,
+ * adding JS findings to diags; when there is no error, binds it and
+ * applies defaults. The spec keeps pointers to doc and src. */
+bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
+	       struct diag_list *diags);
+void spec_free(struct spec *spec);
+/* The node at a dotted path ("parallel.tensor") of the spec, or the
+ * nearest existing parent, for positions of plan findings. */
+yd_node spec_node(const struct spec *spec, const char *path);
+/* Reports rule at the node of path. */
+struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
+			 enum rule_id rule, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+const char *framework_name(enum framework f);
+const char *storage_name(enum storage s);
+const char *capacity_name(enum capacity c);
+
+#endif
