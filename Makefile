@@ -35,6 +35,7 @@ CLI_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 UNIT_SRC := $(filter-out $(EXCLUDE),$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
+TEMPLATES := $(wildcard templates/*.mustache)
 
 .PHONY: all deps test unit demo bench install clean
 .DEFAULT_GOAL := all
@@ -79,9 +80,9 @@ $(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml
 	@mkdir -p $(dir $@)
 	build/host/catalog_gen schemas/instances.yaml > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/assets.c: build/host/embed $(SCHEMAS)
+$(BUILD)/assets.c: build/host/embed $(SCHEMAS) $(TEMPLATES)
 	@mkdir -p $(dir $@)
-	build/host/embed $(SCHEMAS) > $@.tmp && mv $@.tmp $@
+	build/host/embed $(SCHEMAS) $(TEMPLATES) > $@.tmp && mv $@.tmp $@
 
 # Tests
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtf.a

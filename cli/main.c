@@ -24,6 +24,7 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{ "gen", cmd_gen, "write a cluster config and batch script from a job spec" },
 	{ "plan", cmd_plan, "print a job spec's derived layout, checks and cost" },
 	{ "lint", cmd_lint, "check ParallelCluster configs and job specs (files, directories, - for stdin)" },
 	{ "rules", cmd_rules, "list every rule: ID, name, default level, summary" },

@@ -84,6 +84,7 @@ static const cyaml_schema_field_t capacity_fields[] = {
 			 capacity_strings, CYAML_ARRAY_LEN(capacity_strings)),
 	STR("reservation_id", struct spec_capacity, reservation_id),
 	CYAML_FIELD_FLOAT("spot_discount", OPT, struct spec_capacity, spot_discount),
+	STR("placement_group", struct spec_capacity, placement_group),
 	CYAML_FIELD_END
 };
 

@@ -21,7 +21,7 @@ struct spec_model {
 struct spec_batch { int micro, global; };
 struct spec_entry { char *script; char **args; unsigned args_count; };
 struct spec_cluster { char *region, *subnet, *head_subnet, *ssh_key, *os, *ami, *head_node, *queue; };
-struct spec_capacity { enum capacity type; char *reservation_id; double spot_discount; };
+struct spec_capacity { enum capacity type; char *reservation_id; double spot_discount; char *placement_group; };
 struct spec_storage { enum storage type; char *mount; int size_gib; char *id; };
 struct spec_paths { char *compile_cache, *checkpoints, *logs; };
 

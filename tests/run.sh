@@ -32,7 +32,8 @@ unit() { # cmocka binaries, each test reported
 		[ -x "$t" ] || continue
 		"$t" 2>&1 | tee /dev/stderr | sed -n \
 			-e 's/^\[       OK \] \(.*\)/RESULT pass \1/p' \
-			-e 's/^\[  FAILED  \] \([a-z_0-9]*\)$/RESULT fail \1/p'
+			-e 's/^\[  FAILED  \] \([a-z_0-9]*\)$/RESULT fail \1/p' \
+			-e 's/^\[  SKIPPED \] \(.*\)/RESULT skip \1/p'
 	done 2>"$log.raw"
 	grep -v '^RESULT' "$log.raw" >&2
 	rm -f "$log.raw"
@@ -42,6 +43,7 @@ count unit unit
 count cases sh tests/cases/run.sh
 count hostile sh tests/hostile/run.sh
 count cli sh tests/cli/run.sh
+count gen sh tests/gen/run.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

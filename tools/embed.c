@@ -1,6 +1,7 @@
 /* Build-time program: embeds schema files into the binary as their text
  * and as a parsed yamldoc image, so that lint reads the schema without
- * parsing it. Usage: embed FILE... > assets.c */
+ * parsing it; other files (templates) as text. Usage: embed FILE... > assets.c */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,13 @@ static void put_bytes(const char *name, const char *p, size_t len)
 	printf("0};\n");
 }
 
+static bool has_tree(const char *path)
+{
+	size_t n = strlen(path);
+	return (n > 5 && strcmp(path + n - 5, ".json") == 0) ||
+	       (n > 5 && strcmp(path + n - 5, ".yaml") == 0);
+}
+
 static int embed_one(int ix, const char *path)
 {
 	size_t len;
@@ -41,6 +49,13 @@ static int embed_one(int ix, const char *path)
 	if (!text) {
 		fprintf(stderr, "%s: cannot read\n", path);
 		return 1;
+	}
+	if (!has_tree(path)) {
+		char name[64];
+		snprintf(name, sizeof name, "text_%d", ix);
+		put_bytes(name, text, len);
+		free(text);
+		return 0;
 	}
 	yamldoc *doc = yamldoc_parse(text, len, NULL);
 	int bad = 0;
@@ -99,8 +114,12 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *base = strrchr(argv[i], '/');
 		base = base ? base + 1 : argv[i];
-		printf("\t{ \"%s\", text_%d, sizeof text_%d - 1, &image_%d },\n",
-		       base, i, i, i);
+		if (has_tree(argv[i]))
+			printf("\t{ \"%s\", text_%d, sizeof text_%d - 1, &image_%d },\n",
+			       base, i, i, i);
+		else
+			printf("\t{ \"%s\", text_%d, sizeof text_%d - 1, NULL },\n",
+			       base, i, i);
 	}
 	printf("};\nconst size_t assets_count = %d;\n\n", argc - 1);
 	printf("const struct asset *asset_find(const char *name)\n{\n"

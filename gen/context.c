@@ -1,0 +1,205 @@
+#include "context.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+/* Absent values are null, not missing: templates render strictly, and a
+ * key they use that the context lacks is a bug. */
+static void set_str(struct tv *m, const char *key, const char *v)
+{
+	tv_map_set(m, key, v ? tv_str(v) : tv_null());
+}
+
+static void set_int(struct tv *m, const char *key, long long v)
+{
+	tv_map_set(m, key, tv_num((double)v));
+}
+
+static void flag(struct tv *list, const char *name, const char *value)
+{
+	struct tv *f = tv_map_new();
+	tv_map_set(f, "flag", tv_str(name));
+	tv_map_set(f, "value", value ? tv_str(value) : tv_null());
+	tv_list_push(list, f);
+}
+
+static void flag_int(struct tv *list, const char *name, long long v)
+{
+	char num[32];
+	snprintf(num, sizeof num, "%lld", v);
+	flag(list, name, num);
+}
+
+/* The framework's own spelling of the layout (research (d)). Sizes of 1
+ * are left to the framework's defaults, except the ones every run
+ * states. */
+static struct tv *parallel_flags(const struct plan *p)
+{
+	const struct job_spec *j = p->job;
+	const struct spec_model *m = j->model;
+	struct tv *l = tv_list_new();
+	switch (j->framework) {
+	case FW_MEGATRON:
+		flag_int(l, "--tensor-model-parallel-size", p->tp);
+		flag_int(l, "--pipeline-model-parallel-size", p->pp);
+		if (p->vpp > 1)
+			flag_int(l, "--num-virtual-stages-per-pipeline-rank", p->vpp);
+		if (p->cp > 1)
+			flag_int(l, "--context-parallel-size", p->cp);
+		if (p->ep > 1) {
+			flag_int(l, "--expert-model-parallel-size", p->ep);
+			flag_int(l, "--num-experts", m->experts);
+		}
+		if (m->layers)
+			flag_int(l, "--num-layers", m->layers);
+		if (m->hidden_size)
+			flag_int(l, "--hidden-size", m->hidden_size);
+		if (m->attention_heads)
+			flag_int(l, "--num-attention-heads", m->attention_heads);
+		if (m->query_groups) {
+			flag(l, "--group-query-attention", NULL);
+			flag_int(l, "--num-query-groups", m->query_groups);
+		}
+		if (m->seq_length) {
+			flag_int(l, "--seq-length", m->seq_length);
+			flag_int(l, "--max-position-embeddings", m->seq_length);
+		}
+		flag_int(l, "--micro-batch-size", p->micro);
+		flag_int(l, "--global-batch-size", p->global);
+		flag(l, "--save", "\"$CHECKPOINT_DIR\"");
+		flag(l, "--load", "\"$CHECKPOINT_DIR\"");
+		break;
+	case FW_NXD:
+		flag_int(l, "--tensor_parallel_size", p->tp);
+		flag_int(l, "--pipeline_parallel_size", p->pp);
+		if (p->pp > 1)
+			flag_int(l, "--num_microbatches", p->micro_batches);
+		flag_int(l, "--train_batch_size", p->global / p->dp);
+		break;
+	case FW_TORCHTITAN:
+		flag_int(l, "--parallelism.tensor_parallel_degree", p->tp);
+		flag_int(l, "--parallelism.pipeline_parallel_degree", p->pp);
+		flag_int(l, "--parallelism.context_parallel_degree", p->cp);
+		flag_int(l, "--parallelism.expert_parallel_degree", p->ep);
+		flag_int(l, "--parallelism.data_parallel_shard_degree", p->dp);
+		flag_int(l, "--training.local_batch_size", p->micro);
+		flag_int(l, "--training.global_batch_size", p->global);
+		break;
+	case FW_PLAIN:
+		break;
+	}
+	return l;
+}
+
+static struct tv *string_list(char **v, unsigned n)
+{
+	struct tv *l = tv_list_new();
+	for (unsigned i = 0; i < n; i++)
+		tv_list_push(l, tv_str(v[i]));
+	return l;
+}
+
+/* env comes from the document: a free-form mapping the binding skips. */
+static struct tv *env_list(const struct spec *spec)
+{
+	struct tv *l = tv_list_new();
+	const yamldoc *d = spec->doc;
+	yd_node env = yd_get(d, yd_root(d), "env");
+	for (size_t i = 0; i < yd_len(d, env) && yd_kind(d, env) == YD_MAPPING; i++) {
+		struct tv *e = tv_map_new();
+		tv_map_set(e, "name", tv_str(yd_str(d, yd_key(d, env, i), NULL)));
+		tv_map_set(e, "value", tv_str(yd_str(d, yd_value(d, env, i), NULL)));
+		tv_list_push(l, e);
+	}
+	return l;
+}
+
+static const char *const capacity_types[] = {
+	[CAP_ONDEMAND] = "ONDEMAND", [CAP_SPOT] = "SPOT",
+	[CAP_CAPACITY_BLOCK] = "CAPACITY_BLOCK", [CAP_RESERVATION] = "ONDEMAND",
+};
+static const char *const storage_types[] = {
+	[ST_FSX_LUSTRE] = "FsxLustre", [ST_EFS] = "Efs", [ST_EBS] = "Ebs",
+};
+
+static void cluster_keys(struct tv *c, const struct plan *p)
+{
+	const struct job_spec *j = p->job;
+	const struct spec_cluster *cl = j->cluster;
+	enum capacity cap = j->capacity->type;
+	set_str(c, "region", cl->region);
+	set_str(c, "os", p->os);
+	set_str(c, "ami", cl->ami);
+	set_str(c, "head_node", cl->head_node);
+	set_str(c, "head_subnet", cl->head_subnet);
+	set_str(c, "subnet", cl->subnet);
+	set_str(c, "ssh_key", cl->ssh_key);
+	set_str(c, "queue", cl->queue);
+	set_str(c, "instance", j->instance);
+	char cr[64];
+	snprintf(cr, sizeof cr, "%s", j->instance);
+	for (char *s = cr; *s; s++)
+		if (*s == '.')
+			*s = '-';
+	set_str(c, "compute_resource", cr);
+	set_str(c, "capacity_type", capacity_types[cap]);
+	set_str(c, "reservation_id", j->capacity->reservation_id);
+	set_int(c, "min_count", cap == CAP_CAPACITY_BLOCK ? p->nodes : 0);
+	set_int(c, "max_count", p->nodes);
+	bool efa = p->it->efa == TRI_YES;
+	tv_map_set(c, "efa", tv_bool(efa));
+	tv_map_set(c, "efa_device_rdma", tv_bool(p->it->efa_device_rdma == TRI_YES));
+	/* Capacity blocks are placed by AWS; a reservation brings its own group. */
+	tv_map_set(c, "placement_group", tv_bool(efa && cap != CAP_CAPACITY_BLOCK));
+	set_str(c, "placement_group_name", j->capacity->placement_group);
+	const struct spec_storage *st = j->storage;
+	set_str(c, "storage_type", storage_types[st->type]);
+	tv_map_set(c, "fsx", tv_bool(st->type == ST_FSX_LUSTRE));
+	tv_map_set(c, "efs", tv_bool(st->type == ST_EFS));
+	tv_map_set(c, "ebs", tv_bool(st->type == ST_EBS));
+	set_str(c, "mount", st->mount);
+	set_int(c, "size_gib", st->size_gib);
+	set_str(c, "storage_id", st->id);
+	tv_map_set(c, "has_s3", tv_bool(j->s3_buckets_count > 0));
+	tv_map_set(c, "s3_buckets", string_list(j->s3_buckets, j->s3_buckets_count));
+}
+
+static void batch_keys(struct tv *c, const struct plan *p, const struct spec *spec)
+{
+	const struct job_spec *j = p->job;
+	set_int(c, "nodes", p->nodes);
+	set_int(c, "ppn", p->ppn);
+	set_str(c, "time_limit", j->time_limit);
+	set_str(c, "logs", j->paths->logs);
+	set_str(c, "checkpoints", j->paths->checkpoints);
+	set_str(c, "compile_cache", j->paths->compile_cache);
+	tv_map_set(c, "neuron", tv_bool(p->neuron));
+	tv_map_set(c, "gpu", tv_bool(p->gpu));
+	if (p->it->accel == ACCEL_TRAINIUM2)
+		set_int(c, "lnc", p->lnc);
+	else
+		tv_map_set(c, "lnc", tv_null());
+	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200). */
+	bool blackwell = strstr(j->instance, "b200") != NULL;
+	tv_map_set(c, "cuda_max_connections",
+		   tv_bool(p->gpu && j->framework == FW_MEGATRON && (p->tp > 1 || p->cp > 1) && !blackwell));
+	set_int(c, "rdzv_port", 29500);
+	set_str(c, "script", j->entry->script);
+	tv_map_set(c, "args", string_list(j->entry->args, j->entry->args_count));
+	tv_map_set(c, "parallel_flags", parallel_flags(p));
+	tv_map_set(c, "env", env_list(spec));
+}
+
+struct tv *context_build(const struct plan *p, const struct spec *spec,
+			 const char *spec_path)
+{
+	struct tv *c = tv_map_new();
+	set_str(c, "name", p->job->name);
+	set_str(c, "spec_path", spec_path);
+	cluster_keys(c, p);
+	batch_keys(c, p, spec);
+	return c;
+}

@@ -1,0 +1,134 @@
+#include "render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assets.h"
+#include "buf.h"
+#include "context.h"
+#include "mustache.h"
+#include "xalloc.h"
+
+/* Each output with its template and the escaper of its language. */
+static const struct {
+	const char *suffix;    /* appended to the job name */
+	const char *template;
+	esc_fn escaper;
+	const char *kind;
+} outputs[] = {
+	{ "-cluster.yaml", "cluster.yaml.mustache", esc_yaml, "pcluster" },
+	{ ".sbatch", "batch.sbatch.mustache", esc_shell, "sbatch" },
+};
+
+static const char *const partials[] = { "env-neuron", "env-gpu" };
+
+/* The text of a template: DIR/name when it exists, else the embedded
+ * one. The caller frees *owned (NULL for embedded text). */
+static const char *template_text(const char *dir, const char *name, size_t *len,
+				 char **owned)
+{
+	*owned = NULL;
+	if (dir) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", dir, name);
+		FILE *f = fopen(path, "rb");
+		if (f) {
+			struct buf b = BUF_INIT;
+			char chunk[8192];
+			size_t n;
+			while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < (1u << 22))
+				buf_put(&b, chunk, n);
+			fclose(f);
+			*len = b.len;
+			*owned = buf_detach(&b);
+			return *owned;
+		}
+	}
+	const struct asset *a = asset_find(name);
+	if (!a)
+		return NULL;
+	*len = a->len;
+	return a->text;
+}
+
+static bool load_partials(struct tpl_partials *ps, const char *dir, char *err, size_t cap)
+{
+	for (size_t i = 0; i < sizeof partials / sizeof partials[0]; i++) {
+		char file[128];
+		snprintf(file, sizeof file, "%s.mustache", partials[i]);
+		size_t len;
+		char *owned;
+		const char *text = template_text(dir, file, &len, &owned);
+		struct tpl_error e;
+		bool ok = text && tpl_partials_add(ps, partials[i], text, len, &e);
+		free(owned);
+		if (!ok) {
+			if (text)
+				snprintf(err, cap, "%s:%u:%u: %s", e.name, e.line, e.col, e.msg);
+			else
+				snprintf(err, cap, "%s: template not found", file);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool render_one(size_t i, const struct tv *ctx, const struct tpl_partials *ps,
+		       const char *dir, struct buf *out, char *err, size_t cap)
+{
+	size_t len;
+	char *owned;
+	const char *text = template_text(dir, outputs[i].template, &len, &owned);
+	if (!text) {
+		snprintf(err, cap, "%s: template not found", outputs[i].template);
+		return false;
+	}
+	struct tpl_error e;
+	struct tpl *t = tpl_compile(outputs[i].template, text, len, &e);
+	free(owned);
+	struct tpl_render_opts opts = { .strict = true, .escaper = outputs[i].escaper };
+	bool ok = t && tpl_render(t, ctx, ps, &opts, out, &e);
+	if (!ok)
+		snprintf(err, cap, "%s:%u:%u: %s", e.name, e.line, e.col, e.msg);
+	tpl_free(t);
+	return ok;
+}
+
+bool render_all(const struct plan *p, const struct spec *spec, const char *spec_path,
+		const char *templates_dir, struct gen_files *out, char *err, size_t cap)
+{
+	memset(out, 0, sizeof *out);
+	struct tv *ctx = context_build(p, spec, spec_path);
+	struct tpl_partials *ps = tpl_partials_new();
+	bool ok = load_partials(ps, templates_dir, err, cap);
+	for (size_t i = 0; ok && i < sizeof outputs / sizeof outputs[0]; i++) {
+		struct buf b = BUF_INIT;
+		ok = render_one(i, ctx, ps, templates_dir, &b, err, cap);
+		if (!ok) {
+			buf_free(&b);
+			break;
+		}
+		struct gen_file *f = &out->v[out->len++];
+		struct buf name = BUF_INIT;
+		buf_printf(&name, "%s%s", p->job->name, outputs[i].suffix);
+		f->name = buf_detach(&name);
+		f->len = b.len;
+		f->text = buf_detach(&b);
+		f->kind = outputs[i].kind;
+	}
+	tpl_partials_free(ps);
+	tv_free(ctx);
+	if (!ok)
+		gen_files_free(out);
+	return ok;
+}
+
+void gen_files_free(struct gen_files *files)
+{
+	for (size_t i = 0; i < files->len; i++) {
+		free(files->v[i].name);
+		free(files->v[i].text);
+	}
+	files->len = 0;
+}
