@@ -35,3 +35,7 @@ row "typical config" "$TF lint -q $config" "yamllint" "yamllint -d relaxed $conf
 row "examples/ (pre-commit style)" "$TF lint -q --fail-level never $files" "yamllint" "yamllint -d relaxed $files"
 row "large YAML ($(($(wc -c <"$B/large.yaml") / 1024)) KiB)" "$TF lint -q --fail-level never --kind pcluster $B/large.yaml" "libyaml events" "$B/yaml_events $B/large.yaml"
 echo "(for the large file the ratio is the libyaml event parse over trainforge: 0.5x or more meets the budget)"
+mkdir -p "$B/gen"
+gen_ms=$(median_ms "$TF gen --force -o $B/gen examples/jobs/moe-176b-trn2.yaml")
+gen_kb=$(peak_kib "$TF gen --force -o $B/gen examples/jobs/moe-176b-trn2.yaml")
+printf '%-30s %9s ms %7s KiB | (budget: under 5 ms)\n' "gen of the reference job" "$gen_ms" "$gen_kb"
