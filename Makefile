@@ -37,7 +37,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
 TEMPLATES := $(wildcard templates/*.mustache)
 
-.PHONY: all deps test unit demo bench install clean
+.PHONY: all deps test unit demo bench install clean FORCE
 .DEFAULT_GOAL := all
 
 all: deps trainforge
@@ -56,8 +56,13 @@ endif
 $(BUILD)/trainforge: $(CLI_OBJ) $(BUILD)/libtf.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/libtf.a: $(LIB_OBJ)
-	rm -f $@ && ar rcs $@ $^
+# The archive is rebuilt when its member list changes, not only its members.
+$(BUILD)/libtf.list: FORCE
+	@mkdir -p $(BUILD)
+	@echo "$(LIB_OBJ)" | cmp -s - $@ || echo "$(LIB_OBJ)" > $@
+
+$(BUILD)/libtf.a: $(LIB_OBJ) $(BUILD)/libtf.list
+	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
 $(BUILD)/%.o: %.c $(wildcard core/*.h core/*.def lint/*.h gen/*.h) | $(BUILD)/catalog_data.c
 	@mkdir -p $(dir $@)
@@ -106,3 +111,6 @@ install: trainforge
 
 clean:
 	rm -rf build trainforge
+
+# Fuzzing targets (make fuzz FUZZ_S=30), when present.
+-include tests/fuzz/fuzz.mk
