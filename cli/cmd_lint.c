@@ -24,8 +24,11 @@ struct lint_cli {
 static const char lint_usage[] =
 	"usage: trainforge lint [OPTIONS] [PATH...]\n"
 	"  PATH: files, directories (walked recursively), or - for stdin (default: .)\n"
-	"  -f, --format FMT       text (default), concise, json\n"
-	"      --kind KIND        auto (default), pcluster, jobspec\n"
+	"  -f, --format FMT       text (default), concise, json, jsonl, sarif, github, checkstyle\n"
+	"                         sarif: SARIF 2.1.0 for GitHub code scanning (upload-sarif)\n"
+	"      --kind KIND        auto (default), pcluster, jobspec, sbatch\n"
+	"      --cluster FILE     the cluster config batch scripts run on (cross-checks)\n"
+	"      --shellcheck MODE  auto (default), off, required, or a path to shellcheck\n"
 	"      --stdin-filename P the path to report and classify stdin as\n"
 	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
 	"      --ignore LIST      not these rules\n"
@@ -66,7 +69,23 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 			c->opt.kind = KIND_PCLUSTER;
 		else if (!strcmp(v, "jobspec"))
 			c->opt.kind = KIND_JOBSPEC;
+		else if (!strcmp(v, "sbatch"))
+			c->opt.kind = KIND_SBATCH;
 		else
+			return bad_value(flag, v);
+	} else if (!strcmp(flag, "--cluster")) {
+		c->opt.cluster_path = v;
+	} else if (!strcmp(flag, "--shellcheck")) {
+		if (!strcmp(v, "auto"))
+			c->opt.shellcheck = SHELLCHECK_AUTO;
+		else if (!strcmp(v, "off"))
+			c->opt.shellcheck = SHELLCHECK_OFF;
+		else if (!strcmp(v, "required"))
+			c->opt.shellcheck = SHELLCHECK_REQUIRED;
+		else if (strchr(v, '/')) {
+			c->opt.shellcheck = SHELLCHECK_REQUIRED;
+			c->opt.shellcheck_program = v;
+		} else
 			return bad_value(flag, v);
 	} else if (!strcmp(flag, "--stdin-filename")) {
 		c->opt.stdin_filename = v;
@@ -188,6 +207,7 @@ int cmd_lint(int argc, char **argv)
 	lint_run_init(&run, &c.opt);
 	for (int i = 0; i < c.n_paths; i++)
 		lint_path(&run, paths[i]);
+	lint_run_finish(&run);
 	diag_list_sort(&run.diags);
 	format_write(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color));
 	fflush(stdout);
@@ -197,7 +217,7 @@ int cmd_lint(int argc, char **argv)
 	for (size_t i = 0; i < run.diags.len; i++)
 		if ((int)run.diags.v[i].sev >= c.fail_level)
 			rc = EXIT_FINDINGS;
-	if (run.io_failed)
+	if (run.io_failed || run.shellcheck_failed)
 		rc = EXIT_TROUBLE;
 	lint_run_fini(&run);
 	return rc;

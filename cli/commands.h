@@ -8,5 +8,7 @@ int cmd_lint(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
+int cmd_docs(int argc, char **argv);
 
 #endif

@@ -1,6 +1,7 @@
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,14 @@ void diag_set_help(struct diag *d, const char *fmt, ...)
 	d->help = buf_detach(&b);
 }
 
+const char *diag_id(const struct diag *d, char buf[8])
+{
+	if (!d->ext_code)
+		return rule_table[d->rule].id;
+	snprintf(buf, 8, "SC%04d", d->ext_code % 10000);
+	return buf;
+}
+
 static void diag_fini(struct diag *d)
 {
 	free(d->msg);
@@ -71,7 +80,8 @@ static int diag_cmp(const void *pa, const void *pb)
 		return a->line < b->line ? -1 : 1;
 	if (a->col != b->col)
 		return a->col < b->col ? -1 : 1;
-	c = strcmp(rule_table[a->rule].id, rule_table[b->rule].id);
+	char ba[8], bb[8];
+	c = strcmp(diag_id(a, ba), diag_id(b, bb));
 	if (c)
 		return c;
 	return strcmp(a->msg, b->msg);

@@ -19,6 +19,7 @@ struct diag {
 	char *help;                 /* optional */
 	char *fix;                  /* optional replacement text for the range */
 	char *yaml_path;            /* optional JSON array of path segments */
+	int ext_code;               /* a shellcheck code (rule R_SC0000), else 0 */
 };
 
 struct diag_list {
@@ -34,6 +35,10 @@ struct diag *diag_add(struct diag_list *list, struct source *src,
 	__attribute__((format(printf, 8, 9)));
 void diag_set_help(struct diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The ID users see: the rule's, or SCnnnn for a shellcheck finding.
+ * buf must hold 8 bytes; the result may point into it. */
+const char *diag_id(const struct diag *d, char buf[8]);
+
 /* Removes entry i, keeping order. */
 void diag_remove(struct diag_list *list, size_t i);
 /* Sorts by path, line, column, rule: the order users and tools rely on. */

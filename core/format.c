@@ -3,10 +3,13 @@
 #include <string.h>
 
 #include "buf.h"
+#include "format_internal.h"
 #include "text.h"
 
 static const char *const format_names[] = {
 	[FMT_TEXT] = "text", [FMT_CONCISE] = "concise", [FMT_JSON] = "json",
+	[FMT_JSONL] = "jsonl", [FMT_SARIF] = "sarif", [FMT_GITHUB] = "github",
+	[FMT_CHECKSTYLE] = "checkstyle",
 };
 
 int format_parse(const char *s)
@@ -14,8 +17,11 @@ int format_parse(const char *s)
 	for (int i = 0; i < (int)(sizeof format_names / sizeof format_names[0]); i++)
 		if (strcmp(s, format_names[i]) == 0)
 			return i;
+	/* The names other linters use for the same shapes. */
 	if (strcmp(s, "gcc") == 0)
 		return FMT_CONCISE;
+	if (strcmp(s, "json-lines") == 0)
+		return FMT_JSONL;
 	return -1;
 }
 
@@ -32,7 +38,8 @@ static void concise_line(struct buf *b, const struct diag *d, bool color)
 	buf_puts(b, severity_name(d->sev));
 	if (color)
 		buf_puts(b, "\033[0m");
-	buf_printf(b, ": %s [%s]\n", d->msg, rule_table[d->rule].id);
+	char id[8];
+	buf_printf(b, ": %s [%s]\n", d->msg, diag_id(d, id));
 }
 
 /* The source line with a caret under the range; tabs in the prefix are
@@ -71,37 +78,49 @@ static void text_excerpt(struct buf *b, const struct diag *d, bool color)
 		buf_printf(b, " %*s = help: %s\n", w, "", d->help);
 }
 
-static void json_str(struct buf *b, const char *s)
+void format_json_str(struct buf *b, const char *s)
 {
 	if (!s) {
 		buf_puts(b, "null");
 		return;
 	}
 	buf_putc(b, '"');
-	buf_put_json(b, s, strlen(s));
+	size_t len = strlen(s), run = 0, i = 0;
+	while (i < len) {
+		size_t adv;
+		if (utf8_decode(s + i, len - i, &adv) >= 0) {
+			i += adv;
+			continue;
+		}
+		buf_put_json(b, s + run, i - run);
+		buf_puts(b, "\\ufffd");
+		run = ++i;
+	}
+	buf_put_json(b, s + run, len - run);
 	buf_putc(b, '"');
 }
 
 static void json_diag(struct buf *b, const struct diag *d)
 {
 	const struct rule *r = &rule_table[d->rule];
+	char id[8];
 	buf_puts(b, "{\"path\":");
-	json_str(b, d->src->path);
+	format_json_str(b, d->src->path);
 	buf_puts(b, ",\"kind\":");
-	json_str(b, d->src->kind);
+	format_json_str(b, d->src->kind);
 	buf_printf(b, ",\"rule\":\"%s\",\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
-		   r->id, r->name, severity_name(d->sev));
-	json_str(b, d->msg);
+		   diag_id(d, id), r->name, severity_name(d->sev));
+	format_json_str(b, d->msg);
 	buf_printf(b, ",\"line\":%u,\"column\":%u,\"endLine\":%u,\"endColumn\":%u",
 		   d->line, d->col, d->end_line, d->end_col);
 	buf_printf(b, ",\"yamlPath\":%s,\"help\":", d->yaml_path ? d->yaml_path : "null");
-	json_str(b, d->help);
+	format_json_str(b, d->help);
 	buf_puts(b, ",\"fix\":");
 	if (d->fix) {
 		buf_puts(b, "{\"applicability\":\"unsafe\",\"edits\":[{");
 		buf_printf(b, "\"line\":%u,\"column\":%u,\"endLine\":%u,\"endColumn\":%u,\"content\":",
 			   d->line, d->col, d->end_line, d->end_col);
-		json_str(b, d->fix);
+		format_json_str(b, d->fix);
 		buf_puts(b, "}]}");
 	} else {
 		buf_puts(b, "null");
@@ -109,32 +128,58 @@ static void json_diag(struct buf *b, const struct diag *d)
 	buf_putc(b, '}');
 }
 
-void format_write(FILE *out, enum format fmt, const struct diag_list *list,
-		  bool color)
+/* The formats that are a sequence of lines, one or more per finding. */
+static void write_lines(struct buf *b, enum format fmt,
+			const struct diag_list *list, bool color)
 {
-	struct buf b = BUF_INIT;
 	if (fmt == FMT_JSON)
-		buf_printf(&b, "{\"schemaVersion\":1,\"tool\":{\"name\":\"trainforge\",\"version\":\"%s\"},\"diagnostics\":[",
+		buf_printf(b, "{\"schemaVersion\":1,\"tool\":{\"name\":\"trainforge\",\"version\":\"%s\"},\"diagnostics\":[",
 			   TF_VERSION);
 	for (size_t i = 0; i < list->len; i++) {
 		const struct diag *d = &list->v[i];
 		switch (fmt) {
 		case FMT_CONCISE:
-			concise_line(&b, d, false);
+			concise_line(b, d, false);
 			break;
 		case FMT_TEXT:
-			concise_line(&b, d, color);
-			text_excerpt(&b, d, color);
+			concise_line(b, d, color);
+			text_excerpt(b, d, color);
 			break;
 		case FMT_JSON:
 			if (i)
-				buf_putc(&b, ',');
-			json_diag(&b, d);
+				buf_putc(b, ',');
+			json_diag(b, d);
+			break;
+		case FMT_JSONL:
+			json_diag(b, d);
+			buf_putc(b, '\n');
+			break;
+		default:
 			break;
 		}
 	}
 	if (fmt == FMT_JSON)
-		buf_puts(&b, "]}\n");
+		buf_puts(b, "]}\n");
+}
+
+void format_write(FILE *out, enum format fmt, const struct diag_list *list,
+		  bool color)
+{
+	struct buf b = BUF_INIT;
+	switch (fmt) {
+	case FMT_SARIF:
+		format_sarif(&b, list);
+		break;
+	case FMT_GITHUB:
+		format_github(&b, list);
+		break;
+	case FMT_CHECKSTYLE:
+		format_checkstyle(&b, list);
+		break;
+	default:
+		write_lines(&b, fmt, list, color);
+		break;
+	}
 	if (b.len)
 		fwrite(b.p, 1, b.len, out);
 	buf_free(&b);

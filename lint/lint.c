@@ -1,27 +1,27 @@
+/* The pipeline: classify each input, run the rules of its kind, keep
+ * cluster configs and batch scripts for the cross-checks that need both,
+ * then suppressions and rule selection. */
 #include "lint.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "buf.h"
+#include "lint_internal.h"
 #include "pcluster.h"
+#include "sbatch.h"
 #include "suppress.h"
 #include "text.h"
 #include "xalloc.h"
-#include "yamldoc.h"
-
-enum { WALK_MAX_DEPTH = 64 };
 
 void lint_options_init(struct lint_options *opt)
 {
 	memset(opt, 0, sizeof *opt);
 	opt->kind = KIND_AUTO;
 	opt->max_bytes = 16u << 20;
+	opt->shellcheck = SHELLCHECK_AUTO;
 	for (int i = 0; i < RULE__COUNT; i++) {
 		opt->enabled[i] = true;
 		opt->level[i] = -1;
@@ -37,13 +37,16 @@ void lint_run_init(struct lint_run *run, const struct lint_options *opt)
 void lint_run_fini(struct lint_run *run)
 {
 	diag_list_free(&run->diags);
+	for (size_t i = 0; i < run->n_clusters; i++)
+		yamldoc_free(run->clusters[i].doc);
 	for (size_t i = 0; i < run->n_sources; i++)
 		source_free(run->sources[i]);
+	free(run->clusters);
+	free(run->scripts);
 	free(run->sources);
 }
 
-static struct source *keep_source(struct lint_run *run, const char *path,
-				  char *text, size_t len)
+struct source *lint_keep_source(struct lint_run *run, const char *path, char *text, size_t len)
 {
 	struct source *src = source_new(path, text, len);
 	run->sources = xgrow(run->sources, &run->cap_sources, run->n_sources + 1,
@@ -52,7 +55,7 @@ static struct source *keep_source(struct lint_run *run, const char *path,
 	return src;
 }
 
-static void io_error(struct lint_run *run, const char *path, const char *why)
+void lint_io_error(struct lint_run *run, const char *path, const char *why)
 {
 	fprintf(stderr, "trainforge: %s: %s\n", path, why);
 	run->io_failed = true;
@@ -64,12 +67,56 @@ static bool has_suffix(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-static bool looks_like_yaml(const char *path)
+static bool yaml_name(const char *path)
 {
 	return has_suffix(path, ".yaml") || has_suffix(path, ".yml");
 }
 
-/* ---- per-file pipeline ----------------------------------------------- */
+static bool script_name(const char *path)
+{
+	return has_suffix(path, ".sbatch") || has_suffix(path, ".slurm");
+}
+
+bool lint_candidate(const char *path)
+{
+	return yaml_name(path) || script_name(path) || has_suffix(path, ".sh") ||
+	       has_suffix(path, ".bash");
+}
+
+/* ---- classification -------------------------------------------------- */
+
+/* A batch script is a shell script with #SBATCH lines, or any file with a
+ * batch-script name (DESIGN.md, Kinds). */
+static bool has_sbatch_line(const struct source *src)
+{
+	const char *p = src->text, *end = src->text + src->len;
+	while (p < end) {
+		if (end - p >= 7 && memcmp(p, "#SBATCH", 7) == 0)
+			return true;
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
+/* DESIGN.md's kinds: a cluster config has top-level HeadNode and
+ * Scheduling; a job spec has `trainforge:` (its format version). */
+static enum lint_kind classify_yaml(const yamldoc *doc)
+{
+	yd_node root = yd_root(doc);
+	if (yd_kind(doc, root) != YD_MAPPING)
+		return KIND_UNKNOWN;
+	if (yd_get_key(doc, root, "HeadNode") && yd_get_key(doc, root, "Scheduling"))
+		return KIND_PCLUSTER;
+	if (yd_get_key(doc, root, "trainforge"))
+		return KIND_JOBSPEC;
+	return KIND_UNKNOWN;
+}
+
+static const char *const kind_names[] = {
+	[KIND_AUTO] = NULL, [KIND_PCLUSTER] = "pcluster", [KIND_JOBSPEC] = "jobspec",
+	[KIND_SBATCH] = "sbatch", [KIND_UNKNOWN] = NULL,
+};
 
 static const enum rule_id issue_rule[] = {
 	[YD_ISSUE_SYNTAX] = R_LN1001,
@@ -101,25 +148,6 @@ static void report_issues(struct lint_run *run, struct source *src,
 	}
 }
 
-/* DESIGN.md's kinds: a cluster config has top-level HeadNode and
- * Scheduling; a job spec has `trainforge:` (its format version). */
-static enum lint_kind classify_yaml(const yamldoc *doc)
-{
-	yd_node root = yd_root(doc);
-	if (yd_kind(doc, root) != YD_MAPPING)
-		return KIND_UNKNOWN;
-	if (yd_get_key(doc, root, "HeadNode") && yd_get_key(doc, root, "Scheduling"))
-		return KIND_PCLUSTER;
-	if (yd_get_key(doc, root, "trainforge"))
-		return KIND_JOBSPEC;
-	return KIND_UNKNOWN;
-}
-
-static const char *const kind_names[] = {
-	[KIND_AUTO] = NULL, [KIND_PCLUSTER] = "pcluster", [KIND_JOBSPEC] = "jobspec",
-	[KIND_UNKNOWN] = NULL,
-};
-
 /* Checks that apply to bytes before any parse; false stops the file. */
 static bool check_bytes(struct lint_run *run, struct source *src, bool named)
 {
@@ -149,7 +177,7 @@ static bool check_bytes(struct lint_run *run, struct source *src, bool named)
 	return false;
 }
 
-static void apply_selection(struct lint_run *run, size_t first)
+void lint_apply_selection(struct lint_run *run, size_t first)
 {
 	const struct lint_options *opt = run->opt;
 	for (size_t i = first; i < run->diags.len;) {
@@ -158,22 +186,51 @@ static void apply_selection(struct lint_run *run, size_t first)
 			diag_remove(&run->diags, i);
 			continue;
 		}
-		if (opt->level[d->rule] >= 0)
+		if (opt->level[d->rule] >= 0 && !d->ext_code)
 			d->sev = (enum severity)opt->level[d->rule];
 		i++;
 	}
 }
 
-static void lint_source(struct lint_run *run, struct source *src, bool named)
+static void keep_cluster(struct lint_run *run, struct source *src, yamldoc *doc)
+{
+	run->clusters = xgrow(run->clusters, &run->cap_clusters, run->n_clusters + 1,
+			      sizeof *run->clusters);
+	run->clusters[run->n_clusters++] = (struct lint_cluster){ src, doc };
+}
+
+static void keep_script(struct lint_run *run, struct source *src)
+{
+	run->scripts = xgrow(run->scripts, &run->cap_scripts, run->n_scripts + 1,
+			     sizeof *run->scripts);
+	run->scripts[run->n_scripts++] = src;
+}
+
+/* Scripts wait for lint_run_finish, when every cluster config is known. */
+static bool lint_as_script(struct lint_run *run, struct source *src, bool named)
+{
+	enum lint_kind kind = run->opt->kind;
+	bool script = kind == KIND_SBATCH ||
+		      (kind == KIND_AUTO && (script_name(src->path) ||
+					     (!yaml_name(src->path) && has_sbatch_line(src))));
+	if (!script) /* a walked file that is neither YAML nor a script: skip */
+		return !yaml_name(src->path) && !named && kind == KIND_AUTO;
+	run->files_checked++;
+	src->kind = kind_names[KIND_SBATCH];
+	keep_script(run, src);
+	return true;
+}
+
+void lint_source(struct lint_run *run, struct source *src, bool named)
 {
 	size_t first = run->diags.len;
 	if (!check_bytes(run, src, named)) {
-		apply_selection(run, first);
+		lint_apply_selection(run, first);
 		return;
 	}
-	enum lint_kind kind = run->opt->kind;
-	if (kind == KIND_AUTO && !named && !looks_like_yaml(src->path))
+	if (lint_as_script(run, src, named))
 		return;
+	enum lint_kind kind = run->opt->kind;
 	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
 	if (kind == KIND_AUTO)
 		kind = classify_yaml(doc);
@@ -183,18 +240,25 @@ static void lint_source(struct lint_run *run, struct source *src, bool named)
 	}
 	run->files_checked++;
 	src->kind = kind_names[kind];
-	report_issues(run, src, doc, kind);
-	bool whole = !yamldoc_broken(doc);
+	/* text that is neither YAML by name nor any known kind is not judged
+	 * as YAML: a named README gets the note, not syntax errors */
+	bool yaml = kind != KIND_UNKNOWN || yaml_name(src->path) || run->opt->kind != KIND_AUTO;
+	if (yaml)
+		report_issues(run, src, doc, kind);
+	bool whole = !yamldoc_broken(doc) || !yaml;
 	if (kind == KIND_PCLUSTER && whole)
 		pcluster_lint(src, doc, &run->diags);
 	else if (kind == KIND_JOBSPEC && whole && run->opt->check_jobspec)
 		run->opt->check_jobspec(src, doc, &run->diags);
 	else if (kind == KIND_UNKNOWN && whole)
 		diag_add(&run->diags, src, R_LN1008, 1, 1, 1, 1,
-			 "not a ParallelCluster config or job spec (no top-level HeadNode and Scheduling, or trainforge); only input checks ran");
+			 "not a ParallelCluster config, job spec or batch script; only input checks ran");
 	suppress_apply(src, doc, &run->diags, first, run->opt->enabled);
-	apply_selection(run, first);
-	yamldoc_free(doc);
+	lint_apply_selection(run, first);
+	if (kind == KIND_PCLUSTER && whole)
+		keep_cluster(run, src, doc);
+	else
+		yamldoc_free(doc);
 }
 
 void lint_text(struct lint_run *run, const char *path, const char *text,
@@ -202,164 +266,78 @@ void lint_text(struct lint_run *run, const char *path, const char *text,
 {
 	char *copy = xmalloc(len + 1);
 	memcpy(copy, text, len);
-	lint_source(run, keep_source(run, path, copy, len), named);
+	lint_source(run, lint_keep_source(run, path, copy, len), named);
 }
 
-/* ---- reading --------------------------------------------------------- */
+/* ---- batch scripts, once every input is in ---------------------------- */
 
-/* Reads at most max+1 bytes so that an oversized input is noticed without
- * holding it. */
-static char *read_fd(int fd, size_t max, size_t *len, bool *too_big)
+/* Reads the cluster config a script names; NULL (and SB3005) when it
+ * cannot be used. Relative paths are relative to the script. */
+static const struct lint_cluster *load_cluster(struct lint_run *run, const char *path,
+					       const char *relative_to)
 {
-	size_t cap = 1 << 14, n = 0;
-	char *p = xmalloc(cap);
-	*too_big = false;
-	for (;;) {
-		if (n == cap) {
-			if (cap > max) {
-				*too_big = true;
-				break;
-			}
-			cap *= 2;
-			p = xrealloc(p, cap);
-		}
-		ssize_t got = read(fd, p + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			free(p);
-			return NULL;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > max) {
-			*too_big = true;
-			break;
-		}
+	char full[4096];
+	if (path[0] != '/' && relative_to) {
+		char *copy = xstrdup(relative_to);
+		snprintf(full, sizeof full, "%s/%s", dirname(copy), path);
+		free(copy);
+	} else {
+		snprintf(full, sizeof full, "%s", path);
 	}
-	p = xrealloc(p, n + 1);
-	*len = n;
-	return p;
+	for (size_t i = 0; i < run->n_clusters; i++)
+		if (strcmp(run->clusters[i].src->path, full) == 0)
+			return &run->clusters[i];
+	FILE *f = fopen(full, "rb");
+	if (!f)
+		return NULL;
+	struct buf b = BUF_INIT;
+	char chunk[16384];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= run->opt->max_bytes)
+		buf_put(&b, chunk, n);
+	fclose(f);
+	size_t len = b.len;
+	struct source *src = lint_keep_source(run, full, buf_detach(&b), len);
+	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
+	if (yamldoc_broken(doc) || classify_yaml(doc) != KIND_PCLUSTER) {
+		yamldoc_free(doc);
+		return NULL;
+	}
+	src->kind = kind_names[KIND_PCLUSTER];
+	keep_cluster(run, src, doc);
+	return &run->clusters[run->n_clusters - 1];
 }
 
-static void too_large(struct lint_run *run, const char *path, unsigned long long size)
+/* DESIGN.md's pairing: --cluster, then a `# trainforge cluster=PATH`
+ * comment, then the only cluster config among the inputs. */
+static const struct lint_cluster *pair(struct lint_run *run, struct source *script,
+				       size_t known_clusters)
 {
-	struct source *src = keep_source(run, path, xmalloc(1), 0);
+	char named[4096];
+	if (run->opt->cluster_path)
+		return load_cluster(run, run->opt->cluster_path, NULL);
+	if (sbatch_cluster_directive(script, named, sizeof named)) {
+		const struct lint_cluster *c = load_cluster(run, named, script->path);
+		if (!c)
+			sbatch_report_unreadable_cluster(script, named, &run->diags);
+		return c;
+	}
+	return known_clusters == 1 ? &run->clusters[0] : NULL;
+}
+
+void lint_run_finish(struct lint_run *run)
+{
 	size_t first = run->diags.len;
-	diag_add(&run->diags, src, R_LN1005, 1, 1, 1, 1,
-		 "the file is %llu bytes; the limit is %zu bytes", size, run->opt->max_bytes);
-	run->files_checked++;
-	apply_selection(run, first);
-}
-
-static void lint_file(struct lint_run *run, const char *path, bool named);
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void lint_dir(struct lint_run *run, const char *path, unsigned depth)
-{
-	DIR *dir = opendir(path);
-	if (!dir) {
-		io_error(run, path, strerror(errno));
-		return;
+	size_t known_clusters = run->n_clusters;
+	for (size_t i = 0; i < run->n_scripts; i++)
+		sbatch_lint(run->scripts[i], pair(run, run->scripts[i], known_clusters), &run->diags);
+	if (run->n_scripts && !shellcheck_run(run->scripts, run->n_scripts, run->opt->shellcheck,
+					      run->opt->shellcheck_program, &run->diags) &&
+	    run->opt->shellcheck == SHELLCHECK_REQUIRED) {
+		fputs("trainforge: --shellcheck required, but shellcheck could not run\n", stderr);
+		run->shellcheck_failed = true;
 	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue; /* ., .., and hidden trees such as .git */
-		names = xgrow(names, &cap, n + 1, sizeof *names);
-		names[n++] = xstrdup(e->d_name);
-	}
-	closedir(dir);
-	if (n > 1)
-		qsort(names, n, sizeof *names, name_cmp);
-	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(path) + strlen(names[i]) + 2;
-		char *child = xmalloc(len);
-		bool slash = path[strlen(path) - 1] == '/';
-		snprintf(child, len, "%s%s%s", path, slash ? "" : "/", names[i]);
-		struct stat st;
-		if (lstat(child, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && depth < WALK_MAX_DEPTH)
-				lint_dir(run, child, depth + 1);
-			else if (S_ISREG(st.st_mode) && looks_like_yaml(child))
-				lint_file(run, child, false);
-		}
-		free(child);
-		free(names[i]);
-	}
-	free(names);
-}
-
-static void lint_file(struct lint_run *run, const char *path, bool named)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		io_error(run, path, strerror(errno));
-		return;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
-		io_error(run, path, strerror(errno));
-		close(fd);
-		return;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		lint_dir(run, path, 0);
-		return;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		io_error(run, path, "not a regular file");
-		return;
-	}
-	if ((unsigned long long)st.st_size > run->opt->max_bytes) {
-		close(fd);
-		too_large(run, path, (unsigned long long)st.st_size);
-		return;
-	}
-	size_t len;
-	bool too_big;
-	char *text = read_fd(fd, run->opt->max_bytes, &len, &too_big);
-	close(fd);
-	if (!text) {
-		io_error(run, path, strerror(errno));
-		return;
-	}
-	if (too_big) {
-		free(text);
-		too_large(run, path, (unsigned long long)len);
-		return;
-	}
-	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
-	lint_source(run, keep_source(run, shown, text, len), named);
-}
-
-void lint_path(struct lint_run *run, const char *path)
-{
-	if (strcmp(path, "-") != 0) {
-		lint_file(run, path, true);
-		return;
-	}
-	size_t len;
-	bool too_big;
-	const char *name = run->opt->stdin_filename ? run->opt->stdin_filename : "<stdin>";
-	char *text = read_fd(0, run->opt->max_bytes, &len, &too_big);
-	if (!text) {
-		io_error(run, "-", strerror(errno));
-		return;
-	}
-	if (too_big) {
-		free(text);
-		too_large(run, name, (unsigned long long)len);
-		return;
-	}
-	lint_source(run, keep_source(run, name, text, len), true);
+	for (size_t i = 0; i < run->n_scripts; i++)
+		suppress_apply(run->scripts[i], NULL, &run->diags, first, run->opt->enabled);
+	lint_apply_selection(run, first);
 }

@@ -1,5 +1,6 @@
-/* The lint pipeline: read, classify, parse, run the rules of the file's
- * kind, apply suppressions and rule selection. The CLI prints. */
+/* The lint pipeline: read, classify, parse, run the rules of each file's
+ * kind, check batch scripts against their cluster config, run
+ * shellcheck, apply suppressions and rule selection. The CLI prints. */
 #ifndef TF_LINT_H
 #define TF_LINT_H
 
@@ -7,9 +8,10 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "shellcheck.h"
 #include "yamldoc.h"
 
-enum lint_kind { KIND_AUTO, KIND_PCLUSTER, KIND_JOBSPEC, KIND_UNKNOWN };
+enum lint_kind { KIND_AUTO, KIND_PCLUSTER, KIND_JOBSPEC, KIND_SBATCH, KIND_UNKNOWN };
 
 /* Checks a job spec; the CLI passes the generator's spec and plan checks
  * here, since lint/ does not include gen/. */
@@ -23,6 +25,15 @@ struct lint_options {
 	bool enabled[RULE__COUNT];         /* after --select/--ignore */
 	int level[RULE__COUNT];            /* -1 = the rule's default */
 	jobspec_check_fn check_jobspec;    /* NULL: job specs get input checks only */
+	const char *cluster_path;          /* --cluster: pairs every batch script */
+	enum shellcheck_mode shellcheck;
+	const char *shellcheck_program;    /* NULL: from PATH */
+};
+
+/* A cluster config of the run, kept for batch-script cross-checks. */
+struct lint_cluster {
+	struct source *src;
+	yamldoc *doc;
 };
 
 struct lint_run {
@@ -30,11 +41,16 @@ struct lint_run {
 	struct diag_list diags;
 	struct source **sources;
 	size_t n_sources, cap_sources;
+	struct source **scripts;           /* checked at lint_run_finish */
+	size_t n_scripts, cap_scripts;
+	struct lint_cluster *clusters;
+	size_t n_clusters, cap_clusters;
 	size_t files_checked;
-	bool io_failed; /* a missing, unreadable or non-regular input: exit 2 */
+	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
+	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */
 };
 
-/* Rules enabled by default, levels at their defaults. */
+/* Rules enabled by default, levels at their defaults, shellcheck auto. */
 void lint_options_init(struct lint_options *opt);
 void lint_run_init(struct lint_run *run, const struct lint_options *opt);
 void lint_run_fini(struct lint_run *run);
@@ -43,5 +59,8 @@ void lint_path(struct lint_run *run, const char *path);
 /* Lints text held in memory as if it were the file `path`. */
 void lint_text(struct lint_run *run, const char *path, const char *text,
 	       size_t len, bool named);
+/* After every input: batch scripts against their cluster, shellcheck,
+ * and the scripts' suppressions. Call once, before printing. */
+void lint_run_finish(struct lint_run *run);
 
 #endif

@@ -57,6 +57,16 @@ static uint32_t node_extent(const yamldoc *doc, uint32_t line)
 	return last;
 }
 
+/* In a script a command runs on while its lines end with a backslash. */
+static uint32_t command_extent(struct source *src, uint32_t line)
+{
+	size_t len;
+	const char *p;
+	while ((p = source_line(src, line, &len)) && len && p[len - 1] == '\\')
+		line++;
+	return line;
+}
+
 static bool line_is_blank_or_comment(const char *p, size_t len)
 {
 	size_t i = 0;
@@ -171,7 +181,7 @@ static void collect(struct source *src, const yamldoc *doc,
 			while ((np = source_line(src, next, &nl)) && line_is_blank_or_comment(np, nl))
 				next++;
 			d.first = next;
-			d.last = np ? node_extent(doc, next) : next;
+			d.last = !np ? next : doc ? node_extent(doc, next) : command_extent(src, next);
 		} else {
 			d.first = d.last = line;
 		}
@@ -199,6 +209,10 @@ void suppress_apply(struct source *src, const yamldoc *doc,
 	size_t before = diags->len;
 	collect(src, doc, diags, &ds);
 	for (size_t i = first; i < before;) {
+		if (diags->v[i].src != src) {
+			i++;
+			continue;
+		}
 		bool hit = false;
 		for (size_t j = 0; j < ds.len; j++)
 			hit |= covers(&ds.v[j], &diags->v[i]);

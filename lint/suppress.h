@@ -1,5 +1,6 @@
 /* `# trainforge disable=ID[,ID] # reason` directives: on its own line it
- * covers the next YAML node with its children; trailing, its own line;
+ * covers the next YAML node with its children (in a script, the next
+ * command with its continuation lines); trailing, its own line;
  * `disable-file=` the whole file. Directives that suppress nothing, name
  * no rule or cannot be parsed are findings themselves (LN rules). */
 #ifndef TF_SUPPRESS_H
@@ -11,8 +12,9 @@
 #include "diag.h"
 #include "yamldoc.h"
 
-/* Filters the diagnostics of src from index `first` on. doc (may be
- * NULL) gives own-line directives their YAML node's extent. enabled
+/* Filters the diagnostics of src from index `first` on (others are left
+ * alone). doc gives own-line directives their YAML node's extent; NULL
+ * for scripts. enabled
  * tells which rules ran, so a directive for a rule that was switched off
  * is not called unused. */
 void suppress_apply(struct source *src, const yamldoc *doc,

@@ -44,6 +44,9 @@ count cases sh tests/cases/run.sh
 count hostile sh tests/hostile/run.sh
 count cli sh tests/cli/run.sh
 count gen sh tests/gen/run.sh
+count docs sh tests/docs/run.sh
+count formats sh tests/formats/run.sh
+count corpus sh tests/corpus/sbatch.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

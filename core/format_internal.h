@@ -1,0 +1,18 @@
+/* What the format writers share; only core/format*.c include this. */
+#ifndef TF_FORMAT_INTERNAL_H
+#define TF_FORMAT_INTERNAL_H
+
+#include "buf.h"
+#include "diag.h"
+
+/* Where the rule pages live: RULE_URL_PREFIX "PC2101". */
+#define RULE_URL_PREFIX "https://trainforge.dev/rules/"
+
+/* Appends s as a quoted JSON string ("null" for NULL); bytes that are not
+ * UTF-8 become U+FFFD so the output is always valid JSON. */
+void format_json_str(struct buf *b, const char *s);
+void format_sarif(struct buf *b, const struct diag_list *list);
+void format_github(struct buf *b, const struct diag_list *list);
+void format_checkstyle(struct buf *b, const struct diag_list *list);
+
+#endif

@@ -1,0 +1,173 @@
+/* Reading inputs: files, directory trees and stdin, with the size limit
+ * applied before a byte is held, and every failure reported. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lint_internal.h"
+#include "xalloc.h"
+
+enum { WALK_MAX_DEPTH = 64 };
+
+
+/* Reads at most max+1 bytes so that an oversized input is noticed without
+ * holding it. */
+static char *read_fd(int fd, size_t max, size_t *len, bool *too_big)
+{
+	size_t cap = 1 << 14, n = 0;
+	char *p = xmalloc(cap);
+	*too_big = false;
+	for (;;) {
+		if (n == cap) {
+			if (cap > max) {
+				*too_big = true;
+				break;
+			}
+			cap *= 2;
+			p = xrealloc(p, cap);
+		}
+		ssize_t got = read(fd, p + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(p);
+			return NULL;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > max) {
+			*too_big = true;
+			break;
+		}
+	}
+	p = xrealloc(p, n + 1);
+	*len = n;
+	return p;
+}
+
+static void too_large(struct lint_run *run, const char *path, unsigned long long size)
+{
+	struct source *src = lint_keep_source(run, path, xmalloc(1), 0);
+	size_t first = run->diags.len;
+	diag_add(&run->diags, src, R_LN1005, 1, 1, 1, 1,
+		 "the file is %llu bytes; the limit is %zu bytes", size, run->opt->max_bytes);
+	run->files_checked++;
+	lint_apply_selection(run, first);
+}
+
+static void lint_file(struct lint_run *run, const char *path, bool named);
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void lint_dir(struct lint_run *run, const char *path, unsigned depth)
+{
+	DIR *dir = opendir(path);
+	if (!dir) {
+		lint_io_error(run, path, strerror(errno));
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue; /* ., .., and hidden trees such as .git */
+		names = xgrow(names, &cap, n + 1, sizeof *names);
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(dir);
+	if (n > 1)
+		qsort(names, n, sizeof *names, name_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(path) + strlen(names[i]) + 2;
+		char *child = xmalloc(len);
+		bool slash = path[strlen(path) - 1] == '/';
+		snprintf(child, len, "%s%s%s", path, slash ? "" : "/", names[i]);
+		struct stat st;
+		if (lstat(child, &st) == 0) {
+			if (S_ISDIR(st.st_mode) && depth < WALK_MAX_DEPTH)
+				lint_dir(run, child, depth + 1);
+			else if (S_ISREG(st.st_mode) && lint_candidate(child))
+				lint_file(run, child, false);
+		}
+		free(child);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void lint_file(struct lint_run *run, const char *path, bool named)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		lint_io_error(run, path, strerror(errno));
+		return;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		lint_io_error(run, path, strerror(errno));
+		close(fd);
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		lint_dir(run, path, 0);
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		lint_io_error(run, path, "not a regular file");
+		return;
+	}
+	if ((unsigned long long)st.st_size > run->opt->max_bytes) {
+		close(fd);
+		too_large(run, path, (unsigned long long)st.st_size);
+		return;
+	}
+	size_t len;
+	bool too_big;
+	char *text = read_fd(fd, run->opt->max_bytes, &len, &too_big);
+	close(fd);
+	if (!text) {
+		lint_io_error(run, path, strerror(errno));
+		return;
+	}
+	if (too_big) {
+		free(text);
+		too_large(run, path, (unsigned long long)len);
+		return;
+	}
+	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+	lint_source(run, lint_keep_source(run, shown, text, len), named);
+}
+
+void lint_path(struct lint_run *run, const char *path)
+{
+	if (strcmp(path, "-") != 0) {
+		lint_file(run, path, true);
+		return;
+	}
+	size_t len;
+	bool too_big;
+	const char *name = run->opt->stdin_filename ? run->opt->stdin_filename : "<stdin>";
+	char *text = read_fd(0, run->opt->max_bytes, &len, &too_big);
+	if (!text) {
+		lint_io_error(run, "-", strerror(errno));
+		return;
+	}
+	if (too_big) {
+		free(text);
+		too_large(run, name, (unsigned long long)len);
+		return;
+	}
+	lint_source(run, lint_keep_source(run, name, text, len), true);
+}

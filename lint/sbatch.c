@@ -1,0 +1,222 @@
+/* Batch-script checks: builds the model, learns what it can of the target
+ * machine, and runs each rule family. */
+#include "sbatch_rules.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "pcluster.h"
+
+/* An array spliced into two commands shows the same words twice; one
+ * finding per place is enough. */
+static struct diag *already(const struct sbc *c, enum rule_id rule, struct sb_span span)
+{
+	for (size_t i = c->first_diag; i < c->diags->len; i++) {
+		struct diag *d = &c->diags->v[i];
+		if (d->src == c->src && d->rule == rule && d->line == span.line && d->col == span.col)
+			return d;
+	}
+	return NULL;
+}
+
+struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
+			const char *fmt, ...)
+{
+	struct diag *d = already(c, rule, span);
+	if (d)
+		return d;
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	d = diag_add(c->diags, c->src, rule, span.line, span.col,
+		     span.end_line, span.end_col, "%s", msg.p);
+	buf_free(&msg);
+	return d;
+}
+
+static bool parse_int(const char *s, long long *out)
+{
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long long *out)
+{
+	if (!w)
+		return false;
+	if (parse_int(sb_word_value(w), out))
+		return true;
+	struct sb_resolved r;
+	if (sb_resolve_word(c->m, w, at, &r) == SB_RES_VALUE)
+		return parse_int(r.value, out);
+	/* $SLURM_JOB_NUM_NODES and friends hold the allocation's node count */
+	if (r.kind == SB_RES_ENV && r.var && c->nodes &&
+	    (!strcmp(r.var, "SLURM_JOB_NUM_NODES") || !strcmp(r.var, "SLURM_NNODES"))) {
+		*out = c->nodes;
+		return true;
+	}
+	return false;
+}
+
+const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where)
+{
+	struct sb_resolved r;
+	if (sb_resolve(c->m, name, NULL, &r) != SB_RES_VALUE)
+		return NULL;
+	if (where)
+		*where = r.assign;
+	return r.value;
+}
+
+bool sbc_multi_node(const struct sbc *c)
+{
+	return c->nodes > 1;
+}
+
+/* --nodes=4 or 2-4: the allocation has at least the minimum. */
+static void read_allocation(struct sbc *c)
+{
+	const struct sb_directive *d = sb_directive_find(c->m, "nodes");
+	if (d && d->value)
+		c->nodes = strtoll(d->value, NULL, 10);
+	d = sb_directive_find(c->m, "ntasks-per-node");
+	if (d && d->value)
+		c->tasks_per_node = strtoll(d->value, NULL, 10);
+}
+
+/* Without a cluster, the family shows in the variables the script sets. */
+static enum sb_family family_from_script(const sb_model *m)
+{
+	for (size_t i = 0; i < sb_assign_count(m); i++) {
+		const char *n = sb_assign_at(m, i)->name;
+		if (!strncmp(n, "NEURON_", 7))
+			return FAMILY_NEURON;
+		if (!strncmp(n, "NCCL_", 5) || !strncmp(n, "CUDA_", 5))
+			return FAMILY_GPU;
+	}
+	return FAMILY_UNKNOWN;
+}
+
+/* The queue the job lands in: --partition, else the first queue (Slurm's
+ * default partition on ParallelCluster). */
+static void read_cluster(struct sbc *c)
+{
+	if (!c->cluster)
+		return;
+	struct pc pc = { c->cluster->src, c->cluster->doc, yd_root(c->cluster->doc), NULL };
+	yd_node queues = pc_queues(&pc);
+	const struct sb_directive *part = sb_directive_find(c->m, "partition");
+	const yamldoc *d = c->cluster->doc;
+	for (size_t i = 0; i < yd_len(d, queues); i++) {
+		yd_node q = yd_item(d, queues, i);
+		if (!part || !part->value ? i == 0 : yd_str_eq(d, yd_get(d, q, "Name"), part->value)) {
+			c->queue = q;
+			break;
+		}
+	}
+	yd_node crs = pc_compute_resources(&pc, c->queue);
+	const struct instance_type *only = NULL;
+	for (size_t i = 0; i < yd_len(d, crs); i++) {
+		yd_node types[16];
+		size_t n = pc_instance_types(&pc, yd_item(d, crs, i), types, 16);
+		for (size_t k = 0; k < n; k++) {
+			const struct instance_type *it = pc_instance(&pc, types[k]);
+			if (!it || (only && only != it)) {
+				only = NULL;
+				goto done;
+			}
+			only = it;
+		}
+	}
+done:
+	c->it = only;
+}
+
+void sbatch_lint(struct source *script, const struct lint_cluster *cluster,
+		 struct diag_list *diags)
+{
+	sb_model *m = sb_parse(script->text, script->len, NULL);
+	struct sbc c = { script, m, diags, diags->len, cluster, 0, NULL, FAMILY_UNKNOWN, 0, 0 };
+	read_allocation(&c);
+	read_cluster(&c);
+	if (c.it)
+		c.family = catalog_is_neuron(c.it) ? FAMILY_NEURON
+			 : c.it->accel == ACCEL_NVIDIA_GPU ? FAMILY_GPU : FAMILY_UNKNOWN;
+	else
+		c.family = family_from_script(m);
+	sbc_check_text(&c);
+	sbc_check_options(&c);
+	if (sb_complete(m)) {
+		/* facts about what runs need the whole script */
+		sbc_check_topology(&c);
+		sbc_check_env(&c);
+		sbc_check_parallel(&c);
+	}
+	sbc_check_cluster(&c);
+	sb_free(m);
+}
+
+/* `# trainforge cluster=PATH` anywhere in the comments. */
+static const char *cluster_comment(const char *text, size_t len, size_t *plen)
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q == '#') {
+			q++;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if (eol - q > 19 && !memcmp(q, "trainforge cluster=", 19)) {
+				q += 19;
+				const char *e = q;
+				while (e < eol && !isspace((unsigned char)*e))
+					e++;
+				*plen = (size_t)(e - q);
+				return q;
+			}
+		}
+		p = eol + 1;
+	}
+	return NULL;
+}
+
+bool sbatch_cluster_directive(const struct source *script, char *out, size_t cap)
+{
+	size_t len;
+	const char *p = cluster_comment(script->text, script->len, &len);
+	if (!p || !len || len >= cap)
+		return false;
+	memcpy(out, p, len);
+	out[len] = '\0';
+	return true;
+}
+
+void sbatch_report_unreadable_cluster(struct source *script, const char *path,
+				      struct diag_list *diags)
+{
+	size_t len;
+	const char *p = cluster_comment(script->text, script->len, &len);
+	uint32_t line = 1, col = 1;
+	if (p)
+		source_locate(script, (size_t)(p - script->text), &line, &col);
+	diag_add(diags, script, R_SB3005, line, col, line, col + (uint32_t)len,
+		 "cluster config %s cannot be read or is not a ParallelCluster config", path);
+}

@@ -1,0 +1,48 @@
+/* What the SB rule files share: the script, its model, and what is known
+ * of the machine it will run on (from the paired cluster config, else
+ * from what the script itself shows). Not an API. */
+#ifndef TF_SBATCH_RULES_H
+#define TF_SBATCH_RULES_H
+
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "diag.h"
+#include "lint.h"
+#include "sbatch.h"
+#include "sbatch_model.h"
+
+enum sb_family { FAMILY_UNKNOWN, FAMILY_NEURON, FAMILY_GPU };
+
+struct sbc {
+	struct source *src;
+	const sb_model *m;
+	struct diag_list *diags;
+	size_t first_diag;                  /* this script's findings start here */
+	const struct lint_cluster *cluster; /* NULL when unpaired */
+	yd_node queue;                      /* the partition's queue, or 0 */
+	const struct instance_type *it;     /* the queue's single type, or NULL */
+	enum sb_family family;
+	long long nodes;                    /* --nodes (its minimum); 0 unknown */
+	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
+};
+
+struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A literal integer value of a word (resolving $NAME through the model
+ * when it can); false when unknown. */
+bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long long *out);
+/* The literal value a variable holds for the whole job (the last plain
+ * or exported assignment), or NULL. */
+const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where);
+/* True when the job spans more than one node (by --nodes). */
+bool sbc_multi_node(const struct sbc *c);
+
+void sbc_check_text(struct sbc *c);
+void sbc_check_options(struct sbc *c);
+void sbc_check_topology(struct sbc *c);
+void sbc_check_env(struct sbc *c);
+void sbc_check_parallel(struct sbc *c);
+void sbc_check_cluster(struct sbc *c);
+
+#endif

@@ -1,0 +1,150 @@
+#!/bin/sh
+# The rules reference. docs/rules.md must be what `trainforge docs rules`
+# prints; every rule must have an explanation; `explain` finds rules by ID,
+# lower-case ID and name; and every example must do what it says: saved
+# to a file, the bad one makes `trainforge lint --select ID` report ID and
+# the good one does not. Prints RESULT lines.
+#
+# Examples that need more than a plain lint: a line '# $ trainforge lint
+# ARGS FILE' among the first three gives the lint options (LN1005's size
+# limit); LN0001 also selects the rules its directive names, because an
+# unused suppression is only reported for rules that are enabled; paired
+# examples name cluster.yaml, which `explain --example cluster` prints;
+# SC0000 is reported under shellcheck's own codes. LN1004's bad example is
+# empty on purpose. Batch-script examples are skipped until lint reads
+# batch scripts, SC0000's also without shellcheck.
+# ok and no only print, so "A && ok || no" is an if-then-else here.
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TF=${TF:-build/rel/trainforge}
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+ok() { echo "RESULT pass $1"; }
+no() { echo "RESULT fail $1"; }
+
+# ---- docs/rules.md is current -------------------------------------------
+if "$TF" docs rules >"$t/rules.md" 2>"$t/err"; then
+	if cmp -s "$t/rules.md" docs/rules.md; then
+		ok docs-rules-md-current
+	else
+		no "docs-rules-md-current: docs/rules.md is stale; regenerate it with: $TF docs rules > docs/rules.md"
+		diff -u docs/rules.md "$t/rules.md" | head -20
+	fi
+else
+	no "docs-rules-md-current: '$TF docs rules' failed"
+	head -3 "$t/err"
+fi
+"$TF" docs >/dev/null 2>"$t/err"
+[ $? = 2 ] && [ -s "$t/err" ] && ok docs-without-topic-exits-2 || no docs-without-topic-exits-2
+"$TF" docs frobnicate >/dev/null 2>"$t/err"
+[ $? = 2 ] && [ -s "$t/err" ] && ok docs-unknown-topic-exits-2 || no docs-unknown-topic-exits-2
+
+# ---- explain finds rules ------------------------------------------------
+"$TF" explain PC2101 >"$t/by-id" 2>/dev/null
+rc=$?
+[ "$rc" = 0 ] && head -1 "$t/by-id" | grep -q '^PC2101  efa-without-placement-group ' &&
+	ok explain-by-id || no "explain-by-id: exit $rc"
+"$TF" explain pc2101 >"$t/by-lower" 2>/dev/null && cmp -s "$t/by-id" "$t/by-lower" &&
+	ok explain-by-lower-case-id || no explain-by-lower-case-id
+"$TF" explain efa-without-placement-group >"$t/by-name" 2>/dev/null && cmp -s "$t/by-id" "$t/by-name" &&
+	ok explain-by-name || no explain-by-name
+for section in 'Why it matters:' 'ParallelCluster validator:' 'EfaPlacementGroupValidator' 'Bad:' 'Good:' \
+	'# trainforge disable=PC2101 # reason' '# trainforge disable-file=PC2101' '--select PC2101' '--ignore PC2101'; do
+	grep -qF -- "$section" "$t/by-id" && ok "explain-shows/$section" || no "explain-shows/$section"
+done
+"$TF" explain PC9999 >"$t/out" 2>"$t/err"
+rc=$?
+[ "$rc" = 2 ] && [ ! -s "$t/out" ] && grep -q "unknown rule 'PC9999'" "$t/err" &&
+	ok explain-unknown-exits-2 || no "explain-unknown-exits-2: exit $rc"
+"$TF" explain Efa-Without-Placement-Group >/dev/null 2>&1
+[ $? = 2 ] && ok explain-names-are-exact || no explain-names-are-exact
+"$TF" explain >/dev/null 2>&1
+[ $? = 2 ] && ok explain-without-rule-exits-2 || no explain-without-rule-exits-2
+"$TF" explain --example worst PC2101 >/dev/null 2>&1
+[ $? = 2 ] && ok explain-bad-example-flag-exits-2 || no explain-bad-example-flag-exits-2
+"$TF" explain --format markdown PC2101 >"$t/md" 2>/dev/null && head -1 "$t/md" | grep -q '^# PC2101 efa-without-placement-group$' &&
+	ok explain-markdown || no explain-markdown
+
+# ---- every rule is explained, and its examples work ----------------------
+# Batch-script examples can only be checked once lint reads batch scripts:
+# until then a named script is a file of no known kind (LN1008).
+sb_rules=$("$TF" rules | grep -c '^SB')
+printf '#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n' >"$t/probe.sbatch"
+"$TF" lint --format concise -q --fail-level never "$t/probe.sbatch" >"$t/probe.out" 2>/dev/null
+probe_rc=$?
+sb_lint=yes
+if [ "$probe_rc" = 2 ] || grep -q '\[LN1008\]$' "$t/probe.out"; then sb_lint=no; fi
+
+lint_example() { # id, file in $t: prints the concise findings of --select ID
+	id=$1 file=$2
+	select=$id
+	args=$(sed -n '1,3s/^# \$ trainforge lint \(.*\) [^ ]*$/\1/p' "$file")
+	if [ "$id" = LN0001 ]; then
+		for other in $(sed -n 's/.*# trainforge disable\(-file\)\{0,1\}=\([A-Za-z0-9,-]*\).*/\2/p' "$file" | tr ',' ' '); do
+			select=$select,$other
+		done
+	fi
+	# shellcheck disable=SC2086
+	(cd "$t" && "$TF" lint --format concise -q --color never --select "$select" $args "$(basename "$file")") 2>"$t/lint-err"
+	[ $? != 2 ] || echo "trainforge exited 2: $(head -1 "$t/lint-err")"
+}
+
+case $TF in /*) ;; *) TF=$PWD/$TF ;; esac # lint_example runs in $t
+"$TF" rules | awk 'NR > 1 { print $1 }' >"$t/ids"
+[ -s "$t/ids" ] && ok rules-listed || no rules-listed
+while read -r id; do
+	"$TF" explain "$id" >"$t/page" 2>/dev/null
+	why=$(sed -n '/^Why it matters:$/{n;p;}' "$t/page")
+	"$TF" explain --example bad "$id" >"$t/bad" 2>/dev/null
+	rc_bad=$?
+	"$TF" explain --example good "$id" >"$t/good" 2>/dev/null
+	rc_good=$?
+	if [ -z "$why" ] || [ "$rc_bad" != 0 ] || [ "$rc_good" != 0 ]; then
+		no "explained/$id: add EXPLAIN($id, why, bad, good, validator) to core/explain.def"
+		continue
+	fi
+	if [ ! -s "$t/good" ] || { [ ! -s "$t/bad" ] && [ "$id" != LN1004 ]; }; then
+		no "explained/$id: an example is empty"
+		continue
+	fi
+	ok "explained/$id"
+
+	ext=yaml
+	shows="\[$id\]\$"
+	case $id in
+	SB* | SC*)
+		if [ "$sb_rules" = 0 ] || [ "$sb_lint" = no ]; then
+			echo "RESULT skip examples/$id: trainforge lint does not read batch scripts yet"
+			continue
+		fi
+		ext=sbatch ;;
+	esac
+	rm -f "$t/cluster.yaml"
+	"$TF" explain --example cluster "$id" >"$t/cluster.yaml" 2>/dev/null || rm -f "$t/cluster.yaml"
+	case $id in
+	SC0000)
+		shows='\[SC[0-9][0-9][0-9][0-9]\]$'
+		if ! command -v shellcheck >/dev/null 2>&1; then
+			echo "RESULT skip examples/$id: shellcheck is not installed"
+			continue
+		fi ;;
+	esac
+	for which in bad good; do
+		f=$t/$id-$which.$ext
+		cp "$t/$which" "$f"
+		lint_example "$id" "$f" >"$t/found"
+		if grep -q '^trainforge exited 2' "$t/found"; then
+			no "examples/$id/$which: $(cat "$t/found")"
+		elif [ "$which" = bad ] && ! grep -q "$shows" "$t/found"; then
+			no "examples/$id/bad: 'trainforge lint --select $id' does not report $id"
+			cat "$t/found"
+		elif [ "$which" = good ] && grep -q "$shows" "$t/found"; then
+			no "examples/$id/good: 'trainforge lint --select $id' reports $id"
+			cat "$t/found"
+		else
+			ok "examples/$id/$which"
+		fi
+	done
+done <"$t/ids"
