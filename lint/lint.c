@@ -43,6 +43,8 @@ void lint_run_fini(struct lint_run *run)
 		source_free(run->sources[i]);
 	free(run->clusters);
 	free(run->scripts);
+	free(run->shells);
+	free(run->shells_named);
 	free(run->sources);
 }
 
@@ -213,6 +215,16 @@ static bool lint_as_script(struct lint_run *run, struct source *src, bool named)
 	bool script = kind == KIND_SBATCH ||
 		      (kind == KIND_AUTO && (script_name(src->path) ||
 					     (!yaml_name(src->path) && has_sbatch_line(src))));
+	if (!script && kind == KIND_AUTO && (has_suffix(src->path, ".sh") || has_suffix(src->path, ".bash"))) {
+		/* a per-node script: checked if a batch script starts it */
+		size_t cap = run->cap_shells;
+		run->shells = xgrow(run->shells, &run->cap_shells, run->n_shells + 1, sizeof *run->shells);
+		run->shells_named = xgrow(run->shells_named, &cap, run->n_shells + 1,
+					  sizeof *run->shells_named);
+		run->shells_named[run->n_shells] = named;
+		run->shells[run->n_shells++] = src;
+		return true;
+	}
 	if (!script) /* a walked file that is neither YAML nor a script: skip */
 		return !yaml_name(src->path) && !named && kind == KIND_AUTO;
 	run->files_checked++;
@@ -325,12 +337,54 @@ static const struct lint_cluster *pair(struct lint_run *run, struct source *scri
 	return known_clusters == 1 ? &run->clusters[0] : NULL;
 }
 
+/* Shell scripts among the inputs that a batch script starts with srun are
+ * checked as scripts; the others, when named, get the note. */
+static void adopt_shells(struct lint_run *run)
+{
+	size_t batch = run->n_scripts;
+	for (size_t i = 0; i < run->n_shells; i++) {
+		struct source *sh = run->shells[i];
+		bool called = false;
+		for (size_t k = 0; k < batch && !called; k++) {
+			sb_model *m = sb_parse(run->scripts[k]->text, run->scripts[k]->len, NULL);
+			called = sbatch_calls_with_srun(m, run->scripts[k]->path, sh->path);
+			sb_free(m);
+		}
+		if (called) {
+			run->files_checked++;
+			sh->kind = kind_names[KIND_SBATCH];
+			keep_script(run, sh);
+		} else if (run->shells_named[i]) {
+			size_t first = run->diags.len;
+			run->files_checked++;
+			diag_add(&run->diags, sh, R_LN1008, 1, 1, 1, 1,
+				 "a shell script without #SBATCH lines that no batch script among the inputs starts with srun; only input checks ran");
+			lint_apply_selection(run, first);
+		}
+	}
+}
+
 void lint_run_finish(struct lint_run *run)
 {
+	adopt_shells(run);
 	size_t first = run->diags.len;
 	size_t known_clusters = run->n_clusters;
+	sb_model **models = xcalloc(run->n_scripts ? run->n_scripts : 1, sizeof *models);
 	for (size_t i = 0; i < run->n_scripts; i++)
-		sbatch_lint(run->scripts[i], pair(run, run->scripts[i], known_clusters), &run->diags);
+		models[i] = sb_parse(run->scripts[i]->text, run->scripts[i]->len, NULL);
+	for (size_t i = 0; i < run->n_scripts; i++) {
+		/* a per-node script started by another input runs under its srun */
+		const sb_model *caller = NULL;
+		for (size_t k = 0; k < run->n_scripts && !caller; k++)
+			if (k != i && sbatch_calls_with_srun(models[k], run->scripts[k]->path,
+							     run->scripts[i]->path))
+				caller = models[k];
+		sbatch_lint(run->scripts[i], models[i], pair(run, run->scripts[i], known_clusters),
+			    caller, &run->diags);
+	}
+	for (size_t i = 0; i < run->n_scripts; i++)
+		sb_free(models[i]);
+	free(models);
 	if (run->n_scripts && !shellcheck_run(run->scripts, run->n_scripts, run->opt->shellcheck,
 					      run->opt->shellcheck_program, &run->diags) &&
 	    run->opt->shellcheck == SHELLCHECK_REQUIRED) {

@@ -43,6 +43,9 @@ struct lint_run {
 	size_t n_sources, cap_sources;
 	struct source **scripts;           /* checked at lint_run_finish */
 	size_t n_scripts, cap_scripts;
+	struct source **shells;            /* .sh inputs: scripts if a batch script runs them */
+	bool *shells_named;
+	size_t n_shells, cap_shells;
 	struct lint_cluster *clusters;
 	size_t n_clusters, cap_clusters;
 	size_t files_checked;

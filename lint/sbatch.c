@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "pcluster.h"
+#include "xalloc.h"
 
 /* An array spliced into two commands shows the same words twice; one
  * finding per place is enough. */
@@ -87,13 +88,14 @@ bool sbc_multi_node(const struct sbc *c)
 	return c->nodes > 1;
 }
 
-/* --nodes=4 or 2-4: the allocation has at least the minimum. */
-static void read_allocation(struct sbc *c)
+/* --nodes=4 or 2-4: the allocation has at least the minimum. A script
+ * started on every node by another takes the caller's allocation. */
+static void read_allocation(struct sbc *c, const sb_model *from)
 {
-	const struct sb_directive *d = sb_directive_find(c->m, "nodes");
+	const struct sb_directive *d = sb_directive_find(from, "nodes");
 	if (d && d->value)
 		c->nodes = strtoll(d->value, NULL, 10);
-	d = sb_directive_find(c->m, "ntasks-per-node");
+	d = sb_directive_find(from, "ntasks-per-node");
 	if (d && d->value)
 		c->tasks_per_node = strtoll(d->value, NULL, 10);
 }
@@ -146,12 +148,12 @@ done:
 	c->it = only;
 }
 
-void sbatch_lint(struct source *script, const struct lint_cluster *cluster,
-		 struct diag_list *diags)
+void sbatch_lint(struct source *script, const sb_model *m, const struct lint_cluster *cluster,
+		 const sb_model *caller, struct diag_list *diags)
 {
-	sb_model *m = sb_parse(script->text, script->len, NULL);
-	struct sbc c = { script, m, diags, diags->len, cluster, 0, NULL, FAMILY_UNKNOWN, 0, 0 };
-	read_allocation(&c);
+	struct sbc c = { script, m, diags, diags->len, cluster, 0, NULL, FAMILY_UNKNOWN, 0, 0,
+			 caller != NULL };
+	read_allocation(&c, caller ? caller : m);
 	read_cluster(&c);
 	if (c.it)
 		c.family = catalog_is_neuron(c.it) ? FAMILY_NEURON
@@ -167,7 +169,35 @@ void sbatch_lint(struct source *script, const struct lint_cluster *cluster,
 		sbc_check_parallel(&c);
 	}
 	sbc_check_cluster(&c);
-	sb_free(m);
+}
+
+bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path)
+{
+	char *dir = xstrdup(caller_path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	else
+		dir[0] = '\0';
+	bool found = false;
+	for (size_t i = 0; i < sb_cmd_count(caller) && !found; i++) {
+		const sb_cmd *cmd = sb_cmd_at(caller, i);
+		const sb_part *run = sb_cmd_find(cmd, SB_PROG_SCRIPT);
+		const char *entry = run && sb_cmd_find(cmd, SB_PROG_SRUN)
+			? sb_word_value(sb_part_entry(run)) : NULL;
+		if (!entry)
+			continue;
+		struct buf want = BUF_INIT;
+		if (entry[0] == '/')
+			buf_puts(&want, entry);
+		else
+			buf_printf(&want, "%s%s", dir, strncmp(entry, "./", 2) ? entry : entry + 2);
+		const char *p = strncmp(path, "./", 2) ? path : path + 2;
+		found = !strcmp(want.p, p);
+		buf_free(&want);
+	}
+	free(dir);
+	return found;
 }
 
 /* `# trainforge cluster=PATH` anywhere in the comments. */

@@ -25,6 +25,7 @@ struct sbc {
 	enum sb_family family;
 	long long nodes;                    /* --nodes (its minimum); 0 unknown */
 	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
+	bool per_node;                      /* started on every node by a batch script */
 };
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,

@@ -32,7 +32,7 @@ static const struct sb_directive *nodes_directive(const struct sbc *c)
 
 static void no_launcher(struct sbc *c)
 {
-	if (!sbc_multi_node(c) || any_launcher(c->m))
+	if (!sbc_multi_node(c) || c->per_node || any_launcher(c->m))
 		return;
 	struct diag *g = sbc_report(c, R_SB2001, nodes_directive(c)->span,
 		"%lld nodes are allocated, but nothing starts work on them: no srun or mpirun in the script",
@@ -50,7 +50,7 @@ static long long part_int(const struct sbc *c, const sb_cmd *cmd, const sb_part 
 static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_part *p)
 {
 	long long nnodes = part_int(c, cmd, p, "nnodes");
-	if (runs_under_srun(cmd) || (sb_cmd_context(cmd) & SB_CTX_FUNCTION))
+	if (c->per_node || runs_under_srun(cmd) || (sb_cmd_context(cmd) & SB_CTX_FUNCTION))
 		return;
 	if (!sbc_multi_node(c) && nnodes <= 1)
 		return;

@@ -117,3 +117,31 @@ grep -q 'JS2001' "$t/err" && ok plan-bad-spec-diagnostic || no plan-bad-spec-dia
 expect_rc plan-missing 2 "$TF" plan "$t/nope.yaml"
 expect_rc plan-bad-hours 2 "$TF" plan --hours -3 examples/jobs/moe-176b-trn2.yaml
 expect_rc lint-jobspec 0 "$TF" lint examples/jobs/moe-176b-trn2.yaml
+
+# A per-node script started with srun by a batch script among the inputs
+# is checked as running on every node; alone it is only noted.
+mkdir -p "$t/pn"
+printf '#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nset -euo pipefail\nsrun ./node.sh\n' >"$t/pn/job.sbatch"
+printf '#!/bin/bash\ntorchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint="$1:29500" train.py\n' >"$t/pn/node.sh"
+expect_rc per-node-alone 0 "$TF" lint --format concise --shellcheck off "$t/pn/node.sh"
+grep -q '\[LN1008\]$' "$t/out" && ok per-node-alone-noted || no per-node-alone-noted
+expect_rc per-node-with-caller 0 "$TF" lint --format concise --shellcheck off "$t/pn/job.sbatch" "$t/pn/node.sh"
+[ ! -s "$t/out" ] && ok per-node-runs-under-srun || { no per-node-runs-under-srun; cat "$t/out"; }
+expect_rc per-node-forced 1 "$TF" lint --format concise --shellcheck off --kind sbatch "$t/pn/node.sh"
+grep -q '\[SB2002\]$' "$t/out" && ok per-node-forced-is-checked || no per-node-forced-is-checked
+
+# shellcheck: merged under SC codes, honoured by its own directives, and
+# `required` fails the run when it cannot start.
+if command -v shellcheck >/dev/null 2>&1; then
+	printf '#!/bin/bash\n#SBATCH --nodes=1\necho $UNQUOTED_x\n' >"$t/sc.sbatch"
+	"$TF" lint --format concise --shellcheck auto "$t/sc.sbatch" >"$t/out" 2>/dev/null
+	grep -q '\[SC2154\]$' "$t/out" && ok shellcheck-merged || { no shellcheck-merged; cat "$t/out"; }
+	printf '#!/bin/bash\n#SBATCH --nodes=1\n# shellcheck disable=SC2154,SC2086\necho $UNQUOTED_x\n' >"$t/sc2.sbatch"
+	"$TF" lint --format concise --shellcheck auto "$t/sc2.sbatch" >"$t/out" 2>/dev/null
+	! grep -q 'SC2154' "$t/out" && ok shellcheck-own-directive || no shellcheck-own-directive
+	"$TF" lint --format concise --ignore SC0000 "$t/sc.sbatch" >"$t/out" 2>/dev/null
+	! grep -q '\[SC' "$t/out" && ok shellcheck-ignored || no shellcheck-ignored
+else
+	echo "RESULT skip shellcheck-merged: shellcheck is not installed"
+fi
+expect_rc shellcheck-required-missing 2 "$TF" lint --shellcheck /nonexistent/shellcheck "$t/pn/job.sbatch"

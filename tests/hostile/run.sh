@@ -113,3 +113,14 @@ printf 'HeadNode: &a [*a]\nScheduling: 1\n' >"$dir/cycle.yaml"
 check alias-cycle 1 LN1001 "$dir/cycle.yaml"
 printf 'HeadNode: *nowhere\nScheduling: 1\n' >"$dir/undef.yaml"
 check alias-undefined 1 LN1001 "$dir/undef.yaml"
+
+# Batch scripts: deep nesting, unterminated quotes and here-documents, a
+# long line; each ends with a finding, fast.
+python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\necho " + "$(" * 100000 + "x" + ")" * 100000)' >"$dir/deep.sbatch"
+check script-deep-nesting 1 SB0005 --shellcheck off "$dir/deep.sbatch"
+printf '#!/bin/bash\n#SBATCH --nodes=2\necho "never closed\nsrun torchrun train.py\n' >"$dir/quote.sbatch"
+check script-unterminated-quote 1 SB0005 --shellcheck off "$dir/quote.sbatch"
+printf '#!/bin/bash\n#SBATCH --nodes=2\ncat <<EOF\nno end\n' >"$dir/heredoc.sbatch"
+check script-unterminated-heredoc 1 SB0005 --shellcheck off "$dir/heredoc.sbatch"
+python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\nsrun echo " + "a " * 500000)' >"$dir/wide.sbatch"
+check script-long-line 1 SB0005 --shellcheck off "$dir/wide.sbatch"
