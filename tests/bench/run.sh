@@ -29,10 +29,15 @@ row() { # case, ours, theirs-name, theirs
 }
 
 config=examples/clusters/trn2-48xlarge.yaml
-files=$(find examples -name '*.yaml' | sort | tr '\n' ' ')
+files=$(find examples -name '*.yaml' -o -name '*.sbatch' | sort | tr '\n' ' ')
 echo "trainforge lint vs peers: median of $runs runs (hyperfine -N), peak RSS"
 row "typical config" "$TF lint -q $config" "yamllint" "yamllint -d relaxed $config"
-row "examples/ (pre-commit style)" "$TF lint -q --fail-level never $files" "yamllint" "yamllint -d relaxed $files"
+pair="examples/jobs/out/moe-176b-cluster.yaml examples/jobs/out/moe-176b.sbatch"
+row "config + script, shellcheck off" "$TF lint -q --shellcheck off $pair" "shellcheck" "shellcheck examples/jobs/out/moe-176b.sbatch"
+row "config + script, shellcheck on" "$TF lint -q --shellcheck required $pair" "shellcheck" "shellcheck examples/jobs/out/moe-176b.sbatch"
+echo "(with shellcheck on, the budget is at most 2 ms above shellcheck alone)"
+yamls=$(find examples -name '*.yaml' | sort | tr '\n' ' ')
+row "examples/ (pre-commit style)" "$TF lint -q --shellcheck off --fail-level never $files" "yamllint" "yamllint -d relaxed $yamls"
 row "large YAML ($(($(wc -c <"$B/large.yaml") / 1024)) KiB)" "$TF lint -q --fail-level never --kind pcluster $B/large.yaml" "libyaml events" "$B/yaml_events $B/large.yaml"
 echo "(for the large file the ratio is the libyaml event parse over trainforge: 0.5x or more meets the budget)"
 mkdir -p "$B/gen"
