@@ -6,29 +6,8 @@
 #include <string.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "xalloc.h"
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct buf b = BUF_INIT;
-	char chunk[16384];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < (16u << 20))
-		buf_put(&b, chunk, n);
-	bool failed = ferror(f);
-	if (f != stdin)
-		fclose(f);
-	if (failed) {
-		buf_free(&b);
-		return NULL;
-	}
-	*len = b.len;
-	char *p = buf_detach(&b);
-	return p;
-}
 
 static void report_issues(struct jobspec *js, struct diag_list *diags)
 {
@@ -58,12 +37,18 @@ bool jobspec_open(struct jobspec *js, const char *path, struct diag_list *diags)
 {
 	memset(js, 0, sizeof *js);
 	size_t len;
-	char *text = read_all(path, &len);
+	bool too_big;
+	char *text = file_read(path, 16u << 20, &len, &too_big);
+	if (text && too_big) {
+		free(text);
+		text = NULL;
+		errno = EFBIG;
+	}
 	if (!text) {
 		fprintf(stderr, "trainforge: %s: %s\n", path, strerror(errno ? errno : EIO));
 		return false;
 	}
-	js->src = source_new(strcmp(path, "-") == 0 ? "<stdin>" : path, xrealloc(text, len + 1), len);
+	js->src = source_new(strcmp(path, "-") == 0 ? "<stdin>" : path, text, len);
 	js->src->kind = "jobspec";
 	js->doc = yamldoc_parse(js->src->text, js->src->len, NULL);
 	size_t before = diags->len;

@@ -9,21 +9,18 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 
 /* 1: same bytes, 0: differs, -1: missing or unreadable. */
 static int same_content(const char *path, const char *text, size_t len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	size_t have;
+	bool too_big;
+	char *p = file_read(path, len, &have, &too_big);
+	if (!p)
 		return -1;
-	struct buf b = BUF_INIT;
-	char chunk[8192];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= len)
-		buf_put(&b, chunk, n);
-	fclose(f);
-	int same = b.len == len && (len == 0 || memcmp(b.p, text, len) == 0);
-	buf_free(&b);
+	int same = !too_big && have == len && (len == 0 || memcmp(p, text, len) == 0);
+	free(p);
 	return same;
 }
 

@@ -7,6 +7,7 @@
 #include "assets.h"
 #include "buf.h"
 #include "context.h"
+#include "fileio.h"
 #include "mustache.h"
 #include "xalloc.h"
 
@@ -32,18 +33,10 @@ static const char *template_text(const char *dir, const char *name, size_t *len,
 	if (dir) {
 		char path[4096];
 		snprintf(path, sizeof path, "%s/%s", dir, name);
-		FILE *f = fopen(path, "rb");
-		if (f) {
-			struct buf b = BUF_INIT;
-			char chunk[8192];
-			size_t n;
-			while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < (1u << 22))
-				buf_put(&b, chunk, n);
-			fclose(f);
-			*len = b.len;
-			*owned = buf_detach(&b);
+		bool too_big;
+		*owned = file_read(path, 1u << 22, len, &too_big);
+		if (*owned)
 			return *owned;
-		}
 	}
 	const struct asset *a = asset_find(name);
 	if (!a)

@@ -9,47 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "lint_internal.h"
 #include "xalloc.h"
 
 enum { WALK_MAX_DEPTH = 64 };
 
-
-/* Reads at most max+1 bytes so that an oversized input is noticed without
- * holding it. */
-static char *read_fd(int fd, size_t max, size_t *len, bool *too_big)
-{
-	size_t cap = 1 << 14, n = 0;
-	char *p = xmalloc(cap);
-	*too_big = false;
-	for (;;) {
-		if (n == cap) {
-			if (cap > max) {
-				*too_big = true;
-				break;
-			}
-			cap *= 2;
-			p = xrealloc(p, cap);
-		}
-		ssize_t got = read(fd, p + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			free(p);
-			return NULL;
-		}
-		if (got == 0)
-			break;
-		n += (size_t)got;
-		if (n > max) {
-			*too_big = true;
-			break;
-		}
-	}
-	p = xrealloc(p, n + 1);
-	*len = n;
-	return p;
-}
 
 static void too_large(struct lint_run *run, const char *path, unsigned long long size)
 {
@@ -135,7 +100,7 @@ static void lint_file(struct lint_run *run, const char *path, bool named)
 	}
 	size_t len;
 	bool too_big;
-	char *text = read_fd(fd, run->opt->max_bytes, &len, &too_big);
+	char *text = fd_read(fd, run->opt->max_bytes, &len, &too_big);
 	close(fd);
 	if (!text) {
 		lint_io_error(run, path, strerror(errno));
@@ -159,7 +124,7 @@ void lint_path(struct lint_run *run, const char *path)
 	size_t len;
 	bool too_big;
 	const char *name = run->opt->stdin_filename ? run->opt->stdin_filename : "<stdin>";
-	char *text = read_fd(0, run->opt->max_bytes, &len, &too_big);
+	char *text = fd_read(0, run->opt->max_bytes, &len, &too_big);
 	if (!text) {
 		lint_io_error(run, "-", strerror(errno));
 		return;

@@ -1,0 +1,16 @@
+/* Reading whole files with a size limit, noticed before the bytes are
+ * held: one place for what lint, gen and the CLI read. */
+#ifndef TF_FILEIO_H
+#define TF_FILEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Reads fd to its end, at most max bytes; *too_big tells a larger input
+ * (then what was read is returned). The result is NUL-terminated and the
+ * caller frees it; NULL (errno set) on a read error. */
+char *fd_read(int fd, size_t max, size_t *len, bool *too_big);
+/* The same for a path; "-" is stdin. */
+char *file_read(const char *path, size_t max, size_t *len, bool *too_big);
+
+#endif
