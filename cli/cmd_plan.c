@@ -1,19 +1,69 @@
-/* trainforge plan SPEC [--hours N] [--format text|json] */
+/* trainforge plan SPEC [--compare TYPES] [--hours N] [--format text|json] [--svg FILE] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "commands.h"
 #include "format.h"
 #include "jobspec.h"
 
 static const char plan_usage[] =
-	"usage: trainforge plan SPEC [--hours N] [--format text|json]\n"
-	"  prints the derived layout, invariants, pipeline bubble and cost; writes nothing\n";
+	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--hours N] [--format text|json] [--svg FILE]\n"
+	"  prints the derived layout, invariants, memory fit, time, network share and cost,\n"
+	"  each figure with its source; writes nothing but the --svg chart\n"
+	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
+	"  --hours N        price a run of N hours instead of the estimated run time\n"
+	"  --svg FILE       write a chart of run cost against run time per type\n";
+
+#define MAX_TYPES 64
+
+/* Adds the comma-separated types of list to types (no duplicates).
+ * Returns false, with a message, on an unknown or empty type. */
+static bool parse_compare(const char *list, const struct instance_type **types, size_t *n)
+{
+	const char *s = list;
+	for (;;) {
+		size_t len = strcspn(s, ",");
+		const struct instance_type *it = catalog_find(s, len);
+		if (!it) {
+			char suggestion[96];
+			catalog_check_name(s, len, suggestion, sizeof suggestion);
+			fprintf(stderr, "trainforge: unknown instance type '%.*s' in --compare%s%s%s\n",
+				(int)len, s, suggestion[0] ? " (did you mean " : "", suggestion,
+				suggestion[0] ? "?)" : "; `trainforge plan --help` lists how to compare");
+			return false;
+		}
+		bool dup = false;
+		for (size_t i = 0; i < *n; i++)
+			dup |= types[i] == it;
+		if (!dup && *n < MAX_TYPES)
+			types[(*n)++] = it;
+		if (!s[len])
+			return true;
+		s += len + 1;
+	}
+}
+
+static int write_svg(const char *path, const struct plan *p, const struct plan_request *rq)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "trainforge: cannot write %s: ", path);
+		perror(NULL);
+		return EXIT_TROUBLE;
+	}
+	plan_report_svg(p, rq, f);
+	if (fclose(f) != 0) {
+		fprintf(stderr, "trainforge: cannot write %s\n", path);
+		return EXIT_TROUBLE;
+	}
+	return EXIT_CLEAN;
+}
 
 int cmd_plan(int argc, char **argv)
 {
-	const char *path = NULL, *fmt = "text";
+	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
 	double hours = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -22,7 +72,7 @@ int cmd_plan(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--hours") && i + 1 < argc) {
 			char *end;
 			hours = strtod(argv[++i], &end);
-			if (*end || hours <= 0) {
+			if (*end || !(hours > 0) || hours > 1e7) {
 				fprintf(stderr, "trainforge: invalid value '%s' for --hours\n", argv[i]);
 				return EXIT_TROUBLE;
 			}
@@ -32,6 +82,10 @@ int cmd_plan(int argc, char **argv)
 				fprintf(stderr, "trainforge: invalid value '%s' for --format\n", fmt);
 				return EXIT_TROUBLE;
 			}
+		} else if (!strcmp(argv[i], "--compare") && i + 1 < argc) {
+			compare = argv[++i];
+		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
+			svg = argv[++i];
 		} else if (argv[i][0] == '-' && strcmp(argv[i], "-")) {
 			fprintf(stderr, "trainforge: unknown option '%s'\n%s", argv[i], plan_usage);
 			return EXIT_TROUBLE;
@@ -46,6 +100,14 @@ int cmd_plan(int argc, char **argv)
 		fputs(plan_usage, stderr);
 		return EXIT_TROUBLE;
 	}
+	const struct instance_type *types[MAX_TYPES + 1];
+	size_t ntypes = 0;
+	/* the spec's own type is added first once the spec is read */
+	const struct instance_type *listed[MAX_TYPES];
+	size_t nlisted = 0;
+	if (compare && !parse_compare(compare, listed, &nlisted))
+		return EXIT_TROUBLE;
+
 	struct diag_list diags = { 0 };
 	struct jobspec js;
 	if (!jobspec_open(&js, path, &diags))
@@ -53,10 +115,19 @@ int cmd_plan(int argc, char **argv)
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, false);
 	int rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
-	if (js.ok && !strcmp(fmt, "json"))
-		plan_print_json(&js.plan, stdout, hours);
-	else if (js.ok)
-		plan_print_text(&js.plan, stdout, hours);
+	if (js.ok) {
+		types[ntypes++] = js.plan.it;
+		for (size_t i = 0; i < nlisted; i++)
+			if (listed[i] != js.plan.it)
+				types[ntypes++] = listed[i];
+		struct plan_request rq = { .hours = hours, .types = types, .ntypes = ntypes };
+		if (!strcmp(fmt, "json"))
+			plan_report_json(&js.plan, &rq, stdout);
+		else
+			plan_report_text(&js.plan, &rq, stdout);
+		if (svg)
+			rc = write_svg(svg, &js.plan, &rq);
+	}
 	jobspec_close(&js);
 	diag_list_free(&diags);
 	source_free(js.src);

@@ -47,6 +47,20 @@ struct instance_type {
 	int max_efa_interfaces;    /* one EFA per network card */
 	enum tri efa_device_rdma;  /* FI_EFA_USE_DEVICE_RDMA=1 aborts if TRI_NO */
 	enum tri gpudirect_rdma;
+	int gpu_memory_gib;        /* one NVIDIA GPU; 0 on other kinds */
+	double accel_peak_bf16_tflops; /* dense BF16, one GPU or Neuron chip; < 0 unknown */
+	int efa_gbps;              /* EFA bandwidth of the instance; 0 without EFA */
+	/* "title <location> (date)" of the figure above, NULL when unknown */
+	const char *accel_memory_source;
+	const char *gpu_memory_source;
+	const char *peak_source;
+	const char *efa_gbps_source;
+	/* Spot and reserved (effective hourly) prices, like the on-demand
+	 * one below: < 0 and NULLs when the catalog has none. */
+	double price_spot;
+	const char *price_spot_region, *price_spot_source, *price_spot_date;
+	double price_reserved;
+	const char *price_reserved_region, *price_reserved_source, *price_reserved_date;
 	double price_on_demand;    /* USD per hour, Linux; < 0 = unknown */
 	const char *price_region;  /* the price is for this region only */
 	const char *price_source;

@@ -83,9 +83,15 @@ enum yd_type yd_resolve_plain(const char *s)
 		q++;
 		while (*q && strchr("0123456789._", *q))
 			q++;
+		/* 1.1 wants a sign after e; 1.2 (and every writer of 7.5e9)
+		 * does not */
 		if ((*q == 'e' || *q == 'E') && (q[1] == '-' || q[1] == '+') &&
 		    q[2] >= '0' && q[2] <= '9') {
 			q += 2;
+			while (*q >= '0' && *q <= '9')
+				q++;
+		} else if ((*q == 'e' || *q == 'E') && q[1] >= '0' && q[1] <= '9') {
+			q += 1;
 			while (*q >= '0' && *q <= '9')
 				q++;
 		}

@@ -144,6 +144,12 @@ static bool check_model(struct plan *p, const struct spec *spec, struct diag_lis
 			    "%d query groups and TP %d: one must divide the other", m->query_groups, p->tp);
 		ok = false;
 	}
+	if (m->tokens > 0 && !(m->parameters > 0)) {
+		struct diag *d = spec_report(spec, diags, R_JS2013, "model.tokens",
+			"model.tokens asks for the run's time and cost, but model.parameters is missing");
+		diag_set_help(d, "add model.parameters (e.g. 7e9), or remove model.tokens");
+		ok = false;
+	}
 	if (p->cp > 1 && m->seq_length && m->seq_length % (2 * p->cp)) {
 		spec_report(spec, diags, R_JS2010, "model.seq_length",
 			    "sequence length %d is not divisible by 2 x CP = %d", m->seq_length, 2 * p->cp);
@@ -293,34 +299,39 @@ static void json_num(struct buf *b, const char *key, double v, bool known)
 
 void plan_print_json(const struct plan *p, FILE *out, double hours)
 {
-	const struct job_spec *j = p->job;
 	struct buf b = BUF_INIT;
 	buf_putc(&b, '{');
-	json_str(&b, "name", j->name);
-	buf_putc(&b, ',');
-	json_str(&b, "instance", p->it->name);
-	buf_putc(&b, ',');
-	json_str(&b, "framework", framework_name(j->framework));
-	buf_printf(&b, ",\"nodes\":%d,\"processesPerNode\":%d,\"world\":%d,\"lnc\":%d", p->nodes,
-		   p->ppn, p->world, p->lnc);
-	buf_printf(&b, ",\"tensor\":%d,\"pipeline\":%d,\"virtualStages\":%d,\"context\":%d,\"expert\":%d,\"data\":%d",
-		   p->tp, p->pp, p->vpp, p->cp, p->ep, p->dp);
-	buf_printf(&b, ",\"microBatch\":%d,\"globalBatch\":%d,\"microBatchesPerStep\":%d,",
-		   p->micro, p->global, p->micro_batches);
-	json_num(&b, "pipelineBubble", p->bubble, true);
-	buf_putc(&b, ',');
-	json_num(&b, "gradientBytesPerStep", p->grad_bytes, p->grad_bytes >= 0);
-	buf_putc(&b, ',');
-	json_num(&b, "costPerHour", p->price_hour, p->price_hour >= 0);
-	buf_putc(&b, ',');
-	json_num(&b, "costPerRun", p->price_hour * hours, p->price_hour >= 0 && hours > 0);
-	buf_putc(&b, ',');
-	json_str(&b, "priceSource", p->it->price_source);
-	buf_putc(&b, ',');
-	json_str(&b, "priceDate", p->it->price_date);
-	buf_putc(&b, ',');
-	json_str(&b, "priceRegion", p->it->price_region);
+	plan_json_fields(p, &b, hours);
 	buf_puts(&b, "}\n");
 	fputs(b.p, out);
 	buf_free(&b);
+}
+
+void plan_json_fields(const struct plan *p, struct buf *b, double hours)
+{
+	const struct job_spec *j = p->job;
+	json_str(b, "name", j->name);
+	buf_putc(b, ',');
+	json_str(b, "instance", p->it->name);
+	buf_putc(b, ',');
+	json_str(b, "framework", framework_name(j->framework));
+	buf_printf(b, ",\"nodes\":%d,\"processesPerNode\":%d,\"world\":%d,\"lnc\":%d", p->nodes,
+		   p->ppn, p->world, p->lnc);
+	buf_printf(b, ",\"tensor\":%d,\"pipeline\":%d,\"virtualStages\":%d,\"context\":%d,\"expert\":%d,\"data\":%d",
+		   p->tp, p->pp, p->vpp, p->cp, p->ep, p->dp);
+	buf_printf(b, ",\"microBatch\":%d,\"globalBatch\":%d,\"microBatchesPerStep\":%d,",
+		   p->micro, p->global, p->micro_batches);
+	json_num(b, "pipelineBubble", p->bubble, true);
+	buf_putc(b, ',');
+	json_num(b, "gradientBytesPerStep", p->grad_bytes, p->grad_bytes >= 0);
+	buf_putc(b, ',');
+	json_num(b, "costPerHour", p->price_hour, p->price_hour >= 0);
+	buf_putc(b, ',');
+	json_num(b, "costPerRun", p->price_hour * hours, p->price_hour >= 0 && hours > 0);
+	buf_putc(b, ',');
+	json_str(b, "priceSource", p->it->price_source);
+	buf_putc(b, ',');
+	json_str(b, "priceDate", p->it->price_date);
+	buf_putc(b, ',');
+	json_str(b, "priceRegion", p->it->price_region);
 }

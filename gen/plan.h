@@ -25,8 +25,75 @@ struct plan {
 
 /* Derives the plan; adds JS findings and returns false on any error. */
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags);
-/* `trainforge plan` output; hours <= 0 leaves the run cost out. */
+/* The layout summary (`gen` prints it too); hours <= 0 leaves the run
+ * cost out. plan_json_fields writes the summary's JSON members without
+ * the braces, for plan_report_json. */
 void plan_print_text(const struct plan *p, FILE *out, double hours);
 void plan_print_json(const struct plan *p, FILE *out, double hours);
+struct buf;
+void plan_json_fields(const struct plan *p, struct buf *b, double hours);
+
+/* ---- estimates (gen/plan_estimate.c) ------------------------------------
+ * Time, memory, network and cost of the plan's layout on one instance
+ * type. Every figure that needs an input the spec or the catalog lacks is
+ * negative (unknown) and shown as such: nothing is filled in. */
+
+#define PLAN_DEFAULT_UTILIZATION 0.4
+#define PLAN_DEFAULT_RECOMPUTE RC_SELECTIVE
+
+enum plan_price { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED, PRICE__COUNT };
+
+struct plan_est {
+	const struct instance_type *it;
+	bool own;                 /* the spec's own type */
+	int nodes, ppn, ranks, accels;
+	bool whole_nodes;         /* ranks fill whole nodes */
+	/* memory per rank, bytes */
+	double params_rank;       /* P / (TP x PP); < 0 without model.parameters */
+	double states[4];         /* weights + gradients + optimizer at ZeRO stage 0..3 */
+	double weights, grads, optim; /* at the chosen stage */
+	double act[4];            /* by enum recompute (act[RC_UNSET] unused); < 0 unknown */
+	double act_used, total;   /* at the chosen recompute; total < 0 unknown */
+	double capacity;          /* accelerator memory per rank; < 0 unknown */
+	const char *capacity_source;
+	int fits;                 /* 1 yes, 0 no, -1 unknown */
+	/* time */
+	double factor;            /* training FLOPs per parameter per token */
+	double peak;              /* FLOP/s of one accelerator; < 0 unknown */
+	double achieved;          /* FLOP/s of the cluster at the utilization */
+	double total_flops, run_seconds, step_seconds, steps;
+	/* network and pipeline, per rank per step */
+	double net_bytes_per_s;   /* EFA bandwidth share of one rank */
+	double grad_bytes, grad_seconds, pp_bytes, pp_seconds;
+	double bubble;
+	/* cost */
+	double run_hours;         /* --hours, else the estimate; < 0 unknown */
+	bool hours_from_flag;
+	double hour[PRICE__COUNT], run_cost[PRICE__COUNT];
+	double spot_assumed_hour; /* on demand x (1 - capacity.spot_discount); < 0 none */
+	double usd_per_pflop_hour;
+};
+
+/* Estimates for it (the spec's own type when it is p->it); hours > 0 is
+ * the run length of --hours. */
+void plan_estimate(const struct plan *p, const struct instance_type *it, double hours,
+		   struct plan_est *e);
+const char *plan_price_name(enum plan_price k);
+double plan_price_of(const struct instance_type *it, enum plan_price k, const char **source,
+		     const char **date, const char **region);
+
+/* ---- the report (gen/plan_report.c, gen/plan_svg.c) -------------------- */
+
+struct plan_request {
+	double hours;                           /* <= 0: not given */
+	const struct instance_type *const *types; /* compared types; none: the spec's own */
+	size_t ntypes;
+};
+
+void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE *out);
+void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE *out);
+/* A chart of run cost against run time per instance type; well-formed
+ * SVG even when no type has both. */
+void plan_report_svg(const struct plan *p, const struct plan_request *rq, FILE *out);
 
 #endif

@@ -21,6 +21,9 @@ static const cyaml_strval_t capacity_strings[] = {
 	{ "ondemand", CAP_ONDEMAND }, { "spot", CAP_SPOT },
 	{ "capacity-block", CAP_CAPACITY_BLOCK }, { "reservation", CAP_RESERVATION },
 };
+static const cyaml_strval_t recompute_strings[] = {
+	{ "none", RC_NONE }, { "selective", RC_SELECTIVE }, { "full", RC_FULL },
+};
 static const cyaml_strval_t storage_strings[] = {
 	{ "fsx-lustre", ST_FSX_LUSTRE }, { "efs", ST_EFS }, { "ebs", ST_EBS },
 };
@@ -48,6 +51,16 @@ static const cyaml_schema_field_t model_fields[] = {
 	INT("query_groups", struct spec_model, query_groups),
 	INT("experts", struct spec_model, experts),
 	INT("seq_length", struct spec_model, seq_length),
+	CYAML_FIELD_FLOAT("tokens", OPT, struct spec_model, tokens),
+	CYAML_FIELD_FLOAT("active_parameters", OPT, struct spec_model, active_parameters),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t training_fields[] = {
+	CYAML_FIELD_FLOAT("utilization", OPT, struct spec_training, utilization),
+	CYAML_FIELD_ENUM("recompute", OPT | CYAML_FLAG_STRICT, struct spec_training, recompute,
+			 recompute_strings, CYAML_ARRAY_LEN(recompute_strings)),
+	INT("zero_stage", struct spec_training, zero_stage),
 	CYAML_FIELD_END
 };
 
@@ -115,6 +128,7 @@ static const cyaml_schema_field_t job_fields[] = {
 			 framework_strings, CYAML_ARRAY_LEN(framework_strings)),
 	CYAML_FIELD_MAPPING_PTR("parallel", OPT_PTR, struct job_spec, parallel, parallel_fields),
 	CYAML_FIELD_MAPPING_PTR("model", OPT_PTR, struct job_spec, model, model_fields),
+	CYAML_FIELD_MAPPING_PTR("training", OPT_PTR, struct job_spec, training, training_fields),
 	CYAML_FIELD_MAPPING_PTR("batch", OPT_PTR, struct job_spec, batch, batch_fields),
 	CYAML_FIELD_MAPPING_PTR("entry", CYAML_FLAG_POINTER, struct job_spec, entry, entry_fields),
 	CYAML_FIELD_MAPPING_PTR("cluster", CYAML_FLAG_POINTER, struct job_spec, cluster, cluster_fields),
@@ -179,6 +193,7 @@ static void spec_apply_defaults(struct job_spec *j)
 {
 	ENSURE(j->parallel);
 	ENSURE(j->model);
+	ENSURE(j->training);
 	ENSURE(j->batch);
 	ENSURE(j->capacity);
 	ENSURE(j->storage);
@@ -333,3 +348,12 @@ static const char *const capacity_names[] = {
 const char *framework_name(enum framework f) { return framework_names[f]; }
 const char *storage_name(enum storage s) { return storage_names[s]; }
 const char *capacity_name(enum capacity c) { return capacity_names[c]; }
+
+const char *recompute_name(enum recompute r)
+{
+	static const char *const names[] = {
+		[RC_UNSET] = "unset", [RC_NONE] = "none", [RC_SELECTIVE] = "selective",
+		[RC_FULL] = "full",
+	};
+	return names[r];
+}

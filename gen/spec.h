@@ -12,12 +12,16 @@
 enum framework { FW_PLAIN, FW_MEGATRON, FW_NXD, FW_TORCHTITAN };
 enum capacity { CAP_ONDEMAND, CAP_SPOT, CAP_CAPACITY_BLOCK, CAP_RESERVATION };
 enum storage { ST_FSX_LUSTRE, ST_EFS, ST_EBS };
+/* RC_UNSET: not given; the planner applies (and says) its default. */
+enum recompute { RC_UNSET, RC_NONE, RC_SELECTIVE, RC_FULL };
 
 struct spec_parallel { int tensor, pipeline, virtual_stages, context, expert, data; };
 struct spec_model {
-	double parameters;
+	double parameters, tokens, active_parameters; /* 0 when absent */
 	int layers, hidden_size, attention_heads, query_groups, experts, seq_length;
 };
+/* utilization 0 = not given; zero_stage 0 is also the default. */
+struct spec_training { double utilization; enum recompute recompute; int zero_stage; };
 struct spec_batch { int micro, global; };
 struct spec_entry { char *script; char **args; unsigned args_count; };
 struct spec_cluster { char *region, *subnet, *head_subnet, *ssh_key, *os, *ami, *head_node, *queue; };
@@ -37,6 +41,7 @@ struct job_spec {
 	enum framework framework;
 	struct spec_parallel *parallel;
 	struct spec_model *model;
+	struct spec_training *training;
 	struct spec_batch *batch;
 	struct spec_entry *entry;
 	struct spec_cluster *cluster;
@@ -71,5 +76,6 @@ struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
 const char *framework_name(enum framework f);
 const char *storage_name(enum storage s);
 const char *capacity_name(enum capacity c);
+const char *recompute_name(enum recompute r); /* "unset" for RC_UNSET */
 
 #endif

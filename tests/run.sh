@@ -43,6 +43,7 @@ count unit unit
 count cases sh tests/cases/run.sh
 count hostile sh tests/hostile/run.sh
 count cli sh tests/cli/run.sh
+count plan sh tests/plan/run.sh
 count gen sh tests/gen/run.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh

@@ -317,9 +317,10 @@ struct inst {
 	char *name, *accel_model, *notes;
 	char *accel_count, *neuron_cores_physical, *neuron_cores_logical;
 	char *lnc_default, *accel_memory_gib, *vcpus, *memory_mib;
-	char *max_efa_interfaces;
+	char *max_efa_interfaces, *gpu_memory_gib, *efa_gbps;
+	char *accel_peak_bf16_tflops; /* a decimal, not a count */
 	int accel, arch, efa, efa_device_rdma, gpudirect_rdma;
-	struct price *price;
+	struct price *price, *price_spot, *price_reserved;
 	struct ref *sources;
 	unsigned sources_count;
 };
@@ -378,14 +379,19 @@ static const cyaml_schema_field_t inst_fields[] = {
 	STR("neuron_cores_logical", struct inst, neuron_cores_logical, 16),
 	STR("lnc_default", struct inst, lnc_default, 16),
 	STR("accel_memory_gib", struct inst, accel_memory_gib, 16),
+	STR("gpu_memory_gib", struct inst, gpu_memory_gib, 16),
+	STR("accel_peak_bf16_tflops", struct inst, accel_peak_bf16_tflops, 16),
 	STR("vcpus", struct inst, vcpus, 16),
 	STR("memory_mib", struct inst, memory_mib, 16),
 	ENUM("arch", struct inst, arch, arch_strings),
 	ENUM("efa", struct inst, efa, tri_strings),
 	STR("max_efa_interfaces", struct inst, max_efa_interfaces, 16),
+	STR("efa_gbps", struct inst, efa_gbps, 16),
 	ENUM("efa_device_rdma", struct inst, efa_device_rdma, tri_strings),
 	ENUM("gpudirect_rdma", struct inst, gpudirect_rdma, tri_strings),
 	CYAML_FIELD_MAPPING_PTR("price", OPT, struct inst, price, price_fields),
+	CYAML_FIELD_MAPPING_PTR("price_spot", OPT, struct inst, price_spot, price_fields),
+	CYAML_FIELD_MAPPING_PTR("price_reserved", OPT, struct inst, price_reserved, price_fields),
 	CYAML_FIELD_SEQUENCE("sources", OPT, struct inst, sources, &ref_schema,
 			     0, 64),
 	STR("notes", struct inst, notes, 2048),
@@ -508,14 +514,14 @@ static void report_cyaml(struct ctx *c, const struct cylog *lg, cyaml_err_t rc)
 enum fig {
 	F_ACCEL, F_ACCEL_MODEL, F_ACCEL_COUNT, F_NC_PHYS, F_NC_LOG, F_LNC,
 	F_ACCEL_MEM, F_VCPUS, F_MEM, F_ARCH, F_EFA, F_MAX_EFA, F_EFA_RDMA,
-	F_GDR, F__COUNT
+	F_GDR, F_GPU_MEM, F_PEAK, F_EFA_GBPS, F__COUNT
 };
 
 static const char *const fig_names[F__COUNT] = {
 	"accel", "accel_model", "accel_count", "neuron_cores_physical",
 	"neuron_cores_logical", "lnc_default", "accel_memory_gib", "vcpus",
 	"memory_mib", "arch", "efa", "max_efa_interfaces", "efa_device_rdma",
-	"gpudirect_rdma",
+	"gpudirect_rdma", "gpu_memory_gib", "accel_peak_bf16_tflops", "efa_gbps",
 };
 
 /* The string behind a numeric figure, NULL for the others. */
@@ -530,6 +536,8 @@ static const char *fig_number(const struct inst *in, int f)
 	case F_VCPUS:       return in->vcpus;
 	case F_MEM:         return in->memory_mib;
 	case F_MAX_EFA:     return in->max_efa_interfaces;
+	case F_GPU_MEM:     return in->gpu_memory_gib;
+	case F_EFA_GBPS:    return in->efa_gbps;
 	default:            return NULL;
 	}
 }
@@ -543,6 +551,7 @@ static bool fig_present(const struct inst *in, int f)
 	case F_EFA:         return in->efa != TRI_UNSET;
 	case F_EFA_RDMA:    return in->efa_device_rdma != TRI_UNSET;
 	case F_GDR:         return in->gpudirect_rdma != TRI_UNSET;
+	case F_PEAK:        return in->accel_peak_bf16_tflops != NULL;
 	default:            return fig_number(in, f) != NULL;
 	}
 }
@@ -711,13 +720,12 @@ static void check_sources(struct ctx *c, struct doc *d)
 	}
 }
 
-static void check_price(struct ctx *c, struct doc *d, const struct inst *in,
-			const char *p, const char *label)
+static void check_price(struct ctx *c, struct doc *d, const struct price *pr,
+			const char *p, const char *key, const char *label)
 {
-	const struct price *pr = in->price;
 	char pp[PATH_MAX_LEN];
 
-	snprintf(pp, sizeof pp, "%s.price", p);
+	snprintf(pp, sizeof pp, "%s.%s", p, key);
 	if (pr->usd_per_hour == NULL)
 		err_at(c, pp, "%s: price has no usd_per_hour", label);
 	else if (!valid_price(pr->usd_per_hour))
@@ -790,6 +798,16 @@ static void check_consistency(struct ctx *c, const struct inst *in, const char *
 		err_at(c, p, "%s: accelerator figures do not apply to accel: none (leave them out)", label);
 	if (in->accel == ACC_NVIDIA && has_nc)
 		err_at(c, p, "%s: NeuronCore figures do not apply to NVIDIA GPUs", label);
+	if (in->accel != ACC_NVIDIA && n[F_GPU_MEM] >= 0)
+		err_at(c, p, "%s: gpu_memory_gib applies to NVIDIA GPUs only (Neuron types give accel_memory_gib)", label);
+	if (in->accel == ACC_NVIDIA && n[F_GPU_MEM] == 0)
+		err_at(c, p, "%s: gpu_memory_gib must be at least 1", label);
+	if (in->accel == ACC_NONE && in->accel_peak_bf16_tflops != NULL)
+		err_at(c, p, "%s: accel_peak_bf16_tflops does not apply to accel: none", label);
+	if (in->efa != TRI_Y && n[F_EFA_GBPS] >= 0)
+		err_at(c, p, "%s: efa_gbps needs efa: yes", label);
+	if (in->efa == TRI_Y && n[F_EFA_GBPS] == 0)
+		err_at(c, p, "%s: efa: yes with efa_gbps 0", label);
 	if (neuron && has_nc) {
 		if (n[F_NC_PHYS] < 0 || n[F_NC_LOG] < 0 || n[F_LNC] < 0)
 			err_at(c, p, "%s: give neuron_cores_physical, neuron_cores_logical and lnc_default together", label);
@@ -829,11 +847,14 @@ static void derive(const struct inst *in, struct resolved *r)
 	if (!neuron) {
 		r->num[F_NC_PHYS] = r->num[F_NC_LOG] = r->num[F_LNC] = 0;
 	}
+	if (in->accel != ACC_NVIDIA && in->accel != ACC_UNSET)
+		r->num[F_GPU_MEM] = 0;
 	r->efa = in->efa;
 	r->rdma = in->efa_device_rdma;
 	r->gdr = in->gpudirect_rdma;
 	if (in->efa == TRI_N) {
 		r->num[F_MAX_EFA] = 0;
+		r->num[F_EFA_GBPS] = 0;
 		r->rdma = TRI_N;
 		r->gdr = TRI_N;
 	}
@@ -871,7 +892,16 @@ static void check_instance(struct ctx *c, struct doc *d, unsigned i, struct reso
 	check_consistency(c, in, p, label, r);
 	derive(in, r);
 	if (in->price != NULL)
-		check_price(c, d, in, p, label);
+		check_price(c, d, in->price, p, "price", label);
+	if (in->price_spot != NULL)
+		check_price(c, d, in->price_spot, p, "price_spot", label);
+	if (in->price_reserved != NULL)
+		check_price(c, d, in->price_reserved, p, "price_reserved", label);
+	if (in->accel_peak_bf16_tflops != NULL && !valid_price(in->accel_peak_bf16_tflops)) {
+		snprintf(fp, sizeof fp, "%s.accel_peak_bf16_tflops", p);
+		err_at(c, fp, "%s: accel_peak_bf16_tflops '%s' is not a positive decimal like 989.4",
+		       label, in->accel_peak_bf16_tflops);
+	}
 	check_coverage(c, d, in, p, label);
 }
 
@@ -957,6 +987,43 @@ static void put_source_text(FILE *o, const struct source *s)
 	put_str(o, buf);
 }
 
+/* The source of one figure (the first ref that lists it), as
+ * "title <location> (date)", or NULL: the planner shows it next to the
+ * figure. */
+static void put_figure_source(FILE *o, const char *member, const struct doc *d,
+			      const struct inst *in, int f)
+{
+	fprintf(o, "\t\t.%s = ", member);
+	for (unsigned j = 0; j < in->sources_count; j++)
+		for (unsigned k = 0; k < in->sources[j].fields_count; k++)
+			if (strcmp(in->sources[j].fields[k], fig_names[f]) == 0) {
+				put_source_text(o, &d->sources[source_index(d, in->sources[j].ref)]);
+				fputs(",\n", o);
+				return;
+			}
+	fputs("NULL,\n", o);
+}
+
+/* A price block, or the unknown marks: the decimal text as written, no
+ * float round trip. */
+static void put_price(FILE *o, const struct doc *d, const struct price *pr,
+		      const char *prefix)
+{
+	if (pr == NULL) {
+		fprintf(o, "\t\t.%s = -1.0,\n\t\t.%s_region = NULL,\n"
+			"\t\t.%s_source = NULL,\n\t\t.%s_date = NULL,\n",
+			prefix, prefix, prefix, prefix);
+		return;
+	}
+	fprintf(o, "\t\t.%s = %s,\n\t\t.%s_region = ", prefix, pr->usd_per_hour, prefix);
+	put_str(o, pr->region);
+	fprintf(o, ",\n\t\t.%s_source =\n\t\t\t", prefix);
+	put_source_text(o, &d->sources[source_index(d, pr->source)]);
+	fprintf(o, ",\n\t\t.%s_date = ", prefix);
+	put_str(o, pr->date);
+	fputs(",\n", o);
+}
+
 static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
 		       const struct resolved *r)
 {
@@ -984,6 +1051,16 @@ static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
 	fprintf(o, "\t\t.max_efa_interfaces = %d,\n", n[F_MAX_EFA]);
 	fprintf(o, "\t\t.efa_device_rdma = %s,\n", tri_c(r->rdma));
 	fprintf(o, "\t\t.gpudirect_rdma = %s,\n", tri_c(r->gdr));
+	fprintf(o, "\t\t.gpu_memory_gib = %d,\n", n[F_GPU_MEM]);
+	fprintf(o, "\t\t.accel_peak_bf16_tflops = %s,\n",
+		in->accel_peak_bf16_tflops != NULL ? in->accel_peak_bf16_tflops : "-1.0");
+	fprintf(o, "\t\t.efa_gbps = %d,\n", n[F_EFA_GBPS]);
+	put_figure_source(o, "accel_memory_source", d, in, F_ACCEL_MEM);
+	put_figure_source(o, "gpu_memory_source", d, in, F_GPU_MEM);
+	put_figure_source(o, "peak_source", d, in, F_PEAK);
+	put_figure_source(o, "efa_gbps_source", d, in, F_EFA_GBPS);
+	put_price(o, d, in->price_spot, "price_spot");
+	put_price(o, d, in->price_reserved, "price_reserved");
 	if (in->price != NULL) {
 		/* The decimal text as written: no float round trip. */
 		fprintf(o, "\t\t.price_on_demand = %s,\n\t\t.price_region = ", in->price->usd_per_hour);

@@ -50,7 +50,8 @@ static void columns_count_code_points(void **state)
 static void yaml11_types(void **state)
 {
 	(void)state;
-	yamldoc *d = parse("a: yes\nb: 12\nc: 1.5\nd: ~\ne: '12'\nf: hello\ng: 0x1f\nh:\ni: 1:30\nj: Off\n");
+	yamldoc *d = parse("a: yes\nb: 12\nc: 1.5\nd: ~\ne: '12'\nf: hello\ng: 0x1f\nh:\ni: 1:30\nj: Off\n"
+			   "k: 7.5e9\nl: 176e9\nm: 1e5x\n");
 	yd_node r = yd_root(d);
 	assert_int_equal(yd_type(d, yd_get(d, r, "a")), YD_T_BOOL);
 	assert_int_equal(yd_type(d, yd_get(d, r, "b")), YD_T_INT);
@@ -61,6 +62,9 @@ static void yaml11_types(void **state)
 	assert_int_equal(yd_type(d, yd_get(d, r, "g")), YD_T_INT);
 	assert_int_equal(yd_type(d, yd_get(d, r, "h")), YD_T_NULL);
 	assert_int_equal(yd_type(d, yd_get(d, r, "i")), YD_T_INT);
+	assert_int_equal(yd_type(d, yd_get(d, r, "k")), YD_T_FLOAT);
+	assert_int_equal(yd_type(d, yd_get(d, r, "l")), YD_T_FLOAT);
+	assert_int_equal(yd_type(d, yd_get(d, r, "m")), YD_T_STRING);
 	bool v = true;
 	assert_true(yd_bool(d, yd_get(d, r, "j"), &v));
 	assert_false(v);

@@ -1,0 +1,185 @@
+#!/bin/sh
+# trainforge plan: estimates against published results (Narayanan et al.
+# 2021 for time, Rajbhandari et al. 2020 for ZeRO memory, Korthikanti et
+# al. 2022 for activations), unknown figures shown as unknown, the
+# --compare and --svg flags, and their diagnostics. Prints RESULT lines.
+# ok and no only print, so "A && ok || no" is an if-then-else here.
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TF=${TF:-build/rel/trainforge}
+S=tests/plan/specs
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+ok() { echo "RESULT pass $1"; }
+no() { echo "RESULT fail $1"; }
+expect_rc() { # name, expected rc, command...
+	name=$1 want=$2
+	shift 2
+	"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -5 "$t/err"; fi
+}
+# check NAME PYTHON: runs PYTHON with d = the JSON in $t/out, e = its first estimate
+check() {
+	name=$1
+	if python3 - "$t/out" "$2" >"$t/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["estimates"][0]
+exec(sys.argv[2])
+PY
+	then ok "$name"; else no "$name"; cat "$t/py"; fi
+}
+
+# ---- time: Narayanan et al. 2021, eq. 4, 8 T P / (n X) -----------------
+expect_rc gpt3-175b-plans 0 "$TF" plan --format json $S/gpt3-175b.yaml
+check narayanan-gpt3-175b-34-days '
+days = e["time"]["runDays"]
+print("days", days, "error %.2f%%" % (100 * (days - 34) / 34))
+assert e["accelerators"] == 1024 and e["time"]["flopsPerParameterToken"] == 8
+assert abs(e["time"]["achievedFlops"] / 1024 / 1e12 - 140) < 0.1
+assert abs(days - 34) / 34 < 0.05'
+expect_rc gpt-1t-plans 0 "$TF" plan --format json $S/gpt-1t.yaml
+check narayanan-1t-84-days '
+days = e["time"]["runDays"]
+print("days", days, "error %.2f%%" % (100 * (days - 84) / 84))
+assert e["accelerators"] == 3072
+assert abs(e["time"]["achievedFlops"] / 3072 / 1e12 - 163) < 0.1
+assert abs(days - 84) / 84 < 0.05'
+check narayanan-1t-run-cost-is-hours-times-price '
+c = e["cost"]
+assert c["runHoursFrom"] == "estimate"
+assert abs(c["runHours"] - e["time"]["runSeconds"] / 3600) < 1e-6
+assert abs(c["onDemand"]["usdPerRun"] - 384 * 21.957642 * c["runHours"]) < 1e-3 * c["onDemand"]["usdPerRun"]'
+# The same spec without full recomputation: 6 instead of 8 FLOPs.
+sed 's/recompute: full/recompute: selective/' $S/gpt3-175b.yaml >"$t/sel.yaml"
+expect_rc gpt3-selective-plans 0 "$TF" plan --format json "$t/sel.yaml"
+check six-flops-without-full-recompute '
+assert e["time"]["flopsPerParameterToken"] == 6
+assert abs(e["time"]["runDays"] - 33.908 * 6 / 8) < 0.05'
+
+# ---- memory: ZeRO (Rajbhandari et al. 2020, figure 1) ------------------
+# 7.5B parameters, DP 64: 120 GB, 31.4 GB, 16.6 GB, 1.9 GB per device.
+for stage in 0 1 2 3; do
+	expect_rc zero-stage$stage-plans 0 "$TF" plan --format json $S/zero-7.5b-stage$stage.yaml
+	check zero-7.5b-stage$stage-paper "
+paper = [120, 31.4, 16.6, 1.9]
+got = [x / 1e9 for x in e['memory']['zeroStageBytes']]
+print(got)
+assert all(abs(g - p) / p < 0.02 for g, p in zip(got, paper))
+assert got[0] == 120.0
+m = e['memory']
+assert abs(m['weightsBytes'] + m['gradientsBytes'] + m['optimizerBytes'] - m['zeroStageBytes'][$stage]) < 1
+assert d['assumptions']['zeroStage'] == $stage"
+done
+check zero-7.5b-stage3-fits-a100-40gib '
+m = e["memory"]
+assert m["capacityBytes"] == 40 * 2**30 and m["fits"] is True'
+"$TF" plan --format json $S/zero-7.5b-stage0.yaml >"$t/out" 2>/dev/null
+check zero-7.5b-stage0-does-not-fit '
+assert e["memory"]["fits"] is False'
+"$TF" plan $S/zero-7.5b-stage0.yaml >"$t/text" 2>/dev/null
+grep -q 'per rank: does NOT fit$' "$t/text" && ok text-says-does-not-fit || no text-says-does-not-fit
+grep -q 'stages 0-3: 111.76, 29.25, 15.50, 1.75 GiB' "$t/text" && ok text-shows-every-stage || no text-shows-every-stage
+
+# ---- memory: activations (Korthikanti et al. 2022) ---------------------
+"$TF" plan --format json $S/gpt3-175b.yaml >"$t/out" 2>/dev/null
+check korthikanti-activations '
+s, b, h, a, t, L = 2048, 1, 12288, 96, 8, 96
+act = e["memory"]["activationsBytes"]
+close = lambda x, y: abs(x - y) <= 1e-8 * y
+assert close(act["none"], s*b*h*(34 + 5*a*s/h)/t*L)
+assert close(act["selective"], 34*s*b*h/t*L)
+assert close(act["full"], 2*s*b*h/t*L)
+m = e["memory"]
+assert close(m["totalBytes"], m["zeroStageBytes"][1] + act["full"])'
+
+# ---- network, bubble -----------------------------------------------------
+check network-and-bubble-fractions '
+n = e["network"]
+assert n["efaGbps"] == 400 and n["efaSource"]
+assert abs(n["bytesPerSecondPerRank"] - 400e9 / 8 / 8) < 1
+assert abs(n["gradientFraction"] - n["gradientSeconds"] / e["time"]["stepSeconds"]) < 1e-9
+assert n["pipelineBytesPerRank"] > 0 and 0 < n["pipelineFraction"] < 1
+assert abs(n["bubbleFraction"] - 7 / (96 + 7)) < 1e-9'
+
+# ---- sources and unknowns ------------------------------------------------
+check every-known-figure-has-a-source '
+assert e["time"]["peakSource"] and "arxiv.org/abs/2104.04473" in e["time"]["peakSource"]
+assert e["memory"]["capacitySource"] and "ecs-gpu" in e["memory"]["capacitySource"]
+assert e["cost"]["onDemand"]["source"] and e["cost"]["onDemand"]["date"] == "2026-01-19"
+for k in ("spot", "reserved"):
+    assert e["cost"][k]["usdPerHour"] is None and e["cost"][k]["source"] is None'
+expect_rc compare-plans 0 "$TF" plan --format json --compare g6e.48xlarge,p5e.48xlarge,trn2u.48xlarge $S/gpt3-175b.yaml
+check compare-unknown-figures-are-null '
+by = {x["instance"]: x for x in d["estimates"]}
+assert [x["instance"] for x in d["estimates"]] == ["p4d.24xlarge", "g6e.48xlarge", "p5e.48xlarge", "trn2u.48xlarge"]
+assert by["p4d.24xlarge"]["own"] and not by["g6e.48xlarge"]["own"]
+g = by["g6e.48xlarge"]
+assert g["time"]["peakFlopsPerAccelerator"] is None and g["time"]["runDays"] is None and g["time"]["peakSource"] is None
+assert g["cost"]["usdPerPflopHour"] is None and g["cost"]["onDemand"]["usdPerHour"] is not None
+p5e = by["p5e.48xlarge"]
+assert p5e["memory"]["capacityBytes"] is None and p5e["memory"]["fits"] is None
+assert p5e["cost"]["onDemand"]["usdPerHour"] is None
+trn = by["trn2u.48xlarge"]
+assert trn["nodes"] == 16 and trn["processesPerNode"] == 64
+assert trn["cost"]["onDemand"]["usdPerRun"] is None and trn["time"]["runDays"] is not None'
+"$TF" plan --compare g6e.48xlarge $S/gpt3-175b.yaml >"$t/text" 2>/dev/null
+grep -q 'throughput       unknown: the catalog has no peak BF16 throughput for L40S' "$t/text" &&
+	ok text-unknown-peak-named || no text-unknown-peak-named
+grep -q '^  g6e.48xlarge  .* - ' "$t/text" && ok text-table-marks-unknown || no text-table-marks-unknown
+grep -q 'spot missing; reserved missing' "$t/text" && ok text-missing-prices || no text-missing-prices
+expect_rc minimal-plans 0 "$TF" plan --format json $S/minimal.yaml
+check minimal-everything-unknown '
+assert d["assumptions"]["utilizationDefault"] and d["assumptions"]["utilization"] == 0.4
+assert e["memory"]["parametersPerRank"] is None and e["time"]["runDays"] is None
+assert e["cost"]["runHours"] is None and e["cost"]["onDemand"]["usdPerRun"] is None'
+"$TF" plan $S/minimal.yaml >"$t/text" 2>/dev/null
+grep -q 'memory/rank      unknown: give model.parameters' "$t/text" && grep -q 'run unknown: give model.tokens' "$t/text" &&
+	grep -q 'utilization 0.4 of peak dense BF16 (default; set training.utilization)' "$t/text" &&
+	ok text-states-defaults-and-unknowns || no text-states-defaults-and-unknowns
+expect_rc hours-plans 0 "$TF" plan --format json --hours 100 $S/gpt3-175b.yaml
+check hours-flag-prices-the-run '
+c = e["cost"]
+assert c["runHoursFrom"] == "--hours" and c["runHours"] == 100
+assert abs(c["onDemand"]["usdPerRun"] - 100 * 128 * 21.957642) < 1e-6'
+
+# ---- diagnostics ---------------------------------------------------------
+expect_rc tokens-without-parameters-exit-1 1 "$TF" plan $S/no-params.yaml
+grep -q "no-params.yaml:5:17: error: model.tokens asks for the run's time and cost, but model.parameters is missing \[JS2013\]" "$t/err" &&
+	ok tokens-without-parameters-position || no tokens-without-parameters-position
+[ ! -s "$t/out" ] && ok tokens-without-parameters-no-plan || no tokens-without-parameters-no-plan
+expect_rc compare-unknown-type-exit-2 2 "$TF" plan --compare p5.48xlarge,p9.48xlarge $S/gpt3-175b.yaml
+grep -q "unknown instance type 'p9.48xlarge' in --compare" "$t/err" && [ ! -s "$t/out" ] &&
+	ok compare-unknown-type-message || no compare-unknown-type-message
+expect_rc compare-typo-suggests 2 "$TF" plan --compare p5.84xlarge $S/gpt3-175b.yaml
+grep -q "did you mean p5.48xlarge" "$t/err" && ok compare-typo-suggestion || no compare-typo-suggestion
+expect_rc compare-empty-exit-2 2 "$TF" plan --compare p5.48xlarge, $S/gpt3-175b.yaml
+expect_rc svg-unwritable-exit-2 2 "$TF" plan --svg "$t/no/such/dir/x.svg" $S/gpt3-175b.yaml
+
+# ---- SVG ---------------------------------------------------------------
+expect_rc svg-written 0 "$TF" plan --compare p5.48xlarge,g6e.48xlarge,trn1.32xlarge --svg "$t/chart.svg" $S/gpt3-175b.yaml
+if python3 - "$t/chart.svg" >"$t/py" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+assert root.tag == ns + "svg", root.tag
+assert root.get("viewBox") == "0 0 760 520"
+texts = " ".join(t.text or "" for t in root.iter(ns + "text"))
+for name in ("p4d.24xlarge", "p5.48xlarge", "trn1.32xlarge", "g6e.48xlarge (unknown)", "run time (days)", "run cost (USD)"):
+    assert name in texts, name
+titles = [t.text for t in root.iter(ns + "title")]
+points = [t for t in titles if t and " on-demand: " in t]
+assert len(points) == 3, points  # g6e has no peak, so no run time
+for c in root.iter(ns + "circle"):
+    assert 0 <= float(c.get("cx")) <= 760 and 0 <= float(c.get("cy")) <= 520
+PY
+then ok svg-well-formed-and-complete; else no svg-well-formed-and-complete; cat "$t/py"; fi
+expect_rc svg-without-data 0 "$TF" plan --svg "$t/empty.svg" $S/minimal.yaml
+python3 -c "
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+assert any('no instance type has both' in (t.text or '') for t in r.iter('{http://www.w3.org/2000/svg}text'))
+" "$t/empty.svg" 2>"$t/py" && ok svg-without-data-well-formed || { no svg-without-data-well-formed; cat "$t/py"; }
