@@ -10,5 +10,7 @@ int cmd_plan(int argc, char **argv);
 int cmd_gen(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_docs(int argc, char **argv);
+int cmd_schema(int argc, char **argv);
+int cmd_lsp(int argc, char **argv);
 
 #endif

@@ -48,6 +48,8 @@ count gen sh tests/gen/run.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
+count lsp sh tests/lsp/run.sh
+count schema sh tests/schema/run.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,0 +1,267 @@
+// Drives `trainforge lsp` with vscode-languageserver-protocol's node
+// client side (StreamMessageReader/Writer on a spawned server) the way an
+// editor does: initialize, open, change, a burst of changes, save, close,
+// shutdown, exit. Prints RESULT lines; exits 1 on a failure.
+'use strict';
+const { spawn } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const { pathToFileURL } = require('url');
+const rpc = require('vscode-languageserver-protocol/node');
+
+const root = path.resolve(__dirname, '../..');
+const TF = process.env.TF || path.join(root, 'build/rel/trainforge');
+let failed = 0;
+
+function result(ok, name, detail) {
+	console.log(`RESULT ${ok ? 'pass' : 'fail'} lsp/${name}${ok || !detail ? '' : ': ' + detail}`);
+	if (!ok)
+		failed++;
+}
+
+function file(rel) {
+	const abs = path.join(root, rel);
+	return { uri: pathToFileURL(abs).href, text: fs.readFileSync(abs, 'utf8') };
+}
+
+function frame(obj) {
+	const body = Buffer.from(JSON.stringify(obj), 'utf8');
+	return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
+}
+
+function start(args = []) {
+	const proc = spawn(TF, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+	const srv = { proc, published: [], waiters: new Set(), stderr: '' };
+	proc.stderr.on('data', (d) => { srv.stderr += d; });
+	srv.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+	srv.conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(proc.stdout),
+		new rpc.StreamMessageWriter(proc.stdin));
+	srv.conn.onError(() => {});
+	srv.conn.onNotification(rpc.PublishDiagnosticsNotification.type, (p) => {
+		srv.published.push(p);
+		for (const w of [...srv.waiters])
+			w();
+	});
+	srv.conn.listen();
+	return srv;
+}
+
+// The first publish (from index `from` on) that matches pred.
+function waitFor(srv, pred, what, from = 0, ms = 10000) {
+	return new Promise((resolve, reject) => {
+		let timer;
+		const check = () => {
+			const hit = srv.published.slice(from).find(pred);
+			if (!hit)
+				return false;
+			clearTimeout(timer);
+			srv.waiters.delete(check);
+			resolve(hit);
+			return true;
+		};
+		if (check())
+			return;
+		timer = setTimeout(() => {
+			srv.waiters.delete(check);
+			reject(new Error(`timed out waiting for ${what}; stderr: ${srv.stderr}`));
+		}, ms);
+		srv.waiters.add(check);
+	});
+}
+
+const published = (srv, uri, version) =>
+	waitFor(srv, (p) => p.uri === uri && (version === undefined || p.version === version),
+		`diagnostics for ${uri} v${version}`);
+const byCode = (p, code) => p.diagnostics.filter((d) => d.code === code);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const pos = (d) => `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character}`;
+
+async function initialize(srv, encodings) {
+	return srv.conn.sendRequest(rpc.InitializeRequest.type, {
+		processId: process.pid,
+		rootUri: pathToFileURL(root).href,
+		capabilities: {
+			general: { positionEncodings: encodings },
+			textDocument: { publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true } },
+		},
+	});
+}
+
+function open(srv, doc, version = 1, languageId = 'yaml') {
+	return srv.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type,
+		{ textDocument: { uri: doc.uri, languageId, version, text: doc.text } });
+}
+
+function change(srv, uri, version, text) {
+	return srv.conn.sendNotification(rpc.DidChangeTextDocumentNotification.type,
+		{ textDocument: { uri, version }, contentChanges: [{ text }] });
+}
+
+async function expectError(name, promise, code) {
+	try {
+		await promise;
+		result(false, name, 'no error');
+	} catch (e) {
+		result(e.code === code, name, `error code ${e.code}, expected ${code}`);
+	}
+}
+
+async function utf16Session() {
+	const srv = start();
+	const init = await initialize(srv, ['utf-16']);
+	const caps = init.capabilities;
+	const sync = caps.textDocumentSync || {};
+	result(sync.change === 1 && sync.openClose === true && sync.save !== undefined,
+		'initialize-capabilities', JSON.stringify(caps));
+	result(caps.positionEncoding === 'utf-16', 'initialize-utf16-when-not-offered-utf8', caps.positionEncoding);
+	result(init.serverInfo && init.serverInfo.name === 'trainforge', 'initialize-server-info');
+	await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+
+	const cluster = file('examples/broken/cluster.yaml');
+	await open(srv, cluster);
+	let p = await published(srv, cluster.uri, 1);
+	result(p.diagnostics.length === 12, 'broken-cluster-count', `${p.diagnostics.length} diagnostics`);
+	const minmax = byCode(p, 'PC2201');
+	result(minmax.length === 1 && minmax[0].range.start.line === 18 && minmax[0].range.start.character === 20,
+		'broken-cluster-PC2201-position', minmax.map(pos).join(' '));
+	const d = minmax[0] || {};
+	result(d.severity === 1 && d.source === 'trainforge' &&
+		(d.codeDescription || {}).href === 'https://trainforge.dev/rules/PC2201' &&
+		/MinCount 8 is above MaxCount 4/.test(d.message), 'diagnostic-fields', JSON.stringify(d));
+	const warn = byCode(p, 'PC2002')[0] || {};
+	result(warn.severity === 2, 'warning-severity-2', JSON.stringify(warn));
+	const hyphen = byCode(p, 'PC1004')[0];
+	result(hyphen && pos(hyphen) === '29:26-29:27', 'utf16-columns', hyphen && pos(hyphen));
+	const withHelp = p.diagnostics.filter((x) => /\nhelp: /.test(x.message));
+	result(withHelp.length > 0, 'message-carries-help');
+
+	const fixed = cluster.text.replace('MinCount: 8', 'MinCount: 2');
+	await change(srv, cluster.uri, 2, fixed);
+	p = await published(srv, cluster.uri, 2);
+	result(byCode(p, 'PC2201').length === 0 && p.diagnostics.length === 11, 'didChange-fixes-PC2201',
+		`${p.diagnostics.length} diagnostics, PC2201 x${byCode(p, 'PC2201').length}`);
+
+	// three edits in one write: the server drains them and lints once
+	const before = srv.published.length;
+	const burst = Buffer.concat([3, 4, 5].map((v) => frame({ jsonrpc: '2.0', method: 'textDocument/didChange',
+		params: { textDocument: { uri: cluster.uri, version: v },
+			contentChanges: [{ text: v === 5 ? cluster.text : fixed + `# edit ${v}\n` }] } })));
+	srv.proc.stdin.write(burst);
+	p = await published(srv, cluster.uri, 5);
+	await sleep(300);
+	const burstVersions = srv.published.slice(before).filter((x) => x.uri === cluster.uri).map((x) => x.version);
+	result(burstVersions.join() === '5', 'burst-lints-once', `published versions ${burstVersions.join()}`);
+	result(byCode(p, 'PC2201').length === 1, 'burst-lints-latest-text');
+
+	const spec = file('tests/cases/JS2001/bad.yaml');
+	await open(srv, spec);
+	p = await published(srv, spec.uri, 1);
+	const js = byCode(p, 'JS2001')[0];
+	result(js && pos(js).startsWith('6:10-'), 'jobspec-rule', js ? pos(js) : JSON.stringify(p.diagnostics));
+	const moe = file('examples/jobs/moe-176b-trn2.yaml');
+	await open(srv, moe);
+	p = await published(srv, moe.uri, 1);
+	result(p.diagnostics.length === 0, 'jobspec-clean', JSON.stringify(p.diagnostics));
+
+	const script = file('tests/cases/SB2002/bad.sbatch');
+	await open(srv, script, 1, 'shellscript');
+	p = await published(srv, script.uri, 1);
+	const sb = byCode(p, 'SB2002')[0];
+	result(sb && pos(sb).startsWith('11:0-'), 'sbatch-SB2002', sb ? pos(sb) : JSON.stringify(p.diagnostics));
+	result(byCode(p, 'SB2001').length === 1, 'sbatch-SB2001');
+	result(!p.diagnostics.some((x) => /^SC/.test(x.code)), 'shellcheck-off-by-default');
+
+	// paired with examples/broken/cluster.yaml by its `# trainforge cluster=` comment
+	const paired = file('examples/broken/train.sbatch');
+	await open(srv, paired, 1, 'shellscript');
+	p = await published(srv, paired.uri, 1);
+	const part = byCode(p, 'SB3001')[0];
+	result(part && /not a queue of .*examples\/broken\/cluster\.yaml/.test(part.message), 'sbatch-paired-by-comment',
+		part ? part.message : JSON.stringify(p.diagnostics.map((x) => x.code)));
+
+	const untitled = { uri: 'untitled:Untitled-1', text: cluster.text };
+	await open(srv, untitled);
+	p = await published(srv, untitled.uri, 1);
+	result(p.diagnostics.length === 12, 'untitled-document', `${p.diagnostics.length} diagnostics`);
+
+	const emoji = { uri: pathToFileURL(path.join(root, 'examples/broken/emoji.yaml')).href,
+		text: cluster.text.replace('p5\u2011', 'p5\u{1F600}\u2011') };
+	await open(srv, emoji);
+	p = await published(srv, emoji.uri, 1);
+	const astral = byCode(p, 'PC1004')[0];
+	result(astral && pos(astral) === '29:28-29:29', 'utf16-astral-columns', astral && pos(astral));
+
+	let mark = srv.published.length;
+	await srv.conn.sendNotification(rpc.DidSaveTextDocumentNotification.type, { textDocument: { uri: cluster.uri } });
+	await waitFor(srv, (x) => x.uri === paired.uri, 'a re-lint of the script after a save', mark);
+	result(true, 'didSave-relints');
+
+	mark = srv.published.length;
+	await srv.conn.sendNotification(rpc.DidCloseTextDocumentNotification.type, { textDocument: { uri: cluster.uri } });
+	p = await waitFor(srv, (x) => x.uri === cluster.uri, 'the publish on close', mark);
+	result(Array.isArray(p.diagnostics) && p.diagnostics.length === 0, 'didClose-publishes-empty', JSON.stringify(p));
+
+	await expectError('unknown-request-method-not-found', srv.conn.sendRequest('textDocument/hover',
+		{ textDocument: { uri: spec.uri }, position: { line: 0, character: 0 } }), -32601);
+	const down = await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+	result(down === null || down === undefined, 'shutdown-result-null');
+	await expectError('request-after-shutdown-invalid', srv.conn.sendRequest('textDocument/hover', {}), -32600);
+	await srv.conn.sendNotification(rpc.ExitNotification.type);
+	const ex = await srv.exited;
+	result(ex.code === 0, 'exit-after-shutdown-code-0', `code ${ex.code} signal ${ex.signal}`);
+	srv.conn.dispose();
+}
+
+async function utf8Session() {
+	const srv = start();
+	const init = await initialize(srv, ['utf-8', 'utf-16']);
+	result(init.capabilities.positionEncoding === 'utf-8', 'initialize-utf8-when-offered', init.capabilities.positionEncoding);
+	await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+	const cluster = file('examples/broken/cluster.yaml');
+	cluster.text = cluster.text.replace('p5\u2011', 'p5\u{1F600}\u2011');
+	await open(srv, cluster);
+	const p = await published(srv, cluster.uri, 1);
+	const hyphen = byCode(p, 'PC1004')[0];
+	result(hyphen && pos(hyphen) === '29:30-29:33', 'utf8-columns', hyphen && pos(hyphen));
+	await srv.conn.sendNotification(rpc.ExitNotification.type);
+	const ex = await srv.exited;
+	result(ex.code === 1, 'exit-without-shutdown-code-1', `code ${ex.code} signal ${ex.signal}`);
+	srv.conn.dispose();
+}
+
+// --shellcheck auto: shellcheck's findings on the unsaved text, under
+// their SC codes, linked to shellcheck's wiki
+async function shellcheckSession() {
+	const which = require('child_process').spawnSync('sh', ['-c', 'command -v shellcheck']);
+	if (which.status !== 0) {
+		console.log('RESULT skip lsp/shellcheck-auto: shellcheck is not installed');
+		return;
+	}
+	const srv = start(['--shellcheck', 'auto']);
+	await initialize(srv, ['utf-8']);
+	await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+	const doc = { uri: pathToFileURL(path.join(root, 'tests/lsp/unsaved.sbatch')).href,
+		text: '#!/bin/bash\n#SBATCH --nodes=1\necho $1\n' };
+	await open(srv, doc, 1, 'shellscript');
+	const p = await published(srv, doc.uri, 1);
+	const sc = byCode(p, 'SC2086')[0];
+	result(sc && pos(sc).startsWith('2:5-') && sc.codeDescription.href === 'https://www.shellcheck.net/wiki/SC2086',
+		'shellcheck-auto', JSON.stringify(p.diagnostics));
+	await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+	await srv.conn.sendNotification(rpc.ExitNotification.type);
+	await srv.exited;
+	srv.conn.dispose();
+}
+
+async function main() {
+	for (const session of [utf16Session, utf8Session, shellcheckSession]) {
+		try {
+			await session();
+		} catch (e) {
+			result(false, session.name, e.message);
+		}
+	}
+	process.exit(failed ? 1 : 0);
+}
+
+main();
