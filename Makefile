@@ -37,7 +37,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
 TEMPLATES := $(wildcard templates/*.mustache)
 
-.PHONY: all deps test unit demo bench install clean FORCE
+.PHONY: all deps test unit demo bench install clean e2e FORCE
 .DEFAULT_GOAL := all
 
 all: deps trainforge
@@ -98,6 +98,12 @@ unit: deps $(UNIT_BIN)
 
 test: deps trainforge $(UNIT_BIN)
 	@BUILD=$(BUILD) sh tests/run.sh
+
+# End-to-end tests on a real local Slurm 22.05, as root (tests/e2e/deps.sh
+# installs slurmctld, slurmd and python3-torch when missing).
+e2e: deps trainforge
+	@sh tests/e2e/deps.sh
+	@BUILD=$(BUILD) bash tests/e2e/run.sh
 
 demo: deps trainforge
 	@sh tools/demo.sh

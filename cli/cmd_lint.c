@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "config.h"
+#include "fix.h"
 #include "format.h"
 #include "lint.h"
 #include "jobspec.h"
@@ -12,11 +14,11 @@
 
 struct lint_cli {
 	struct lint_options opt;
+	struct config_flags flags;  /* select, ignore, fail level, --config */
 	enum format fmt;
-	int fail_level;     /* a severity, or SEV_ERROR + 1 for never */
 	int color;          /* -1 auto, 0 never, 1 always */
-	bool quiet;
-	const char *select, *ignore;
+	bool quiet, fix, unsafe_fixes, diff;
+	const char *show_config;
 	char **paths;
 	int n_paths;
 };
@@ -36,7 +38,16 @@ static const char lint_usage[] =
 	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
 	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
 	"      --color WHEN       auto (default), always, never\n"
-	"  -q, --quiet            no summary on stderr\n";
+	"  -q, --quiet            no summary on stderr\n"
+	"Configuration (.trainforge.yaml, found from each file's directory up to the\n"
+	"repository root, else ~/.config/trainforge/config.yaml; flags win):\n"
+	"      --config FILE      use FILE for every input instead of discovery\n"
+	"      --isolated         use no config file\n"
+	"      --show-config PATH print the settings for PATH and where each came from\n"
+	"Fixing:\n"
+	"      --fix              apply safe fixes in place, then report what remains\n"
+	"      --unsafe-fixes     with --fix or --diff, also the fixes that change behaviour\n"
+	"      --diff             print the fixes as a unified diff (patch -p1); write nothing\n";
 
 static int bad_value(const char *flag, const char *value)
 {
@@ -76,6 +87,7 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 	} else if (!strcmp(flag, "--cluster")) {
 		c->opt.cluster_path = v;
 	} else if (!strcmp(flag, "--shellcheck")) {
+		c->flags.shellcheck_set = true;
 		if (!strcmp(v, "auto"))
 			c->opt.shellcheck = SHELLCHECK_AUTO;
 		else if (!strcmp(v, "off"))
@@ -89,17 +101,22 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 			return bad_value(flag, v);
 	} else if (!strcmp(flag, "--stdin-filename")) {
 		c->opt.stdin_filename = v;
-	} else if (!strcmp(flag, "--select")) {
-		c->select = v;
-	} else if (!strcmp(flag, "--ignore")) {
-		c->ignore = v;
+	} else if (!strcmp(flag, "--select") || !strcmp(flag, "--ignore")) {
+		bool scratch[RULE__COUNT];
+		if (!selectors_apply(v, scratch, true))
+			return EXIT_TROUBLE;
+		*(flag[2] == 's' ? &c->flags.select : &c->flags.ignore) = v;
+	} else if (!strcmp(flag, "--config")) {
+		c->flags.config_path = v;
+	} else if (!strcmp(flag, "--show-config")) {
+		c->show_config = v;
 	} else if (!strcmp(flag, "--severity")) {
 		return set_severity(c, v);
 	} else if (!strcmp(flag, "--fail-level")) {
 		int l = severity_parse(v);
 		if (l < 0 && strcmp(v, "never") != 0)
 			return bad_value(flag, v);
-		c->fail_level = l < 0 ? SEV_ERROR + 1 : l;
+		c->flags.fail_level = l < 0 ? SEV_ERROR + 1 : l;
 	} else if (!strcmp(flag, "--max-file-size")) {
 		char *end;
 		unsigned long long n = strtoull(v, &end, 10);
@@ -138,6 +155,14 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 			exit(EXIT_CLEAN);
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			c->quiet = true;
+		} else if (!strcmp(a, "--isolated")) {
+			c->flags.isolated = true;
+		} else if (!strcmp(a, "--fix")) {
+			c->fix = true;
+		} else if (!strcmp(a, "--unsafe-fixes")) {
+			c->unsafe_fixes = true;
+		} else if (!strcmp(a, "--diff")) {
+			c->diff = true;
 		} else {
 			char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
 			const char *value;
@@ -155,14 +180,15 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 				return rc;
 		}
 	}
-	if (c->select) {
-		bool none[RULE__COUNT] = { false };
-		memcpy(c->opt.enabled, none, sizeof none);
-		if (!selectors_apply(c->select, c->opt.enabled, true))
-			return EXIT_TROUBLE;
-	}
-	if (c->ignore && !selectors_apply(c->ignore, c->opt.enabled, false))
+	if (c->flags.isolated && c->flags.config_path) {
+		fputs("trainforge: --isolated and --config cannot be used together\n", stderr);
 		return EXIT_TROUBLE;
+	}
+	for (int i = 0; c->fix && !c->diff && i < c->n_paths; i++)
+		if (!strcmp(c->paths[i], "-")) {
+			fputs("trainforge: --fix cannot rewrite stdin; use --diff\n", stderr);
+			return EXIT_TROUBLE;
+		}
 	return EXIT_CLEAN;
 }
 
@@ -191,9 +217,65 @@ static void summary(const struct lint_run *run)
 		run->files_checked, run->files_checked == 1 ? "" : "s");
 }
 
+static const char *plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* What --fix or --diff leaves out, so that it is not a surprise. */
+static void unsafe_hint(const struct lint_run *run, bool unsafe)
+{
+	size_t n = 0;
+	bool safe;
+	for (size_t i = 0; !unsafe && i < run->diags.len; i++)
+		n += fix_available(&run->diags.v[i], &safe) && !safe;
+	if (n)
+		fprintf(stderr, "%zu more %s available with --unsafe-fixes.\n", n, plural(n, "fix is", "fixes are"));
+}
+
+static void lint_all(struct lint_run *run, const struct lint_cli *c)
+{
+	lint_run_init(run, &c->opt);
+	for (int i = 0; i < c->n_paths; i++)
+		lint_path(run, c->paths[i]);
+	lint_run_finish(run);
+}
+
+/* --fix and --diff: 0 when nothing was (or would be) fixed, 1 when
+ * something was, 2 when the fixes did not settle or could not be
+ * written. The report after --fix comes from a fresh run. */
+static int fix(struct lint_cli *c, struct lint_run *run)
+{
+	struct fix_result res;
+	fix_run(&c->opt, run, c->unsafe_fixes, &res);
+	int rc = res.len ? EXIT_FINDINGS : EXIT_CLEAN;
+	if (!res.converged) {
+		fprintf(stderr, "trainforge: the fixes did not settle after %d passes; nothing was written\n",
+			FIX_MAX_PASSES);
+		rc = EXIT_TROUBLE;
+	} else if (c->diff) {
+		fix_diff(&res, stdout);
+		if (!c->quiet)
+			fprintf(stderr, "Would fix %zu %s in %zu %s.\n", res.fixes,
+				plural(res.fixes, "problem", "problems"), res.len, plural(res.len, "file", "files"));
+	} else if (!fix_write(&res)) {
+		rc = EXIT_TROUBLE;
+	} else if (!c->quiet && res.len) {
+		fprintf(stderr, "Fixed %zu %s in %zu %s.\n", res.fixes,
+			plural(res.fixes, "problem", "problems"), res.len, plural(res.len, "file", "files"));
+	}
+	if (!c->diff && res.len && rc != EXIT_TROUBLE) {
+		lint_run_fini(run);
+		lint_all(run, c);
+	}
+	fix_result_free(&res);
+	return rc;
+}
+
 int cmd_lint(int argc, char **argv)
 {
-	struct lint_cli c = { .fmt = FMT_TEXT, .fail_level = SEV_WARNING, .color = -1 };
+	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1 };
+	c.flags.fail_level = -1;
 	lint_options_init(&c.opt);
 	c.opt.check_jobspec = jobspec_lint;
 	char *paths[argc + 1];
@@ -203,22 +285,39 @@ int cmd_lint(int argc, char **argv)
 		return rc;
 	if (!c.n_paths)
 		paths[c.n_paths++] = ".";
+	config *cfg = config_new(&c.opt, &c.flags);
+	if (!cfg)
+		return EXIT_TROUBLE;
+	c.opt.options_for = config_options_for;
+	c.opt.options_ctx = cfg;
+	if (c.show_config) {
+		rc = config_show(cfg, c.show_config, stdout) ? EXIT_CLEAN : EXIT_TROUBLE;
+		config_free(cfg);
+		return rc;
+	}
 	struct lint_run run;
-	lint_run_init(&run, &c.opt);
-	for (int i = 0; i < c.n_paths; i++)
-		lint_path(&run, paths[i]);
-	lint_run_finish(&run);
-	diag_list_sort(&run.diags);
-	format_write(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color));
-	fflush(stdout);
-	if (!c.quiet)
-		summary(&run);
+	lint_all(&run, &c);
+	int fixed = c.fix || c.diff ? fix(&c, &run) : EXIT_CLEAN;
 	rc = EXIT_CLEAN;
-	for (size_t i = 0; i < run.diags.len; i++)
-		if ((int)run.diags.v[i].sev >= c.fail_level)
-			rc = EXIT_FINDINGS;
-	if (run.io_failed || run.shellcheck_failed)
+	if (c.diff) {
+		rc = fixed;
+	} else {
+		diag_list_sort(&run.diags);
+		format_write(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color));
+		fflush(stdout);
+		if (!c.quiet)
+			summary(&run);
+		for (size_t i = 0; i < run.diags.len; i++)
+			if ((int)run.diags.v[i].sev >= config_fail_level(cfg, run.diags.v[i].src->path))
+				rc = EXIT_FINDINGS;
+		if (fixed == EXIT_TROUBLE)
+			rc = EXIT_TROUBLE;
+	}
+	if ((c.fix || c.diff) && !c.quiet)
+		unsafe_hint(&run, c.unsafe_fixes);
+	if (run.io_failed || run.shellcheck_failed || config_failed(cfg))
 		rc = EXIT_TROUBLE;
 	lint_run_fini(&run);
+	config_free(cfg);
 	return rc;
 }

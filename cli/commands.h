@@ -12,5 +12,6 @@ int cmd_explain(int argc, char **argv);
 int cmd_docs(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_lsp(int argc, char **argv);
+int cmd_init(int argc, char **argv);
 
 #endif

@@ -30,6 +30,7 @@ static const struct {
 	{ "rules", cmd_rules, "list every rule: ID, name, default level, summary" },
 	{ "explain", cmd_explain, "explain a rule: why it matters, a bad and a good example, how to suppress it" },
 	{ "docs", cmd_docs, "print the rules reference: trainforge docs rules > docs/rules.md" },
+	{ "init", cmd_init, "write a commented .trainforge.yaml and a starter job spec; print a pre-commit stanza" },
 	{ "schema", cmd_schema, "print a JSON Schema for editors: jobspec or parallelcluster" },
 	{ "lsp", cmd_lsp, "run a language server on stdio (diagnostics only)" },
 	{ "version", cmd_version, "print the version" },

@@ -198,7 +198,9 @@ struct tv *context_build(const struct plan *p, const struct spec *spec,
 {
 	struct tv *c = tv_map_new();
 	set_str(c, "name", p->job->name);
-	set_str(c, "spec_path", spec_path);
+	/* the file name only: the output must not depend on where gen ran */
+	const char *slash = strrchr(spec_path, '/');
+	set_str(c, "spec_path", slash ? slash + 1 : spec_path);
 	cluster_keys(c, p);
 	batch_keys(c, p, spec);
 	return c;

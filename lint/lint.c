@@ -42,6 +42,7 @@ void lint_run_fini(struct lint_run *run)
 	for (size_t i = 0; i < run->n_sources; i++)
 		source_free(run->sources[i]);
 	free(run->clusters);
+	free(run->inputs);
 	free(run->scripts);
 	free(run->shells);
 	free(run->shells_named);
@@ -179,11 +180,20 @@ static bool check_bytes(struct lint_run *run, struct source *src, bool named)
 	return false;
 }
 
+const struct lint_options *lint_options_of(const struct lint_run *run,
+					   const struct source *src)
+{
+	const struct lint_options *opt = NULL;
+	if (run->opt->options_for)
+		opt = run->opt->options_for(run->opt->options_ctx, src->path);
+	return opt ? opt : run->opt;
+}
+
 void lint_apply_selection(struct lint_run *run, size_t first)
 {
-	const struct lint_options *opt = run->opt;
 	for (size_t i = first; i < run->diags.len;) {
 		struct diag *d = &run->diags.v[i];
+		const struct lint_options *opt = lint_options_of(run, d->src);
 		if (!opt->enabled[d->rule]) {
 			diag_remove(&run->diags, i);
 			continue;
@@ -236,6 +246,10 @@ static bool lint_as_script(struct lint_run *run, struct source *src, bool named)
 void lint_source(struct lint_run *run, struct source *src, bool named)
 {
 	size_t first = run->diags.len;
+	run->inputs = xgrow(run->inputs, &run->cap_inputs, run->n_inputs + 1, sizeof *run->inputs);
+	run->inputs[run->n_inputs++] = (struct lint_input){ src, named };
+	if (lint_options_of(run, src)->excluded)
+		return;
 	if (!check_bytes(run, src, named)) {
 		lint_apply_selection(run, first);
 		return;
@@ -265,7 +279,7 @@ void lint_source(struct lint_run *run, struct source *src, bool named)
 	else if (kind == KIND_UNKNOWN && whole)
 		diag_add(&run->diags, src, R_LN1008, 1, 1, 1, 1,
 			 "not a ParallelCluster config, job spec or batch script; only input checks ran");
-	suppress_apply(src, doc, &run->diags, first, run->opt->enabled);
+	suppress_apply(src, doc, &run->diags, first, lint_options_of(run, src)->enabled);
 	lint_apply_selection(run, first);
 	if (kind == KIND_PCLUSTER && whole)
 		keep_cluster(run, src, doc);
@@ -321,20 +335,62 @@ static const struct lint_cluster *load_cluster(struct lint_run *run, const char 
 }
 
 /* DESIGN.md's pairing: --cluster, then a `# trainforge cluster=PATH`
- * comment, then the only cluster config among the inputs. */
+ * comment, then `cluster:` in the config, then the only cluster config
+ * among the inputs. */
 static const struct lint_cluster *pair(struct lint_run *run, struct source *script,
 				       size_t known_clusters)
 {
 	char named[4096];
-	if (run->opt->cluster_path)
-		return load_cluster(run, run->opt->cluster_path, NULL);
+	const struct lint_options *opt = lint_options_of(run, script);
+	if (opt->cluster_path)
+		return load_cluster(run, opt->cluster_path, NULL);
 	if (sbatch_cluster_directive(script, named, sizeof named)) {
 		const struct lint_cluster *c = load_cluster(run, named, script->path);
 		if (!c)
 			sbatch_report_unreadable_cluster(script, named, &run->diags);
 		return c;
 	}
+	if (opt->cluster_fallback) {
+		const struct lint_cluster *c = load_cluster(run, opt->cluster_fallback, NULL);
+		if (!c)
+			sbatch_report_unreadable_cluster(script, opt->cluster_fallback, &run->diags);
+		return c;
+	}
 	return known_clusters == 1 ? &run->clusters[0] : NULL;
+}
+
+static bool same_program(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* One shellcheck process per distinct setting (configs may differ). */
+static void run_shellcheck(struct lint_run *run)
+{
+	bool *done = xcalloc(run->n_scripts ? run->n_scripts : 1, sizeof *done);
+	struct source **group = xcalloc(run->n_scripts ? run->n_scripts : 1, sizeof *group);
+	for (size_t i = 0; i < run->n_scripts; i++) {
+		if (done[i])
+			continue;
+		const struct lint_options *o = lint_options_of(run, run->scripts[i]);
+		size_t n = 0;
+		for (size_t k = i; k < run->n_scripts; k++) {
+			const struct lint_options *ok = lint_options_of(run, run->scripts[k]);
+			if (!done[k] && ok->shellcheck == o->shellcheck &&
+			    same_program(ok->shellcheck_program, o->shellcheck_program)) {
+				done[k] = true;
+				group[n++] = run->scripts[k];
+			}
+		}
+		if (!shellcheck_run(group, n, o->shellcheck, o->shellcheck_program, &run->diags) &&
+		    o->shellcheck == SHELLCHECK_REQUIRED && !run->shellcheck_failed) {
+			fputs("trainforge: shellcheck is required (--shellcheck or the config), but shellcheck could not run\n",
+			      stderr);
+			run->shellcheck_failed = true;
+		}
+	}
+	free(group);
+	free(done);
 }
 
 /* Shell scripts among the inputs that a batch script starts with srun are
@@ -385,13 +441,9 @@ void lint_run_finish(struct lint_run *run)
 	for (size_t i = 0; i < run->n_scripts; i++)
 		sb_free(models[i]);
 	free(models);
-	if (run->n_scripts && !shellcheck_run(run->scripts, run->n_scripts, run->opt->shellcheck,
-					      run->opt->shellcheck_program, &run->diags) &&
-	    run->opt->shellcheck == SHELLCHECK_REQUIRED) {
-		fputs("trainforge: --shellcheck required, but shellcheck could not run\n", stderr);
-		run->shellcheck_failed = true;
-	}
+	run_shellcheck(run);
 	for (size_t i = 0; i < run->n_scripts; i++)
-		suppress_apply(run->scripts[i], NULL, &run->diags, first, run->opt->enabled);
+		suppress_apply(run->scripts[i], NULL, &run->diags, first,
+			       lint_options_of(run, run->scripts[i])->enabled);
 	lint_apply_selection(run, first);
 }

@@ -18,6 +18,10 @@ enum lint_kind { KIND_AUTO, KIND_PCLUSTER, KIND_JOBSPEC, KIND_SBATCH, KIND_UNKNO
 typedef void (*jobspec_check_fn)(struct source *src, const yamldoc *doc,
 				 struct diag_list *diags);
 
+struct lint_options;
+/* The options for one input path (its .trainforge.yaml); NULL: the run's. */
+typedef const struct lint_options *(*lint_options_fn)(void *ctx, const char *path);
+
 struct lint_options {
 	enum lint_kind kind;
 	const char *stdin_filename;
@@ -28,6 +32,17 @@ struct lint_options {
 	const char *cluster_path;          /* --cluster: pairs every batch script */
 	enum shellcheck_mode shellcheck;
 	const char *shellcheck_program;    /* NULL: from PATH */
+	const char *cluster_fallback;      /* a config's cluster: after the script's own comment */
+	bool excluded;                     /* a config's exclude: the file is not linted */
+	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
+	void *options_ctx;
+};
+
+/* An input as handed to the rules, so that a run can be repeated on
+ * changed text (--fix). */
+struct lint_input {
+	struct source *src;
+	bool named;
 };
 
 /* A cluster config of the run, kept for batch-script cross-checks. */
@@ -48,6 +63,8 @@ struct lint_run {
 	size_t n_shells, cap_shells;
 	struct lint_cluster *clusters;
 	size_t n_clusters, cap_clusters;
+	struct lint_input *inputs;         /* in the order they were linted */
+	size_t n_inputs, cap_inputs;
 	size_t files_checked;
 	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
 	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */
@@ -65,5 +82,8 @@ void lint_text(struct lint_run *run, const char *path, const char *text,
 /* After every input: batch scripts against their cluster, shellcheck,
  * and the scripts' suppressions. Call once, before printing. */
 void lint_run_finish(struct lint_run *run);
+/* The options that apply to src: options_for's answer, else the run's. */
+const struct lint_options *lint_options_of(const struct lint_run *run,
+					   const struct source *src);
 
 #endif

@@ -57,7 +57,8 @@ void sbc_check_options(struct sbc *c)
 		}
 		if (d->opt->since)
 			sbc_report(c, R_SB1003, d->name_span,
-				   "--%s arrived in Slurm %s; Slurm 22.05 rejects it", d->opt->name,
+				   "--%s arrived in Slurm %s; Slurm 22.05 rejects it, or reads it as an older option it abbreviates",
+				   d->opt->name,
 				   d->opt->since);
 		value(c, d);
 	}

@@ -4,15 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "text.h"
 #include "xalloc.h"
 
 struct directive {
 	uint32_t line, col, end_col; /* the directive text */
 	uint32_t first, last;        /* lines it covers */
+	const char *text;            /* from its '#' to the reason (or the line end) */
+	size_t ids_at, len;          /* where its ID list starts; its length */
 	bool file_wide;
 	int rules[32];
 	bool used[32];
+	size_t at[32];               /* each rule's token, from text */
 	size_t n_rules;
 };
 
@@ -79,6 +83,7 @@ static void parse_ids(struct source *src, struct diag_list *diags,
 		      struct directive *d, const char *p, size_t len,
 		      uint32_t line, uint32_t col)
 {
+	size_t base = (size_t)(p - d->text);
 	size_t i = 0;
 	while (i < len) {
 		size_t j = i;
@@ -99,6 +104,7 @@ static void parse_ids(struct source *src, struct diag_list *diags,
 				 c + (uint32_t)utf8_count(p + a, b - a),
 				 "unknown rule '%.*s' in trainforge directive", (int)(b - a), p + a);
 		} else if (d->n_rules < sizeof d->rules / sizeof d->rules[0]) {
+			d->at[d->n_rules] = base + a;
 			d->rules[d->n_rules++] = r;
 		}
 		i = j + 1;
@@ -133,6 +139,9 @@ static bool parse_directive(struct source *src, struct diag_list *diags,
 	d->line = line;
 	d->col = col;
 	d->end_col = col + (uint32_t)utf8_count(p, end);
+	d->text = p;
+	d->len = end;
+	d->ids_at = i + 1;
 	bool is_disable = verb_len == 7 && strncmp(p + verb, "disable", 7) == 0;
 	bool is_file = verb_len == 12 && strncmp(p + verb, "disable-file", 12) == 0;
 	bool is_cluster = verb_len == 7 && strncmp(p + verb, "cluster", 7) == 0;
@@ -202,6 +211,43 @@ static bool covers(struct directive *d, const struct diag *g)
 	return false;
 }
 
+/* The directive without the IDs that suppressed nothing, keeping the
+ * others as written: the fix of LN0001 (empty: remove the directive). */
+static char *without_stale(const struct directive *d, const bool *stale)
+{
+	struct buf kept = BUF_INIT;
+	size_t i = d->ids_at, tail = d->len;
+	while (tail > i && isspace((unsigned char)d->text[tail - 1]))
+		tail--;
+	while (i < tail) {
+		size_t j = i;
+		while (j < tail && d->text[j] != ',')
+			j++;
+		size_t a = i, b = j;
+		while (a < b && isspace((unsigned char)d->text[a]))
+			a++;
+		while (b > a && isspace((unsigned char)d->text[b - 1]))
+			b--;
+		bool drop = a == b;
+		for (size_t k = 0; k < d->n_rules && !drop; k++)
+			drop = d->at[k] == a && stale[k];
+		if (!drop) {
+			if (kept.len)
+				buf_putc(&kept, ',');
+			buf_put(&kept, d->text + a, b - a);
+		}
+		i = j + 1;
+	}
+	if (!kept.len)
+		return buf_detach(&kept);
+	struct buf out = BUF_INIT;
+	buf_put(&out, d->text, d->ids_at);
+	buf_put(&out, kept.p, kept.len);
+	buf_put(&out, d->text + tail, d->len - tail);
+	buf_free(&kept);
+	return buf_detach(&out);
+}
+
 void suppress_apply(struct source *src, const yamldoc *doc,
 		    struct diag_list *diags, size_t first, const bool *enabled)
 {
@@ -225,11 +271,18 @@ void suppress_apply(struct source *src, const yamldoc *doc,
 	}
 	for (size_t j = 0; j < ds.len; j++) {
 		struct directive *d = &ds.v[j];
+		bool stale[32] = { false }, any = false;
 		for (size_t i = 0; i < d->n_rules; i++)
-			if (!d->used[i] && enabled[d->rules[i]])
-				diag_add(diags, src, R_LN0001, d->line, d->col, d->line,
-					 d->end_col, "suppression of %s matches no finding",
-					 rule_table[d->rules[i]].id);
+			any |= stale[i] = !d->used[i] && enabled[d->rules[i]];
+		char *fix = any ? without_stale(d, stale) : NULL;
+		for (size_t i = 0; i < d->n_rules; i++)
+			if (stale[i]) {
+				struct diag *g = diag_add(diags, src, R_LN0001, d->line, d->col, d->line,
+							  d->end_col, "suppression of %s matches no finding",
+							  rule_table[d->rules[i]].id);
+				g->fix = xstrdup(fix);
+			}
+		free(fix);
 	}
 	free(ds.v);
 }

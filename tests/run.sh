@@ -50,6 +50,9 @@ count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
 count lsp sh tests/lsp/run.sh
 count schema sh tests/schema/run.sh
+count config sh tests/config/run.sh
+count fix sh tests/fix/run.sh
+count precommit sh tests/precommit/run.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,0 +1,106 @@
+#!/bin/sh
+# The hooks of .pre-commit-hooks.yaml under Debian's pre-commit: a
+# temporary git repository uses them (repo: this checkout, rev: HEAD; or,
+# when HEAD does not hold the working tree's .pre-commit-hooks.yaml yet, a
+# one-commit copy of it), with the built binary first on PATH. A bad
+# cluster config is refused and its fix accepted; a generated file edited
+# by hand is refused by trainforge-gen-check. Installs pre-commit with
+# apt-get when it is missing. Prints RESULT lines.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+root=$(pwd)
+TF=${TF:-build/rel/trainforge}
+case $TF in /*) ;; *) TF=$root/$TF ;; esac
+
+if ! command -v pre-commit >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	apt-get install -y pre-commit >/dev/null 2>&1 ||
+		{ apt-get update >/dev/null 2>&1 && apt-get install -y pre-commit >/dev/null 2>&1; }
+fi
+if ! command -v pre-commit >/dev/null 2>&1; then
+	echo "RESULT skip precommit: pre-commit is missing and apt-get could not install it"
+	exit 0
+fi
+
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+mkdir "$t/bin"
+ln -s "$TF" "$t/bin/trainforge"
+PATH=$t/bin:$PATH
+PRE_COMMIT_HOME=$t/cache
+XDG_CONFIG_HOME=$t/xdg
+GIT_CONFIG_GLOBAL=$t/gitconfig
+GIT_CONFIG_NOSYSTEM=1
+export PATH PRE_COMMIT_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTEM
+git config --global user.name trainforge-test
+git config --global user.email test@example.invalid
+git config --global init.defaultBranch main
+
+ok() { echo "RESULT pass $1"; }
+no() { echo "RESULT fail $1"; }
+
+# The hooks as committed at HEAD, when that is what the working tree has.
+hooks=$root
+rev=$(git -C "$root" rev-parse HEAD 2>/dev/null)
+if [ -z "$rev" ] || ! git -C "$root" show HEAD:.pre-commit-hooks.yaml 2>/dev/null |
+	cmp -s - "$root/.pre-commit-hooks.yaml"; then
+	hooks=$t/hooks
+	mkdir "$hooks"
+	cp "$root/.pre-commit-hooks.yaml" "$hooks/"
+	git -C "$hooks" init -q && git -C "$hooks" add . && git -C "$hooks" commit -qm hooks
+	rev=$(git -C "$hooks" rev-parse HEAD)
+	echo "note: HEAD has no or another .pre-commit-hooks.yaml; using the working tree's"
+fi
+[ -n "$rev" ] && ok "hooks-repo" || { no "hooks-repo: no commit"; exit 0; }
+
+r=$t/repo
+git init -q "$r"
+cat >"$r/.pre-commit-config.yaml" <<EOF
+repos:
+  - repo: $hooks
+    rev: $rev
+    hooks:
+      - id: trainforge
+      - id: trainforge-gen-check
+EOF
+printf 'shellcheck: off\nexclude: [legacy]\n' >"$r/.trainforge.yaml"
+(cd "$r" && pre-commit install >/dev/null 2>&1) && ok "install" || no "install"
+
+commit() { # name, expected outcome (pass|fail), files to add...
+	name=$1 want=$2
+	shift 2
+	(cd "$r" && git add -- "$@" && git commit -qm "$name") >"$t/log" 2>&1
+	rc=$?
+	if { [ "$want" = pass ] && [ "$rc" = 0 ]; } || { [ "$want" = fail ] && [ "$rc" != 0 ]; }; then
+		ok "$name"
+	else
+		no "$name: commit exited $rc, expected the hooks to $want"
+		sed 's/^/    /' "$t/log" | tail -30
+	fi
+}
+
+commit plain-files-pass pass .pre-commit-config.yaml .trainforge.yaml
+cp "$root/examples/broken/cluster.yaml" "$r/cluster.yaml"
+commit bad-config-refused fail cluster.yaml
+grep -q '\[PC2101\]' "$t/log" && ok "bad-config-shows-finding" || no "bad-config-shows-finding"
+[ -z "$(cd "$r" && git log --oneline -- cluster.yaml)" ] && ok "bad-config-not-committed" || no "bad-config-not-committed"
+cp "$root/examples/clusters/trn2-48xlarge.yaml" "$r/cluster.yaml"
+commit fixed-config-passes pass cluster.yaml
+mkdir "$r/legacy"
+cp "$root/examples/broken/cluster.yaml" "$r/legacy/old.yaml"
+commit excluded-file-passes pass legacy/old.yaml
+
+# trainforge-gen-check: a spec beside the files gen wrote from it.
+mkdir "$r/jobs"
+cp "$root/examples/jobs/bert-g5.yaml" "$r/jobs/bert.yaml"
+# from the repository root, as the hook runs it: the spec path is in the header
+(cd "$r" && trainforge gen jobs/bert.yaml -o jobs >/dev/null 2>&1)
+commit generated-files-pass pass jobs
+echo "# edited by hand" >>"$r/jobs/bert-large.sbatch"
+commit hand-edit-refused fail jobs/bert-large.sbatch
+grep -q 'differs from the spec' "$t/log" && ok "hand-edit-says-why" || no "hand-edit-says-why"
+(cd "$r" && trainforge gen --force jobs/bert.yaml -o jobs >/dev/null 2>&1 && git add jobs &&
+	pre-commit run --all-files) >"$t/log" 2>&1 && ok "regenerated-passes" || no "regenerated-passes"
+sed 's/^nodes: 2$/nodes: 4/' "$r/jobs/bert.yaml" >"$t/spec" && cp "$t/spec" "$r/jobs/bert.yaml"
+commit spec-change-without-gen-refused fail jobs/bert.yaml
+(cd "$r" && trainforge gen --force jobs/bert.yaml -o jobs >/dev/null 2>&1)
+commit spec-change-with-gen-passes pass jobs
