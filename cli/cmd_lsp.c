@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "config.h"
 #include "jobspec.h"
 #include "lint.h"
 #include "lsp_rpc.h"
@@ -137,8 +138,17 @@ static void put_findings(struct server *s, struct document *d, struct buf *b)
 		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR, "LN1005", msg, NULL, 0);
 		return;
 	}
+	/* .trainforge.yaml is found again for every lint: an edit to it
+	 * applies on the next keystroke, with nothing to watch */
+	struct config_flags flags = { .fail_level = -1, .shellcheck_set = true };
+	config *cfg = config_new(&s->opt, &flags);
+	struct lint_options opt = s->opt;
+	if (cfg) {
+		opt.options_for = config_options_for;
+		opt.options_ctx = cfg;
+	}
 	struct lint_run run;
-	lint_run_init(&run, &s->opt);
+	lint_run_init(&run, &opt);
 	lint_text(&run, d->path, d->text, d->len, true);
 	struct source *src = run.sources[0];
 	lint_run_finish(&run);
@@ -159,6 +169,7 @@ static void put_findings(struct server *s, struct document *d, struct buf *b)
 		put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
 	}
 	lint_run_fini(&run);
+	config_free(cfg);
 }
 
 /* Publishes d's findings, or an empty set when closing. */

@@ -29,4 +29,5 @@ fi
 export NODE_PATH="$cache/node_modules"
 node tests/lsp/client.js || rc=1
 node tests/lsp/malformed.js || rc=1
+python3 tests/lsp/config.py "$TF" examples/broken/cluster.yaml || rc=1
 exit $rc
