@@ -3,6 +3,7 @@
 #ifndef TF_DIAG_H
 #define TF_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,7 @@ struct diag {
 	char *msg;
 	char *help;                 /* optional */
 	char *fix;                  /* optional replacement text for the range */
+	bool fix_safe;              /* the fix cannot change what the file does */
 	char *yaml_path;            /* optional JSON array of path segments */
 	int ext_code;               /* a shellcheck code (rule R_SC0000), else 0 */
 };

@@ -117,7 +117,7 @@ static void json_diag(struct buf *b, const struct diag *d)
 	format_json_str(b, d->help);
 	buf_puts(b, ",\"fix\":");
 	if (d->fix) {
-		buf_puts(b, "{\"applicability\":\"unsafe\",\"edits\":[{");
+		buf_printf(b, "{\"applicability\":\"%s\",\"edits\":[{", d->fix_safe ? "safe" : "unsafe");
 		buf_printf(b, "\"line\":%u,\"column\":%u,\"endLine\":%u,\"endColumn\":%u,\"content\":",
 			   d->line, d->col, d->end_line, d->end_col);
 		format_json_str(b, d->fix);

@@ -44,6 +44,7 @@ void pc_check_text(const struct pc *pc)
 							  (unsigned)cp, l->name, l->ascii);
 				diag_set_help(d, "replace it with '%s'", l->ascii);
 				d->fix = xstrdup(l->ascii);
+				d->fix_safe = true;
 				yd_node at = yd_at(pc->doc, line, col);
 				if (at) {
 					struct buf path = BUF_INIT;

@@ -61,6 +61,7 @@ static void lookalikes_in(struct sbc *c, const char *raw, size_t len, struct sb_
 				"U+%04X (%s) looks like '%s' but is not ASCII", (unsigned)cp, l->name, l->ascii);
 			diag_set_help(g, "replace it with '%s'", l->ascii);
 			g->fix = xstrdup(l->ascii);
+			g->fix_safe = true;
 		}
 		col++;
 		i += adv;

@@ -281,6 +281,7 @@ void suppress_apply(struct source *src, const yamldoc *doc,
 							  d->end_col, "suppression of %s matches no finding",
 							  rule_table[d->rules[i]].id);
 				g->fix = xstrdup(fix);
+				g->fix_safe = true;
 			}
 		free(fix);
 	}

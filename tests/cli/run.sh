@@ -64,6 +64,7 @@ mm = [x for x in diags if x["rule"] == "PC2201"][0]
 assert mm["yamlPath"] == ["Scheduling", "SlurmQueues", 0, "ComputeResources", 0, "MinCount"], mm["yamlPath"]
 hy = [x for x in diags if x["rule"] == "PC1004"][0]
 assert hy["fix"]["edits"][0]["content"] == "-"
+assert hy["fix"]["applicability"] == "safe"
 PY
 expect_rc concise 1 "$TF" lint --format concise "$broken"
 grep -Eq '^examples/broken/cluster.yaml:19:21: error: MinCount 8 is above MaxCount 4 \[PC2201\]$' "$t/out" && ok concise-line || no concise-line
