@@ -112,8 +112,12 @@ bench: deps trainforge
 	@sh tests/bench/run.sh
 
 install: trainforge
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 755 trainforge $(DESTDIR)$(PREFIX)/bin/trainforge
+	install -m 644 docs/trainforge.1 $(DESTDIR)$(PREFIX)/share/man/man1/trainforge.1
+	install -m 644 completions/trainforge.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/trainforge
 
 clean:
 	rm -rf build trainforge

@@ -10,6 +10,23 @@ const struct rule rule_table[RULE__COUNT] = {
 #undef RULE
 };
 
+static const struct {
+	enum rule_id rule;
+	enum fixability fix;
+} fixable[] = {
+	{ R_LN0001, FIX_SAFE }, { R_PC1004, FIX_SAFE }, { R_SB0004, FIX_SAFE },
+	{ R_SB2104, FIX_SAFE }, { R_SB0002, FIX_UNSAFE }, { R_SB0003, FIX_UNSAFE },
+	{ R_SB2103, FIX_UNSAFE },
+};
+
+enum fixability rule_fixability(enum rule_id rule)
+{
+	for (size_t i = 0; i < sizeof fixable / sizeof fixable[0]; i++)
+		if (fixable[i].rule == rule)
+			return fixable[i].fix;
+	return FIX_NONE;
+}
+
 static const char *const severity_names[] = {
 	[SEV_INFO] = "info",
 	[SEV_WARNING] = "warning",

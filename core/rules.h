@@ -22,6 +22,12 @@ struct rule {
 
 extern const struct rule rule_table[RULE__COUNT];
 
+/* What --fix can do about a rule's findings: nothing, a fix that cannot
+ * change what the file does (applied by --fix), or one that can (needs
+ * --unsafe-fixes). */
+enum fixability { FIX_NONE, FIX_SAFE, FIX_UNSAFE };
+enum fixability rule_fixability(enum rule_id rule);
+
 const char *severity_name(enum severity sev);
 /* Parses "error", "warning" or "info"; returns -1 otherwise. */
 int severity_parse(const char *s);

@@ -21,7 +21,7 @@ struct edit {
 
 static bool rule_safe(enum rule_id rule)
 {
-	return rule == R_PC1004 || rule == R_SB0004 || rule == R_SB2104 || rule == R_LN0001;
+	return rule_fixability(rule) == FIX_SAFE;
 }
 
 static bool at_line_end(const struct source *src, size_t at)

@@ -62,8 +62,7 @@ static void bad_names(struct sbc *c)
 						    a->name, known_bad[k].why);
 			if (known_bad[k].fix) {
 				g->fix = xstrdup(known_bad[k].fix);
-				/* a misspelt name does nothing now: the right one changes behaviour */
-				g->fix_safe = known_bad[k].rule == R_SB2104;
+				g->fix_safe = rule_fixability(known_bad[k].rule) == FIX_SAFE;
 				diag_set_help(g, "rename it to %s", known_bad[k].fix);
 			} else {
 				diag_set_help(g, "remove it");

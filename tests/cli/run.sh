@@ -146,3 +146,16 @@ else
 	echo "RESULT skip shellcheck-merged: shellcheck is not installed"
 fi
 expect_rc shellcheck-required-missing 2 "$TF" lint --shellcheck /nonexistent/shellcheck "$t/pn/job.sbatch"
+
+# make install puts the binary, the man page and the bash completion in place.
+make -s install PREFIX="$t/inst" >/dev/null 2>&1 && "$t/inst/bin/trainforge" version >/dev/null 2>&1 \
+	&& [ -s "$t/inst/share/man/man1/trainforge.1" ] && [ -s "$t/inst/share/bash-completion/completions/trainforge" ] \
+	&& ok make-install || no make-install
+grep -q '^\.TH TRAINFORGE 1' docs/trainforge.1 && ok man-page || no man-page
+bash -c '
+	PATH='"$(dirname "$TF")"':$PATH
+	. completions/trainforge.bash
+	COMP_WORDS=(trainforge li); COMP_CWORD=1; _trainforge; [ "${COMPREPLY[*]}" = lint ] || exit 1
+	COMP_WORDS=(trainforge lint --format sa); COMP_CWORD=3; _trainforge; [ "${COMPREPLY[*]}" = sarif ] || exit 1
+	COMP_WORDS=(trainforge explain SB200); COMP_CWORD=2; _trainforge; [ "${#COMPREPLY[@]}" -ge 9 ] || exit 1
+' && ok bash-completion || no bash-completion

@@ -1,0 +1,41 @@
+# bash completion for trainforge
+_trainforge() {
+	local cur prev cmd
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	cmd=${COMP_WORDS[1]}
+	if [ "$COMP_CWORD" -eq 1 ]; then
+		mapfile -t COMPREPLY < <(compgen -W "lint gen plan rules explain docs schema init lsp version" -- "$cur")
+		return
+	fi
+	case $prev in
+	-f|--format) mapfile -t COMPREPLY < <(compgen -W "text concise json jsonl sarif github checkstyle" -- "$cur"); return ;;
+	--fail-level) mapfile -t COMPREPLY < <(compgen -W "error warning info never" -- "$cur"); return ;;
+	--kind) mapfile -t COMPREPLY < <(compgen -W "auto pcluster jobspec sbatch" -- "$cur"); return ;;
+	--shellcheck) mapfile -t COMPREPLY < <(compgen -W "auto off required" -- "$cur"); return ;;
+	--color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur"); return ;;
+	--select|--ignore)
+		mapfile -t COMPREPLY < <(compgen -W "ALL PC JS SB LN SC $(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur")
+		return ;;
+	-o|--output|--templates) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	esac
+	case $cmd in
+	explain)
+		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
+	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster" -- "$cur") ;;
+	docs) mapfile -t COMPREPLY < <(compgen -W "rules" -- "$cur") ;;
+	lint)
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi ;;
+	gen|plan)
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --hours --format --svg" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi ;;
+	esac
+}
+complete -o filenames -F _trainforge trainforge
