@@ -74,9 +74,9 @@ def parse_rules(path):
     rules = {}
     with open(path, encoding="utf-8") as f:
         for line in f.readlines()[1:]:
-            m = re.match(r"^(\S+)\s+(\S+)\s+(error|warning|info)\s+(.*)$", line.rstrip("\n"))
+            m = re.match(r"^(\S+)\s+(\S+)\s+(error|warning|info)\s+(-|safe|unsafe)\s+(.*)$", line.rstrip("\n"))
             check(m, "cannot read `trainforge rules` line %r" % line)
-            rules[m.group(1)] = {"name": m.group(2), "level": m.group(3), "summary": m.group(4)}
+            rules[m.group(1)] = {"name": m.group(2), "level": m.group(3), "summary": m.group(5)}
     return rules
 
 
