@@ -39,8 +39,10 @@ void schema_free(schema *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->cache[i])
+		if (s->cache[i]) {
 			regex_free(s->cache[i]->re);
+			free(s->cache[i]->props);
+		}
 		free(s->cache[i]);
 	}
 	free(s->cache);
@@ -63,6 +65,60 @@ static yd_node resolve_ref(const yamldoc *sd, yd_node ref)
 		p += n;
 	}
 	return at;
+}
+
+/* Sorted pair indices of `properties`: a config looks up every one of
+ * its keys, and a linear scan of 30 names per key dominated lint time. */
+static const yamldoc *sort_doc;
+static yd_node sort_map;
+
+static int key_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	int c = memcmp(a, b, al < bl ? al : bl);
+	return c ? c : (al > bl) - (al < bl);
+}
+
+static int pair_cmp(const void *pa, const void *pb)
+{
+	size_t al, bl;
+	const char *a = yd_str(sort_doc, yd_key(sort_doc, sort_map, *(const uint32_t *)pa), &al);
+	const char *b = yd_str(sort_doc, yd_key(sort_doc, sort_map, *(const uint32_t *)pb), &bl);
+	return key_cmp(a ? a : "", a ? al : 0, b ? b : "", b ? bl : 0);
+}
+
+static void index_properties(const yamldoc *sd, struct compiled *c)
+{
+	yd_node props = c->kw[KW_PROPERTIES];
+	if (yd_kind(sd, props) != YD_MAPPING)
+		return;
+	c->n_props = yd_len(sd, props);
+	c->props = xmalloc((c->n_props ? c->n_props : 1) * sizeof *c->props);
+	for (size_t i = 0; i < c->n_props; i++)
+		c->props[i] = (uint32_t)i;
+	sort_doc = sd;
+	sort_map = props;
+	if (c->n_props > 1)
+		qsort(c->props, c->n_props, sizeof *c->props, pair_cmp);
+}
+
+yd_node sch_property(const struct schema *s, const struct compiled *c,
+		     const char *key, size_t len)
+{
+	const yamldoc *sd = s->doc;
+	yd_node props = c->kw[KW_PROPERTIES];
+	size_t lo = 0, hi = c->n_props;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2, kl;
+		const char *k = yd_str(sd, yd_key(sd, props, c->props[mid]), &kl);
+		int cmp = key_cmp(key, len, k ? k : "", k ? kl : 0);
+		if (!cmp)
+			return yd_value(sd, props, c->props[mid]);
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
 }
 
 struct compiled *sch_compile(schema *s, yd_node sn)
@@ -88,6 +144,7 @@ struct compiled *sch_compile(schema *s, yd_node sn)
 	else if (t)
 		c->types = sch_type_bit(yd_str(sd, t, NULL));
 	c->bad |= t && !c->types;
+	index_properties(sd, c);
 	if (c->kw[KW_REF]) {
 		c->ref = resolve_ref(sd, c->kw[KW_REF]);
 		c->bad |= !c->ref;

@@ -4,6 +4,7 @@
 #define TF_SCHEMA_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "regex.h"
 #include "schema.h"
@@ -26,7 +27,13 @@ struct compiled {
 	struct regex *re;   /* compiled pattern */
 	unsigned types;     /* bits of the `type` keyword */
 	bool bad;           /* pattern or $ref could not be used */
+	uint32_t *props;    /* `properties` pairs sorted by key, for lookups */
+	size_t n_props;
 };
+
+/* The schema of property key (len bytes) in c's `properties`, or 0. */
+yd_node sch_property(const struct schema *s, const struct compiled *c,
+		     const char *key, size_t len);
 
 struct schema {
 	const yamldoc *doc;

@@ -341,7 +341,7 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 		}
 		if (c->kw[KW_PROPNAMES])
 			sch_validate(r, c->kw[KW_PROPNAMES], k, 0, out);
-		yd_node ps = props ? yd_get(sd, props, key) : 0;
+		yd_node ps = props ? sch_property(r->s, c, key, kl) : 0;
 		if (ps) {
 			sch_validate(r, ps, v, k, out);
 		} else if (extra) {

@@ -30,7 +30,11 @@ void pc_check_text(const struct pc *pc)
 {
 	size_t len;
 	const char *p;
-	for (uint32_t line = 1; (p = source_line(pc->src, line, &len)); line++) {
+	/* look-alikes are non-ASCII: a file without such bytes has none */
+	bool any = false;
+	for (size_t i = 0; i < pc->src->len && !any; i++)
+		any = (unsigned char)pc->src->text[i] >= 0x80;
+	for (uint32_t line = 1; any && (p = source_line(pc->src, line, &len)); line++) {
 		size_t end = comment_start(p, len);
 		uint32_t col = 1;
 		for (size_t i = 0; i < end; col++) {
