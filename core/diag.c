@@ -54,6 +54,13 @@ const char *diag_id(const struct diag *d, char buf[8])
 	return buf;
 }
 
+void diag_set_fix(struct diag *d, const char *text, bool safe)
+{
+	free(d->fix);
+	d->fix = xstrdup(text);
+	d->fix_safe = safe;
+}
+
 static void diag_fini(struct diag *d)
 {
 	free(d->msg);

@@ -41,6 +41,9 @@ void diag_set_help(struct diag *d, const char *fmt, ...)
  * buf must hold 8 bytes; the result may point into it. */
 const char *diag_id(const struct diag *d, char buf[8]);
 
+/* Sets (or replaces) the fix: replacement text for the range. */
+void diag_set_fix(struct diag *d, const char *text, bool safe);
+
 /* Removes entry i, keeping order. */
 void diag_remove(struct diag_list *list, size_t i);
 /* Sorts by path, line, column, rule: the order users and tools rely on. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "regions.h"
 
 /* The checks that need only the instance: facts, LNC, processes, nodes. */
 static bool derive_placement(struct plan *p, const struct spec *spec, struct diag_list *diags)
@@ -20,6 +21,23 @@ static bool derive_placement(struct plan *p, const struct spec *spec, struct dia
 	p->neuron = catalog_is_neuron(p->it);
 	p->gpu = p->it->accel == ACCEL_NVIDIA_GPU;
 	bool ok = true;
+	if (!region_supported(j->cluster->region)) {
+		const char *near = region_nearest(j->cluster->region);
+		struct diag *d = spec_report(spec, diags, R_JS1004, "cluster.region",
+					     "region %s is not one ParallelCluster supports", j->cluster->region);
+		if (near)
+			diag_set_help(d, "did you mean %s?", near);
+		ok = false;
+	}
+	char suggestion[64];
+	const char *head = j->cluster->head_node;
+	if (catalog_check_name(head, strlen(head), suggestion, sizeof suggestion) == CATALOG_INVALID) {
+		struct diag *d = spec_report(spec, diags, R_JS1001, "cluster.head_node",
+					     "%s cannot be an EC2 instance type", head);
+		if (suggestion[0])
+			diag_set_help(d, "did you mean %s?", suggestion);
+		ok = false;
+	}
 	if (j->lnc && !catalog_lnc_valid(p->it, j->lnc)) {
 		spec_report(spec, diags, R_JS1003, "lnc", "LNC %d is not available on %s", j->lnc, j->instance);
 		ok = false;

@@ -47,8 +47,7 @@ void pc_check_text(const struct pc *pc)
 							  "U+%04X (%s) looks like '%s' but is not ASCII",
 							  (unsigned)cp, l->name, l->ascii);
 				diag_set_help(d, "replace it with '%s'", l->ascii);
-				d->fix = xstrdup(l->ascii);
-				d->fix_safe = true;
+				diag_set_fix(d, l->ascii, true);
 				yd_node at = yd_at(pc->doc, line, col);
 				if (at) {
 					struct buf path = BUF_INIT;

@@ -6,40 +6,19 @@
 #include <string.h>
 
 #include "pcluster.h"
+#include "regions.h"
 #include "text.h"
 #include "xalloc.h"
-
-/* ParallelCluster 3.11's resources/supported-regions. */
-static const char *const regions[] = {
-	"af-south-1", "ap-east-1", "ap-northeast-1", "ap-northeast-2",
-	"ap-south-1", "ap-southeast-1", "ap-southeast-2", "ap-southeast-3",
-	"ca-central-1", "cn-north-1", "cn-northwest-1", "eu-central-1",
-	"eu-north-1", "eu-south-1", "eu-west-1", "eu-west-2", "eu-west-3",
-	"il-central-1", "me-south-1", "sa-east-1", "us-east-1", "us-east-2",
-	"us-iso-east-1", "us-isob-east-1", "us-gov-east-1", "us-gov-west-1",
-	"us-west-1", "us-west-2",
-};
 
 static void check_region(const struct pc *pc)
 {
 	yd_node r = yd_get(pc->doc, pc->root, "Region");
-	size_t len;
-	const char *s = yd_str(pc->doc, r, &len);
-	if (!s || yd_type(pc->doc, r) != YD_T_STRING)
+	const char *s = yd_str(pc->doc, r, NULL);
+	if (!s || yd_type(pc->doc, r) != YD_T_STRING || region_supported(s))
 		return;
-	const char *near = NULL;
-	size_t best = 3;
-	for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
-		if (strcmp(s, regions[i]) == 0)
-			return;
-		size_t d = text_edit_distance(s, len, regions[i], strlen(regions[i]), 2);
-		if (d < best) {
-			best = d;
-			near = regions[i];
-		}
-	}
 	struct diag *d = pc_report(pc, R_PC1003, r,
 				   "region '%s' is not one ParallelCluster supports", s);
+	const char *near = region_nearest(s);
 	if (near)
 		diag_set_help(d, "did you mean '%s'?", near);
 }

@@ -61,8 +61,8 @@ static void bad_names(struct sbc *c)
 			struct diag *g = sbc_report(c, known_bad[k].rule, a->name_span, "%s %s",
 						    a->name, known_bad[k].why);
 			if (known_bad[k].fix) {
-				g->fix = xstrdup(known_bad[k].fix);
-				g->fix_safe = rule_fixability(known_bad[k].rule) == FIX_SAFE;
+				diag_set_fix(g, known_bad[k].fix,
+					     rule_fixability(known_bad[k].rule) == FIX_SAFE);
 				diag_set_help(g, "rename it to %s", known_bad[k].fix);
 			} else {
 				diag_set_help(g, "remove it");

@@ -29,7 +29,7 @@ static void continuation_facts(struct sbc *c)
 			struct diag *g = sbc_report(c, R_SB0003, f->span,
 				"a backslash followed by spaces escapes a space; the line does not continue");
 			diag_set_help(g, "delete the spaces after the backslash");
-			g->fix = xstrdup("\\");
+			diag_set_fix(g, "\\", false);
 		} else if (f->kind == SB_FACT_LOST_CONTINUATION && f->prev) {
 			struct sb_span prev = sb_cmd_span(f->prev);
 			struct diag *g = sbc_report(c, R_SB0002, f->span,
@@ -60,8 +60,7 @@ static void lookalikes_in(struct sbc *c, const char *raw, size_t len, struct sb_
 			struct diag *g = sbc_report(c, R_SB0004, s,
 				"U+%04X (%s) looks like '%s' but is not ASCII", (unsigned)cp, l->name, l->ascii);
 			diag_set_help(g, "replace it with '%s'", l->ascii);
-			g->fix = xstrdup(l->ascii);
-			g->fix_safe = true;
+			diag_set_fix(g, l->ascii, true);
 		}
 		col++;
 		i += adv;

@@ -280,8 +280,7 @@ void suppress_apply(struct source *src, const yamldoc *doc,
 				struct diag *g = diag_add(diags, src, R_LN0001, d->line, d->col, d->line,
 							  d->end_col, "suppression of %s matches no finding",
 							  rule_table[d->rules[i]].id);
-				g->fix = xstrdup(fix);
-				g->fix_safe = true;
+				diag_set_fix(g, fix, true);
 			}
 		free(fix);
 	}
