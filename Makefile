@@ -97,7 +97,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtf.a
 unit: deps $(UNIT_BIN)
 
 test: deps trainforge $(UNIT_BIN)
+ifeq ($(VALGRIND),1)
+	@sh tools/deps.sh valgrind
+	@BUILD=$(BUILD) sh tests/valgrind/run.sh
+else
 	@BUILD=$(BUILD) sh tests/run.sh
+endif
 
 # End-to-end tests on a real local Slurm 22.05, as root (tests/e2e/deps.sh
 # installs slurmctld, slurmd and python3-torch when missing).

@@ -344,6 +344,9 @@ static void lex_comment(struct lexer *lx)
 size_t lex_heredoc(struct lexer *lx, const sb_word *delim, bool strip, size_t op_off)
 {
 	struct sb_heredoc h = { 0 };
+	/* until its body is read (a parse that stops first never reads it),
+	 * the here-document sits at its operator */
+	h.span = sbm_span(lx->m, op_off, op_off);
 	h.strip_tabs = strip;
 	h.quoted = (delim->flags & SB_W_QUOTED) != 0;
 	/* The delimiter is the word with quotes removed; bash expands

@@ -448,8 +448,8 @@ sb_word *sbl_word_sub(sb_model *m, const sb_word *w, size_t a, size_t b)
 		a = w->off;
 	if (b > w->end)
 		b = w->end;
-	if (b < a)
-		b = a;
+	if (a > b) /* a cut past the end of a word cut short (an open quote) */
+		a = b;
 	sb_word *n = sbm_alloc(m, sizeof *n);
 	n->m = m;
 	n->off = a;

@@ -1,10 +1,22 @@
 #!/bin/sh
 # Installs the Debian packages trainforge needs, only those missing, so
 # that `make` works on a fresh Debian 12 machine and costs nothing after.
+# Optional groups, for the targets that need them:
+#   sh tools/deps.sh fuzz       also clang with libFuzzer (make fuzz)
+#   sh tools/deps.sh valgrind   also valgrind (make test VALGRIND=1)
 set -e
 missing=""
 need_pkg() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
+# libFuzzer ships apart from clang (libclang-rt-14-dev), so link a fuzzer.
+need_libfuzzer() {
+	command -v clang >/dev/null 2>&1 || { missing="$missing clang libclang-rt-14-dev"; return; }
+	probe=$(mktemp)
+	printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }\n' |
+		clang -x c -fsanitize=fuzzer,address,undefined -o "$probe" - >/dev/null 2>&1 ||
+		missing="$missing libclang-rt-14-dev"
+	rm -f "$probe"
+}
 need_cmd pkg-config pkg-config
 need_cmd cc gcc
 need_pkg yaml-0.1 libyaml-dev
@@ -15,6 +27,18 @@ need_cmd python3 python3
 need_cmd shellcheck shellcheck
 need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
+for group in "$@"; do
+	case $group in
+	fuzz)
+		need_libfuzzer
+		need_cmd llvm-symbolizer llvm ;; # symbolized sanitizer stacks
+	valgrind)
+		need_cmd valgrind valgrind ;;
+	*)
+		echo "trainforge: tools/deps.sh: unknown group '$group' (fuzz, valgrind)" >&2
+		exit 2 ;;
+	esac
+done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "trainforge: missing packages:$missing (run as root or install them)" >&2

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Builds the seed corpora (tests/fuzz/corpus/<target>/) and dictionaries
+(tests/fuzz/dict/<target>.dict) from the repo's own inputs: rule cases,
+examples, templates and schemas. Seeds are named by content hash, so a
+rerun adds new inputs and keeps old ones; files over MAX_SEED bytes are
+left out. Run from anywhere: python3 tests/fuzz/make_corpus.py"""
+import glob
+import hashlib
+import json
+import os
+import re
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FUZZ = os.path.join(ROOT, "tests", "fuzz")
+MAX_SEED = 16384
+
+
+def read(path):
+    with open(os.path.join(ROOT, path), "rb") as f:
+        return f.read()
+
+
+def files(*patterns):
+    out = []
+    for p in patterns:
+        out += sorted(glob.glob(os.path.join(ROOT, p), recursive=True))
+    return [os.path.relpath(f, ROOT) for f in out
+            if os.path.isfile(f) and not f.endswith((".expect", ".args"))
+            and os.path.getsize(f) <= MAX_SEED]
+
+
+def put(target, data):
+    d = os.path.join(FUZZ, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+YAML = files("tests/cases/*/*.yaml", "examples/**/*.yaml")
+CLUSTERS = [f for f in YAML if b"HeadNode" in read(f)]
+JOBS = [f for f in YAML if re.search(rb"^trainforge:", read(f), re.M)]
+TEMPLATES = files("templates/*.mustache")
+SMALL_JSON = files("schemas/*.json")  # the big schema is left out by size
+SCRIPTS = files("examples/**/*.sbatch", "tests/cases/*/*.sbatch", "tests/cases/*/*.sh",
+                "tests/cases/SB*/*", "templates/batch.sbatch.mustache")
+
+# Hand-written Mustache seeds: one per feature of the spec's modules
+# (the spec's own tests stay in ../shared, outside the project).
+MUSTACHE = [
+    b"Hello, {{name}}!\n",
+    b"{{&raw}} {{{raw}}} {{! a comment }}{{a.b.c}}\n",
+    b"{{#list}}- {{.}}\n{{/list}}{{^list}}none\n{{/list}}",
+    b"{{#m}}{{k}}={{v}}\n{{/m}}",
+    b"{{=<% %>=}}<% name %><%={{ }}=%>{{name}}",
+    b"begin\n  {{>a}}\nend\n",
+    b"{{#a}}\n  {{#b}}\n    {{c}}\n  {{/b}}\n{{/a}}\n",
+    b"| {{#bool}}yes{{/bool}}{{^bool}}no{{/bool}} |",
+    b"{{>self}}",
+]
+MUSTACHE_DATA = [
+    b"name: world\nraw: <b>&\"'\na: {b: {c: deep}}\nlist: [1, two, 3.5, true, null]\n"
+    b"m: [{k: x, v: 1}, {k: y, v: 2}]\nbool: false\nb: [1, 2]\nc: text\n",
+    b"{}",
+]
+PARTIALS = [b"partial {{name}}\n  second line\n", b"{{#list}}{{>b}}{{/list}}", b"[{{.}}]"]
+
+
+def build_corpora():
+    for f in YAML + SMALL_JSON:
+        put("yamldoc", read(f))
+    for f in YAML:
+        put("schema", read(f))
+        put("lint", read(f))
+    for f in JOBS:
+        put("jobspec", read(f))
+        put("gen", read(f))
+    for f in CLUSTERS:
+        put("jobspec", read(f))  # the wrong kind, forced: a cheap path
+    for f in SCRIPTS:
+        put("sbatch", read(f))
+        put("lint", read(f))
+    for i, t in enumerate(MUSTACHE):
+        put("mustache", t)
+        put("mustache", t + b"\0" + MUSTACHE_DATA[i % 2] + b"\0" + b"\0".join(PARTIALS))
+    for f in TEMPLATES:
+        t = read(f)
+        put("mustache", t)
+        for job in JOBS[:3]:
+            put("mustache", t + b"\0" + read(job) + b"\0" + read("templates/env-neuron.mustache")
+                + b"\0" + read("templates/env-gpu.mustache"))
+
+
+def schema_words(path):
+    """Property names and enum values of a JSON Schema."""
+    words = set()
+
+    def walk(n):
+        if isinstance(n, dict):
+            for k, v in n.items():
+                if k == "properties" and isinstance(v, dict):
+                    words.update(v.keys())
+                if k == "enum" and isinstance(v, list):
+                    words.update(str(x) for x in v if isinstance(x, (str, int)))
+                walk(v)
+        elif isinstance(n, list):
+            for v in n:
+                walk(v)
+    with open(os.path.join(ROOT, path)) as f:
+        walk(json.load(f))
+    return sorted(w for w in words if 0 < len(w) <= 40)
+
+
+YAML_TOKENS = [
+    "---", "...", ": ", "- ", "? ", "{", "}", "[", "]", ", ", "&a ", "*a", "!!str ",
+    "!!int ", "!!map", "!!seq", "!tag ", "%YAML 1.1\n", "%TAG ! tag:x,2000:\n",
+    "|\n", "|-\n", ">+\n", "|2\n", "'", "\"", "\\u00e9", "\\x41", "#", "\n  ", "\n- ", "<<: ",
+    "~", "null", "true", "false", "yes", "No", "on", "OFF", "0x1F", "0o17", "017",
+    "1_000", "1:30", "0b101", ".inf", "-.Inf", ".nan", "1e3", "-0", "+12", "\t", "\r\n",
+    "\ufeff", "\u2010", "\u00a0",
+]
+MUSTACHE_TOKENS = [
+    "{{", "}}", "{{{", "}}}", "{{#", "{{/", "{{^", "{{>", "{{!", "{{&", "{{=", "=}}",
+    "{{.}}", "{{a.b}}", "{{#a}}", "{{/a}}", "{{^a}}", "{{>a}}", "{{>b}}", "{{>self}}",
+    "{{=<% %>=}}", "<%", "%>", "\n", "  ", "\r\n",
+]
+DIRECTIVES = [
+    "# trainforge disable=", "# trainforge disable-file=", " # reason", "PC2101", "LN0001",
+    "JS2001", "ALL", "# yaml-language-server: $schema=",
+]
+
+
+def quote(w):
+    out = ""
+    for ch in w.encode():
+        c = chr(ch)
+        out += c if 32 <= ch < 127 and c not in "\"\\" else "\\x%02x" % ch
+    return '"' + out + '"'
+
+
+def write_dict(target, words):
+    d = os.path.join(FUZZ, "dict")
+    os.makedirs(d, exist_ok=True)
+    seen = []
+    for w in words:
+        if w not in seen:
+            seen.append(w)
+    with open(os.path.join(d, target + ".dict"), "w") as f:
+        f.write("# generated by tests/fuzz/make_corpus.py\n")
+        for w in seen:
+            f.write(quote(w) + "\n")
+
+
+def instance_names():
+    text = read("schemas/instances.yaml").decode()
+    return sorted(set(re.findall(r"^\s*- name: ([a-z0-9.-]+)", text, re.M)))[:60]
+
+
+SHELL_TOKENS = [
+    "#!/bin/bash\n", "#SBATCH ", "#SLURM ", "--nodes=", "-N ", "--ntasks-per-node=",
+    "--partition=", "--output=%x-%j.out", "--time=", "--gpus=", "--exclusive", "hetjob",
+    "srun ", "torchrun ", "mpirun ", "python -m torch.distributed.run ", "neuron_parallel_compile ",
+    "--nnodes", "--nproc_per_node", "--rdzv_endpoint", "--rdzv-backend=c10d", " train.py",
+    "bash -c '", "sh -c \"", "$SLURM_JOB_NUM_NODES", "$SLURM_NNODES", "${NNODES}", "${A:=1}",
+    "${ARGS[@]}", "$(", ")", "`", "$((", "))", "<<EOF\n", "<<'EOF'\n", "<<-EOF\n", "EOF\n",
+    "\\\n", "\\ \n", "export ", "declare -x ", "local ", "readonly ", "unset ", "read ",
+    "for i in 1 2; do ", "done", "if [ -n \"$A\" ]; then ", "fi", "case $A in a) ", ";;", "esac",
+    "while :; do ", "f() { ", "}", "| ", "&& ", "|| ", " &", "; ", "=(", "time ", "env ",
+    "exec ", "NEURON_CC_FLAGS=", "FI_PROVIDER=efa", "NCCL_DEBUG=INFO",
+]
+
+
+def sbatch_options():
+    text = read("lint/sbatch_options.c").decode()
+    return sorted(set(re.findall(r'^\s*OPT\("([a-z0-9-]+)"', text, re.M)))
+
+
+def build_dicts():
+    pc = schema_words("schemas/parallelcluster.schema.json")
+    js = schema_words("schemas/jobspec.schema.json")
+    write_dict("yamldoc", YAML_TOKENS)
+    write_dict("schema", YAML_TOKENS + pc + js)
+    write_dict("lint", YAML_TOKENS + DIRECTIVES + pc + js + instance_names() + SHELL_TOKENS[:30])
+    write_dict("jobspec", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
+    write_dict("gen", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
+    opts = ["--" + o for o in sbatch_options()] if os.path.exists(os.path.join(ROOT, "lint/sbatch_options.c")) else []
+    write_dict("sbatch", SHELL_TOKENS + opts)
+    write_dict("mustache", MUSTACHE_TOKENS + YAML_TOKENS[:24] + ["\x00"])
+
+
+if __name__ == "__main__":
+    build_corpora()
+    build_dicts()
+    total = 0
+    for dirpath, _, names in os.walk(os.path.join(FUZZ, "corpus")):
+        for n in names:
+            total += os.path.getsize(os.path.join(dirpath, n))
+    print("seed corpora: %d bytes" % total)
