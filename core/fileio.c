@@ -2,10 +2,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "xalloc.h"
 
 /* Reads at most max+1 bytes so that an oversized input is noticed without
@@ -57,4 +60,43 @@ char *file_read(const char *path, size_t max, size_t *len, bool *too_big)
 	close(fd);
 	errno = saved;
 	return p;
+}
+
+static bool write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+bool file_write_atomic(const char *path, const char *text, size_t len, unsigned mode)
+{
+	struct buf tmp = BUF_INIT;
+	const char *slash = strrchr(path, '/');
+	if (slash)
+		buf_printf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		buf_printf(&tmp, ".%s.XXXXXX", path);
+	int fd = mkstemp(tmp.p);
+	bool ok = fd >= 0;
+	if (ok) {
+		ok = write_all(fd, text, len) && fsync(fd) == 0;
+		ok = fchmod(fd, (mode_t)mode) == 0 && ok;
+		ok = close(fd) == 0 && ok;
+		ok = ok && rename(tmp.p, path) == 0;
+		if (!ok) {
+			int saved = errno;
+			unlink(tmp.p);
+			errno = saved;
+		}
+	}
+	buf_free(&tmp);
+	return ok;
 }

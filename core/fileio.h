@@ -12,5 +12,10 @@
 char *fd_read(int fd, size_t max, size_t *len, bool *too_big);
 /* The same for a path; "-" is stdin. */
 char *file_read(const char *path, size_t max, size_t *len, bool *too_big);
+/* Replaces path with text through a temporary file in the same directory
+ * and a rename, so readers see the old file or the new one, never half;
+ * mode is the new file's permissions. False (errno set) on failure, with
+ * the old file untouched. */
+bool file_write_atomic(const char *path, const char *text, size_t len, unsigned mode);
 
 #endif

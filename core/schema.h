@@ -49,5 +49,8 @@ void schema_free(schema *s);
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs);
 void schema_errors_free(struct schema_errors *errs);
+/* The schema of an embedded file ("parallelcluster.schema.json"),
+ * compiled on first use and kept for the run; NULL if there is none. */
+schema *schema_embedded(const char *name);
 
 #endif

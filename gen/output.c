@@ -24,24 +24,10 @@ static int same_content(const char *path, const char *text, size_t len)
 	return same;
 }
 
-static bool write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
 enum output_result output_write(const char *dir, const char *name, const char *text,
 				size_t len, bool force, bool check)
 {
-	struct buf path = BUF_INIT, tmp = BUF_INIT;
+	struct buf path = BUF_INIT;
 	buf_printf(&path, "%s/%s", dir, name);
 	int same = same_content(path.p, text, len);
 	enum output_result r;
@@ -52,21 +38,9 @@ enum output_result output_write(const char *dir, const char *name, const char *t
 	} else if (same == 0 && !force) {
 		r = OUTPUT_EXISTS;
 	} else {
-		buf_printf(&tmp, "%s/.%s.XXXXXX", dir, name);
-		int fd = mkstemp(tmp.p);
-		r = OUTPUT_FAILED;
-		if (fd >= 0) {
-			bool ok = write_all(fd, text, len) && fsync(fd) == 0;
-			/* scripts are run by sbatch, which needs no x bit; keep 0644 */
-			ok = fchmod(fd, 0644) == 0 && ok;
-			ok = close(fd) == 0 && ok;
-			if (ok && rename(tmp.p, path.p) == 0)
-				r = OUTPUT_WRITTEN;
-			else
-				unlink(tmp.p);
-		}
+		/* scripts are run by sbatch, which needs no x bit; keep 0644 */
+		r = file_write_atomic(path.p, text, len, 0644) ? OUTPUT_WRITTEN : OUTPUT_FAILED;
 	}
 	buf_free(&path);
-	buf_free(&tmp);
 	return r;
 }

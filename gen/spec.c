@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assets.h"
 #include "buf.h"
 #include "schema.h"
 #include "xalloc.h"
@@ -249,12 +248,7 @@ static struct diag *report_at(const struct spec *spec, struct diag_list *diags,
 
 static bool check_schema(struct spec *spec, struct diag_list *diags)
 {
-	static yamldoc *schema_doc;
-	static schema *s;
-	if (!s) {
-		schema_doc = yamldoc_from_image(asset_find("jobspec.schema.json")->image);
-		s = schema_new(schema_doc);
-	}
+	schema *s = schema_embedded("jobspec.schema.json");
 	struct schema_errors errs = { 0 };
 	schema_validate(s, spec->doc, yd_root(spec->doc), &errs);
 	for (size_t i = 0; i < errs.len; i++) {

@@ -14,7 +14,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "assets.h"
 #include "buf.h"
 #include "fileio.h"
 #include "schema.h"
@@ -139,12 +138,7 @@ static void complain(struct reader *r, yd_node at, const char *help, const char 
 
 static void check_schema(struct reader *r)
 {
-	static yamldoc *schema_doc;
-	static schema *s;
-	if (!s) {
-		schema_doc = yamldoc_from_image(asset_find("trainforge-config.schema.json")->image);
-		s = schema_new(schema_doc);
-	}
+	schema *s = schema_embedded("trainforge-config.schema.json");
 	struct schema_errors errs = { 0 };
 	schema_validate(s, r->doc, yd_root(r->doc), &errs);
 	for (size_t i = 0; i < errs.len; i++)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "sbatch_model.h"
 #include "xalloc.h"
 
@@ -252,20 +253,6 @@ void fix_result_free(struct fix_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-static bool write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
 /* Through a symlink to the file it names, so the link stays a link. */
 static bool write_one(const struct fix_file *f)
 {
@@ -276,23 +263,10 @@ static bool write_one(const struct fix_file *f)
 		free(real);
 		return false;
 	}
-	struct buf tmp = BUF_INIT;
-	const char *slash = strrchr(real, '/');
-	buf_printf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - real), real, slash + 1);
-	int fd = mkstemp(tmp.p);
-	bool ok = fd >= 0;
-	if (ok) {
-		ok = write_all(fd, f->after, f->after_len) && fsync(fd) == 0;
-		ok = fchmod(fd, st.st_mode & 07777) == 0 && ok;
-		ok = close(fd) == 0 && ok;
-		ok = ok && rename(tmp.p, real) == 0;
-		if (!ok)
-			unlink(tmp.p);
-	}
+	bool ok = file_write_atomic(real, f->after, f->after_len, st.st_mode & 07777);
 	if (!ok)
 		fprintf(stderr, "trainforge: %s: cannot write the fixed file: %s\n", f->path,
 			strerror(errno));
-	buf_free(&tmp);
 	free(real);
 	return ok;
 }

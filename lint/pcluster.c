@@ -3,7 +3,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "assets.h"
 #include "buf.h"
 #include "schema.h"
 #include "xalloc.h"
@@ -42,25 +41,10 @@ static const enum rule_id fault_rule[] = {
 	[SF_SCHEMA] = R_PC0005,
 };
 
-/* The schema is parsed at build time; the first config of a run pays only
- * for wrapping it. */
-static schema *pcluster_schema(void)
-{
-	static yamldoc *doc;
-	static schema *s;
-	if (!s) {
-		const struct asset *a = asset_find("parallelcluster.schema.json");
-		if (!a)
-			return NULL;
-		doc = yamldoc_from_image(a->image);
-		s = schema_new(doc);
-	}
-	return s;
-}
-
 void pc_check_schema(const struct pc *pc)
 {
-	schema *s = pcluster_schema();
+	/* parsed at build time: the first config of a run only wraps it */
+	schema *s = schema_embedded("parallelcluster.schema.json");
 	if (!s)
 		return;
 	struct schema_errors errs = { 0 };
