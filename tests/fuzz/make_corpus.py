@@ -63,6 +63,16 @@ MUSTACHE_DATA = [
     b"m: [{k: x, v: 1}, {k: y, v: 2}]\nbool: false\nb: [1, 2]\nc: text\n",
     b"{}",
 ]
+CONFIGS = [
+    b"# the project's settings\nignore: [PC1004]\nper-file-ignores:\n  \"clusters/test-*.yaml\": [PC2101]\n"
+    b"exclude: [\"build/**\", generated]\n",
+    b"extends: b.yaml\nseverity:\n  PC2101: info\nfail-level: error\n",
+    b"severity: {PC1004: warning, efa-without-placement-group: error}\n",
+    b"select: [PC, SB3]\nignore: [LN0001]\ncluster: clusters/trn2.yaml\nshellcheck: off\n",
+    b"select: [ALL]\nfail-level: never\nshellcheck: ./no-such-shellcheck\n",
+    b"exclude: [\"**/x/*.yaml\", \"[a-c]?.yaml\", \"{a,b}/**\"]\n",
+    b"# nothing but a comment\n",
+]
 PARTIALS = [b"partial {{name}}\n  second line\n", b"{{#list}}{{>b}}{{/list}}", b"[{{.}}]"]
 
 
@@ -77,6 +87,8 @@ def build_corpora():
         put("gen", read(f))
     for f in CLUSTERS:
         put("jobspec", read(f))  # the wrong kind, forced: a cheap path
+    for c in CONFIGS:
+        put("config", c)
     for f in SCRIPTS:
         put("sbatch", read(f))
         put("lint", read(f))
@@ -184,6 +196,12 @@ def build_dicts():
     write_dict("jobspec", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
     write_dict("gen", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
     opts = ["--" + o for o in sbatch_options()] if os.path.exists(os.path.join(ROOT, "lint/sbatch_options.c")) else []
+    write_dict("config", YAML_TOKENS + [
+        "select: ", "ignore: ", "per-file-ignores:", "exclude: ", "severity: ", "fail-level: ",
+        "extends: ", "extends: b.yaml", "cluster: ", "shellcheck: ", "info", "warning", "error",
+        "never", "off", "auto", "required", "ALL", "PC", "PC2101", "SB3", "LN0001",
+        "efa-without-placement-group", "**", "*", "?", "[a-z]", "{a,b}", "../", "./", "/",
+        "*.yaml", "build/**", "clusters/test-*.yaml"])
     write_dict("sbatch", SHELL_TOKENS + opts)
     write_dict("mustache", MUSTACHE_TOKENS + YAML_TOKENS[:24] + ["\x00"])
 

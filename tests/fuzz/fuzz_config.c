@@ -1,0 +1,80 @@
+/* .trainforge.yaml (lint/config.h): the input is written as the config
+ * file of a private directory tree and read through --config, then the
+ * options of a few paths in that tree are resolved (globs of exclude and
+ * per-file-ignores, extends, cluster) and --show-config is written to
+ * /dev/null; the input's first line is also tried as a rule selector.
+ * The tree holds a second config file, so `extends: b.yaml` reaches one. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "fuzz.h"
+#include "lint.h"
+
+static char dir[64], cfg_path[128];
+static const char *const paths[] = {
+	"c.yaml", "clusters/test-1.yaml", "build/x/bad.yaml", "jobs/train.sbatch",
+};
+
+static void cleanup(void)
+{
+	char p[160];
+	snprintf(p, sizeof p, "%s/b.yaml", dir);
+	unlink(p);
+	unlink(cfg_path);
+	rmdir(dir);
+}
+
+static void setup(void)
+{
+	strcpy(dir, "/tmp/tf-fuzz-config-XXXXXX");
+	FUZZ_CHECK(mkdtemp(dir) != NULL);
+	snprintf(cfg_path, sizeof cfg_path, "%s/.trainforge.yaml", dir);
+	char p[160];
+	snprintf(p, sizeof p, "%s/b.yaml", dir);
+	FILE *f = fopen(p, "w");
+	FUZZ_CHECK(f != NULL);
+	fputs("ignore: [PC1004]\nseverity: {PC2101: info}\nper-file-ignores:\n  \"*.yaml\": [PC2]\n", f);
+	fclose(f);
+	/* the config must not find the user's own file */
+	setenv("XDG_CONFIG_HOME", dir, 1);
+	atexit(cleanup);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!dir[0])
+		setup();
+	FILE *f = fopen(cfg_path, "w");
+	FUZZ_CHECK(f != NULL);
+	fwrite(data, 1, size, f);
+	fclose(f);
+
+	struct lint_options base;
+	lint_options_init(&base);
+	base.shellcheck = SHELLCHECK_OFF;
+	struct config_flags flags = { .config_path = cfg_path, .fail_level = -1 };
+	config *cfg = config_new(&base, &flags);
+	if (cfg) {
+		FILE *null = fuzz_devnull();
+		for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+			char p[192];
+			snprintf(p, sizeof p, "%s/%s", dir, paths[i]);
+			const struct lint_options *o = config_options_for(cfg, p);
+			FUZZ_CHECK(o != NULL);
+			(void)config_fail_level(cfg, p);
+			if (i == 0)
+				(void)config_show(cfg, p, null);
+		}
+		fflush(null);
+		config_free(cfg);
+	}
+
+	bool mark[RULE__COUNT];
+	const char *nl = memchr(data, '\n', size);
+	size_t len = nl ? (size_t)(nl - (const char *)data) : size;
+	(void)config_select((const char *)data, len, mark, true);
+	return 0;
+}
