@@ -230,9 +230,14 @@ void sch_check_string(struct run *r, struct compiled *c, yd_node n,
 		sch_err_add(out, SF_VALUE, n, n, NULL,
 			"'%.60s' is too long: %zu characters, at most %lld", v, cps, lim);
 	if (c->re && !regex_match(c->re, v, len)) {
+		/* A pattern is a poor explanation; x-message beside it says
+		 * the same in words. */
 		char help[512];
-		snprintf(help, sizeof help, "expected a value matching %s",
-			 yd_str(sd, c->kw[KW_PATTERN], NULL));
+		if (c->kw[KW_MESSAGE])
+			snprintf(help, sizeof help, "expected %s", yd_str(sd, c->kw[KW_MESSAGE], NULL));
+		else
+			snprintf(help, sizeof help, "expected a value matching %s",
+				 yd_str(sd, c->kw[KW_PATTERN], NULL));
 		const char *key = holder ? yd_str(r->doc, holder, NULL) : NULL;
 		if (key)
 			sch_err_add(out, SF_VALUE, n, n, help, "'%.80s' is not a valid %s", v, key);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "text.h"
 #include "schema.h"
 #include "xalloc.h"
 
@@ -262,13 +263,49 @@ static bool check_schema(struct spec *spec, struct diag_list *diags)
 	return ok;
 }
 
+/* The generated script must lint clean, and the linter rightly calls a
+ * pasted U+2010 in a script an error (SB0004): refuse it here, at the
+ * spec's own line, rather than write a file gen would then disown. */
+static bool check_lookalikes(struct spec *spec, yd_node n, struct diag_list *diags)
+{
+	const yamldoc *doc = spec->doc;
+	bool ok = true;
+	if (yd_kind(doc, n) == YD_SCALAR) {
+		size_t len, adv;
+		const char *s = yd_str(doc, n, &len);
+		for (size_t i = 0; s && i < len; i += adv) {
+			int32_t cp = utf8_decode(s + i, len - i, &adv);
+			const struct lookalike *l = cp >= 0x80 ? text_lookalike(cp) : NULL;
+			if (!l)
+				continue;
+			struct buf msg = BUF_INIT;
+			buf_printf(&msg, "U+%04X (%s) looks like '%s' but is not ASCII; the script would carry it",
+				   (unsigned)cp, l->name, l->ascii);
+			struct diag *d = report_at(spec, diags, R_JS0005, n, msg.p);
+			diag_set_help(d, "type '%s' instead", l->ascii);
+			buf_free(&msg);
+			return false;
+		}
+		return true;
+	}
+	size_t count = yd_len(doc, n);
+	for (size_t i = 0; i < count; i++) {
+		if (yd_kind(doc, n) == YD_MAPPING)
+			ok &= check_lookalikes(spec, yd_key(doc, n, i), diags) &
+			      check_lookalikes(spec, yd_value(doc, n, i), diags);
+		else
+			ok &= check_lookalikes(spec, yd_item(doc, n, i), diags);
+	}
+	return ok;
+}
+
 bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
 	       struct diag_list *diags)
 {
 	memset(spec, 0, sizeof *spec);
 	spec->doc = doc;
 	spec->src = src;
-	if (!check_schema(spec, diags))
+	if (!check_schema(spec, diags) || !check_lookalikes(spec, yd_root(doc), diags))
 		return false;
 	struct bind_log log = { BUF_INIT };
 	struct job_spec *job = NULL;

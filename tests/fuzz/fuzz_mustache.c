@@ -81,11 +81,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct tpl_render_opts strict = {
 		.strict = true, .escaper = esc_yaml,
-		.max_output = 1 << 20, .max_steps = 200000,
+		.max_output = 1 << 16, .max_steps = 50000,
 	};
 	struct tpl_render_opts lenient = {
 		.escaper = esc_shell, .max_depth = 16,
-		.max_output = 1 << 20, .max_steps = 200000,
+		.max_output = 1 << 16, .max_steps = 50000,
 	};
 	struct tpl_render_opts html = {
 		.escaper = esc_html, .max_output = 4096, .max_steps = 20000,
