@@ -1,6 +1,7 @@
 #include "context.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -125,11 +126,102 @@ static const char *const storage_types[] = {
 	[ST_FSX_LUSTRE] = "FsxLustre", [ST_EFS] = "Efs", [ST_EBS] = "Ebs",
 };
 
+/* The queue's own S3 access: every bucket of the spec with write access,
+ * plus read access to the bucket the spot watcher is fetched from. */
+static struct tv *queue_buckets(const struct job_spec *j, const char *watcher_bucket)
+{
+	struct tv *l = tv_list_new();
+	bool listed = false;
+	for (unsigned i = 0; i < j->s3_buckets_count; i++) {
+		struct tv *b = tv_map_new();
+		set_str(b, "name", j->s3_buckets[i]);
+		set_str(b, "write", "true");
+		tv_list_push(l, b);
+		listed |= watcher_bucket && !strcmp(watcher_bucket, j->s3_buckets[i]);
+	}
+	if (watcher_bucket && !listed) {
+		struct tv *b = tv_map_new();
+		set_str(b, "name", watcher_bucket);
+		set_str(b, "write", "false");
+		tv_list_push(l, b);
+	}
+	return l;
+}
+
+/* The bucket of an s3:// URL, or NULL. */
+static char *s3_bucket(const char *url)
+{
+	if (!url || strncmp(url, "s3://", 5))
+		return NULL;
+	const char *b = url + 5;
+	return xstrndup(b, strcspn(b, "/"));
+}
+
+static struct tv *watcher_map(const struct spec_watcher *w)
+{
+	struct tv *m = tv_map_new();
+	set_str(m, "url", w->script_url);
+	set_str(m, "endpoint", w->imds_endpoint);
+	char n[16];
+	snprintf(n, sizeof n, "%d", w->poll_seconds);
+	set_str(m, "interval", n);
+	return m;
+}
+
+/* One queue of the cluster config. A mixed fleet has two: the reserved
+ * nodes as the spec buys them, and the spot nodes with their allocation
+ * strategy and the watcher. */
+static struct tv *queue_map(const struct plan *p, const char *name, enum capacity cap,
+			    int nodes, bool spot_of_mixed)
+{
+	const struct job_spec *j = p->job;
+	const struct spec_capacity *c = j->capacity;
+	struct tv *q = tv_map_new();
+	set_str(q, "queue", name);
+	set_str(q, "capacity_type", capacity_types[cap]);
+	set_str(q, "reservation_id", cap == CAP_SPOT ? NULL : c->reservation_id);
+	set_str(q, "spot_strategy", spot_of_mixed ? spot_strategy_name(c->spot_strategy) : NULL);
+	char cr[64];
+	snprintf(cr, sizeof cr, "%s", j->instance);
+	for (char *s = cr; *s; s++)
+		if (*s == '.')
+			*s = '-';
+	set_str(q, "compute_resource", cr);
+	set_int(q, "min_count", cap == CAP_CAPACITY_BLOCK ? nodes : 0);
+	set_int(q, "max_count", nodes);
+	/* Capacity blocks are placed by AWS; a reservation brings its own group. */
+	tv_map_set(q, "placement_group", tv_bool(p->it->efa == TRI_YES && cap != CAP_CAPACITY_BLOCK));
+	set_str(q, "placement_group_name", c->placement_group);
+	tv_map_set(q, "watcher", spot_of_mixed ? watcher_map(c->watcher) : tv_null());
+	char *bucket = spot_of_mixed ? s3_bucket(c->watcher->script_url) : NULL;
+	tv_map_set(q, "queue_s3", tv_bool(j->s3_buckets_count > 0 || bucket));
+	tv_map_set(q, "buckets", queue_buckets(j, bucket));
+	free(bucket);
+	return q;
+}
+
+static struct tv *queue_list(const struct plan *p)
+{
+	const struct job_spec *j = p->job;
+	struct tv *l = tv_list_new();
+	if (!p->fleet.mixed) {
+		tv_list_push(l, queue_map(p, j->cluster->queue, j->capacity->type, p->nodes, false));
+		return l;
+	}
+	struct buf name = BUF_INIT;
+	buf_printf(&name, "%s-reserved", j->cluster->queue);
+	tv_list_push(l, queue_map(p, name.p, j->capacity->type, p->fleet.reserved, false));
+	buf_reset(&name);
+	buf_printf(&name, "%s-spot", j->cluster->queue);
+	tv_list_push(l, queue_map(p, name.p, CAP_SPOT, p->fleet.spot, true));
+	buf_free(&name);
+	return l;
+}
+
 static void cluster_keys(struct tv *c, const struct plan *p)
 {
 	const struct job_spec *j = p->job;
 	const struct spec_cluster *cl = j->cluster;
-	enum capacity cap = j->capacity->type;
 	set_str(c, "region", cl->region);
 	set_str(c, "os", p->os);
 	set_str(c, "ami", cl->ami);
@@ -137,24 +229,11 @@ static void cluster_keys(struct tv *c, const struct plan *p)
 	set_str(c, "head_subnet", cl->head_subnet);
 	set_str(c, "subnet", cl->subnet);
 	set_str(c, "ssh_key", cl->ssh_key);
-	set_str(c, "queue", cl->queue);
 	set_str(c, "instance", j->instance);
-	char cr[64];
-	snprintf(cr, sizeof cr, "%s", j->instance);
-	for (char *s = cr; *s; s++)
-		if (*s == '.')
-			*s = '-';
-	set_str(c, "compute_resource", cr);
-	set_str(c, "capacity_type", capacity_types[cap]);
-	set_str(c, "reservation_id", j->capacity->reservation_id);
-	set_int(c, "min_count", cap == CAP_CAPACITY_BLOCK ? p->nodes : 0);
-	set_int(c, "max_count", p->nodes);
+	tv_map_set(c, "queues", queue_list(p));
 	bool efa = p->it->efa == TRI_YES;
 	tv_map_set(c, "efa", tv_bool(efa));
 	tv_map_set(c, "efa_device_rdma", tv_bool(p->it->efa_device_rdma == TRI_YES));
-	/* Capacity blocks are placed by AWS; a reservation brings its own group. */
-	tv_map_set(c, "placement_group", tv_bool(efa && cap != CAP_CAPACITY_BLOCK));
-	set_str(c, "placement_group_name", j->capacity->placement_group);
 	const struct spec_storage *st = j->storage;
 	set_str(c, "storage_type", storage_types[st->type]);
 	tv_map_set(c, "fsx", tv_bool(st->type == ST_FSX_LUSTRE));
@@ -167,11 +246,36 @@ static void cluster_keys(struct tv *c, const struct plan *p)
 	tv_map_set(c, "s3_buckets", string_list(j->s3_buckets, j->s3_buckets_count));
 }
 
+/* The batch script's view of a mixed fleet: a heterogeneous job with
+ * one component per queue, elastic between the reserved nodes alone and
+ * the whole fleet. */
+static struct tv *fleet_map(const struct plan *p)
+{
+	const struct plan_fleet *f = &p->fleet;
+	const char *queue = p->job->cluster->queue;
+	struct tv *m = tv_map_new();
+	struct buf q = BUF_INIT;
+	buf_printf(&q, "%s-reserved", queue);
+	set_str(m, "reserved_queue", q.p);
+	buf_reset(&q);
+	buf_printf(&q, "%s-spot", queue);
+	set_str(m, "spot_queue", q.p);
+	buf_free(&q);
+	set_int(m, "reserved_nodes", f->reserved);
+	set_int(m, "spot_nodes", f->spot);
+	set_int(m, "min_nodes", f->reserved);
+	set_int(m, "max_nodes", f->reserved + f->spot);
+	set_int(m, "max_restarts", f->max_restarts);
+	return m;
+}
+
 static void batch_keys(struct tv *c, const struct plan *p, const struct spec *spec)
 {
 	const struct job_spec *j = p->job;
 	set_int(c, "nodes", p->nodes);
 	set_int(c, "ppn", p->ppn);
+	set_str(c, "queue", j->cluster->queue);
+	tv_map_set(c, "fleet", p->fleet.mixed ? fleet_map(p) : tv_null());
 	set_str(c, "time_limit", j->time_limit);
 	set_str(c, "logs", j->paths->logs);
 	set_str(c, "checkpoints", j->paths->checkpoints);
@@ -203,5 +307,10 @@ struct tv *context_build(const struct plan *p, const struct spec *spec,
 	set_str(c, "spec_path", slash ? slash + 1 : spec_path);
 	cluster_keys(c, p);
 	batch_keys(c, p, spec);
+	if (p->fleet.mixed) { /* the spot watcher's defaults */
+		const struct spec_watcher *w = p->job->capacity->watcher;
+		set_str(c, "endpoint", w->imds_endpoint);
+		set_int(c, "interval", w->poll_seconds);
+	}
 	return c;
 }

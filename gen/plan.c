@@ -221,9 +221,12 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	p->vpp = j->parallel->virtual_stages;
 	p->cp = j->parallel->context;
 	p->ep = j->parallel->expert;
-	if (!derive_placement(p, spec, diags) || !derive_nodes(p, spec, diags))
+	if (!derive_placement(p, spec, diags) || !plan_fleet_nodes(p, spec, diags) ||
+	    !derive_nodes(p, spec, diags))
 		return false;
 	bool ok = check_batch(p, spec, diags);
+	if (ok)
+		ok = plan_fleet_check(p, spec, diags);
 	ok &= check_model(p, spec, diags);
 	ok &= check_storage(p, spec, diags);
 	p->os = j->cluster->os ? j->cluster->os : p->neuron ? "ubuntu2204" : "alinux2023";
@@ -259,6 +262,7 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 		buf_puts(&b, "no accelerators");
 	buf_printf(&b, ", EFA %s\n", catalog_tri_name(it->efa));
 	buf_printf(&b, "  nodes            %d x %d processes = world %d\n", p->nodes, p->ppn, p->world);
+	plan_fleet_text(p, &b);
 	buf_printf(&b, "  layout           %s: TP %d x PP %d", framework_name(j->framework), p->tp, p->pp);
 	if (p->vpp > 1)
 		buf_printf(&b, " (interleaved, %d virtual stages)", p->vpp);
@@ -352,4 +356,5 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	json_str(b, "priceDate", p->it->price_date);
 	buf_putc(b, ',');
 	json_str(b, "priceRegion", p->it->price_region);
+	plan_fleet_json(p, b);
 }

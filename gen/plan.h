@@ -10,6 +10,25 @@
 #include "catalog.h"
 #include "spec.h"
 
+/* A mixed fleet (gen/plan_fleet.c): the job is elastic between the
+ * reserved nodes alone and reserved + spot; the plan's own nodes, DP and
+ * micro-batches are the whole fleet's. */
+struct plan_fleet {
+	bool mixed;
+	int reserved, spot, max_restarts;
+	int min_world, min_dp, min_micro_batches; /* every spot node lost */
+	int gap_total, gap_layout, gap_batch;     /* counts between that cannot train */
+	int gap[8], gap_count;                    /* the first of them */
+	long long batch_everywhere;               /* a global batch that divides at every count; 0 none */
+};
+
+struct plan_fleet_cost {
+	double reserved_hour, spot_hour, total_hour, blended_node_hour; /* < 0 unknown */
+	const char *reserved_how, *spot_how;
+	int after_loss_nodes;                     /* where training goes on after one spot loss */
+	double step_factor_one, step_factor_all;  /* step time over the full fleet's */
+};
+
 struct plan {
 	const struct job_spec *job;
 	const struct instance_type *it;
@@ -21,6 +40,7 @@ struct plan {
 	double grad_bytes;                /* gradient all-reduce bytes per step per rank; < 0 unknown */
 	double price_hour;                /* whole cluster, on demand; < 0 unknown */
 	const char *os;
+	struct plan_fleet fleet;
 };
 
 /* Derives the plan; adds JS findings and returns false on any error. */
@@ -32,6 +52,16 @@ void plan_print_text(const struct plan *p, FILE *out, double hours);
 void plan_print_json(const struct plan *p, FILE *out, double hours);
 struct buf;
 void plan_json_fields(const struct plan *p, struct buf *b, double hours);
+
+/* The mixed fleet: plan_fleet_nodes before the node count is derived,
+ * plan_fleet_check once the full fleet's layout and batch are known. */
+bool plan_fleet_nodes(struct plan *p, const struct spec *spec, struct diag_list *diags);
+bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+void plan_fleet_costs(const struct plan *p, struct plan_fleet_cost *c);
+void plan_fleet_text(const struct plan *p, struct buf *b);
+void plan_fleet_json(const struct plan *p, struct buf *b);
+struct plan_est;
+void plan_fleet_loss_text(const struct plan *p, const struct plan_est *e, struct buf *b);
 
 /* ---- estimates (gen/plan_estimate.c) ------------------------------------
  * Time, memory, network and cost of the plan's layout on one instance

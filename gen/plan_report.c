@@ -240,6 +240,8 @@ static void text_estimate(const struct plan *p, const struct plan_est *e, struct
 	buf_printf(b, ", %d x %s\n", e->accels, it->accel_model ? it->accel_model : "accelerator");
 	text_memory(p, e, b);
 	text_time(p, e, b);
+	if (e->own)
+		plan_fleet_loss_text(p, e, b);
 	text_cost(e, b);
 	text_sources(e, b);
 }

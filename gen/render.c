@@ -17,9 +17,11 @@ static const struct {
 	const char *template;
 	esc_fn escaper;
 	const char *kind;
+	bool mixed_fleet_only;
 } outputs[] = {
-	{ "-cluster.yaml", "cluster.yaml.mustache", esc_yaml, "pcluster" },
-	{ ".sbatch", "batch.sbatch.mustache", esc_shell, "sbatch" },
+	{ "-cluster.yaml", "cluster.yaml.mustache", esc_yaml, "pcluster", false },
+	{ ".sbatch", "batch.sbatch.mustache", esc_shell, "sbatch", false },
+	{ "-spot-watcher.sh", "spot-watcher.sh.mustache", esc_shell, "script", true },
 };
 
 static const char *const partials[] = { "env-neuron", "env-gpu" };
@@ -96,6 +98,8 @@ bool render_all(const struct plan *p, const struct spec *spec, const char *spec_
 	struct tpl_partials *ps = tpl_partials_new();
 	bool ok = load_partials(ps, templates_dir, err, cap);
 	for (size_t i = 0; ok && i < sizeof outputs / sizeof outputs[0]; i++) {
+		if (outputs[i].mixed_fleet_only && !p->fleet.mixed)
+			continue;
 		struct buf b = BUF_INIT;
 		ok = render_one(i, ctx, ps, templates_dir, &b, err, cap);
 		if (!ok) {

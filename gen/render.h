@@ -12,7 +12,7 @@ struct gen_file {
 	char *name;     /* file name in the output directory */
 	char *text;
 	size_t len;
-	const char *kind; /* "pcluster" or "sbatch" */
+	const char *kind; /* "pcluster", "sbatch" or "script" (the spot watcher) */
 };
 
 struct gen_files {

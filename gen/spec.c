@@ -21,6 +21,10 @@ static const cyaml_strval_t capacity_strings[] = {
 	{ "ondemand", CAP_ONDEMAND }, { "spot", CAP_SPOT },
 	{ "capacity-block", CAP_CAPACITY_BLOCK }, { "reservation", CAP_RESERVATION },
 };
+static const cyaml_strval_t spot_strategy_strings[] = {
+	{ "capacity-optimized", SPOT_CAPACITY_OPTIMIZED }, { "lowest-price", SPOT_LOWEST_PRICE },
+	{ "price-capacity-optimized", SPOT_PRICE_CAPACITY_OPTIMIZED },
+};
 static const cyaml_strval_t recompute_strings[] = {
 	{ "none", RC_NONE }, { "selective", RC_SELECTIVE }, { "full", RC_FULL },
 };
@@ -92,12 +96,25 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t watcher_fields[] = {
+	STR("script_url", struct spec_watcher, script_url),
+	STR("imds_endpoint", struct spec_watcher, imds_endpoint),
+	INT("poll_seconds", struct spec_watcher, poll_seconds),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t capacity_fields[] = {
 	CYAML_FIELD_ENUM("type", OPT | CYAML_FLAG_STRICT, struct spec_capacity, type,
 			 capacity_strings, CYAML_ARRAY_LEN(capacity_strings)),
 	STR("reservation_id", struct spec_capacity, reservation_id),
 	CYAML_FIELD_FLOAT("spot_discount", OPT, struct spec_capacity, spot_discount),
 	STR("placement_group", struct spec_capacity, placement_group),
+	INT("reserved", struct spec_capacity, reserved),
+	INT("spot", struct spec_capacity, spot),
+	CYAML_FIELD_ENUM("spot_strategy", OPT | CYAML_FLAG_STRICT, struct spec_capacity, spot_strategy,
+			 spot_strategy_strings, CYAML_ARRAY_LEN(spot_strategy_strings)),
+	INT("max_restarts", struct spec_capacity, max_restarts),
+	CYAML_FIELD_MAPPING_PTR("watcher", OPT_PTR, struct spec_capacity, watcher, watcher_fields),
 	CYAML_FIELD_END
 };
 
@@ -221,6 +238,30 @@ static void spec_apply_defaults(struct job_spec *j)
 		p->checkpoints = joined(s->mount, "checkpoints", j->name);
 	if (!p->logs)
 		p->logs = joined(s->mount, "logs", j->name);
+	struct spec_capacity *cap = j->capacity;
+	if (!spec_mixed_fleet(j))
+		return;
+	if (!j->nodes)
+		j->nodes = cap->reserved + cap->spot;
+	if (!cap->max_restarts)
+		cap->max_restarts = cap->spot;
+	ENSURE(cap->watcher);
+	struct spec_watcher *w = cap->watcher;
+	w->imds_endpoint = dup_or(w->imds_endpoint, "http://169.254.169.254");
+	if (!w->poll_seconds)
+		w->poll_seconds = 5;
+	/* Without a URL and a bucket there is nowhere to fetch it from; the
+	 * planner says so (JS0004) rather than invent one. */
+	if (!w->script_url && j->s3_buckets_count) {
+		struct buf u = BUF_INIT;
+		buf_printf(&u, "s3://%s/trainforge/%s/%s-spot-watcher.sh", j->s3_buckets[0], j->name, j->name);
+		w->script_url = buf_detach(&u);
+	}
+}
+
+bool spec_mixed_fleet(const struct job_spec *j)
+{
+	return j->capacity && j->capacity->reserved > 0 && j->capacity->spot > 0;
 }
 
 /* ---- loading --------------------------------------------------------- */
@@ -387,4 +428,14 @@ const char *recompute_name(enum recompute r)
 		[RC_FULL] = "full",
 	};
 	return names[r];
+}
+
+const char *spot_strategy_name(enum spot_strategy s)
+{
+	static const char *const names[] = {
+		[SPOT_CAPACITY_OPTIMIZED] = "capacity-optimized",
+		[SPOT_LOWEST_PRICE] = "lowest-price",
+		[SPOT_PRICE_CAPACITY_OPTIMIZED] = "price-capacity-optimized",
+	};
+	return names[s];
 }

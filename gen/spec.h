@@ -25,7 +25,20 @@ struct spec_training { double utilization; enum recompute recompute; int zero_st
 struct spec_batch { int micro, global; };
 struct spec_entry { char *script; char **args; unsigned args_count; };
 struct spec_cluster { char *region, *subnet, *head_subnet, *ssh_key, *os, *ami, *head_node, *queue; };
-struct spec_capacity { enum capacity type; char *reservation_id; double spot_discount; char *placement_group; };
+enum spot_strategy { SPOT_CAPACITY_OPTIMIZED, SPOT_LOWEST_PRICE, SPOT_PRICE_CAPACITY_OPTIMIZED };
+struct spec_watcher { char *script_url, *imds_endpoint; int poll_seconds; };
+/* A mixed fleet has reserved > 0 and spot > 0: `type` then says how the
+ * reserved nodes are bought, and the spot nodes get a queue of their own. */
+struct spec_capacity {
+	enum capacity type;
+	char *reservation_id;
+	double spot_discount;
+	char *placement_group;
+	int reserved, spot;
+	enum spot_strategy spot_strategy;
+	int max_restarts;
+	struct spec_watcher *watcher;
+};
 struct spec_storage { enum storage type; char *mount; int size_gib; char *id; };
 struct spec_paths { char *compile_cache, *checkpoints, *logs; };
 
@@ -77,5 +90,8 @@ const char *framework_name(enum framework f);
 const char *storage_name(enum storage s);
 const char *capacity_name(enum capacity c);
 const char *recompute_name(enum recompute r); /* "unset" for RC_UNSET */
+const char *spot_strategy_name(enum spot_strategy s);
+/* Both capacity.reserved and capacity.spot were given. */
+bool spec_mixed_fleet(const struct job_spec *j);
 
 #endif

@@ -45,6 +45,8 @@ count hostile sh tests/hostile/run.sh
 count cli sh tests/cli/run.sh
 count plan sh tests/plan/run.sh
 count gen sh tests/gen/run.sh
+count watcher sh tests/watcher/run.sh
+count fleet sh tests/plan/fleet.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh

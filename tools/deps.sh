@@ -27,6 +27,7 @@ need_cmd python3 python3
 need_cmd shellcheck shellcheck
 need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
+need_cmd curl curl # the spot watcher's tests
 for group in "$@"; do
 	case $group in
 	fuzz)

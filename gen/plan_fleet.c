@@ -1,0 +1,341 @@
+/* A mixed fleet: reserved nodes in one queue, spot nodes in another, one
+ * elastic job between the reserved nodes alone (every spot node lost)
+ * and the whole fleet. The planner's invariants must hold at both ends;
+ * the node counts between them are reported where they do not, since
+ * torchrun admits any count in its --nnodes range. */
+#include "plan.h"
+
+#include <string.h>
+
+#include "buf.h"
+
+#define GAP_SHOWN (sizeof ((struct plan_fleet *)0)->gap / sizeof (int))
+
+/* Why a world of n nodes cannot train, or NULL when it can. */
+static const char *size_problem(const struct plan *p, int n, int *dp)
+{
+	long long world = (long long)n * p->ppn, model = (long long)p->tp * p->pp * p->cp;
+	*dp = 0;
+	if (world % model)
+		return "layout";
+	*dp = (int)(world / model);
+	long long grid = p->job->framework == FW_TORCHTITAN ? 0 : (long long)p->ep * p->pp * p->tp;
+	if (p->ep > 1 && grid && world % grid)
+		return "expert grid";
+	if (p->global % ((long long)p->micro * *dp))
+		return "batch";
+	return NULL;
+}
+
+/* The spec's node count is the fleet's: nodes, when given, must agree,
+ * and DP cannot be pinned, since it changes with the fleet. */
+bool plan_fleet_nodes(struct plan *p, const struct spec *spec, struct diag_list *diags)
+{
+	const struct job_spec *j = spec->job;
+	const struct spec_capacity *c = j->capacity;
+	struct plan_fleet *f = &p->fleet;
+	if (!spec_mixed_fleet(j))
+		return true;
+	f->mixed = true;
+	f->reserved = c->reserved;
+	f->spot = c->spot;
+	f->max_restarts = c->max_restarts;
+	bool ok = true;
+	const yamldoc *d = spec->doc;
+	if (yd_get(d, yd_root(d), "nodes") && j->nodes != c->reserved + c->spot) {
+		spec_report(spec, diags, R_JS0006, "nodes",
+			    "nodes %d differs from capacity.reserved %d + capacity.spot %d", j->nodes,
+			    c->reserved, c->spot);
+		ok = false;
+	}
+	if (j->parallel->data) {
+		struct diag *g = spec_report(spec, diags, R_JS0006, "parallel.data",
+			"a mixed fleet's data-parallel size changes with its node count; parallel.data cannot pin it");
+		diag_set_help(g, "leave parallel.data out: the plan shows DP at the smallest and the largest fleet");
+		ok = false;
+	}
+	/* ParallelCluster queue names have at most 25 characters. */
+	if (strlen(j->cluster->queue) + strlen("-reserved") > 25) {
+		spec_report(spec, diags, R_JS0005, "cluster.queue",
+			    "queue %s is too long for a mixed fleet: %s-reserved would pass ParallelCluster's 25 characters",
+			    j->cluster->queue, j->cluster->queue);
+		ok = false;
+	}
+	if (j->framework == FW_NXD) {
+		struct diag *g = spec_report(spec, diags, R_JS0006, "framework",
+			"nxd takes a batch per data-parallel rank (--train_batch_size), so its global batch would shrink with the fleet");
+		diag_set_help(g, "use megatron, torchtitan or plain, whose global batch stays and whose gradient accumulation adjusts");
+		ok = false;
+	}
+	return ok;
+}
+
+static void report_smallest(struct plan *p, const struct spec *spec, struct diag_list *diags,
+			    const char *why)
+{
+	struct plan_fleet *f = &p->fleet;
+	int model = p->tp * p->pp * p->cp;
+	if (!strcmp(why, "layout")) {
+		struct diag *d = spec_report(spec, diags, R_JS2001, "capacity.reserved",
+			"at the smallest fleet (%d reserved nodes x %d processes = %d), TP %d x PP %d x CP %d = %d does not divide the world",
+			f->reserved, p->ppn, f->min_world, p->tp, p->pp, p->cp, model);
+		diag_set_help(d, "choose a reserved node count whose world %d divides", model);
+	} else if (!strcmp(why, "expert grid")) {
+		spec_report(spec, diags, R_JS2009, "capacity.reserved",
+			    "at the smallest fleet (%d nodes), EP %d x PP %d x TP %d does not divide the world %d",
+			    f->reserved, p->ep, p->pp, p->tp, f->min_world);
+	} else {
+		long long a = (long long)p->micro * p->dp, b = (long long)p->micro * f->min_dp, g = a, r = b;
+		while (r) {
+			long long t = g % r;
+			g = r, r = t;
+		}
+		struct diag *d = spec_report(spec, diags, R_JS2003, "batch.global",
+			"at the smallest fleet (%d reserved nodes, DP %d), global batch %d is not a multiple of micro %d x DP %d = %d",
+			f->reserved, f->min_dp, p->global, p->micro, f->min_dp, p->micro * f->min_dp);
+		diag_set_help(d, "a global batch that divides at both ends is a multiple of %lld", a / g * b);
+	}
+}
+
+/* Counts strictly between the ends that cannot train, and a global batch
+ * that would divide at every count, when a modest one exists. */
+static void find_gaps(struct plan *p)
+{
+	struct plan_fleet *f = &p->fleet;
+	long long lcm = 1;
+	bool layout_everywhere = true;
+	for (int n = f->reserved; n <= f->reserved + f->spot; n++) {
+		int dp;
+		const char *why = size_problem(p, n, &dp);
+		if (dp) {
+			long long need = (long long)p->micro * dp, g = lcm, r = need;
+			while (r) {
+				long long t = g % r;
+				g = r, r = t;
+			}
+			if (lcm <= (long long)p->global * 16)
+				lcm = lcm / g * need;
+		}
+		if (!why || n == f->reserved || n == f->reserved + f->spot)
+			continue;
+		if (strcmp(why, "batch"))
+			layout_everywhere = false, f->gap_layout++;
+		else
+			f->gap_batch++;
+		if (f->gap_count < (int)GAP_SHOWN)
+			f->gap[f->gap_count++] = n;
+		f->gap_total++;
+	}
+	f->batch_everywhere = layout_everywhere && f->gap_batch && lcm <= (long long)p->global * 16
+		? lcm * ((p->global + lcm - 1) / lcm) : 0;
+}
+
+static void report_gaps(const struct plan *p, const struct spec *spec, struct diag_list *diags)
+{
+	const struct plan_fleet *f = &p->fleet;
+	struct buf list = BUF_INIT;
+	for (int i = 0; i < f->gap_count; i++)
+		buf_printf(&list, "%s%d", i ? ", " : "", f->gap[i]);
+	if (f->gap_total > f->gap_count)
+		buf_printf(&list, " and %d more", f->gap_total - f->gap_count);
+	char how_many[48];
+	if (f->gap_total == f->spot - 1)
+		snprintf(how_many, sizeof how_many, "every node count");
+	else
+		snprintf(how_many, sizeof how_many, "%d of the %d node counts", f->gap_total, f->spot - 1);
+	struct diag *d = spec_report(spec, diags, R_JS2014, "capacity.spot",
+		"%s between %d and %d cannot train (%s%s%s): torchrun admits them, the workers stop at start-up, and each try costs a restart until the count changes",
+		how_many, f->reserved, f->reserved + f->spot, list.p,
+		f->gap_layout ? "; the layout does not divide" : "",
+		f->gap_batch ? "; the global batch does not divide" : "");
+	if (f->batch_everywhere)
+		diag_set_help(d, "global batch %lld divides at every count from %d to %d nodes",
+			      f->batch_everywhere, f->reserved, f->reserved + f->spot);
+	else
+		diag_set_help(d, "spot nodes usually go in groups; make sure --max-restarts (capacity.max_restarts, now %d) covers the tries",
+			      f->max_restarts);
+	buf_free(&list);
+}
+
+bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list *diags)
+{
+	const struct job_spec *j = spec->job;
+	struct plan_fleet *f = &p->fleet;
+	if (!f->mixed)
+		return true;
+	bool ok = true;
+	f->min_world = f->reserved * p->ppn;
+	const char *why = size_problem(p, f->reserved, &f->min_dp);
+	if (why) {
+		report_smallest(p, spec, diags, why);
+		ok = false;
+	} else {
+		f->min_micro_batches = p->global / (p->micro * f->min_dp);
+		find_gaps(p);
+		if (f->gap_total)
+			report_gaps(p, spec, diags);
+	}
+	if (!j->capacity->watcher->script_url) {
+		struct diag *d = spec_report(spec, diags, R_JS0004, "capacity.spot",
+			"the spot watcher needs a place the cluster fetches it from (CustomActions take s3:// or https:// URLs)");
+		diag_set_help(d, "give capacity.watcher.script_url, or s3_buckets (it then goes under s3://<first bucket>/trainforge/%s/)", j->name);
+		ok = false;
+	}
+	if (!j->capacity->placement_group) {
+		struct diag *d = spec_report(spec, diags, R_JS2015, "capacity.spot",
+			"the reserved and the spot queue get a managed placement group each, so traffic between the two fleets crosses groups");
+		diag_set_help(d, "create one cluster placement group and name it in capacity.placement_group: both queues then share it");
+	}
+	return ok;
+}
+
+/* Per-node prices of the two fleets; < 0 unknown. An On-Demand Capacity
+ * Reservation bills at the on-demand rate; a Capacity Block has its own
+ * price, which the catalog does not carry. */
+static double reserved_price(const struct plan *p, const char **how)
+{
+	switch (p->job->capacity->type) {
+	case CAP_ONDEMAND:
+		*how = "on demand";
+		return p->it->price_on_demand;
+	case CAP_RESERVATION:
+		*how = "capacity reservation, billed at the on-demand rate";
+		return p->it->price_on_demand;
+	default:
+		*how = "Capacity Block: priced per block, not in the catalog";
+		return -1;
+	}
+}
+
+static double spot_price(const struct plan *p, const char **how)
+{
+	double discount = p->job->capacity->spot_discount;
+	if (p->it->price_spot >= 0) {
+		*how = "catalog";
+		return p->it->price_spot;
+	}
+	if (discount > 0 && p->it->price_on_demand >= 0) {
+		*how = "on demand less the spec's capacity.spot_discount";
+		return p->it->price_on_demand * (1 - discount);
+	}
+	*how = "no spot price in the catalog; set capacity.spot_discount";
+	return -1;
+}
+
+void plan_fleet_costs(const struct plan *p, struct plan_fleet_cost *c)
+{
+	const struct plan_fleet *f = &p->fleet;
+	double r = reserved_price(p, &c->reserved_how), s = spot_price(p, &c->spot_how);
+	c->reserved_hour = r >= 0 ? r * f->reserved : -1;
+	c->spot_hour = s >= 0 ? s * f->spot : -1;
+	c->total_hour = r >= 0 && s >= 0 ? c->reserved_hour + c->spot_hour : -1;
+	c->blended_node_hour = c->total_hour >= 0 ? c->total_hour / (f->reserved + f->spot) : -1;
+	/* Losing one spot node: training goes on at the largest count below
+	 * the full fleet that can train; the step takes as much longer as
+	 * each rank's share of the global batch grows. */
+	c->after_loss_nodes = f->reserved;
+	for (int n = f->reserved + f->spot - 1; n > f->reserved; n--) {
+		int dp;
+		if (!size_problem(p, n, &dp)) {
+			c->after_loss_nodes = n;
+			break;
+		}
+	}
+	int dp_after;
+	size_problem(p, c->after_loss_nodes, &dp_after);
+	c->step_factor_one = dp_after ? (double)p->dp / dp_after : -1;
+	c->step_factor_all = f->min_dp ? (double)p->dp / f->min_dp : -1;
+}
+
+static void money(struct buf *b, double usd, const char *per)
+{
+	if (usd < 0)
+		buf_puts(b, "unknown");
+	else
+		buf_printf(b, usd >= 1000 ? "$%.0f%s" : "$%.2f%s", usd, per);
+}
+
+void plan_fleet_text(const struct plan *p, struct buf *b)
+{
+	const struct plan_fleet *f = &p->fleet;
+	const struct job_spec *j = p->job;
+	if (!f->mixed)
+		return;
+	struct plan_fleet_cost c;
+	plan_fleet_costs(p, &c);
+	buf_printf(b, "  fleet            %d reserved (%s, queue %s-reserved) + %d spot (%s, queue %s-spot): elastic %d-%d nodes, torchrun --max-restarts %d\n",
+		   f->reserved, capacity_name(j->capacity->type), j->cluster->queue, f->spot,
+		   spot_strategy_name(j->capacity->spot_strategy), j->cluster->queue, f->reserved,
+		   f->reserved + f->spot, f->max_restarts);
+	buf_printf(b, "  smallest fleet   %d nodes x %d = world %d -> DP %d; micro %d x DP %d x %d micro-batches = global %d\n",
+		   f->reserved, p->ppn, f->min_world, f->min_dp, p->micro, f->min_dp,
+		   f->min_micro_batches, p->global);
+	if (f->gap_total)
+		buf_printf(b, "  between          %d of %d node counts cannot train (%d layout, %d batch)\n",
+			   f->gap_total, f->spot - 1, f->gap_layout, f->gap_batch);
+	buf_puts(b, "  fleet cost       reserved ");
+	money(b, c.reserved_hour, "/h");
+	buf_printf(b, " (%s); spot ", c.reserved_how);
+	money(b, c.spot_hour, "/h");
+	buf_printf(b, " (%s); together ", c.spot_how);
+	money(b, c.total_hour, "/h");
+	buf_puts(b, ", blended ");
+	money(b, c.blended_node_hour, " per node-hour");
+	buf_putc(b, '\n');
+	buf_printf(b, "  spot loss        one node: training goes on at %d nodes, step x %.3g; every spot node: %d nodes, step x %.3g (plus a restart from the latest checkpoint each time)\n",
+		   c.after_loss_nodes, c.step_factor_one, f->reserved, c.step_factor_all);
+}
+
+static void jnum(struct buf *b, const char *key, double v)
+{
+	if (v >= 0)
+		buf_printf(b, "\"%s\":%.10g", key, v);
+	else
+		buf_printf(b, "\"%s\":null", key);
+}
+
+void plan_fleet_json(const struct plan *p, struct buf *b)
+{
+	const struct plan_fleet *f = &p->fleet;
+	if (!f->mixed) {
+		buf_puts(b, ",\"fleet\":null");
+		return;
+	}
+	struct plan_fleet_cost c;
+	plan_fleet_costs(p, &c);
+	buf_printf(b, ",\"fleet\":{\"reserved\":%d,\"spot\":%d,\"reservedCapacity\":\"%s\",\"spotStrategy\":\"%s\",\"maxRestarts\":%d",
+		   f->reserved, f->spot, capacity_name(p->job->capacity->type),
+		   spot_strategy_name(p->job->capacity->spot_strategy), f->max_restarts);
+	buf_printf(b, ",\"smallest\":{\"nodes\":%d,\"world\":%d,\"data\":%d,\"microBatchesPerStep\":%d}",
+		   f->reserved, f->min_world, f->min_dp, f->min_micro_batches);
+	buf_printf(b, ",\"countsThatCannotTrain\":%d,", f->gap_total);
+	jnum(b, "reservedUsdPerHour", c.reserved_hour);
+	buf_putc(b, ',');
+	jnum(b, "spotUsdPerHour", c.spot_hour);
+	buf_putc(b, ',');
+	jnum(b, "usdPerHour", c.total_hour);
+	buf_putc(b, ',');
+	jnum(b, "blendedUsdPerNodeHour", c.blended_node_hour);
+	buf_printf(b, ",\"afterOneLossNodes\":%d,", c.after_loss_nodes);
+	jnum(b, "stepFactorOneLoss", c.step_factor_one);
+	buf_putc(b, ',');
+	jnum(b, "stepFactorAllLost", c.step_factor_all);
+	buf_putc(b, '}');
+}
+
+/* What one lost spot node costs in time, when the estimate knows the
+ * step: the step grows with each rank's share of the global batch. */
+void plan_fleet_loss_text(const struct plan *p, const struct plan_est *e, struct buf *b)
+{
+	if (!p->fleet.mixed || e->step_seconds < 0)
+		return;
+	struct plan_fleet_cost c;
+	plan_fleet_costs(p, &c);
+	buf_printf(b, "  spot loss        step %.3g s -> %.3g s at %d nodes (one spot node lost), %.3g s at %d (all)",
+		   e->step_seconds, e->step_seconds * c.step_factor_one, c.after_loss_nodes,
+		   e->step_seconds * c.step_factor_all, p->fleet.reserved);
+	if (e->run_seconds > 0)
+		buf_printf(b, "; lost at the start, one node adds %.1f h to the %.1f h run",
+			   e->run_seconds * (c.step_factor_one - 1) / 3600, e->run_seconds / 3600);
+	buf_putc(b, '\n');
+}

@@ -1,0 +1,171 @@
+#!/bin/sh
+# A mixed reserved + spot fleet: the plan's checks at the smallest and the
+# largest fleet, the accumulation at each, the costs of both fleets and
+# what a lost spot node costs; the files gen writes for it (two queues, a
+# heterogeneous elastic job, the spot watcher), clean under the linter and
+# shellcheck. Prints RESULT lines.
+# shellcheck disable=SC2015
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TF=${TF:-build/rel/trainforge}
+S=tests/plan/specs
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+
+ok() { echo "RESULT pass $1"; }
+no() { echo "RESULT fail $1"; }
+expect_rc() { # name, expected rc, command...
+	name=$1 want=$2
+	shift 2
+	"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -5 "$t/err"; fi
+}
+# check NAME PYTHON: runs PYTHON with f = the "fleet" object of the JSON in $t/out
+check() {
+	name=$1
+	if python3 - "$t/out" "$2" >"$t/py" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["fleet"]
+exec(sys.argv[2])
+PY
+	then ok "$name"; else no "$name"; cat "$t/py"; fi
+}
+err_has() { # name, pattern: the last command's stderr
+	grep -q -- "$2" "$t/err" && ok "$1" || { no "$1"; head -5 "$t/err"; }
+}
+
+# ---- the plan ------------------------------------------------------------
+expect_rc p5-plans 0 "$TF" plan --format json $S/fleet-p5.yaml
+check p5-both-ends '
+assert (f["reserved"], f["spot"]) == (2, 2), f
+assert d["nodes"] == 4 and d["data"] == 4 and d["microBatchesPerStep"] == 6, d
+assert f["smallest"] == {"nodes": 2, "world": 16, "data": 2, "microBatchesPerStep": 12}, f["smallest"]
+assert f["countsThatCannotTrain"] == 0 and f["maxRestarts"] == 2, f
+assert f["spotStrategy"] == "price-capacity-optimized", f'
+check p5-costs '
+od = d["estimates"][0]["cost"]["onDemand"]["usdPerNodeHour"]
+assert abs(f["reservedUsdPerHour"] - 2 * od) < 1e-6, (f, od)
+assert abs(f["spotUsdPerHour"] - 2 * od * 0.5) < 1e-6, (f, od)
+assert abs(f["usdPerHour"] - 3 * od) < 1e-6
+assert abs(f["blendedUsdPerNodeHour"] - 0.75 * od) < 1e-6'
+check p5-lost-node '
+assert f["afterOneLossNodes"] == 3, f
+assert abs(f["stepFactorOneLoss"] - 4 / 3) < 1e-9 and f["stepFactorAllLost"] == 2, f'
+"$TF" plan $S/fleet-p5.yaml >"$t/out" 2>&1
+grep -q 'smallest fleet   2 nodes x 8 = world 16 -> DP 2; micro 1 x DP 2 x 12 micro-batches = global 24' "$t/out" \
+	&& ok p5-text-accumulation || { no p5-text-accumulation; cat "$t/out"; }
+grep -q 'spot loss        step .* at 3 nodes (one spot node lost).*one node adds [0-9.]* h to the' "$t/out" \
+	&& ok p5-text-loss-hours || no p5-text-loss-hours
+
+expect_rc reference-plans 0 "$TF" plan --format json examples/jobs/moe-176b-trn2-mixed.yaml
+check reference-fleet '
+assert f["smallest"]["data"] == 96 and f["smallest"]["microBatchesPerStep"] == 16, f
+assert d["data"] == 128 and d["microBatchesPerStep"] == 12, d
+assert f["countsThatCannotTrain"] == 15 and f["afterOneLossNodes"] == 48, f
+assert f["reservedUsdPerHour"] > 0 and f["spotUsdPerHour"] > 0, f'
+
+expect_rc capacity-block-plans 0 "$TF" plan --format json $S/fleet-capacity-block.yaml
+check capacity-block-unknown-prices '
+assert f["reservedCapacity"] == "capacity-block", f
+assert f["reservedUsdPerHour"] is None and f["spotUsdPerHour"] is None and f["usdPerHour"] is None, f'
+"$TF" plan $S/fleet-capacity-block.yaml >"$t/out" 2>&1
+grep -q 'spot unknown (no spot price in the catalog; set capacity.spot_discount)' "$t/out" \
+	&& ok unknown-spot-says-why || no unknown-spot-says-why
+
+expect_rc single-fleet-null 0 "$TF" plan --format json $S/minimal.yaml
+check single-fleet-is-null 'assert f is None'
+
+# ---- what the plan refuses --------------------------------------------
+expect_rc smallest-batch 1 "$TF" plan $S/fleet-min-batch.yaml
+err_has smallest-batch-js2003 'error: at the smallest fleet (5 reserved nodes, DP 5), global batch 24 is not a multiple of micro 1 x DP 5 = 5 \[JS2003\]'
+err_has smallest-batch-help 'a global batch that divides at both ends is a multiple of 30'
+expect_rc smallest-layout 1 "$TF" plan $S/fleet-min-layout.yaml
+err_has smallest-layout-js2001 'at the smallest fleet (3 reserved nodes x 8 processes = 24), TP 8 x PP 2 x CP 1 = 16 does not divide the world \[JS2001\]'
+expect_rc no-watcher-url 1 "$TF" plan $S/fleet-no-watcher-url.yaml
+err_has no-watcher-url-js0004 'the spot watcher needs a place the cluster fetches it from.*\[JS0004\]'
+
+spec_with() { # extra top-level YAML lines -> $t/spec.yaml: fleet-p5 plus them
+	grep -v '^capacity:' $S/fleet-p5.yaml >"$t/spec.yaml"
+	printf '%s\n' "$@" >>"$t/spec.yaml"
+}
+spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}' 'nodes: 5'
+expect_rc nodes-mismatch 1 "$TF" plan "$t/spec.yaml"
+err_has nodes-mismatch-js0006 'nodes 5 differs from capacity.reserved 2 + capacity.spot 2 \[JS0006\]'
+spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}' 'nodes: 4'
+expect_rc nodes-agree 0 "$TF" plan "$t/spec.yaml"
+spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}' 'parallel: {tensor: 8, data: 4}'
+sed -i '/^parallel: {tensor: 8}$/d' "$t/spec.yaml"
+expect_rc data-pinned 1 "$TF" plan "$t/spec.yaml"
+err_has data-pinned-js0006 'parallel.data cannot pin it \[JS0006\]'
+spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}'
+sed -i 's/^framework: megatron$/framework: nxd/' "$t/spec.yaml"
+expect_rc nxd-refused 1 "$TF" plan "$t/spec.yaml"
+err_has nxd-refused-js0006 'nxd takes a batch per data-parallel rank'
+spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}'
+sed -i 's/queue: gpu}/queue: a-very-long-queue-name}/' "$t/spec.yaml"
+expect_rc long-queue 1 "$TF" plan "$t/spec.yaml"
+err_has long-queue-js0005 "a-very-long-queue-name-reserved would pass ParallelCluster's 25 characters"
+spec_with 'capacity: {reserved: 2}'
+expect_rc reserved-alone 1 "$TF" plan "$t/spec.yaml"
+err_has reserved-alone-message 'a mixed fleet needs both reserved and spot node counts'
+spec_with 'capacity: {type: spot, reserved: 2, spot: 2}'
+expect_rc type-spot-with-spot 1 "$TF" plan "$t/spec.yaml"
+err_has type-spot-message 'type cannot be spot'
+spec_with 'capacity: {spot_strategy: lowest-price}' 'nodes: 2'
+expect_rc strategy-without-fleet 1 "$TF" plan "$t/spec.yaml"
+err_has strategy-without-fleet-message 'belong to a mixed fleet'
+
+# ---- what gen writes -----------------------------------------------------
+mkdir "$t/o"
+expect_rc p5-gen 0 "$TF" gen -o "$t/o" $S/fleet-p5.yaml
+c=$t/o/fleet-p5-cluster.yaml b=$t/o/fleet-p5.sbatch w=$t/o/fleet-p5-spot-watcher.sh
+python3 - "$c" >"$t/py" 2>&1 <<'PY' && ok two-queues || { no two-queues; cat "$t/py"; }
+import sys, yaml
+q = yaml.safe_load(open(sys.argv[1]))["Scheduling"]["SlurmQueues"]
+assert [x["Name"] for x in q] == ["gpu-reserved", "gpu-spot"], q
+r, s = q
+assert r["CapacityType"] == "ONDEMAND" and "AllocationStrategy" not in r, r
+assert r["ComputeResources"][0]["InstanceType"] == "p5.48xlarge" and r["ComputeResources"][0]["MaxCount"] == 2
+assert s["CapacityType"] == "SPOT" and s["AllocationStrategy"] == "price-capacity-optimized", s
+assert s["ComputeResources"][0]["Instances"] == [{"InstanceType": "p5.48xlarge"}], s
+assert s["ComputeResources"][0]["MaxCount"] == 2
+for x in q:
+    assert x["ComputeResources"][0]["Efa"] == {"Enabled": True}, x
+    assert x["Networking"]["PlacementGroup"] == {"Name": "fleet-pg"}, x
+    assert x["Networking"]["SubnetIds"] == ["subnet-0123456789abcdef0"]
+ca = s["CustomActions"]["OnNodeConfigured"]
+assert ca["Script"] == "s3://fleet-artifacts/trainforge/fleet-p5/fleet-p5-spot-watcher.sh", ca
+assert ca["Args"] == ["--endpoint", "http://169.254.169.254", "--interval", "5"], ca
+assert "CustomActions" not in r
+assert {"BucketName": "fleet-artifacts", "EnableWriteAccess": True} in s["Iam"]["S3Access"], s
+PY
+grep -q '^#SBATCH hetjob$' "$b" && ok script-hetjob || no script-hetjob
+[ "$(grep -c '^#SBATCH --no-kill$' "$b")" = 2 ] && ok script-no-kill-each-component || no script-no-kill-each-component
+grep -q -- '--nnodes=2:4 \\$' "$b" && grep -q -- '--max-restarts=2 \\$' "$b" && grep -q -- '--rdzv_backend=c10d' "$b" \
+	&& ok script-elastic-torchrun || no script-elastic-torchrun
+grep -q '^export RESUME=latest$' "$b" && grep -q -- '--load "$CHECKPOINT_DIR"' "$b" \
+	&& ok script-resumes || no script-resumes
+"$TF" lint --select ALL --fail-level info --format concise "$c" "$b" >"$t/lint" 2>&1 \
+	&& ok generated-lint-clean || { no generated-lint-clean; cat "$t/lint"; }
+shellcheck "$b" "$w" >"$t/sc" 2>&1 && ok generated-shellcheck || { no generated-shellcheck; cat "$t/sc"; }
+
+mkdir "$t/o2"
+expect_rc capacity-block-gen 0 "$TF" gen -o "$t/o2" $S/fleet-capacity-block.yaml
+python3 - "$t/o2/fleet-cb-cluster.yaml" >"$t/py" 2>&1 <<'PY' && ok capacity-block-queues || { no capacity-block-queues; cat "$t/py"; }
+import sys, yaml
+r, s = yaml.safe_load(open(sys.argv[1]))["Scheduling"]["SlurmQueues"]
+assert r["CapacityType"] == "CAPACITY_BLOCK" and r["CapacityReservationTarget"] == {"CapacityReservationId": "cr-0123456789abcdef0"}, r
+assert r["ComputeResources"][0]["MinCount"] == 2
+assert s["CapacityType"] == "SPOT" and "CapacityReservationTarget" not in s, s
+assert s["CustomActions"]["OnNodeConfigured"]["Script"] == "https://artifacts.example.com/fleet-cb-spot-watcher.sh"
+assert s["CustomActions"]["OnNodeConfigured"]["Args"] == ["--endpoint", "http://127.0.0.1:8111", "--interval", "2"]
+assert "Iam" not in s, s
+PY
+grep -q "^endpoint='http://127.0.0.1:8111'$" "$t/o2/fleet-cb-spot-watcher.sh" && grep -q '^interval=2$' "$t/o2/fleet-cb-spot-watcher.sh" \
+	&& ok watcher-defaults-from-spec || no watcher-defaults-from-spec
+mkdir "$t/o3"
+"$TF" gen -o "$t/o3" $S/minimal.yaml >/dev/null 2>&1
+[ -z "$(find "$t/o3" -name '*-spot-watcher.sh')" ] && ok single-fleet-no-watcher || no single-fleet-no-watcher
+exit 0

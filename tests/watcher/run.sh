@@ -1,0 +1,127 @@
+#!/bin/sh
+# The spot watcher `gen` writes for a mixed fleet, run for real against a
+# stand-in metadata service on loopback (tests/watcher/fake_imds.py) and a
+# stand-in scontrol that records what it is asked. Every run names the
+# loopback endpoint: the real metadata address is never contacted.
+# Prints RESULT lines.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+TF=${TF:-build/rel/trainforge}
+TF=$(realpath "$TF")
+t=$(mktemp -d)
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	rm -rf "$t"
+}
+trap cleanup EXIT
+ok() { echo "RESULT pass $1"; }
+no() { echo "RESULT fail $1"; }
+
+for c in curl python3 shellcheck; do
+	command -v "$c" >/dev/null 2>&1 || { no "watcher: $c missing"; exit 1; }
+done
+
+spec=examples/jobs/moe-176b-trn2-mixed.yaml
+mkdir "$t/o"
+"$TF" gen -o "$t/o" "$spec" >/dev/null 2>&1 || { no "watcher: gen of $spec"; exit 1; }
+w=$(ls "$t"/o/*-spot-watcher.sh)
+[ -f "$w" ] && ok gen-writes-watcher || { no gen-writes-watcher; exit 1; }
+shellcheck "$w" >"$t/sc" 2>&1 && ok watcher-shellcheck || { no watcher-shellcheck; cat "$t/sc"; }
+bash -n "$w" && ok watcher-bash-n || no watcher-bash-n
+grep -q "^endpoint='http://169.254.169.254'\$" "$w" && ok watcher-default-endpoint || no watcher-default-endpoint
+grep -q 'Script: "s3://.*-spot-watcher.sh"' "$t"/o/*-cluster.yaml && ok cluster-installs-watcher \
+	|| no cluster-installs-watcher
+
+# The stand-ins: a metadata service, scontrol, one worker and one launcher.
+state=$t/state
+mkdir "$state" "$t/bin"
+python3 tests/watcher/fake_imds.py "$t/port" "$state" &
+pids="$pids $!"
+i=0
+while [ ! -s "$t/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$t/port" ] || { no "watcher: fake metadata service did not start"; exit 1; }
+ep=http://127.0.0.1:$(cat "$t/port")
+cat >"$t/bin/scontrol" <<EOF
+#!/bin/sh
+echo "\$*" >>"$state/scontrol"
+if [ "\$1" = listpids ]; then
+	echo "PID      JOBID    STEPID   LOCALID GLOBALID"
+	cat "$state/pids"
+fi
+EOF
+chmod +x "$t/bin/scontrol"
+export PATH="$t/bin:$PATH"
+
+# A worker (LOCAL_RANK set, as torchrun sets it) and its launcher (not).
+env LOCAL_RANK=0 sh -c "trap 'echo usr1 >>$state/worker' USR1; while :; do sleep 0.1; done" &
+worker=$!
+env -u LOCAL_RANK sh -c "trap 'echo usr1 >>$state/launcher' USR1; while :; do sleep 0.1; done" &
+launcher=$!
+pids="$pids $worker $launcher"
+printf '%s 7 0 0 0\n%s 7 0 1 1\n' "$launcher" "$worker" >"$state/pids"
+
+run() { # args...: the watcher, bounded
+	timeout 20 bash "$w" --endpoint "$ep" --node spot-dy-trn2-1 "$@"
+}
+
+# No notice: one poll, nothing drained.
+: >"$state/requests"
+run --once >"$t/out" 2>&1; rc=$?
+[ $rc = 0 ] && [ ! -e "$state/scontrol" ] && ok once-without-notice || { no "once-without-notice ($rc)"; cat "$t/out"; }
+grep -q '^PUT /latest/api/token 200$' "$state/requests" && grep -q '^GET /latest/meta-data/spot/instance-action 404$' "$state/requests" \
+	&& ok imdsv2-token-then-read || { no imdsv2-token-then-read; cat "$state/requests"; }
+grep -q ' 401$' "$state/requests" && no never-unauthorised || ok never-unauthorised
+
+# A notice: drain this node, signal the worker, spare the launcher.
+printf '{"action": "terminate", "time": "2026-11-30T16:00:00Z"}' >"$state/notice"
+run --once >"$t/out" 2>&1; rc=$?
+sleep 0.5
+[ $rc = 0 ] && ok once-with-notice || { no "once-with-notice ($rc)"; cat "$t/out"; }
+grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN reason=spot interruption notice: .*terminate.*2026-11-30T16:00:00Z' "$state/scontrol" \
+	&& ok drains-the-node || { no drains-the-node; cat "$state/scontrol" "$t/out"; }
+[ -s "$state/worker" ] && ok worker-gets-usr1 || { no worker-gets-usr1; cat "$t/out"; }
+[ ! -e "$state/launcher" ] && ok launcher-spared || no launcher-spared
+rm -f "$state/notice" "$state/scontrol" "$state/worker"
+
+# Watching: the notice appears after a few polls and is acted on once.
+run --foreground --interval 1 >"$t/out" 2>&1 &
+watch=$!
+pids="$pids $watch"
+sleep 2.5
+[ ! -e "$state/scontrol" ] && ok watch-waits || no watch-waits
+printf '{"action": "stop", "time": "2026-11-30T16:05:00Z"}' >"$state/notice"
+i=0
+while kill -0 "$watch" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+kill -0 "$watch" 2>/dev/null && { no watch-acts-and-exits; kill "$watch"; } || ok watch-acts-and-exits
+[ "$(grep -c '^update ' "$state/scontrol" 2>/dev/null)" = 1 ] && ok watch-drains-once || { no watch-drains-once; cat "$t/out"; }
+i=0
+while [ ! -s "$state/worker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$state/worker" ] && ok watch-signals-worker || no watch-signals-worker
+rm -f "$state/notice" "$state/scontrol" "$state/worker"
+
+# The metadata service down: no action, no hang.
+run --once --endpoint http://127.0.0.1:9 >"$t/out" 2>&1; rc=$?
+[ $rc = 0 ] && [ ! -e "$state/scontrol" ] && ok service-down-no-action || { no "service-down-no-action ($rc)"; cat "$t/out"; }
+
+# Bad arguments are refused.
+run --interval soon >"$t/out" 2>&1; [ $? = 2 ] && ok bad-interval || no bad-interval
+run --what >"$t/out" 2>&1; [ $? = 2 ] && ok unknown-option || no unknown-option
+
+# As CustomActions run it: it installs a copy and starts it in the
+# background (no systemd here), then returns; the copy acts on a notice.
+mkdir "$t/home"
+if [ -d /run/systemd/system ]; then
+	echo "RESULT skip install-starts-background: systemd runs here; the install would start a real unit"
+else
+	SPOT_WATCHER_HOME=$t/home timeout 20 bash "$w" --endpoint "$ep" --interval 1 --node spot-dy-trn2-1 >"$t/out" 2>&1; rc=$?
+	installed=$(ls "$t"/home/*-spot-watcher.sh 2>/dev/null)
+	[ $rc = 0 ] && [ -x "$installed" ] && ok install-copies-and-returns || { no "install-copies-and-returns ($rc)"; cat "$t/out"; }
+	printf '{"action": "terminate", "time": "2026-11-30T16:10:00Z"}' >"$state/notice"
+	i=0
+	while [ ! -s "$state/worker" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$state/worker" ] && grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN' "$state/scontrol" \
+		&& ok installed-copy-acts || { no installed-copy-acts; cat "$t/home/spot-watcher.log" 2>/dev/null; }
+	pkill -f "$t/home/" 2>/dev/null
+fi
+exit 0
