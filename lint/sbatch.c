@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "pcluster.h"
+#include "sbatch_values.h"
 #include "xalloc.h"
 
 /* An array spliced into two commands shows the same words twice; one
@@ -64,13 +65,49 @@ bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long 
 	struct sb_resolved r;
 	if (sb_resolve_word(c->m, w, at, &r) == SB_RES_VALUE)
 		return parse_int(r.value, out);
-	/* $SLURM_JOB_NUM_NODES and friends hold the allocation's node count */
-	if (r.kind == SB_RES_ENV && r.var && c->nodes &&
+	/* $SLURM_JOB_NUM_NODES and friends hold the allocation's node count:
+	 * in the batch step of a heterogeneous job, component 0's alone; in
+	 * a step (a script srun starts on every node), the step's nodes. */
+	long long nodes = c->per_node ? c->nodes : c->batch_nodes;
+	if (r.kind == SB_RES_ENV && r.var && nodes &&
 	    (!strcmp(r.var, "SLURM_JOB_NUM_NODES") || !strcmp(r.var, "SLURM_NNODES"))) {
-		*out = c->nodes;
+		*out = nodes;
 		return true;
 	}
 	return false;
+}
+
+/* torchrun reads --nnodes as N or MIN:MAX (torch.distributed.run). */
+bool sbc_nnodes(const struct sbc *c, const sb_part *torch, const sb_cmd *cmd, long long *min,
+		long long *max)
+{
+	const sb_word *w = sb_flag(torch, "nnodes");
+	long long n;
+	if (!w)
+		return false;
+	if (sbc_word_int(c, w, cmd, &n)) {
+		*min = *max = n;
+		return true;
+	}
+	const char *text = sb_word_value(w);
+	struct sb_resolved r;
+	if (!text && sb_resolve_word(c->m, w, cmd, &r) == SB_RES_VALUE)
+		text = r.value;
+	const char *colon = text ? strchr(text, ':') : NULL;
+	if (!colon)
+		return false;
+	char lo[32];
+	size_t n_lo = (size_t)(colon - text);
+	if (n_lo >= sizeof lo)
+		return false;
+	memcpy(lo, text, n_lo);
+	lo[n_lo] = '\0';
+	long long a, b;
+	if (!parse_int(lo, &a) || !parse_int(colon + 1, &b) || a < 1 || b < a)
+		return false;
+	*min = a;
+	*max = b;
+	return true;
 }
 
 const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where)
@@ -88,14 +125,37 @@ bool sbc_multi_node(const struct sbc *c)
 	return c->nodes > 1;
 }
 
-/* --nodes=4 or 2-4: the allocation has at least the minimum. A script
- * started on every node by another takes the caller's allocation. */
+/* --nodes=4 or 2-4 in each component; a heterogeneous job's node count
+ * is the sum of its components'. A script started on every node by
+ * another takes the caller's allocation. */
 static void read_allocation(struct sbc *c, const sb_model *from)
 {
-	const struct sb_directive *d = sb_directive_find(from, "nodes");
-	if (d && d->value)
-		c->nodes = strtoll(d->value, NULL, 10);
-	d = sb_directive_find(from, "ntasks-per-node");
+	c->alloc = from;
+	c->ncomp = sb_component_count(from);
+	c->comp = xcalloc(c->ncomp, sizeof *c->comp);
+	long long min = 0, max = 0;
+	bool known = true;
+	for (unsigned k = 0; k < c->ncomp; k++) {
+		struct sbc_component *comp = &c->comp[k];
+		comp->partition = sb_directive_find_in(from, k, "partition");
+		comp->nodes = sb_directive_find_in(from, k, "nodes");
+		uint64_t lo, hi;
+		if (comp->nodes && comp->nodes->value &&
+		    sbv_node_range(comp->nodes->value, &lo, &hi) && hi <= INT32_MAX) {
+			comp->min_nodes = (long long)lo;
+			comp->max_nodes = (long long)hi;
+			min += comp->min_nodes;
+			max += comp->max_nodes;
+		} else {
+			known = false;
+		}
+	}
+	if (known) {
+		c->nodes = min;
+		c->nodes_max = max;
+	}
+	c->batch_nodes = c->comp[0].min_nodes;
+	const struct sb_directive *d = sb_directive_find(from, "ntasks-per-node");
 	if (d && d->value)
 		c->tasks_per_node = strtoll(d->value, NULL, 10);
 }
@@ -113,46 +173,62 @@ static enum sb_family family_from_script(const sb_model *m)
 	return FAMILY_UNKNOWN;
 }
 
-/* The queue the job lands in: --partition, else the first queue (Slurm's
- * default partition on ParallelCluster). */
+/* The queue a component lands in: its --partition, else the first queue
+ * (Slurm's default partition on ParallelCluster); 0 when the partition
+ * is not a queue. */
+static yd_node component_queue(const struct pc *pc, const struct sbc_component *comp)
+{
+	const struct sb_directive *part = comp->partition;
+	yd_node queues = pc_queues(pc);
+	for (size_t i = 0; i < yd_len(pc->doc, queues); i++) {
+		yd_node q = yd_item(pc->doc, queues, i);
+		if (!part || !part->value ? i == 0
+					  : yd_str_eq(pc->doc, yd_get(pc->doc, q, "Name"), part->value))
+			return q;
+	}
+	return 0;
+}
+
+/* The one instance type of a queue's compute resources: false when they
+ * have several, or one the catalog does not know. */
+static bool queue_type(const struct pc *pc, yd_node queue, const struct instance_type **only)
+{
+	yd_node crs = pc_compute_resources(pc, queue);
+	for (size_t i = 0; i < yd_len(pc->doc, crs); i++) {
+		yd_node types[16];
+		size_t n = pc_instance_types(pc, yd_item(pc->doc, crs, i), types, 16);
+		for (size_t k = 0; k < n; k++) {
+			const struct instance_type *it = pc_instance(pc, types[k]);
+			if (!it || (*only && *only != it))
+				return false;
+			*only = it;
+		}
+	}
+	return true;
+}
+
+/* Each component's queue; the machine is known when every component's
+ * queue has the same single instance type. */
 static void read_cluster(struct sbc *c)
 {
 	if (!c->cluster)
 		return;
 	struct pc pc = { c->cluster->src, c->cluster->doc, yd_root(c->cluster->doc), NULL };
-	yd_node queues = pc_queues(&pc);
-	const struct sb_directive *part = sb_directive_find(c->m, "partition");
-	const yamldoc *d = c->cluster->doc;
-	for (size_t i = 0; i < yd_len(d, queues); i++) {
-		yd_node q = yd_item(d, queues, i);
-		if (!part || !part->value ? i == 0 : yd_str_eq(d, yd_get(d, q, "Name"), part->value)) {
-			c->queue = q;
-			break;
-		}
-	}
-	yd_node crs = pc_compute_resources(&pc, c->queue);
 	const struct instance_type *only = NULL;
-	for (size_t i = 0; i < yd_len(d, crs); i++) {
-		yd_node types[16];
-		size_t n = pc_instance_types(&pc, yd_item(d, crs, i), types, 16);
-		for (size_t k = 0; k < n; k++) {
-			const struct instance_type *it = pc_instance(&pc, types[k]);
-			if (!it || (only && only != it)) {
-				only = NULL;
-				goto done;
-			}
-			only = it;
-		}
+	bool one_type = true;
+	for (unsigned k = 0; k < c->ncomp; k++) {
+		c->comp[k].queue = component_queue(&pc, &c->comp[k]);
+		one_type = one_type && queue_type(&pc, c->comp[k].queue, &only);
 	}
-done:
-	c->it = only;
+	c->queue = c->comp[0].queue;
+	c->it = one_type ? only : NULL;
 }
 
 void sbatch_lint(struct source *script, const sb_model *m, const struct lint_cluster *cluster,
 		 const sb_model *caller, struct diag_list *diags)
 {
-	struct sbc c = { script, m, diags, diags->len, cluster, 0, NULL, FAMILY_UNKNOWN, 0, 0,
-			 caller != NULL };
+	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
+			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL };
 	read_allocation(&c, caller ? caller : m);
 	read_cluster(&c);
 	if (c.it)
@@ -167,8 +243,10 @@ void sbatch_lint(struct source *script, const sb_model *m, const struct lint_clu
 		sbc_check_topology(&c);
 		sbc_check_env(&c);
 		sbc_check_parallel(&c);
+		sbc_check_elastic(&c);
 	}
 	sbc_check_cluster(&c);
+	free(c.comp);
 }
 
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path)

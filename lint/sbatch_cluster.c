@@ -8,10 +8,20 @@
 #include "sbatch_rules.h"
 #include "text.h"
 
-static void partition(struct sbc *c)
+/* " (hetjob component 1)" after a component's option, so that a finding
+ * in a heterogeneous job says which component it is about. */
+static const char *which(const struct sbc *c, unsigned k, char *buf, size_t cap)
 {
-	const struct sb_directive *d = sb_directive_find(c->m, "partition");
-	if (!d || !d->value || c->queue)
+	if (c->ncomp < 2)
+		return "";
+	snprintf(buf, cap, " (hetjob component %u)", k);
+	return buf;
+}
+
+static void partition(struct sbc *c, unsigned k)
+{
+	const struct sb_directive *d = c->comp[k].partition;
+	if (!d || !d->value || c->comp[k].queue)
 		return;
 	const yamldoc *doc = c->cluster->doc;
 	struct pc pc = { c->cluster->src, doc, yd_root(doc), NULL };
@@ -31,27 +41,33 @@ static void partition(struct sbc *c)
 			near = n;
 		}
 	}
+	char comp[48];
 	struct diag *g = sbc_report(c, R_SB3001, d->value_span,
-		"partition '%s' is not a queue of %s (queues: %s)", d->value, c->cluster->src->path,
-		names.p ? names.p : "none");
+		"partition '%s'%s is not a queue of %s (queues: %s)", d->value,
+		which(c, k, comp, sizeof comp), c->cluster->src->path, names.p ? names.p : "none");
 	if (near)
 		diag_set_help(g, "did you mean '%s'?", near);
 	buf_free(&names);
 }
 
-static void node_count(struct sbc *c)
+/* Each component is a job of its own in its own partition: its nodes
+ * must fit its queue, whatever the other components ask. */
+static void node_count(struct sbc *c, unsigned k)
 {
-	if (!c->queue || !c->nodes)
+	const struct sbc_component *comp = &c->comp[k];
+	if (!comp->queue || !comp->min_nodes)
 		return;
 	struct pc pc = { c->cluster->src, c->cluster->doc, yd_root(c->cluster->doc), NULL };
-	long long max = pc_queue_max_nodes(&pc, c->queue);
-	if (c->nodes <= max)
+	long long max = pc_queue_max_nodes(&pc, comp->queue);
+	if (comp->min_nodes <= max)
 		return;
 	const yamldoc *doc = c->cluster->doc;
-	sbc_report(c, R_SB3002, sb_directive_find(c->m, "nodes")->value_span,
-		   "%lld nodes, but queue %s of %s can start at most %lld (MaxCount, line %u)",
-		   c->nodes, yd_str(doc, yd_get(doc, c->queue, "Name"), NULL),
-		   c->cluster->src->path, max, yd_span(doc, c->queue).line);
+	char where[48];
+	sbc_report(c, R_SB3002, comp->nodes->value_span,
+		   "%lld nodes%s, but queue %s of %s can start at most %lld (MaxCount, line %u)",
+		   comp->min_nodes, which(c, k, where, sizeof where),
+		   yd_str(doc, yd_get(doc, comp->queue, "Name"), NULL), c->cluster->src->path, max,
+		   yd_span(doc, comp->queue).line);
 }
 
 /* Shared: a SharedStorage MountDir (or below), or /home, which the head
@@ -114,7 +130,11 @@ void sbc_check_cluster(struct sbc *c)
 {
 	if (!c->cluster)
 		return;
-	partition(c);
-	node_count(c);
+	/* A script srun starts on every node has the caller's allocation:
+	 * the caller's own lint reports on its #SBATCH lines. */
+	for (unsigned k = 0; k < c->ncomp && !c->per_node; k++) {
+		partition(c, k);
+		node_count(c, k);
+	}
 	paths(c);
 }

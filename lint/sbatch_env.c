@@ -154,26 +154,38 @@ static void lnc(struct sbc *c)
 		   rv, compiler, cc->span.line);
 }
 
-/* EFA variables on a queue without EFA do nothing useful (SB3003). */
-static void efa_without_efa(struct sbc *c)
+static bool queue_has_efa(const yamldoc *d, yd_node queue)
 {
-	if (!c->cluster || !c->queue)
-		return;
-	const yamldoc *d = c->cluster->doc;
-	yd_node crs = yd_get(d, c->queue, "ComputeResources");
+	yd_node crs = yd_get(d, queue, "ComputeResources");
 	for (size_t i = 0; i < yd_len(d, crs); i++) {
 		bool on = false;
 		yd_bool(d, yd_get(d, yd_get(d, yd_item(d, crs, i), "Efa"), "Enabled"), &on);
 		if (on)
-			return;
+			return true;
 	}
+	return false;
+}
+
+/* EFA variables on a queue without EFA do nothing useful (SB3003); the
+ * variables reach every component of a heterogeneous job. */
+static void efa_without_efa(struct sbc *c)
+{
+	if (!c->cluster)
+		return;
+	const yamldoc *d = c->cluster->doc;
+	yd_node queue = 0;
+	for (unsigned k = 0; k < c->ncomp && !queue; k++)
+		if (c->comp[k].queue && !queue_has_efa(d, c->comp[k].queue))
+			queue = c->comp[k].queue;
+	if (!queue)
+		return;
 	const struct sb_assign *a = assignment(c, "FI_PROVIDER");
 	const char *v = value_of(a);
 	if (v && !strcmp(v, "efa"))
 		sbc_report(c, R_SB3003, a->span,
 			   "FI_PROVIDER=efa, but queue %s of %s has no EFA enabled (line %u)",
-			   yd_str(d, yd_get(d, c->queue, "Name"), NULL), c->cluster->src->path,
-			   yd_span(d, c->queue).line);
+			   yd_str(d, yd_get(d, queue, "Name"), NULL), c->cluster->src->path,
+			   yd_span(d, queue).line);
 }
 
 /* NCCL reads an exclusion list as prefixes: ^...,eth drops eth0, which is

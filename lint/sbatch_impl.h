@@ -131,6 +131,8 @@ struct sb_model {
 	bool has_shebang;
 	struct sb_shebang shebang;
 	uint32_t first_cmd_line;
+	unsigned components;    /* heterogeneous job components, at least 1 */
+	size_t *component_first; /* directives of component k: [first[k], first[k+1]) */
 
 	VEC(struct sb_problem) problems;
 	VEC(struct sb_comment) comments;
@@ -180,6 +182,10 @@ sb_word *sbl_word_sub(sb_model *m, const sb_word *w, size_t a, size_t b);
 
 /* sbatch_model_directives.c */
 void sbd_scan(sb_model *m);
+/* sbatch_model_hetjob.c: where each component's directives start, once
+ * sbd_scan has read them (in component order, before any read after the
+ * first command). */
+void sbh_index(sb_model *m);
 
 /* sbatch_model_launch.c: fills c->parts; may insert the commands of a
  * bash -c string right after c. */

@@ -313,16 +313,7 @@ const struct sb_directive *sb_directive_at(const sb_model *m, size_t i)
 
 const struct sb_directive *sb_directive_find(const sb_model *m, const char *long_name)
 {
-	const struct sbopt *want = sbopt_find(long_name);
-	const char *name = want ? (want->alias_of ? want->alias_of : want->name) : long_name;
-	const struct sb_directive *hit = NULL;
-	for (size_t i = 0; i < m->directives.len; i++) {
-		const struct sb_directive *d = &m->directives.v[i];
-		if (!d->after_command && d->component == 0 && d->long_name &&
-		    strcmp(d->long_name, name) == 0)
-			hit = d;
-	}
-	return hit;
+	return sb_directive_find_in(m, 0, long_name);
 }
 
 size_t sb_heredoc_count(const sb_model *m) { return m->heredocs.len; }

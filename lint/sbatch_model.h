@@ -144,6 +144,26 @@ const struct sb_directive *sb_directive_at(const sb_model *m, size_t i);
  * command, in component 0), by long name; NULL if none. */
 const struct sb_directive *sb_directive_find(const sb_model *m, const char *long_name);
 
+/* Heterogeneous jobs: "#SBATCH hetjob" lines split the directives into
+ * components, numbered from 0 (sb_directive.component); a job without
+ * one has a single component. Each component is a job of its own with
+ * its own partition and node count; the batch script runs on the first
+ * node of component 0. */
+unsigned sb_component_count(const sb_model *m);
+/* The last directive for an option in one component itself; NULL if none. */
+const struct sb_directive *sb_directive_in(const sb_model *m, unsigned component,
+					   const char *long_name);
+/* The directive sbatch uses for an option in one component: the
+ * component's own, else, for an option sbatch carries from one component
+ * into the next (--no-kill, --time, --output...; not --partition or
+ * --nodes), the nearest earlier component's. NULL if none. It may walk
+ * back through every earlier component: a rule that looks at each
+ * component in turn carries the value along itself (sb_option_carried). */
+const struct sb_directive *sb_directive_find_in(const sb_model *m, unsigned component,
+						const char *long_name);
+/* Whether sbatch carries an option (by long name) into later components. */
+bool sb_option_carried(const char *long_name);
+
 /* ---- words ---- */
 
 enum sb_word_flags {

@@ -7,6 +7,13 @@
  * one argv, so "--nodes" may take its value from the next #SBATCH line
  * and a unique prefix such as "--partit" selects --partition.
  *
+ * A line whose first word is "hetjob" (or the older "packjob"), in any
+ * case and unquoted, starts the next component of a heterogeneous job;
+ * the rest of that line is ignored. The same word later on a line ends
+ * the line: sbatch drops it and every word after it (sbatch 22.05.8 -v
+ * shows both; "--job-name=hetjob-x" and a quoted "hetjob" are ordinary
+ * words).
+ *
  * Directives after the first command are recorded too, marked
  * after_command, so rules can say they are ignored; only lines bash sees
  * as comments count there (not here-document or string lines). */
@@ -40,17 +47,38 @@ static void free_args(struct argv *v)
 	v->a.len = 0;
 }
 
+/* The component separator word at s[p..end): hetjob or packjob, any
+ * case, unquoted, followed by a blank or the end of the line. */
+static bool hetjob_word(const char *s, size_t p, size_t end)
+{
+	static const char *const words[] = { "hetjob", "packjob" };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		size_t n = strlen(words[i]);
+		if (end - p >= n && strncasecmp(s + p, words[i], n) == 0 &&
+		    (p + n == end || isspace((unsigned char)s[p + n])))
+			return true;
+	}
+	return false;
+}
+
 /* Splits one directive line's text [p, end) into arguments. Returns false
- * on an unmatched quote (sbatch stops with a fatal error). */
+ * on an unmatched quote (sbatch stops with a fatal error). With
+ * separator non-NULL (lines sbatch reads as directives), a hetjob word
+ * ends the line, and *separator tells whether it was the line's first. */
 static bool split_line(sb_model *m, size_t p, size_t end, uint32_t line, bool slurm,
-		       struct argv *out)
+		       struct argv *out, bool *separator)
 {
 	const char *s = m->text;
+	size_t before = out->a.len;
 	for (;;) {
 		while (p < end && isspace((unsigned char)s[p]))
 			p++;
 		if (p >= end || s[p] == '#')
 			return true;
+		if (separator && hetjob_word(s, p, end)) {
+			*separator = out->a.len == before;
+			return true;
+		}
 		struct darg a = { 0 };
 		a.text = xmalloc(end - p + 1);
 		a.raw = xmalloc((end - p + 1) * sizeof *a.raw);
@@ -202,13 +230,6 @@ static void run_getopt(sb_model *m, struct argv *v, unsigned component, bool aft
 	free_args(v);
 }
 
-/* "#SBATCH hetjob" (or the old "packjob") separates job components. */
-static bool hetjob_line(const struct argv *line)
-{
-	return line->a.len == 1 && (strcasecmp(line->a.v[0].text, "hetjob") == 0 ||
-				    strcasecmp(line->a.v[0].text, "packjob") == 0);
-}
-
 void sbd_scan(sb_model *m)
 {
 	struct argv comp = { 0 }, line = { 0 };
@@ -240,8 +261,10 @@ void sbd_scan(sb_model *m)
 		sbm_mark_line(m, lineno, SB_LINE_DIRECTIVE);
 		/* On an unmatched quote the arguments before it still count:
 		 * the problem record says sbatch refuses the script. */
-		split_line(m, start + (sbatch ? 7 : 6), end, lineno, slurm, &line);
-		if (!stopped && hetjob_line(&line)) {
+		bool separator = false;
+		split_line(m, start + (sbatch ? 7 : 6), end, lineno, slurm, &line,
+			   stopped ? NULL : &separator);
+		if (separator) {
 			run_getopt(m, &comp, component, false);
 			component++;
 			free_args(&line);
@@ -257,6 +280,8 @@ void sbd_scan(sb_model *m)
 	}
 	if (!stopped)
 		run_getopt(m, &comp, component, false);
+	m->components = component + 1;
+	sbh_index(m);
 	free_args(&line);
 	free(comp.a.v);
 	free(line.a.v);

@@ -1,10 +1,16 @@
 /* SB22xx: the parallel layout the training script is given, against the
  * world that srun and torchrun create (research (e) invariants). Only
- * literal or resolvable numbers count; anything else stays silent. */
+ * literal or resolvable numbers count; anything else stays silent.
+ *
+ * The node count is torchrun's --nnodes (through $SLURM_JOB_NUM_NODES
+ * when the script passes that). An elastic --nnodes=MIN:MAX makes two
+ * worlds that must both hold the layout: MIN x procs when the job has
+ * lost every node it can spare, MAX x procs when all are there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "sbatch_rules.h"
 
 /* The flags each framework spells its layout with (research (d)). */
@@ -25,8 +31,9 @@ static const struct spelling spellings[] = {
 
 struct layout {
 	const sb_cmd *cmd;
-	const sb_part *entry;
-	long long nodes, ppn, tp, pp, cp, ep, dp, micro, global, layers, experts, heads, groups;
+	const sb_part *torch, *entry;
+	long long nodes, nodes_max; /* --nnodes, or MIN and MAX of MIN:MAX */
+	long long ppn, tp, pp, cp, ep, dp, micro, global, layers, experts, heads, groups;
 	const struct spelling *sp;
 };
 
@@ -55,10 +62,10 @@ static bool read_layout(const struct sbc *c, const sb_cmd *cmd, struct layout *l
 		return false;
 	memset(l, 0, sizeof *l);
 	l->cmd = cmd;
+	l->torch = torch;
 	l->entry = entry;
 	long long v;
-	if (sbc_word_int(c, sb_flag(torch, "nnodes"), cmd, &v))
-		l->nodes = v;
+	sbc_nnodes(c, torch, cmd, &l->nodes, &l->nodes_max);
 	if (sbc_word_int(c, sb_flag(torch, "nproc-per-node"), cmd, &v))
 		l->ppn = v;
 	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0] && !l->sp; i++)
@@ -86,29 +93,111 @@ static struct sb_span at_flag(const struct layout *l, const char *name)
 	return sb_word_span(w ? w : sb_part_program(l->entry));
 }
 
-static void world_checks(struct sbc *c, const struct layout *l)
+/* What a world of nodes x processes per node makes of the layout. */
+enum world_fault { WORLD_FITS, WORLD_GRID, WORLD_DP, WORLD_BATCH };
+struct world {
+	long long nodes, procs, tp, pp, cp, grid, dp; /* dp: 0 when the grid does not divide */
+	enum world_fault fault;
+};
+
+static struct world world_at(const struct layout *l, long long nodes)
 {
-	long long tp = l->tp ? l->tp : 1, pp = l->pp ? l->pp : 1, cp = l->cp ? l->cp : 1;
-	long long world = l->nodes * l->ppn;
-	if (!world)
-		return;
-	if (world % (tp * pp * cp)) {
-		sbc_report(c, R_SB2201, at_flag(l, l->sp->tp),
-			   "TP %lld x PP %lld x CP %lld = %lld does not divide the world of %lld nodes x %lld processes = %lld",
-			   tp, pp, cp, tp * pp * cp, l->nodes, l->ppn, world);
-		return;
+	struct world w = { .nodes = nodes, .procs = nodes * l->ppn };
+	w.tp = l->tp ? l->tp : 1;
+	w.pp = l->pp ? l->pp : 1;
+	w.cp = l->cp ? l->cp : 1;
+	w.grid = w.tp * w.pp * w.cp;
+	if (w.procs % w.grid) {
+		w.fault = WORLD_GRID;
+		return w;
 	}
-	long long dp = world / (tp * pp * cp);
+	w.dp = w.procs / w.grid;
+	if (l->dp > 0 && l->dp != w.dp)
+		w.fault = WORLD_DP;
+	else if (l->micro && l->global && l->global % (l->micro * w.dp))
+		w.fault = WORLD_BATCH;
+	return w;
+}
+
+/* Megatron derives DP; a flag for it is refused at start-up. */
+static void megatron_dp_flag(struct sbc *c, const struct layout *l, const char *dp_text)
+{
 	if (l->sp == &spellings[0] && sb_flag_find(l->entry, "data-parallel-size"))
 		sbc_report(c, R_SB2202, at_flag(l, "data-parallel-size"),
-			   "Megatron has no --data-parallel-size: DP is always world / (TP x PP x CP) = %lld", dp);
-	if (l->dp > 0 && l->dp != dp)
+			   "Megatron has no --data-parallel-size: DP is always world / (TP x PP x CP) = %s",
+			   dp_text);
+}
+
+/* A fixed --nnodes: one world. */
+static void world_checks(struct sbc *c, const struct layout *l)
+{
+	struct world w = world_at(l, l->nodes);
+	if (w.fault == WORLD_GRID) {
+		sbc_report(c, R_SB2201, at_flag(l, l->sp->tp),
+			   "TP %lld x PP %lld x CP %lld = %lld does not divide the world of %lld nodes x %lld processes = %lld",
+			   w.tp, w.pp, w.cp, w.grid, l->nodes, l->ppn, w.procs);
+		return;
+	}
+	char dp[32];
+	snprintf(dp, sizeof dp, "%lld", w.dp);
+	megatron_dp_flag(c, l, dp);
+	if (l->dp > 0 && l->dp != w.dp)
 		sbc_report(c, R_SB2202, at_flag(l, l->sp->dp),
-			   "data-parallel degree %lld, but world / (TP x PP x CP) is %lld", l->dp, dp);
-	if (l->micro && l->global && l->global % (l->micro * dp))
+			   "data-parallel degree %lld, but world / (TP x PP x CP) is %lld", l->dp, w.dp);
+	if (l->micro && l->global && l->global % (l->micro * w.dp))
 		sbc_report(c, R_SB2203, at_flag(l, l->sp->global),
 			   "global batch %lld is not a multiple of micro batch %lld x DP %lld", l->global,
-			   l->micro, dp);
+			   l->micro, w.dp);
+}
+
+/* Why a world breaks the layout, for SB2210's message. */
+static void say_fault(struct buf *b, const struct layout *l, const struct world *w, const char *end)
+{
+	buf_printf(b, "at the %s world size (%lld nodes x %lld = %lld processes), ", end, w->nodes,
+		   l->ppn, w->procs);
+	switch (w->fault) {
+	case WORLD_GRID:
+		buf_printf(b, "TP %lld x PP %lld x CP %lld = %lld does not divide it", w->tp, w->pp,
+			   w->cp, w->grid);
+		break;
+	case WORLD_DP:
+		buf_printf(b, "world / (TP x PP x CP) is %lld, not the data-parallel degree %lld",
+			   w->dp, l->dp);
+		break;
+	case WORLD_BATCH:
+		buf_printf(b, "the global batch %lld is not a multiple of micro batch %lld x DP %lld",
+			   l->global, l->micro, w->dp);
+		break;
+	case WORLD_FITS:
+		break;
+	}
+}
+
+/* An elastic --nnodes=MIN:MAX: torchrun restarts the workers at any size
+ * from MIN to MAX nodes, and the layout must hold at both ends. One
+ * finding at --nnodes, naming the first end that breaks. */
+static void elastic_world_checks(struct sbc *c, const struct layout *l)
+{
+	struct world small = world_at(l, l->nodes), large = world_at(l, l->nodes_max);
+	if (small.fault == WORLD_FITS && large.fault == WORLD_FITS) {
+		char dp[48];
+		snprintf(dp, sizeof dp, "%lld to %lld as nodes come and go", small.dp, large.dp);
+		megatron_dp_flag(c, l, dp);
+		return;
+	}
+	struct buf msg = BUF_INIT;
+	if (small.fault != WORLD_FITS) {
+		say_fault(&msg, l, &small, "smallest");
+		if (large.fault != WORLD_FITS)
+			buf_printf(&msg, "; the largest (%lld processes) breaks it too", large.procs);
+	} else {
+		say_fault(&msg, l, &large, "largest");
+	}
+	struct diag *g = sbc_report(c, R_SB2210, sb_word_span(sb_flag(l->torch, "nnodes")), "%s",
+				    msg.p);
+	diag_set_help(g, "torchrun may run at any size from %lld to %lld nodes: choose a layout that holds at both, or narrow the range",
+		      l->nodes, l->nodes_max);
+	buf_free(&msg);
 }
 
 static void model_checks(struct sbc *c, const struct layout *l)
@@ -151,7 +240,10 @@ void sbc_check_parallel(struct sbc *c)
 		accelerator_checks(c, cmd);
 		if (!read_layout(c, cmd, &l))
 			continue;
-		world_checks(c, &l);
+		if (l.nodes && l.ppn && l.nodes < l.nodes_max)
+			elastic_world_checks(c, &l);
+		else if (l.nodes && l.ppn)
+			world_checks(c, &l);
 		model_checks(c, &l);
 	}
 }

@@ -14,16 +14,31 @@
 
 enum sb_family { FAMILY_UNKNOWN, FAMILY_NEURON, FAMILY_GPU };
 
+/* One component of the allocation (a job without "#SBATCH hetjob" has
+ * one): its own partition and node count. */
+struct sbc_component {
+	const struct sb_directive *partition, *nodes; /* NULL when not given */
+	yd_node queue;                      /* the partition's queue, or 0 */
+	long long min_nodes, max_nodes;     /* --nodes=N or MIN-MAX; 0 unknown */
+};
+
 struct sbc {
 	struct source *src;
 	const sb_model *m;
 	struct diag_list *diags;
 	size_t first_diag;                  /* this script's findings start here */
 	const struct lint_cluster *cluster; /* NULL when unpaired */
-	yd_node queue;                      /* the partition's queue, or 0 */
-	const struct instance_type *it;     /* the queue's single type, or NULL */
+	yd_node queue;                      /* component 0's queue (the batch step's), or 0 */
+	const struct instance_type *it;     /* the one type of every component's queue, or NULL */
 	enum sb_family family;
-	long long nodes;                    /* --nodes (its minimum); 0 unknown */
+	const sb_model *alloc;              /* the script whose #SBATCH lines make the allocation */
+	struct sbc_component *comp;         /* the allocation's components */
+	unsigned ncomp;
+	/* Node counts: the allocation's smallest and largest (sums over the
+	 * components), and what $SLURM_JOB_NUM_NODES holds in the batch step,
+	 * which in a heterogeneous job is component 0's count alone. 0 when
+	 * some component's count is unknown. */
+	long long nodes, nodes_max, batch_nodes;
 	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
 	bool per_node;                      /* started on every node by a batch script */
 };
@@ -38,12 +53,17 @@ bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long 
 const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where);
 /* True when the job spans more than one node (by --nodes). */
 bool sbc_multi_node(const struct sbc *c);
+/* torchrun's --nnodes: N (min = max = N) or the elastic MIN:MAX; false
+ * when absent or not a literal (resolvable) value. */
+bool sbc_nnodes(const struct sbc *c, const sb_part *torch, const sb_cmd *cmd, long long *min,
+		long long *max);
 
 void sbc_check_text(struct sbc *c);
 void sbc_check_options(struct sbc *c);
 void sbc_check_topology(struct sbc *c);
 void sbc_check_env(struct sbc *c);
 void sbc_check_parallel(struct sbc *c);
+void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
 
 #endif

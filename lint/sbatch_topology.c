@@ -47,9 +47,17 @@ static long long part_int(const struct sbc *c, const sb_cmd *cmd, const sb_part 
 	return sbc_word_int(c, sb_flag(p, flag), cmd, &v) ? v : 0;
 }
 
+/* The most nodes --nnodes lets the launcher wait for (MAX of an elastic
+ * MIN:MAX); 0 when unknown. */
+static long long nnodes_max(const struct sbc *c, const sb_cmd *cmd, const sb_part *p)
+{
+	long long min, max;
+	return sbc_nnodes(c, p, cmd, &min, &max) ? max : 0;
+}
+
 static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_part *p)
 {
-	long long nnodes = part_int(c, cmd, p, "nnodes");
+	long long nnodes = nnodes_max(c, cmd, p);
 	if (c->per_node || runs_under_srun(cmd) || (sb_cmd_context(cmd) & SB_CTX_FUNCTION))
 		return;
 	if (!sbc_multi_node(c) && nnodes <= 1)
@@ -123,7 +131,7 @@ static void node_variables(struct sbc *c, const sb_cmd *cmd)
 
 static void rendezvous(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
 {
-	long long nnodes = part_int(c, cmd, torch, "nnodes");
+	long long nnodes = nnodes_max(c, cmd, torch);
 	bool multi = nnodes > 1;
 	if (!sb_flag_find(torch, "nnodes") && sbc_multi_node(c) && runs_under_srun(cmd)) {
 		sbc_report(c, R_SB2005, sb_word_span(sb_part_program(torch)),

@@ -246,6 +246,20 @@ static bool node_count(struct piece p, uint64_t *out)
 	return true;
 }
 
+bool sbv_node_range(const char *value, uint64_t *min, uint64_t *max)
+{
+	struct piece p = { value, strlen(value) };
+	const char *dash = memchr(p.p, '-', p.n);
+	struct piece lo = { p.p, dash ? (size_t)(dash - p.p) : p.n };
+	if (!node_count(lo, min))
+		return false;
+	*max = *min;
+	if (!dash)
+		return true;
+	struct piece hi = { dash + 1, p.n - lo.n - 1 };
+	return node_count(hi, max) && *max >= *min;
+}
+
 static enum sbopt_verdict check_nodes(struct val *v)
 {
 	struct piece p = sbv_whole(v);

@@ -38,6 +38,8 @@ struct piece sbv_whole(const struct val *v);
 /* Is p one of choices? "name@release" entries set *since. */
 bool sbv_in_choices(struct piece p, const char *const *choices, bool nocase, const char **since);
 enum sbopt_verdict sbv_check_time(struct val *v);
+/* A --nodes value, N or MIN-MAX (with k or m multipliers), as numbers. */
+bool sbv_node_range(const char *value, uint64_t *min, uint64_t *max);
 
 /* sbatch_values_spec.c */
 enum sbopt_verdict sbv_check_array(struct val *v);
