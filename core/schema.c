@@ -42,6 +42,7 @@ void schema_free(schema *s)
 		if (s->cache[i]) {
 			regex_free(s->cache[i]->re);
 			free(s->cache[i]->props);
+			free(s->cache[i]->required);
 		}
 		free(s->cache[i]);
 	}
@@ -67,23 +68,18 @@ static yd_node resolve_ref(const yamldoc *sd, yd_node ref)
 	return at;
 }
 
-/* Sorted pair indices of `properties`: a config looks up every one of
- * its keys, and a linear scan of 30 names per key dominated lint time. */
-static const yamldoc *sort_doc;
-static yd_node sort_map;
-
+/* `properties` as a sorted array: a config looks up every one of its
+ * keys, and a linear scan of 30 names per key dominated lint time. */
 static int key_cmp(const char *a, size_t al, const char *b, size_t bl)
 {
 	int c = memcmp(a, b, al < bl ? al : bl);
 	return c ? c : (al > bl) - (al < bl);
 }
 
-static int pair_cmp(const void *pa, const void *pb)
+static int prop_cmp(const void *pa, const void *pb)
 {
-	size_t al, bl;
-	const char *a = yd_str(sort_doc, yd_key(sort_doc, sort_map, *(const uint32_t *)pa), &al);
-	const char *b = yd_str(sort_doc, yd_key(sort_doc, sort_map, *(const uint32_t *)pb), &bl);
-	return key_cmp(a ? a : "", a ? al : 0, b ? b : "", b ? bl : 0);
+	const struct sch_prop *a = pa, *b = pb;
+	return key_cmp(a->name, a->len, b->name, b->len);
 }
 
 static void index_properties(const yamldoc *sd, struct compiled *c)
@@ -93,32 +89,68 @@ static void index_properties(const yamldoc *sd, struct compiled *c)
 		return;
 	c->n_props = yd_len(sd, props);
 	c->props = xmalloc((c->n_props ? c->n_props : 1) * sizeof *c->props);
-	for (size_t i = 0; i < c->n_props; i++)
-		c->props[i] = (uint32_t)i;
-	sort_doc = sd;
-	sort_map = props;
-	if (c->n_props > 1)
-		qsort(c->props, c->n_props, sizeof *c->props, pair_cmp);
+	for (size_t i = 0; i < c->n_props; i++) {
+		struct sch_prop *p = &c->props[i];
+		p->name = yd_str(sd, yd_key(sd, props, i), &p->len);
+		if (!p->name) {
+			p->name = "";
+			p->len = 0;
+		}
+		p->schema = yd_value(sd, props, i);
+	}
+	qsort(c->props, c->n_props, sizeof *c->props, prop_cmp);
 }
 
-yd_node sch_property(const struct schema *s, const struct compiled *c,
-		     const char *key, size_t len)
+yd_node sch_property(const struct compiled *c, const char *key, size_t len)
 {
-	const yamldoc *sd = s->doc;
-	yd_node props = c->kw[KW_PROPERTIES];
 	size_t lo = 0, hi = c->n_props;
 	while (lo < hi) {
-		size_t mid = (lo + hi) / 2, kl;
-		const char *k = yd_str(sd, yd_key(sd, props, c->props[mid]), &kl);
-		int cmp = key_cmp(key, len, k ? k : "", k ? kl : 0);
+		size_t mid = (lo + hi) / 2;
+		int cmp = key_cmp(key, len, c->props[mid].name, c->props[mid].len);
 		if (!cmp)
-			return yd_value(sd, props, c->props[mid]);
+			return c->props[mid].schema;
 		if (cmp < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return 0;
+}
+
+/* The object keywords every mapping is checked against, read once. */
+static void read_object(const yamldoc *sd, struct compiled *c)
+{
+	yd_node extra = c->kw[KW_ADDITIONAL], req = c->kw[KW_REQUIRED];
+	bool allow;
+	if (yd_kind(sd, extra) == YD_SCALAR)
+		c->closed = yd_bool(sd, extra, &allow) && !allow;
+	else
+		c->extra = extra;
+	c->required = xmalloc((yd_len(sd, req) + 1) * sizeof *c->required);
+	for (size_t i = 0; i < yd_len(sd, req); i++) {
+		const char *name = yd_str(sd, yd_item(sd, req, i), NULL);
+		if (name)
+			c->required[c->n_required++] = name;
+	}
+}
+
+static struct sch_int read_int(const yamldoc *sd, yd_node n)
+{
+	struct sch_int i = { false, 0 };
+	i.set = n && yd_int(sd, n, &i.v);
+	return i;
+}
+
+static void read_numbers(const yamldoc *sd, struct compiled *c)
+{
+	c->min_length = read_int(sd, c->kw[KW_MINLENGTH]);
+	c->max_length = read_int(sd, c->kw[KW_MAXLENGTH]);
+	c->min_items = read_int(sd, c->kw[KW_MINITEMS]);
+	c->max_items = read_int(sd, c->kw[KW_MAXITEMS]);
+	for (unsigned w = KW_MINIMUM; w <= KW_XMAXIMUM; w++) {
+		struct sch_num *b = &c->bound[w - KW_MINIMUM];
+		b->set = c->kw[w] && yd_number(sd, c->kw[w], &b->v);
+	}
 }
 
 struct compiled *sch_compile(schema *s, yd_node sn)
@@ -134,9 +166,24 @@ struct compiled *sch_compile(schema *s, yd_node sn)
 		size_t len;
 		const char *k = yd_str(sd, yd_key(sd, sn, i), &len);
 		for (int w = 0; k && w < KW__COUNT; w++)
-			if (strcmp(k, kw_names[w]) == 0)
+			if (k[0] == kw_names[w][0] && strcmp(k, kw_names[w]) == 0)
 				c->kw[w] = yd_value(sd, sn, i);
 	}
+	static const struct {
+		enum kw first, last;
+		unsigned check;
+	} groups[] = {
+		{ KW_ENUM, KW_CONST, CK_ENUM }, { KW_SINCE, KW_SINCE, CK_SINCE },
+		{ KW_PATTERN, KW_PATTERN, CK_STRING },
+		{ KW_MINLENGTH, KW_MAXLENGTH, CK_STRING },
+		{ KW_MINIMUM, KW_XMAXIMUM, CK_NUMBER },
+		{ KW_ITEMS, KW_UNIQUE, CK_ARRAY }, { KW_ONEOF, KW_ELSE, CK_COMBINE },
+	};
+	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+		for (unsigned w = groups[g].first; w <= groups[g].last; w++)
+			if (c->kw[w])
+				c->checks |= groups[g].check;
+	c->boolean = yd_kind(sd, sn) == YD_SCALAR && yd_bool(sd, sn, &c->allow);
 	yd_node t = c->kw[KW_TYPE];
 	if (yd_kind(sd, t) == YD_SEQUENCE)
 		for (size_t i = 0; i < yd_len(sd, t); i++)
@@ -145,6 +192,8 @@ struct compiled *sch_compile(schema *s, yd_node sn)
 		c->types = sch_type_bit(yd_str(sd, t, NULL));
 	c->bad |= t && !c->types;
 	index_properties(sd, c);
+	read_object(sd, c);
+	read_numbers(sd, c);
 	if (c->kw[KW_REF]) {
 		c->ref = resolve_ref(sd, c->kw[KW_REF]);
 		c->bad |= !c->ref;
@@ -166,6 +215,8 @@ void sch_err_add(struct schema_errors *out, enum schema_fault fault,
 		    yd_node node, yd_node pos, const char *help,
 		    const char *fmt, ...)
 {
+	if (sch_err_counted(out))
+		return;
 	out->v = xgrow(out->v, &out->cap, out->len + 1, sizeof *out->v);
 	struct schema_error *e = &out->v[out->len++];
 	e->fault = fault;
@@ -180,9 +231,17 @@ void sch_err_add(struct schema_errors *out, enum schema_fault fault,
 	e->help = help ? xstrdup(help) : NULL;
 }
 
+bool sch_err_counted(struct schema_errors *out)
+{
+	if (out->mode == SCHEMA_ERRS_KEEP)
+		return false;
+	out->len++;
+	return true;
+}
+
 void schema_errors_free(struct schema_errors *errs)
 {
-	for (size_t i = 0; i < errs->len; i++) {
+	for (size_t i = 0; errs->v && i < errs->len; i++) {
 		free(errs->v[i].msg);
 		free(errs->v[i].help);
 	}
@@ -191,8 +250,15 @@ void schema_errors_free(struct schema_errors *errs)
 	errs->len = errs->cap = 0;
 }
 
+/* Moves the errors of from (which must hold them, unless to only
+ * counts) to the end of to. */
 static void errs_move(struct schema_errors *to, struct schema_errors *from)
 {
+	if (to->mode != SCHEMA_ERRS_KEEP) {
+		to->len += from->len;
+		schema_errors_free(from);
+		return;
+	}
 	for (size_t i = 0; i < from->len; i++) {
 		to->v = xgrow(to->v, &to->cap, to->len + 1, sizeof *to->v);
 		to->v[to->len++] = from->v[i];
@@ -205,18 +271,21 @@ static void errs_move(struct schema_errors *to, struct schema_errors *from)
 /* ---- validation ------------------------------------------------------ */
 
 
-/* Validates without reporting; true when n matches sn. */
-bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder,
-		    struct schema_errors *keep)
+/* Matching is asked far more often than it fails (every if, not and
+ * alternative), so it formats nothing and stops at the first error; a
+ * branch that fails is validated again where its reasons are reported. */
+bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder)
 {
-	struct schema_errors tmp = { 0 };
+	struct schema_errors tmp = { .mode = SCHEMA_ERRS_ANY };
 	sch_validate(r, sn, n, holder, &tmp);
-	bool ok = tmp.len == 0;
-	if (keep)
-		errs_move(keep, &tmp);
-	else
-		schema_errors_free(&tmp);
-	return ok;
+	return tmp.len == 0;
+}
+
+static size_t count_errors(struct run *r, yd_node sn, yd_node n, yd_node holder)
+{
+	struct schema_errors tmp = { .mode = SCHEMA_ERRS_COUNT };
+	sch_validate(r, sn, n, holder, &tmp);
+	return tmp.len;
 }
 
 yd_node sch_where(const yamldoc *doc, yd_node n, yd_node holder)
@@ -230,6 +299,8 @@ static void not_failed(struct run *r, yd_node inner, yd_node n, yd_node holder,
 {
 	const yamldoc *sd = r->s->doc;
 	yd_node req = yd_get(sd, inner, "required");
+	if (sch_err_counted(out))
+		return;
 	if (req && yd_len(sd, inner) == 1 && yd_len(sd, req) >= 2) {
 		struct buf keys = BUF_INIT;
 		for (size_t i = 0; i < yd_len(sd, req); i++)
@@ -249,6 +320,8 @@ static void not_failed(struct run *r, yd_node inner, yd_node n, yd_node holder,
 static void message_failed(struct run *r, yd_node msg, struct schema_errors *inner,
 			   yd_node n, yd_node holder, struct schema_errors *out)
 {
+	if (sch_err_counted(out))
+		return;
 	enum schema_fault f = SF_MISSING;
 	for (size_t i = 0; i < inner->len; i++)
 		if (inner->v[i].fault != SF_MISSING)
@@ -269,11 +342,45 @@ static void validate_rule(struct run *r, yd_node sn, yd_node n, yd_node holder,
 		sch_validate(r, sn, n, holder, out);
 		return;
 	}
-	struct schema_errors tmp = { 0 };
+	struct schema_errors tmp = { .mode = out->mode };
 	sch_validate(r, sn, n, holder, &tmp);
 	if (tmp.len)
 		message_failed(r, c->kw[KW_MESSAGE], &tmp, n, holder, out);
 	schema_errors_free(&tmp);
+}
+
+/* oneOf and anyOf: anyOf stops at the first alternative that matches
+ * and oneOf at the second. When none matches (rare), the one with the
+ * fewest errors is validated again for its reasons. */
+static void check_alternatives(struct run *r, yd_node alts, bool one_of, yd_node msg,
+			       yd_node n, yd_node holder, struct schema_errors *out)
+{
+	const yamldoc *sd = r->s->doc;
+	size_t count = yd_len(sd, alts), passed = 0;
+	for (size_t i = 0; i < count && passed < (one_of ? 2 : 1); i++)
+		passed += sch_matches(r, yd_item(sd, alts, i), n, holder);
+	if (passed == 1 || (!one_of && passed))
+		return;
+	struct schema_errors reasons = { .mode = out->mode };
+	if (!passed && count) {
+		size_t best = 0, best_errors = SIZE_MAX;
+		for (size_t i = 0; i < count; i++) {
+			size_t errors = count_errors(r, yd_item(sd, alts, i), n, holder);
+			if (errors < best_errors) {
+				best = i;
+				best_errors = errors;
+			}
+		}
+		sch_validate(r, yd_item(sd, alts, best), n, holder, &reasons);
+	}
+	if (msg)
+		message_failed(r, msg, &reasons, n, holder, out);
+	else if (passed > 1)
+		sch_err_add(out, SF_CONFLICT, n, sch_where(r->doc, n, holder), NULL,
+			"the value fits more than one of the allowed forms");
+	else
+		errs_move(out, &reasons);
+	schema_errors_free(&reasons);
 }
 
 static void check_combinators(struct run *r, struct compiled *c, yd_node n,
@@ -282,9 +389,9 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 	const yamldoc *sd = r->s->doc;
 	yd_node msg = c->kw[KW_MESSAGE];
 	if (c->kw[KW_ALLOF])
-		for (size_t i = 0; i < yd_len(sd, c->kw[KW_ALLOF]); i++)
+		for (size_t i = 0; i < yd_len(sd, c->kw[KW_ALLOF]) && !sch_err_enough(out); i++)
 			validate_rule(r, yd_item(sd, c->kw[KW_ALLOF], i), n, holder, out);
-	if (c->kw[KW_NOT] && sch_matches(r, c->kw[KW_NOT], n, holder, NULL)) {
+	if (c->kw[KW_NOT] && sch_matches(r, c->kw[KW_NOT], n, holder)) {
 		struct compiled *nc = sch_compile(r->s, c->kw[KW_NOT]);
 		yd_node m = nc && nc->kw[KW_MESSAGE] ? nc->kw[KW_MESSAGE] : msg;
 		if (m)
@@ -294,50 +401,27 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 			not_failed(r, c->kw[KW_NOT], n, holder, out);
 	}
 	if (c->kw[KW_IF]) {
-		yd_node branch = sch_matches(r, c->kw[KW_IF], n, holder, NULL)
+		yd_node branch = sch_matches(r, c->kw[KW_IF], n, holder)
 			? c->kw[KW_THEN] : c->kw[KW_ELSE];
 		if (branch)
 			validate_rule(r, branch, n, holder, out);
 	}
-	for (int w = KW_ONEOF; w <= KW_ANYOF; w++) {
-		yd_node alts = c->kw[w];
-		if (!alts)
-			continue;
-		size_t count = yd_len(sd, alts), passed = 0, best = 0;
-		struct schema_errors *trial = xcalloc(count ? count : 1, sizeof *trial);
-		for (size_t i = 0; i < count; i++) {
-			passed += sch_matches(r, yd_item(sd, alts, i), n, holder, &trial[i]);
-			if (trial[i].len < trial[best].len)
-				best = i;
-		}
-		if (passed == 0 || (w == KW_ONEOF && passed > 1)) {
-			if (msg)
-				message_failed(r, msg, &trial[best], n, holder, out);
-			else if (passed > 1)
-				sch_err_add(out, SF_CONFLICT, n, sch_where(r->doc, n, holder), NULL,
-					"the value fits more than one of the allowed forms");
-			else
-				errs_move(out, &trial[best]);
-		}
-		for (size_t i = 0; i < count; i++)
-			schema_errors_free(&trial[i]);
-		free(trial);
-	}
+	for (int w = KW_ONEOF; w <= KW_ANYOF; w++)
+		if (c->kw[w])
+			check_alternatives(r, c->kw[w], w == KW_ONEOF, msg, n, holder, out);
 }
 
 void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 		     struct schema_errors *out)
 {
-	const yamldoc *sd = r->s->doc;
-	bool allow;
-	if (yd_kind(sd, sn) == YD_SCALAR && yd_bool(sd, sn, &allow)) {
-		if (!allow)
+	struct compiled *c = sch_compile(r->s, sn);
+	if (c && c->boolean) {
+		if (!c->allow)
 			sch_err_add(out, SF_VALUE, n, sch_where(r->doc, n, holder), NULL,
 				"no value is allowed here");
 		return;
 	}
-	struct compiled *c = sch_compile(r->s, sn);
-	if (!c || r->depth >= MAX_DEPTH)
+	if (!c || r->depth >= MAX_DEPTH || sch_err_enough(out))
 		return;
 	if (c->bad) {
 		sch_err_add(out, SF_SCHEMA, n, sch_where(r->doc, n, holder), NULL,
@@ -348,13 +432,19 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 	if (c->ref)
 		sch_validate(r, c->ref, n, holder, out);
 	if (sch_check_type(r, c, n, holder, out)) {
-		sch_check_enum(r, c, n, out);
-		sch_check_since(r, c, n, out);
-		sch_check_string(r, c, n, holder, out);
-		sch_check_number(r, c, n, out);
-		sch_check_array(r, c, n, holder, out);
+		if (c->checks & CK_ENUM)
+			sch_check_enum(r, c, n, out);
+		if (c->checks & CK_SINCE)
+			sch_check_since(r, c, n, out);
+		if (c->checks & CK_STRING)
+			sch_check_string(r, c, n, holder, out);
+		if (c->checks & CK_NUMBER)
+			sch_check_number(r, c, n, out);
+		if (c->checks & CK_ARRAY)
+			sch_check_array(r, c, n, holder, out);
 		sch_check_object(r, c, n, holder, out);
-		check_combinators(r, c, n, holder, out);
+		if (c->checks & CK_COMBINE)
+			check_combinators(r, c, n, holder, out);
 	}
 	r->depth--;
 }

@@ -38,6 +38,11 @@ struct schema_error {
 struct schema_errors {
 	struct schema_error *v;
 	size_t len, cap;
+	/* Callers leave this SCHEMA_ERRS_KEEP. Inside the walk, where only
+	 * the number of errors matters (which alternative fails least),
+	 * they are counted and v stays NULL; where only their presence does
+	 * (does a branch match), the walk stops at the first. */
+	enum { SCHEMA_ERRS_KEEP, SCHEMA_ERRS_COUNT, SCHEMA_ERRS_ANY } mode;
 };
 
 typedef struct schema schema;

@@ -20,20 +20,55 @@ enum kw {
 /* JSON Schema types, in the order of their bits in a type mask. */
 enum { T_OBJECT, T_ARRAY, T_STRING, T_INTEGER, T_NUMBER, T_BOOLEAN, T_NULL, T__COUNT };
 
+/* Groups of keywords checked together; a schema object lists the groups
+ * it has, so the walk skips the checks that have nothing to do (most
+ * objects have two or three keywords). */
+enum {
+	CK_ENUM = 1 << 0,   /* const, enum */
+	CK_SINCE = 1 << 1,  /* x-since */
+	CK_STRING = 1 << 2, /* minLength, maxLength, pattern */
+	CK_NUMBER = 1 << 3, /* minimum, maximum and the exclusive ones */
+	CK_ARRAY = 1 << 4,  /* minItems, maxItems, uniqueItems, items */
+	CK_COMBINE = 1 << 5, /* allOf, not, if, oneOf, anyOf */
+};
+
+/* A name of `properties` and its schema. */
+struct sch_prop {
+	const char *name;
+	size_t len;
+	yd_node schema;
+};
+
 /* A schema object with its keywords looked up once. */
 struct compiled {
 	yd_node kw[KW__COUNT];
 	yd_node ref;        /* resolved $ref target */
 	struct regex *re;   /* compiled pattern */
 	unsigned types;     /* bits of the `type` keyword */
+	unsigned checks;    /* CK_* groups present */
 	bool bad;           /* pattern or $ref could not be used */
-	uint32_t *props;    /* `properties` pairs sorted by key, for lookups */
+	bool boolean;       /* the schema is true or false */
+	bool allow;         /* ... and which */
+	struct sch_prop *props; /* `properties` sorted by name, for lookups */
 	size_t n_props;
+	const char **required;  /* the names of `required` */
+	size_t n_required;
+	yd_node extra;          /* `additionalProperties` when a schema */
+	bool closed;            /* `additionalProperties: false` */
+	/* Numeric keywords read once; one that is absent or not a number
+	 * is not set, and not checked. */
+	struct sch_int {
+		bool set;
+		long long v;
+	} min_length, max_length, min_items, max_items;
+	struct sch_num {
+		bool set;
+		double v;
+	} bound[KW_XMAXIMUM - KW_MINIMUM + 1]; /* minimum ... exclusiveMaximum */
 };
 
 /* The schema of property key (len bytes) in c's `properties`, or 0. */
-yd_node sch_property(const struct schema *s, const struct compiled *c,
-		     const char *key, size_t len);
+yd_node sch_property(const struct compiled *c, const char *key, size_t len);
 
 struct schema {
 	const yamldoc *doc;
@@ -55,11 +90,19 @@ struct compiled *sch_compile(schema *s, yd_node sn);
 unsigned sch_type_bit(const char *name);
 void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 		  struct schema_errors *out);
-bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder,
-		 struct schema_errors *keep);
+/* Whether n matches sn; nothing is reported. */
+bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder);
 void sch_err_add(struct schema_errors *out, enum schema_fault fault,
 		 yd_node node, yd_node pos, const char *help,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* When out only counts: counts one error and returns true, so that the
+ * caller skips composing a message (suggestions, lists of values). */
+bool sch_err_counted(struct schema_errors *out);
+/* True when out wants no more errors: it asks only whether there is one. */
+static inline bool sch_err_enough(const struct schema_errors *out)
+{
+	return out->mode == SCHEMA_ERRS_ANY && out->len;
+}
 /* Where to point for an error about n: its key when n is a container. */
 yd_node sch_where(const yamldoc *doc, yd_node n, yd_node holder);
 

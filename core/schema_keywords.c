@@ -71,6 +71,13 @@ static unsigned instance_types(const yamldoc *doc, yd_node n)
 	return 0;
 }
 
+static bool same_text(const yamldoc *da, yd_node a, const yamldoc *db, yd_node b)
+{
+	size_t la, lb;
+	const char *sa = yd_str(da, a, &la), *sb = yd_str(db, b, &lb);
+	return la == lb && memcmp(sa, sb, la) == 0;
+}
+
 /* Equality of two scalars by their YAML meaning, across documents. */
 static bool scalar_equal(const yamldoc *da, yd_node a, const yamldoc *db, yd_node b)
 {
@@ -79,6 +86,10 @@ static bool scalar_equal(const yamldoc *da, yd_node a, const yamldoc *db, yd_nod
 	enum yd_type ta = yd_type(da, a), tb = yd_type(db, b);
 	double x, y;
 	bool bx, by;
+	/* a string is never a number: the usual enum of words is settled
+	 * by the text alone */
+	if (ta == YD_T_STRING || tb == YD_T_STRING)
+		return ta == tb && same_text(da, a, db, b);
 	if (yd_number(da, a, &x) && yd_number(db, b, &y))
 		return x == y;
 	if (ta != tb)
@@ -87,9 +98,7 @@ static bool scalar_equal(const yamldoc *da, yd_node a, const yamldoc *db, yd_nod
 		return yd_bool(da, a, &bx) && yd_bool(db, b, &by) && bx == by;
 	if (ta == YD_T_NULL)
 		return true;
-	size_t la, lb;
-	const char *sa = yd_str(da, a, &la), *sb = yd_str(db, b, &lb);
-	return la == lb && memcmp(sa, sb, la) == 0;
+	return same_text(da, a, db, b);
 }
 
 static bool node_equal(const yamldoc *d, yd_node a, yd_node b, unsigned budget)
@@ -147,6 +156,8 @@ bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
 {
 	if (!c->kw[KW_TYPE] || (c->types & instance_types(r->doc, n)))
 		return true;
+	if (sch_err_counted(out))
+		return false;
 	struct buf want = BUF_INIT;
 	for (unsigned t = 0; t < T__COUNT; t++)
 		if (c->types & (1u << t))
@@ -183,6 +194,8 @@ void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
 	for (size_t i = 0; i < yd_len(sd, e); i++)
 		if (scalar_equal(sd, yd_item(sd, e, i), r->doc, n))
 			return;
+	if (sch_err_counted(out))
+		return;
 	struct buf list = BUF_INIT;
 	for (size_t i = 0; i < yd_len(sd, e); i++)
 		buf_printf(&list, "%s%s", i ? ", " : "", yd_str(sd, yd_item(sd, e, i), NULL));
@@ -219,17 +232,15 @@ void sch_check_string(struct run *r, struct compiled *c, yd_node n,
 	const char *v = yd_str(r->doc, n, &len);
 	if (!v || yd_type(r->doc, n) != YD_T_STRING)
 		return;
-	size_t cps = utf8_count(v, len);
-	long long lim;
-	if (c->kw[KW_MINLENGTH] && yd_int(sd, c->kw[KW_MINLENGTH], &lim) &&
-	    (long long)cps < lim)
+	size_t cps = c->min_length.set || c->max_length.set ? utf8_count(v, len) : 0;
+	if (c->min_length.set && (long long)cps < c->min_length.v)
 		sch_err_add(out, SF_VALUE, n, n, NULL,
-			"'%s' is too short: at least %lld characters", v, lim);
-	if (c->kw[KW_MAXLENGTH] && yd_int(sd, c->kw[KW_MAXLENGTH], &lim) &&
-	    (long long)cps > lim)
+			"'%s' is too short: at least %lld characters", v, c->min_length.v);
+	if (c->max_length.set && (long long)cps > c->max_length.v)
 		sch_err_add(out, SF_VALUE, n, n, NULL,
-			"'%.60s' is too long: %zu characters, at most %lld", v, cps, lim);
-	if (c->re && !regex_match(c->re, v, len)) {
+			"'%.60s' is too long: %zu characters, at most %lld", v, cps,
+			c->max_length.v);
+	if (c->re && !regex_match(c->re, v, len) && !sch_err_counted(out)) {
 		/* A pattern is a poor explanation; x-message beside it says
 		 * the same in words. */
 		char help[512];
@@ -250,7 +261,7 @@ void sch_check_number(struct run *r, struct compiled *c, yd_node n,
 			 struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
-	double v, lim;
+	double v;
 	if (!yd_number(r->doc, n, &v))
 		return;
 	static const struct {
@@ -265,15 +276,16 @@ void sch_check_number(struct run *r, struct compiled *c, yd_node n,
 		{ KW_XMAXIMUM, 1, true, "below" },
 	};
 	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++) {
-		yd_node b = c->kw[bounds[i].kw];
-		if (!b || !yd_number(sd, b, &lim))
+		const struct sch_num *b = &c->bound[bounds[i].kw - KW_MINIMUM];
+		if (!b->set)
 			continue;
 		bool bad = bounds[i].sign < 0
-			? (bounds[i].exclusive ? v <= lim : v < lim)
-			: (bounds[i].exclusive ? v >= lim : v > lim);
+			? (bounds[i].exclusive ? v <= b->v : v < b->v)
+			: (bounds[i].exclusive ? v >= b->v : v > b->v);
 		if (bad)
 			sch_err_add(out, SF_VALUE, n, n, NULL, "%s is out of range: must be %s %s",
-				yd_str(r->doc, n, NULL), bounds[i].what, yd_str(sd, b, NULL));
+				yd_str(r->doc, n, NULL), bounds[i].what,
+				yd_str(sd, c->kw[bounds[i].kw], NULL));
 	}
 }
 
@@ -285,14 +297,13 @@ void sch_check_array(struct run *r, struct compiled *c, yd_node n,
 	if (yd_kind(d, n) != YD_SEQUENCE)
 		return;
 	size_t len = yd_len(d, n);
-	long long lim;
-	if (c->kw[KW_MINITEMS] && yd_int(sd, c->kw[KW_MINITEMS], &lim) && (long long)len < lim)
+	if (c->min_items.set && (long long)len < c->min_items.v)
 		sch_err_add(out, SF_VALUE, n, sch_where(d, n, holder), NULL,
 			"the list has %zu item%s; at least %lld needed", len,
-			len == 1 ? "" : "s", lim);
-	if (c->kw[KW_MAXITEMS] && yd_int(sd, c->kw[KW_MAXITEMS], &lim) && (long long)len > lim)
+			len == 1 ? "" : "s", c->min_items.v);
+	if (c->max_items.set && (long long)len > c->max_items.v)
 		sch_err_add(out, SF_VALUE, n, sch_where(d, n, holder), NULL,
-			"the list has %zu items; at most %lld allowed", len, lim);
+			"the list has %zu items; at most %lld allowed", len, c->max_items.v);
 	bool unique;
 	if (c->kw[KW_UNIQUE] && yd_bool(sd, c->kw[KW_UNIQUE], &unique) && unique) {
 		for (size_t i = 1; i < len && i < 4096; i++)
@@ -303,9 +314,10 @@ void sch_check_array(struct run *r, struct compiled *c, yd_node n,
 					break;
 				}
 	}
-	if (c->kw[KW_ITEMS])
-		for (size_t i = 0; i < len; i++)
-			sch_validate(r, c->kw[KW_ITEMS], yd_item(d, n, i), 0, out);
+	size_t count;
+	const yd_node *items = yd_children(d, n, &count);
+	for (size_t i = 0; c->kw[KW_ITEMS] && i < count && !sch_err_enough(out); i++)
+		sch_validate(r, c->kw[KW_ITEMS], items[i], 0, out);
 }
 
 /* A missing key that an unknown key in the same mapping was probably meant
@@ -329,15 +341,11 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 	const yamldoc *d = r->doc;
 	if (yd_kind(d, n) != YD_MAPPING)
 		return;
-	yd_node props = c->kw[KW_PROPERTIES], extra = c->kw[KW_ADDITIONAL];
-	bool closed = false;
-	if (extra && yd_kind(sd, extra) == YD_SCALAR) {
-		bool allow;
-		closed = yd_bool(sd, extra, &allow) && !allow;
-		extra = 0;
-	}
-	for (size_t i = 0; i < yd_len(d, n); i++) {
-		yd_node k = yd_key(d, n, i), v = yd_value(d, n, i);
+	yd_node props = c->kw[KW_PROPERTIES];
+	size_t count;
+	const yd_node *kids = yd_children(d, n, &count);
+	for (size_t i = 0; i < count && !sch_err_enough(out); i += 2) {
+		yd_node k = kids[i], v = kids[i + 1];
 		size_t kl;
 		const char *key = yd_str(d, k, &kl);
 		if (!key) {
@@ -346,12 +354,12 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 		}
 		if (c->kw[KW_PROPNAMES])
 			sch_validate(r, c->kw[KW_PROPNAMES], k, 0, out);
-		yd_node ps = props ? sch_property(r->s, c, key, kl) : 0;
+		yd_node ps = props ? sch_property(c, key, kl) : 0;
 		if (ps) {
 			sch_validate(r, ps, v, k, out);
-		} else if (extra) {
-			sch_validate(r, extra, v, k, out);
-		} else if (closed) {
+		} else if (c->extra) {
+			sch_validate(r, c->extra, v, k, out);
+		} else if (c->closed && !sch_err_counted(out)) {
 			const char *near = props ? closest(sd, props, key, kl) : NULL;
 			char help[200];
 			if (near)
@@ -361,15 +369,14 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 				"unknown key '%s'", key);
 		}
 	}
-	yd_node req = c->kw[KW_REQUIRED];
-	for (size_t i = 0; req && i < yd_len(sd, req); i++) {
-		const char *want = yd_str(sd, yd_item(sd, req, i), NULL);
-		if (want && !yd_get_key(d, n, want) && !(closed && typo_of(d, n, want)))
+	for (size_t i = 0; i < c->n_required && !sch_err_enough(out); i++) {
+		const char *want = c->required[i];
+		if (!yd_get_key(d, n, want) && !(c->closed && typo_of(d, n, want)))
 			sch_err_add(out, SF_MISSING, n, sch_where(d, n, holder), NULL,
 				"missing required key '%s'", want);
 	}
 	yd_node dep = c->kw[KW_DEPREQ];
-	for (size_t i = 0; dep && i < yd_len(sd, dep); i++) {
+	for (size_t i = 0; dep && i < yd_len(sd, dep) && !sch_err_enough(out); i++) {
 		const char *if_key = yd_str(sd, yd_key(sd, dep, i), NULL);
 		yd_node needs = yd_value(sd, dep, i);
 		yd_node present = if_key ? yd_get_key(d, n, if_key) : 0;

@@ -1,4 +1,4 @@
-/* Reading a yamldoc: node access, typed values, positions and paths. */
+/* Reading a yamldoc: node access, typed values and positions. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,33 +12,33 @@
 size_t yamldoc_issue_count(const yamldoc *doc) { return doc->n_issues; }
 const struct yd_issue *yamldoc_issue(const yamldoc *doc, size_t i) { return &doc->issues[i]; }
 bool yamldoc_broken(const yamldoc *doc) { return doc->broken; }
-size_t yamldoc_node_count(const yamldoc *doc) { return doc->n_nodes - 1; }
+size_t yamldoc_node_count(const yamldoc *doc) { return doc->n_cells - 1; }
 yd_node yd_root(const yamldoc *doc) { return doc->root; }
 
-static const struct yd_rec *rec(const yamldoc *doc, yd_node n)
+static const struct yd_cell *cell(const yamldoc *doc, yd_node n)
 {
-	return &doc->nodes[n < doc->n_nodes ? n : 0];
+	return &doc->cells[n < doc->n_cells ? n : 0];
 }
 
 enum yd_kind yd_kind(const yamldoc *doc, yd_node n)
 {
-	return (enum yd_kind)rec(doc, n)->kind;
+	return (enum yd_kind)cell(doc, n)->kind;
 }
 
 size_t yd_len(const yamldoc *doc, yd_node n)
 {
-	const struct yd_rec *r = rec(doc, n);
-	if (r->kind == YD_MAPPING)
-		return r->len / 2;
-	return r->kind == YD_NONE ? 0 : r->len;
+	const struct yd_cell *c = cell(doc, n);
+	if (c->kind == YD_MAPPING)
+		return c->len / 2;
+	return c->kind == YD_NONE ? 0 : c->len;
 }
 
 static yd_node kid(const yamldoc *doc, yd_node n, size_t i)
 {
-	const struct yd_rec *r = rec(doc, n);
-	if ((r->kind != YD_MAPPING && r->kind != YD_SEQUENCE) || i >= r->len)
+	const struct yd_cell *c = cell(doc, n);
+	if ((c->kind != YD_MAPPING && c->kind != YD_SEQUENCE) || i >= c->len)
 		return 0;
-	return doc->kids[r->off + i];
+	return doc->kids[c->off + i];
 }
 
 yd_node yd_key(const yamldoc *doc, yd_node map, size_t i) { return kid(doc, map, 2 * i); }
@@ -46,17 +46,35 @@ yd_node yd_value(const yamldoc *doc, yd_node map, size_t i) { return kid(doc, ma
 
 yd_node yd_item(const yamldoc *doc, yd_node seq, size_t i)
 {
-	return rec(doc, seq)->kind == YD_SEQUENCE ? kid(doc, seq, i) : 0;
+	return cell(doc, seq)->kind == YD_SEQUENCE ? kid(doc, seq, i) : 0;
 }
 
+const yd_node *yd_children(const yamldoc *doc, yd_node n, size_t *count)
+{
+	const struct yd_cell *c = cell(doc, n);
+	if ((c->kind != YD_MAPPING && c->kind != YD_SEQUENCE) || !c->len) {
+		*count = 0;
+		return NULL;
+	}
+	*count = c->len; /* even for a mapping: pairs */
+	return doc->kids + c->off;
+}
+
+/* Rules and the schema walk look keys up by name all the time: measure
+ * the name once and compare lengths before bytes. */
 static size_t find_key(const yamldoc *doc, yd_node map, const char *key)
 {
-	if (rec(doc, map)->kind != YD_MAPPING)
+	const struct yd_cell *m = cell(doc, map);
+	if (m->kind != YD_MAPPING || m->len < 2)
 		return (size_t)-1;
-	size_t pairs = yd_len(doc, map);
-	for (size_t i = 0; i < pairs; i++)
-		if (yd_str_eq(doc, yd_key(doc, map, i), key))
+	size_t len = strlen(key), pairs = m->len / 2;
+	const uint32_t *kids = doc->kids + m->off;
+	for (size_t i = 0; i < pairs; i++) {
+		const struct yd_cell *k = &doc->cells[kids[2 * i]];
+		if (k->len == len && k->kind == YD_SCALAR &&
+		    memcmp(doc->strings + k->off, key, len) == 0)
 			return i;
+	}
 	return (size_t)-1;
 }
 
@@ -74,29 +92,30 @@ yd_node yd_get_key(const yamldoc *doc, yd_node map, const char *key)
 
 const char *yd_str(const yamldoc *doc, yd_node n, size_t *len)
 {
-	const struct yd_rec *r = rec(doc, n);
-	if (r->kind != YD_SCALAR)
+	const struct yd_cell *c = cell(doc, n);
+	if (c->kind != YD_SCALAR)
 		return NULL;
 	if (len)
-		*len = r->len;
-	return doc->strings + r->off;
+		*len = c->len;
+	return doc->strings + c->off;
 }
 
 bool yd_str_eq(const yamldoc *doc, yd_node n, const char *s)
 {
-	size_t len;
-	const char *v = yd_str(doc, n, &len);
-	return v && strlen(s) == len && memcmp(v, s, len) == 0;
+	const struct yd_cell *c = cell(doc, n);
+	size_t len = strlen(s);
+	return c->kind == YD_SCALAR && c->len == len &&
+	       memcmp(doc->strings + c->off, s, len) == 0;
 }
 
 enum yd_type yd_type(const yamldoc *doc, yd_node n)
 {
-	return (enum yd_type)rec(doc, n)->type;
+	return (enum yd_type)cell(doc, n)->type;
 }
 
 bool yd_quoted(const yamldoc *doc, yd_node n)
 {
-	return rec(doc, n)->quoted;
+	return cell(doc, n)->quoted;
 }
 
 bool yd_bool(const yamldoc *doc, yd_node n, bool *out)
@@ -144,10 +163,56 @@ bool yd_number(const yamldoc *doc, yd_node n, double *out)
 	return true;
 }
 
+/* Node n's entry in doc->ends (it has one): a binary search, as the
+ * list is sorted by node. */
+static const struct yd_end *listed_end(const yamldoc *doc, yd_node n)
+{
+	size_t lo = 0, hi = doc->n_ends;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (doc->ends[mid].node <= n)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &doc->ends[lo];
+}
+
+/* Node n's start column when it did not fit its cell (the same search). */
+static uint32_t wide_col(const yamldoc *doc, yd_node n)
+{
+	size_t lo = 0, hi = doc->n_wide;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (doc->wide[mid].node <= n)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return doc->wide[lo].col;
+}
+
 struct yd_span yd_span(const yamldoc *doc, yd_node n)
 {
-	const struct yd_rec *r = rec(doc, n);
-	struct yd_span s = { r->line, r->col, r->end_line, r->end_col };
+	if (n >= doc->n_cells)
+		n = 0;
+	if (doc->image) {
+		const struct yd_rec *r = &doc->image[n];
+		return (struct yd_span){ r->line, r->col, r->end_line, r->end_col };
+	}
+	const struct yd_cell *c = &doc->cells[n];
+	struct yd_span s = { c->line, c->col ? c->col : wide_col(doc, n), c->line, 0 };
+	if (c->kind == YD_MAPPING || c->kind == YD_SEQUENCE) {
+		/* stored before its children (yamldoc_load.c) */
+		s.end_line = doc->kids[c->off - 2];
+		s.end_col = doc->kids[c->off - 1];
+	} else if (c->end_listed) {
+		const struct yd_end *e = listed_end(doc, n);
+		s.end_line = e->line;
+		s.end_col = e->col;
+	} else {
+		s.end_col = s.col + c->len + (c->quoted ? 2 : 0);
+	}
 	return s;
 }
 
@@ -155,114 +220,39 @@ uint32_t yd_last_line(const yamldoc *doc, yd_node n)
 {
 	/* descend through last children: bounded by the nesting limit */
 	for (unsigned depth = 0; depth < 100000; depth++) {
-		const struct yd_rec *r = rec(doc, n);
-		if (r->kind == YD_SCALAR || r->len == 0) {
-			if (r->end_line > r->line && r->end_col == 1)
-				return r->end_line - 1;
-			return r->end_line;
+		const struct yd_cell *c = cell(doc, n);
+		if (c->kind == YD_SCALAR || c->len == 0) {
+			struct yd_span s = yd_span(doc, n);
+			if (s.end_line > s.line && s.end_col == 1)
+				return s.end_line - 1;
+			return s.end_line;
 		}
-		n = doc->kids[r->off + r->len - 1];
+		n = doc->kids[c->off + c->len - 1];
 	}
-	return rec(doc, n)->end_line;
+	return yd_span(doc, n).end_line;
 }
 
-/* ---- paths ----------------------------------------------------------- */
-
-struct path_step {
-	yd_node node;
-	size_t next; /* next child index to visit */
-};
-
-/* Fills steps[0..depth] with the route to target; returns depth+1 or 0. */
-static size_t path_find(const yamldoc *doc, yd_node target,
-			struct path_step **out)
-{
-	size_t cap = 0, n = 0, visits = 0;
-	struct path_step *st = NULL;
-	if (!doc->root)
-		return 0;
-	st = xgrow(st, &cap, 1, sizeof *st);
-	st[n++] = (struct path_step){ doc->root, 0 };
-	while (n && visits++ < 4000000) {
-		struct path_step *top = &st[n - 1];
-		if (top->node == target) {
-			*out = st;
-			return n;
-		}
-		const struct yd_rec *r = rec(doc, top->node);
-		size_t step = r->kind == YD_MAPPING ? 2 : 1;
-		if ((r->kind != YD_MAPPING && r->kind != YD_SEQUENCE) || top->next >= r->len) {
-			n--;
-			continue;
-		}
-		/* for mappings, look at the key as well as the value */
-		yd_node child;
-		if (r->kind == YD_MAPPING && doc->kids[r->off + top->next] == target)
-			child = doc->kids[r->off + top->next];
-		else
-			child = doc->kids[r->off + top->next + step - 1];
-		top->next += step;
-		st = xgrow(st, &cap, n + 1, sizeof *st);
-		st[n++] = (struct path_step){ child, 0 };
-	}
-	free(st);
-	return 0;
-}
-
-static void path_write(const yamldoc *doc, yd_node n, struct buf *out, bool json)
-{
-	struct path_step *st = NULL;
-	size_t depth = path_find(doc, n, &st);
-	if (!depth) {
-		buf_puts(out, json ? "null" : "<unknown>");
-		return;
-	}
-	if (json)
-		buf_putc(out, '[');
-	else if (depth == 1)
-		buf_puts(out, "<root>");
-	for (size_t i = 0; i + 1 < depth; i++) {
-		const struct yd_rec *r = rec(doc, st[i].node);
-		if (r->kind == YD_MAPPING) {
-			size_t pair = (st[i].next - 2) / 2;
-			size_t len;
-			const char *k = yd_str(doc, yd_key(doc, st[i].node, pair), &len);
-			if (json) {
-				buf_puts(out, i ? ",\"" : "\"");
-				buf_put_json(out, k ? k : "?", k ? len : 1);
-				buf_putc(out, '"');
-			} else {
-				if (i)
-					buf_putc(out, '.');
-				buf_put(out, k ? k : "?", k ? len : 1);
-			}
-		} else {
-			buf_printf(out, json ? (i ? ",%zu" : "%zu") : "[%zu]",
-				   st[i].next - 1);
-		}
-	}
-	if (json)
-		buf_putc(out, ']');
-	free(st);
-}
-
-void yd_path_json(const yamldoc *doc, yd_node n, struct buf *out)
-{
-	path_write(doc, n, out, true);
-}
-
-void yd_path_dotted(const yamldoc *doc, yd_node n, struct buf *out)
-{
-	path_write(doc, n, out, false);
-}
-
+/* The build-time program wants full records; they are made once and
+ * belong to the document (which is why const is cast away). */
 void yamldoc_image_of(const yamldoc *doc, struct yd_image *out)
 {
-	out->nodes = doc->nodes;
-	out->n_nodes = (uint32_t)doc->n_nodes;
-	out->kids = doc->kids;
-	out->strings = doc->strings;
-	out->root = doc->root;
+	yamldoc *d = (yamldoc *)doc;
+	if (!d->image && !d->image_of) {
+		d->image_of = xcalloc(d->n_cells, sizeof *d->image_of);
+		for (size_t i = 0; i < d->n_cells; i++) {
+			const struct yd_cell *c = &d->cells[i];
+			struct yd_span s = yd_span(d, (yd_node)i);
+			d->image_of[i] = (struct yd_rec){
+				c->kind, c->type, c->quoted, 0, s.line, s.col,
+				s.end_line, s.end_col, c->off, c->len,
+			};
+		}
+	}
+	out->nodes = d->image ? d->image : d->image_of;
+	out->n_nodes = (uint32_t)d->n_cells;
+	out->kids = d->kids;
+	out->strings = d->strings;
+	out->root = d->root;
 }
 
 static bool span_holds(struct yd_span s, uint32_t line, uint32_t col)
@@ -274,23 +264,56 @@ static bool span_holds(struct yd_span s, uint32_t line, uint32_t col)
 	return !(line == s.end_line && col >= s.end_col);
 }
 
+/* Whether child k of a container holds line:col; a block container is
+ * taken to end with its last line, not where the next token starts. */
+static bool kid_holds(const yamldoc *doc, yd_node k, uint32_t line, uint32_t col)
+{
+	struct yd_span s = yd_span(doc, k);
+	if (cell(doc, k)->kind != YD_SCALAR && s.end_col == 1 && s.end_line > s.line)
+		s.end_line--, s.end_col = UINT32_MAX;
+	return span_holds(s, line, col);
+}
+
+/* The last of n kids that starts at or before line:col, if kids were in
+ * document order. */
+static size_t kid_before(const yamldoc *doc, const uint32_t *kids, size_t n,
+			 uint32_t line, uint32_t col)
+{
+	size_t lo = 0, hi = n;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct yd_span s = yd_span(doc, kids[mid]);
+		if (s.line < line || (s.line == line && s.col <= col))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first kid that holds the position, in turn at each level. Kids are
+ * in document order unless an alias (which has its anchor's span) breaks
+ * it, so a long list is first searched by halves: a kid found that way
+ * holds the same scalar as the first one (an alias here can only repeat
+ * an earlier kid or part of one), and when none is found the kids are
+ * scanned in order. */
 yd_node yd_at(const yamldoc *doc, uint32_t line, uint32_t col)
 {
 	yd_node at = doc->root;
 	for (unsigned depth = 0; at && depth < 100000; depth++) {
-		const struct yd_rec *r = rec(doc, at);
-		if (r->kind == YD_SCALAR)
+		const struct yd_cell *c = cell(doc, at);
+		if (c->kind == YD_SCALAR)
 			return span_holds(yd_span(doc, at), line, col) ? at : 0;
+		size_t n;
+		const yd_node *kids = yd_children(doc, at, &n);
 		yd_node next = 0;
-		for (size_t i = 0; i < r->len && !next; i++) {
-			yd_node k = doc->kids[r->off + i];
-			const struct yd_rec *kr = rec(doc, k);
-			struct yd_span s = yd_span(doc, k);
-			if (kr->kind != YD_SCALAR && s.end_col == 1 && s.end_line > s.line)
-				s.end_line--, s.end_col = UINT32_MAX;
-			if (span_holds(s, line, col))
-				next = k;
+		if (n > 16) {
+			yd_node k = kids[kid_before(doc, kids, n, line, col)];
+			next = kid_holds(doc, k, line, col) ? k : 0;
 		}
+		for (size_t i = 0; i < n && !next; i++)
+			if (kid_holds(doc, kids[i], line, col))
+				next = kids[i];
 		at = next;
 	}
 	return 0;

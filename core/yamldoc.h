@@ -65,6 +65,10 @@ size_t yd_len(const yamldoc *doc, yd_node n);
 yd_node yd_key(const yamldoc *doc, yd_node map, size_t i);
 yd_node yd_value(const yamldoc *doc, yd_node map, size_t i);
 yd_node yd_item(const yamldoc *doc, yd_node seq, size_t i);
+/* The children in order, for walks that visit them all: keys and values
+ * alternating (2 * yd_len of them) in a mapping, items in a sequence;
+ * NULL with *count 0 for anything else. */
+const yd_node *yd_children(const yamldoc *doc, yd_node n, size_t *count);
 /* The value under the first scalar key equal to key, or 0. */
 yd_node yd_get(const yamldoc *doc, yd_node map, const char *key);
 /* The key node itself, for positions. */

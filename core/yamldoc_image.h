@@ -1,6 +1,8 @@
-/* The storage of a yamldoc, shared with the build-time program that turns
- * embedded JSON/YAML (the schemas) into static tables, so that lint never
- * parses them at start-up. */
+/* A yamldoc as static tables, written by the build-time program that turns
+ * embedded JSON/YAML (the schemas) into C, so that lint never parses them
+ * at start-up. Each record holds its full span; a loaded document keeps
+ * a smaller record (yamldoc_internal.h) and wrapping an image copies the
+ * fields that one needs. */
 #ifndef TF_YAMLDOC_IMAGE_H
 #define TF_YAMLDOC_IMAGE_H
 

@@ -1,5 +1,6 @@
 /* Builds a yamldoc from libyaml events: positions for every node, the
- * input limits (nesting, alias expansion) and duplicate keys. */
+ * input limits (nesting, alias expansion) and duplicate keys, which
+ * compare interned keys (yamldoc_scalar.c) by offset. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,23 @@ const struct yd_limits yd_default_limits = {
 struct anchor {
 	char *name;
 	yd_node node;
+	uint32_t weight; /* the nodes an alias to it re-exposes */
+};
+
+/* A child of an open container, with its expanded size: what it weighs
+ * when an alias repeats a node that holds it. */
+struct pending {
+	yd_node node;
+	uint32_t weight;
 };
 
 struct frame {
 	yd_node node;
 	size_t first_pending; /* index into pending of the first child */
+	size_t self;          /* its own entry in pending, or SIZE_MAX at the root */
+	yaml_mark_t end;      /* where its start event ends: its end if
+				 parsing stops before it closes */
+	const char *anchor;   /* its anchor (the table's copy), or NULL */
 };
 
 struct loader {
@@ -30,12 +43,11 @@ struct loader {
 	const struct yd_limits *limits;
 	struct frame *frames;
 	size_t n_frames, cap_frames;
-	uint32_t *pending; /* children of open containers, in order */
+	struct pending *pending; /* children of open containers, in order */
 	size_t n_pending, cap_pending;
-	uint32_t *weight;  /* expanded size of each node, saturating */
-	size_t cap_weight;
 	struct anchor *anchors; /* open-addressing hash table */
 	size_t cap_anchors, n_anchors;
+	struct yd_interns interns;
 	size_t alias_nodes;
 };
 
@@ -85,7 +97,7 @@ static struct anchor *anchor_slot(struct loader *ld, const char *name)
 			return &ld->anchors[i];
 }
 
-static void anchor_set(struct loader *ld, const char *name, yd_node node)
+static struct anchor *anchor_set(struct loader *ld, const char *name, yd_node node)
 {
 	if ((ld->n_anchors + 1) * 2 > ld->cap_anchors) {
 		struct anchor *old = ld->anchors;
@@ -98,86 +110,122 @@ static void anchor_set(struct loader *ld, const char *name, yd_node node)
 		free(old);
 	}
 	struct anchor *a = anchor_slot(ld, name);
-	if (a->name) {
-		a->node = node; /* YAML lets a later anchor of the same name win */
-		return;
+	if (!a->name) {
+		a->name = xstrdup(name);
+		ld->n_anchors++;
 	}
-	a->name = xstrdup(name);
-	a->node = node;
-	ld->n_anchors++;
+	a->node = node; /* YAML lets a later anchor of the same name win */
+	a->weight = 1;  /* a container's is set when it closes */
+	return a;
 }
 
-static yd_node anchor_get(struct loader *ld, const char *name)
+static const struct anchor *anchor_get(struct loader *ld, const char *name)
 {
 	if (!ld->cap_anchors)
-		return 0;
+		return NULL;
 	struct anchor *a = anchor_slot(ld, name);
-	return a->name ? a->node : 0;
+	return a->name ? a : NULL;
 }
 
-static yd_node node_new(struct loader *ld, enum yd_kind kind, yaml_mark_t start,
-			yaml_mark_t end)
+/* Appends a cell; a start column too wide for it is listed beside. */
+static yd_node cell_add(yamldoc *doc, enum yd_kind kind, uint32_t line, uint32_t col)
 {
-	yamldoc *doc = ld->doc;
-	if (doc->n_nodes >= UINT32_MAX - 1)
+	if (doc->n_cells >= UINT32_MAX - 1)
 		xalloc_die();
-	doc->nodes = xgrow(doc->nodes, &doc->cap_nodes, doc->n_nodes + 1,
-			   sizeof *doc->nodes);
-	ld->weight = xgrow(ld->weight, &ld->cap_weight, doc->n_nodes + 1,
-			   sizeof *ld->weight);
-	yd_node n = (yd_node)doc->n_nodes++;
-	struct yd_rec *r = &doc->nodes[n];
-	memset(r, 0, sizeof *r);
-	r->kind = (uint8_t)kind;
-	struct yd_span s = mark_span(start, end);
-	r->line = s.line;
-	r->col = s.col;
-	r->end_line = s.end_line;
-	r->end_col = s.end_col;
-	ld->weight[n] = 1;
+	if (doc->n_cells == doc->cap_cells)
+		doc->cells = xgrow(doc->cells, &doc->cap_cells, doc->n_cells + 1,
+				   sizeof *doc->cells);
+	yd_node n = (yd_node)doc->n_cells++;
+	doc->cells[n] = (struct yd_cell){
+		.kind = kind,
+		.line = line,
+		.col = col <= CELL_COL_MAX ? col : 0,
+	};
+	if (col > CELL_COL_MAX) {
+		doc->wide = xgrow(doc->wide, &doc->cap_wide, doc->n_wide + 1,
+				  sizeof *doc->wide);
+		doc->wide[doc->n_wide++] = (struct yd_wide){ n, col };
+	}
 	return n;
 }
 
-static void child_add(struct loader *ld, yd_node child)
+static yd_node node_new(struct loader *ld, enum yd_kind kind, yaml_mark_t start)
+{
+	return cell_add(ld->doc, kind, (uint32_t)start.line + 1,
+			(uint32_t)start.column + 1);
+}
+
+/* Lists the end of scalar n (the latest node, so the list stays sorted). */
+static void end_list(yamldoc *doc, yd_node n, yaml_mark_t end)
+{
+	if (doc->n_ends == doc->cap_ends)
+		doc->ends = xgrow(doc->ends, &doc->cap_ends, doc->n_ends + 1, sizeof *doc->ends);
+	doc->ends[doc->n_ends++] = (struct yd_end){
+		n, (uint32_t)end.line + 1, (uint32_t)end.column + 1,
+	};
+	doc->cells[n].end_listed = true;
+}
+
+/* A scalar whose end yd_span derives exactly is not listed: one line,
+ * as many columns as bytes (so ASCII, unescaped), plus its quotes. */
+static void scalar_end(yamldoc *doc, yd_node n, yaml_mark_t start, yaml_mark_t end)
+{
+	const struct yd_cell *c = &doc->cells[n];
+	size_t quotes = c->quoted ? 2 : 0;
+	if (end.line != start.line || end.column < start.column ||
+	    end.column - start.column != c->len + quotes)
+		end_list(doc, n, end);
+}
+
+static void child_add(struct loader *ld, yd_node child, uint32_t weight)
 {
 	if (!ld->n_frames) {
 		if (!ld->doc->root)
 			ld->doc->root = child;
 		return;
 	}
-	ld->pending = xgrow(ld->pending, &ld->cap_pending, ld->n_pending + 1,
-			    sizeof *ld->pending);
-	ld->pending[ld->n_pending++] = child;
+	if (ld->n_pending == ld->cap_pending)
+		ld->pending = xgrow(ld->pending, &ld->cap_pending, ld->n_pending + 1,
+				    sizeof *ld->pending);
+	ld->pending[ld->n_pending++] = (struct pending){ child, weight };
+}
+
+/* The next scalar is a key when the innermost container is a mapping
+ * holding an even number of children. */
+static bool at_key(const struct loader *ld)
+{
+	if (!ld->n_frames)
+		return false;
+	const struct frame *f = &ld->frames[ld->n_frames - 1];
+	return ld->doc->cells[f->node].kind == YD_MAPPING &&
+	       (ld->n_pending - f->first_pending) % 2 == 0;
 }
 
 static void scalar_add(struct loader *ld, yaml_event_t *ev)
 {
 	yamldoc *doc = ld->doc;
-	yd_node n = node_new(ld, YD_SCALAR, ev->start_mark, ev->end_mark);
+	const char *text = (const char *)ev->data.scalar.value;
 	size_t len = ev->data.scalar.length;
-	if (len >= UINT32_MAX || doc->n_strings >= UINT32_MAX - len - 1)
-		xalloc_die();
-	doc->strings = xgrow(doc->strings, &doc->cap_strings,
-			     doc->n_strings + len + 1, 1);
-	memcpy(doc->strings + doc->n_strings, ev->data.scalar.value, len);
-	doc->strings[doc->n_strings + len] = '\0';
-	struct yd_rec *r = &doc->nodes[n];
-	r->off = (uint32_t)doc->n_strings;
-	r->len = (uint32_t)len;
-	doc->n_strings += len + 1;
+	const struct yd_intern *in = at_key(ld) ? yd_intern(&ld->interns, doc, text, len) : NULL;
+	uint32_t off = in ? in->off : yd_text_add(doc, text, len);
+	yd_node n = node_new(ld, YD_SCALAR, ev->start_mark);
+	struct yd_cell *c = &doc->cells[n];
+	c->off = off;
+	c->len = (uint32_t)len;
+	c->interned = in != NULL;
 	const char *tag = (const char *)ev->data.scalar.tag;
 	bool plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
 		     ev->data.scalar.style == YAML_ANY_SCALAR_STYLE;
-	r->quoted = !plain;
-	if (tag && strcmp(tag, "tag:yaml.org,2002:str") == 0)
-		r->type = YD_T_STRING;
+	c->quoted = !plain;
+	if (!plain || (tag && (strcmp(tag, "tag:yaml.org,2002:str") == 0 ||
+			       strcmp(tag, "!") == 0)))
+		c->type = YD_T_STRING;
 	else
-		r->type = (uint8_t)(plain && !(tag && strcmp(tag, "!") == 0)
-				    ? yd_resolve_plain(doc->strings + r->off)
-				    : YD_T_STRING);
+		c->type = in ? in->type : yd_resolve_plain(doc->strings + off, len);
+	scalar_end(doc, n, ev->start_mark, ev->end_mark);
 	if (ev->data.scalar.anchor)
 		anchor_set(ld, (const char *)ev->data.scalar.anchor, n);
-	child_add(ld, n);
+	child_add(ld, n, 1);
 }
 
 static bool container_open(struct loader *ld, yaml_event_t *ev, enum yd_kind kind)
@@ -188,18 +236,19 @@ static bool container_open(struct loader *ld, yaml_event_t *ev, enum yd_kind kin
 			  "nesting deeper than %u levels", ld->limits->max_depth);
 		return false;
 	}
-	yd_node n = node_new(ld, kind, ev->start_mark, ev->end_mark);
-	ld->doc->nodes[n].flags |= REC_OPEN;
+	yd_node n = node_new(ld, kind, ev->start_mark);
+	ld->doc->cells[n].off = CELL_OPEN;
 	const yaml_char_t *anchor = kind == YD_MAPPING
 		? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
-	if (anchor)
-		anchor_set(ld, (const char *)anchor, n);
-	child_add(ld, n);
-	ld->frames = xgrow(ld->frames, &ld->cap_frames, ld->n_frames + 1,
-			   sizeof *ld->frames);
-	ld->frames[ld->n_frames].node = n;
-	ld->frames[ld->n_frames].first_pending = ld->n_pending;
-	ld->n_frames++;
+	const struct anchor *a = anchor ? anchor_set(ld, (const char *)anchor, n) : NULL;
+	size_t self = ld->n_frames ? ld->n_pending : SIZE_MAX;
+	child_add(ld, n, 1);
+	if (ld->n_frames == ld->cap_frames)
+		ld->frames = xgrow(ld->frames, &ld->cap_frames, ld->n_frames + 1,
+				   sizeof *ld->frames);
+	ld->frames[ld->n_frames++] = (struct frame){
+		n, ld->n_pending, self, ev->end_mark, a ? a->name : NULL,
+	};
 	return true;
 }
 
@@ -220,21 +269,48 @@ static int keyref_cmp(const void *pa, const void *pb)
 	return a->pair < b->pair ? -1 : a->pair > b->pair;
 }
 
-/* ParallelCluster's loader rejects duplicate keys; libyaml keeps both. */
+/* Whether a small mapping may repeat a key. Interned keys are equal
+ * exactly when their offsets are, so the usual mapping of a config is
+ * checked without comparing any text. */
+static bool may_repeat(const yamldoc *doc, const uint32_t *kids, size_t pairs)
+{
+	for (size_t i = 1; i < pairs; i++) {
+		const struct yd_cell *a = &doc->cells[kids[2 * i]];
+		if (a->kind != YD_SCALAR)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const struct yd_cell *b = &doc->cells[kids[2 * j]];
+			if (b->kind != YD_SCALAR ||
+			    (a->off != b->off && a->interned && b->interned))
+				continue;
+			if (a->len == b->len &&
+			    memcmp(doc->strings + a->off, doc->strings + b->off, a->len) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* ParallelCluster's loader rejects duplicate keys; libyaml keeps both.
+ * Sorting reports each repeat once, in an order that does not depend on
+ * how the keys were stored. */
 static void mapping_check_duplicates(struct loader *ld, yd_node map)
 {
 	yamldoc *doc = ld->doc;
 	size_t pairs = yd_len(doc, map);
 	if (pairs < 2)
 		return;
+	const uint32_t *kids = doc->kids + doc->cells[map].off;
+	if (pairs <= 16 && !may_repeat(doc, kids, pairs))
+		return;
 	struct keyref *refs = xmalloc(pairs * sizeof *refs);
 	size_t n = 0;
 	for (size_t i = 0; i < pairs; i++) {
-		yd_node k = yd_key(doc, map, i);
-		if (doc->nodes[k].kind != YD_SCALAR)
+		const struct yd_cell *k = &doc->cells[kids[2 * i]];
+		if (k->kind != YD_SCALAR)
 			continue;
-		refs[n].s = doc->strings + doc->nodes[k].off;
-		refs[n].len = doc->nodes[k].len;
+		refs[n].s = doc->strings + k->off;
+		refs[n].len = k->len;
 		refs[n].pair = (uint32_t)i;
 		n++;
 	}
@@ -247,47 +323,53 @@ static void mapping_check_duplicates(struct loader *ld, yd_node map)
 		while (first > 0 && refs[first - 1].len == refs[i].len &&
 		       memcmp(refs[first - 1].s, refs[i].s, refs[i].len) == 0)
 			first--;
-		yd_node dup = yd_key(doc, map, refs[i].pair);
-		yd_node orig = yd_key(doc, map, refs[first].pair);
+		yd_node dup = kids[2 * refs[i].pair];
+		yd_node orig = kids[2 * refs[first].pair];
 		doc_issue(doc, YD_ISSUE_DUPLICATE_KEY, yd_span(doc, dup),
 			  "duplicate key '%s' (first at line %u)", refs[i].s,
-			  doc->nodes[orig].line);
+			  doc->cells[orig].line);
 	}
 	free(refs);
 }
 
+/* Stores the children of the innermost container after its end position
+ * (two words: every container has one, and this costs no node index). */
 static void container_close(struct loader *ld, const yaml_mark_t *end)
 {
 	yamldoc *doc = ld->doc;
 	struct frame f = ld->frames[--ld->n_frames];
-	struct yd_rec *r = &doc->nodes[f.node];
 	size_t count = ld->n_pending - f.first_pending;
-	if (doc->n_kids + count >= UINT32_MAX)
+	if (doc->n_kids + count + 2 >= UINT32_MAX)
 		xalloc_die();
-	doc->kids = xgrow(doc->kids, &doc->cap_kids, doc->n_kids + count,
-			  sizeof *doc->kids);
-	if (count)
-		memcpy(doc->kids + doc->n_kids, ld->pending + f.first_pending,
-		       count * sizeof *doc->kids);
+	if (doc->n_kids + count + 2 > doc->cap_kids)
+		doc->kids = xgrow(doc->kids, &doc->cap_kids, doc->n_kids + count + 2,
+				  sizeof *doc->kids);
+	yaml_mark_t at = end ? *end : f.end;
+	doc->kids[doc->n_kids++] = (uint32_t)at.line + 1;
+	doc->kids[doc->n_kids++] = (uint32_t)at.column + 1;
 	uint64_t w = 1;
-	for (size_t i = 0; i < count; i++)
-		w += ld->weight[ld->pending[f.first_pending + i]];
-	ld->weight[f.node] = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
-	r = &doc->nodes[f.node];
-	r->off = (uint32_t)doc->n_kids;
-	r->len = (uint32_t)count;
-	r->flags &= (uint8_t)~REC_OPEN;
-	if (r->kind == YD_MAPPING && count % 2) {
+	for (size_t i = 0; i < count; i++) {
+		doc->kids[doc->n_kids + i] = ld->pending[f.first_pending + i].node;
+		w += ld->pending[f.first_pending + i].weight;
+	}
+	uint32_t weight = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+	if (f.self != SIZE_MAX)
+		ld->pending[f.self].weight = weight;
+	if (f.anchor) {
+		struct anchor *a = anchor_slot(ld, f.anchor);
+		if (a->node == f.node)
+			a->weight = weight;
+	}
+	struct yd_cell *c = &doc->cells[f.node];
+	c->off = (uint32_t)doc->n_kids;
+	c->len = (uint32_t)count;
+	if (c->kind == YD_MAPPING && count % 2) {
 		/* only when parsing stopped between a key and its value */
-		r->len--;
+		c->len--;
 	}
 	doc->n_kids += count;
 	ld->n_pending = f.first_pending;
-	if (end) {
-		r->end_line = (uint32_t)end->line + 1;
-		r->end_col = (uint32_t)end->column + 1;
-	}
-	if (r->kind == YD_MAPPING)
+	if (c->kind == YD_MAPPING)
 		mapping_check_duplicates(ld, f.node);
 }
 
@@ -295,25 +377,25 @@ static void alias_add(struct loader *ld, yaml_event_t *ev)
 {
 	const char *name = (const char *)ev->data.alias.anchor;
 	struct yd_span span = mark_span(ev->start_mark, ev->end_mark);
-	yd_node target = anchor_get(ld, name);
-	if (!target) {
+	const struct anchor *a = anchor_get(ld, name);
+	if (!a) {
 		doc_issue(ld->doc, YD_ISSUE_SYNTAX, span,
 			  "alias '*%s' refers to no anchor defined before it", name);
 		return;
 	}
-	if (ld->doc->nodes[target].flags & REC_OPEN) {
+	if (ld->doc->cells[a->node].off == CELL_OPEN) {
 		doc_issue(ld->doc, YD_ISSUE_SYNTAX, span,
 			  "alias '*%s' refers to a node that contains it", name);
 		return;
 	}
-	ld->alias_nodes += ld->weight[target];
+	ld->alias_nodes += a->weight;
 	if (ld->alias_nodes > ld->limits->max_alias_nodes) {
 		doc_issue(ld->doc, YD_ISSUE_ALIAS_BUDGET, span,
 			  "aliases expand to more than %zu nodes",
 			  ld->limits->max_alias_nodes);
 		return;
 	}
-	child_add(ld, target);
+	child_add(ld, a->node, a->weight);
 }
 
 static void syntax_issue(struct loader *ld, yaml_parser_t *p)
@@ -370,7 +452,7 @@ yamldoc *yamldoc_parse(const char *text, size_t len,
 	yamldoc *doc = xcalloc(1, sizeof *doc);
 	struct loader ld = { .doc = doc, .limits = limits ? limits : &yd_default_limits };
 	yaml_mark_t zero = { 0, 0, 0 };
-	node_new(&ld, YD_NONE, zero, zero); /* index 0 means "no node" */
+	node_new(&ld, YD_NONE, zero); /* index 0 means "no node" */
 
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
@@ -397,19 +479,30 @@ yamldoc *yamldoc_parse(const char *text, size_t len,
 	free(ld.anchors);
 	free(ld.frames);
 	free(ld.pending);
-	free(ld.weight);
+	free(ld.interns.v);
 	return doc;
 }
 
+/* Wraps a compiled-in tree: its kids and text are used where they are,
+ * and spans are read from its records; the rest of each record is copied
+ * into a cell (a few thousand, once per run) so that readers have one
+ * layout. */
 yamldoc *yamldoc_from_image(const struct yd_image *image)
 {
 	yamldoc *doc = xcalloc(1, sizeof *doc);
-	doc->nodes = (struct yd_rec *)image->nodes;
-	doc->n_nodes = image->n_nodes;
+	doc->n_cells = doc->cap_cells = image->n_nodes;
+	doc->cells = xmalloc(doc->n_cells * sizeof *doc->cells);
+	for (uint32_t i = 0; i < image->n_nodes; i++) {
+		const struct yd_rec *r = &image->nodes[i];
+		doc->cells[i] = (struct yd_cell){
+			.kind = r->kind, .type = r->type, .quoted = r->quoted,
+			.line = r->line, .off = r->off, .len = r->len,
+		};
+	}
 	doc->kids = (uint32_t *)image->kids;
 	doc->strings = (char *)image->strings;
+	doc->image = image->nodes;
 	doc->root = image->root;
-	doc->is_image = true;
 	return doc;
 }
 
@@ -417,11 +510,16 @@ void yamldoc_free(yamldoc *doc)
 {
 	if (!doc)
 		return;
-	if (!doc->is_image) {
-		free(doc->nodes);
+	if (!doc->image) {
 		free(doc->kids);
 		free(doc->strings);
 	}
+	free(doc->cells);
+	free(doc->ends);
+	free(doc->wide);
+	free(doc->met);
+	free(doc->met_keys);
+	free(doc->image_of);
 	for (size_t i = 0; i < doc->n_issues; i++)
 		free(doc->issues[i].msg);
 	free(doc->issues);

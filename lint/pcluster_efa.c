@@ -45,7 +45,15 @@ static void check_flexible(const struct pc *pc, yd_node cr, yd_node *types, size
 	(void)cr;
 }
 
-static void check_cr(const struct pc *pc, yd_node queue, yd_node cr)
+/* What a queue allows, worked out once per queue rather than for each of
+ * its compute resources: each walks a list (compute resources, subnets)
+ * that may be thousands long. */
+struct queue_facts {
+	bool multi_node;   /* a job can span nodes */
+	bool multi_subnet; /* EFA cannot work across its subnets */
+};
+
+static void check_cr(const struct pc *pc, const struct queue_facts *q, yd_node cr)
 {
 	const yamldoc *d = pc->doc;
 	yd_node efa = yd_get(d, cr, "Efa");
@@ -64,8 +72,6 @@ static void check_cr(const struct pc *pc, yd_node queue, yd_node cr)
 			pc_report(pc, R_PC2004, gdr, "GdrSupport is true but Efa.Enabled is not");
 	}
 
-	bool multi_node = pc_queue_max_nodes(pc, queue) > 1;
-	bool multi_subnet = pc_subnet_count(pc, queue) > 1;
 	for (size_t i = 0; i < n; i++) {
 		const struct instance_type *it = pc_instance(pc, types[i]);
 		if (!it)
@@ -74,7 +80,7 @@ static void check_cr(const struct pc *pc, yd_node queue, yd_node cr)
 			struct diag *g = pc_report(pc, R_PC2001, enabled,
 						   "Efa.Enabled is true but %s has no EFA", it->name);
 			diag_set_help(g, "remove Efa or choose an EFA-capable instance type");
-		} else if (!on && it->efa == TRI_YES && multi_node && !multi_subnet) {
+		} else if (!on && it->efa == TRI_YES && q->multi_node && !q->multi_subnet) {
 			struct diag *g = pc_report(pc, R_PC2002, types[i],
 				"%s supports EFA but Efa.Enabled is not true in a queue that can run multi-node jobs",
 				it->name);
@@ -90,8 +96,12 @@ void pc_check_efa(const struct pc *pc)
 	yd_node queues = pc_queues(pc);
 	for (size_t i = 0; i < yd_len(d, queues); i++) {
 		yd_node q = yd_item(d, queues, i);
+		struct queue_facts facts = {
+			.multi_node = pc_queue_max_nodes(pc, q) > 1,
+			.multi_subnet = pc_subnet_count(pc, q) > 1,
+		};
 		yd_node crs = pc_compute_resources(pc, q);
 		for (size_t j = 0; j < yd_len(d, crs); j++)
-			check_cr(pc, q, yd_item(d, crs, j));
+			check_cr(pc, &facts, yd_item(d, crs, j));
 	}
 }

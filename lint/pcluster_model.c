@@ -1,6 +1,10 @@
+/* The model the PC checks share: queues, compute resources, subnets,
+ * instance types and placement groups, read from the yamldoc. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pcluster.h"
+#include "xalloc.h"
 
 yd_node pc_queues(const struct pc *pc)
 {
@@ -14,18 +18,57 @@ yd_node pc_compute_resources(const struct pc *pc, yd_node queue)
 	return yd_kind(pc->doc, c) == YD_SEQUENCE ? c : 0;
 }
 
+struct text {
+	const char *s;
+	size_t len;
+};
+
+static int text_cmp(const void *pa, const void *pb)
+{
+	const struct text *a = pa, *b = pb;
+	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+static bool text_eq(const struct text *a, const struct text *b)
+{
+	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+}
+
+/* Distinct texts of v[0..n): pairwise for a short list, sorted (in
+ * place) for a long one, where comparing every pair would not end. */
+static size_t count_distinct(struct text *v, size_t n)
+{
+	size_t distinct = 0;
+	if (n <= 16) {
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = text_eq(&v[i], &v[j]);
+			distinct += !seen;
+		}
+		return distinct;
+	}
+	qsort(v, n, sizeof *v, text_cmp);
+	for (size_t i = 0; i < n; i++)
+		distinct += i == 0 || !text_eq(&v[i], &v[i - 1]);
+	return distinct;
+}
+
 size_t pc_subnet_count(const struct pc *pc, yd_node queue)
 {
 	const yamldoc *d = pc->doc;
 	yd_node ids = yd_get(d, yd_get(d, queue, "Networking"), "SubnetIds");
-	size_t distinct = 0;
-	for (size_t i = 0; i < yd_len(d, ids) && yd_kind(d, ids) == YD_SEQUENCE; i++) {
-		const char *s = yd_str(d, yd_item(d, ids, i), NULL);
-		bool seen = false;
-		for (size_t j = 0; s && j < i && !seen; j++)
-			seen = yd_str_eq(d, yd_item(d, ids, j), s);
-		distinct += s && !seen;
+	size_t n = yd_kind(d, ids) == YD_SEQUENCE ? yd_len(d, ids) : 0, m = 0;
+	struct text few[16];
+	struct text *v = n <= 16 ? few : xmalloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		v[m].s = yd_str(d, yd_item(d, ids, i), &v[m].len);
+		m += v[m].s != NULL;
 	}
+	size_t distinct = count_distinct(v, m);
+	if (v != few)
+		free(v);
 	return distinct;
 }
 

@@ -157,6 +157,89 @@ static void ref_loops_end(void **state)
 	done(&r);
 }
 
+/* When no alternative fits, the reasons are those of the one that fails
+ * least, whole; alternatives are only counted while looking. */
+static void alternatives_report_the_closest(void **state)
+{
+	(void)state;
+	const char *s =
+		"{\"oneOf\":[{\"type\":\"object\",\"required\":[\"a\",\"b\",\"c\"]},"
+		"{\"type\":\"object\",\"properties\":{\"x\":{\"type\":\"integer\",\"minimum\":5}},"
+		"\"required\":[\"x\"],\"additionalProperties\":false}]}";
+	struct result r;
+	run(&r, s, "x: 2\ny: 1\n");
+	/* the first misses three keys, the second has two faults */
+	assert_int_equal(r.errs.len, 2);
+	assert_non_null(find(&r, SF_VALUE));
+	const struct schema_error *e = find(&r, SF_UNKNOWN_KEY);
+	assert_non_null(e);
+	assert_string_equal(e->msg, "unknown key 'y'");
+	done(&r);
+	run(&r, s, "a: 1\nb: 2\nc: 3\n");
+	assert_int_equal(r.errs.len, 0);
+	done(&r);
+	const char *both = "{\"oneOf\":[{\"type\":\"object\"},{\"required\":[\"a\"]}]}";
+	run(&r, both, "a: 1\n");
+	assert_int_equal(r.errs.len, 1);
+	assert_string_equal(r.errs.v[0].msg, "the value fits more than one of the allowed forms");
+	done(&r);
+	/* ties go to the first alternative */
+	const char *any = "{\"anyOf\":[{\"type\":\"integer\",\"maximum\":3},{\"type\":\"string\"},"
+			  "{\"type\":\"boolean\"}]}";
+	run(&r, any, "7\n");
+	assert_int_equal(r.errs.len, 1);
+	assert_non_null(strstr(r.errs.v[0].msg, "out of range"));
+	done(&r);
+	run(&r, any, "true\n");
+	assert_int_equal(r.errs.len, 0);
+	done(&r);
+}
+
+/* Matching inside matching (an if whose condition holds a oneOf and a
+ * not) decides the same way as validating does. */
+static void nested_conditions(void **state)
+{
+	(void)state;
+	const char *s =
+		"{\"if\":{\"properties\":{\"k\":{\"oneOf\":[{\"pattern\":\"^a\"},{\"pattern\":\"b$\"}],"
+		"\"not\":{\"const\":\"ax\"}}},\"required\":[\"k\"]},"
+		"\"then\":{\"required\":[\"t\"]},\"else\":{\"required\":[\"e\"]}}";
+	struct result r;
+	run(&r, s, "k: az\n"); /* one pattern, not ax: then */
+	assert_int_equal(r.errs.len, 1);
+	assert_string_equal(r.errs.v[0].msg, "missing required key 't'");
+	done(&r);
+	run(&r, s, "k: ab\n"); /* both patterns: else */
+	assert_int_equal(r.errs.len, 1);
+	assert_string_equal(r.errs.v[0].msg, "missing required key 'e'");
+	done(&r);
+	run(&r, s, "k: ax\n"); /* the not fails: else */
+	assert_string_equal(r.errs.v[0].msg, "missing required key 'e'");
+	done(&r);
+}
+
+/* Keywords read once when the schema object is compiled. */
+static void bounds_and_other_keys(void **state)
+{
+	(void)state;
+	const char *s =
+		"{\"type\":\"object\",\"properties\":{\"s\":{\"minLength\":2,\"maxLength\":3},"
+		"\"l\":{\"minItems\":2,\"maxItems\":2},\"n\":{\"exclusiveMinimum\":0,\"exclusiveMaximum\":1.5},"
+		"\"no\":false},\"additionalProperties\":{\"type\":\"integer\"}}";
+	struct result r;
+	run(&r, s, "s: abcd\nl: [1]\nn: 1.5\nother: x\nfine: 3\n");
+	assert_int_equal(r.errs.len, 4);
+	assert_non_null(strstr(r.errs.v[0].msg, "too long"));
+	assert_non_null(strstr(r.errs.v[1].msg, "at least 2 needed"));
+	assert_non_null(strstr(r.errs.v[2].msg, "must be below 1.5"));
+	assert_int_equal(r.errs.v[3].fault, SF_TYPE);
+	done(&r);
+	run(&r, s, "s: \xc3\xa9\xc3\xa9\nl: [1, 2]\nn: 0.5\nno: 1\n");
+	assert_int_equal(r.errs.len, 1);
+	assert_string_equal(r.errs.v[0].msg, "no value is allowed here");
+	done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +250,9 @@ int main(void)
 		cmocka_unit_test(null_is_not_a_value),
 		cmocka_unit_test(combinators_and_messages),
 		cmocka_unit_test(ref_loops_end),
+		cmocka_unit_test(alternatives_report_the_closest),
+		cmocka_unit_test(nested_conditions),
+		cmocka_unit_test(bounds_and_other_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
