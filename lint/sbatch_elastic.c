@@ -210,11 +210,49 @@ static bool step_nodes(const struct sbc *c, const struct elastic *e, long long *
 	return true;
 }
 
-static void range_against_step(struct sbc *c, const struct elastic *e)
+/* The rendezvous a torchrun joins: its --rdzv_endpoint and --rdzv_id as
+ * written. Steps that write the same ones (one per hetjob component, say)
+ * form one group, so their nodes add up. */
+static bool same_rendezvous(const struct elastic *a, const struct elastic *b)
 {
+	static const char *const keys[] = { "rdzv_endpoint", "rdzv_id" };
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		const sb_word *x = sb_flag(a->torch, keys[k]), *y = sb_flag(b->torch, keys[k]);
+		size_t xn, yn;
+		const char *xs = x ? sb_word_raw(x, &xn) : NULL, *ys = y ? sb_word_raw(y, &yn) : NULL;
+		if (!xs || !ys || xn != yn || memcmp(xs, ys, xn))
+			return false;
+	}
+	return true;
+}
+
+/* The nodes of every step in e's rendezvous; false when one is unknown. */
+static bool group_nodes(const struct sbc *c, const struct elastic *all, size_t n, size_t i,
+			long long *out, char *how, size_t cap)
+{
+	long long sum = 0;
+	size_t steps = 0;
+	for (size_t j = 0; j < n; j++) {
+		long long nodes;
+		if (j != i && (!all[j].srun || !same_rendezvous(&all[i], &all[j])))
+			continue;
+		if (!step_nodes(c, &all[j], &nodes, how, cap))
+			return false;
+		sum += nodes;
+		steps++;
+	}
+	if (steps > 1)
+		snprintf(how, cap, " (the %zu srun steps of this rendezvous together)", steps);
+	*out = sum;
+	return true;
+}
+
+static void range_against_step(struct sbc *c, const struct elastic *all, size_t n, size_t i)
+{
+	const struct elastic *e = &all[i];
 	long long nodes;
 	char how[96];
-	if (!e->srun || c->per_node || !step_nodes(c, e, &nodes, how, sizeof how) ||
+	if (!e->srun || c->per_node || !group_nodes(c, all, n, i, &nodes, how, sizeof how) ||
 	    e->max == nodes)
 		return;
 	struct diag *g;
@@ -235,13 +273,18 @@ static void range_against_step(struct sbc *c, const struct elastic *e)
 
 void sbc_check_elastic(struct sbc *c)
 {
-	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
-		struct elastic e;
-		if (!read_elastic(c, sb_cmd_at(c->m, i), &e))
-			continue;
-		job_no_kill(c, &e);
-		step_no_kill(c, &e);
-		restarts(c, &e);
-		range_against_step(c, &e);
+	size_t n = 0, cmds = sb_cmd_count(c->m);
+	struct elastic *all = xcalloc(cmds ? cmds : 1, sizeof *all);
+	for (size_t i = 0; i < cmds; i++)
+		if (read_elastic(c, sb_cmd_at(c->m, i), &all[n]))
+			n++;
+	/* The job's --no-kill is one finding per job, not per step. */
+	if (n)
+		job_no_kill(c, &all[0]);
+	for (size_t i = 0; i < n; i++) {
+		step_no_kill(c, &all[i]);
+		restarts(c, &all[i]);
+		range_against_step(c, all, n, i);
 	}
+	free(all);
 }
