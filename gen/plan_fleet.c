@@ -152,7 +152,7 @@ static void report_gaps(const struct plan *p, const struct spec *spec, struct di
 		diag_set_help(d, "global batch %lld divides at every count from %d to %d nodes",
 			      f->batch_everywhere, f->reserved, f->reserved + f->spot);
 	else
-		diag_set_help(d, "spot nodes usually go in groups; make sure --max-restarts (capacity.max_restarts, now %d) covers the tries",
+		diag_set_help(d, "spot nodes usually go in groups; make sure --max_restarts (capacity.max_restarts, now %d) covers the tries",
 			      f->max_restarts);
 	buf_free(&list);
 }
@@ -263,7 +263,7 @@ void plan_fleet_text(const struct plan *p, struct buf *b)
 		return;
 	struct plan_fleet_cost c;
 	plan_fleet_costs(p, &c);
-	buf_printf(b, "  fleet            %d reserved (%s, queue %s-reserved) + %d spot (%s, queue %s-spot): elastic %d-%d nodes, torchrun --max-restarts %d\n",
+	buf_printf(b, "  fleet            %d reserved (%s, queue %s-reserved) + %d spot (%s, queue %s-spot): elastic %d-%d nodes, torchrun --max_restarts %d\n",
 		   f->reserved, capacity_name(j->capacity->type), j->cluster->queue, f->spot,
 		   spot_strategy_name(j->capacity->spot_strategy), j->cluster->queue, f->reserved,
 		   f->reserved + f->spot, f->max_restarts);

@@ -143,8 +143,15 @@ assert {"BucketName": "fleet-artifacts", "EnableWriteAccess": True} in s["Iam"][
 PY
 grep -q '^#SBATCH hetjob$' "$b" && ok script-hetjob || no script-hetjob
 [ "$(grep -c '^#SBATCH --no-kill$' "$b")" = 2 ] && ok script-no-kill-each-component || no script-no-kill-each-component
-grep -q -- '--nnodes=2:4 \\$' "$b" && grep -q -- '--max-restarts=2 \\$' "$b" && grep -q -- '--rdzv_backend=c10d' "$b" \
+grep -q -- '^	--nnodes=2:4$' "$b" && grep -q -- '^	--max_restarts=2$' "$b" && grep -q -- '--rdzv_backend=c10d' "$b" \
 	&& ok script-elastic-torchrun || no script-elastic-torchrun
+# One step per component: the spot step in the background, the reserved
+# step's status is the job's; a one-node spot component is not requeued.
+grep -q '^srun --het-group=1 .*--no-kill' "$b" && grep -q '^	torchrun "${torchrun_args\[@\]}" "${train_args\[@\]}" &$' "$b" \
+	&& grep -q '^srun --het-group=0 .*--no-kill' "$b" && ok script-two-steps || no script-two-steps
+awk '/^#SBATCH hetjob/ {spot=1} spot && /^#SBATCH --no-requeue$/ {ok=1} END {exit !ok}' "$b" \
+	&& ok script-spot-no-requeue || no script-spot-no-requeue
+[ "$(grep -c -- '--output="$RUN_DIR/node-%N.log"' "$b")" = 2 ] && ok script-logs-per-host || no script-logs-per-host
 grep -q '^export RESUME=latest$' "$b" && grep -q -- '--load "$CHECKPOINT_DIR"' "$b" \
 	&& ok script-resumes || no script-resumes
 "$TF" lint --select ALL --fail-level info --format concise "$c" "$b" >"$t/lint" 2>&1 \

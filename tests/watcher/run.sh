@@ -100,12 +100,31 @@ while [ ! -s "$state/worker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); don
 [ -s "$state/worker" ] && ok watch-signals-worker || no watch-signals-worker
 rm -f "$state/notice" "$state/scontrol" "$state/worker"
 
+# Workers between two starts: the watcher keeps trying to signal them.
+mv "$state/pids" "$state/pids.later"
+: >"$state/pids"
+printf '{"action": "terminate", "time": "2026-11-30T16:07:00Z"}' >"$state/notice"
+run --foreground --interval 1 >"$t/out" 2>&1 &
+watch=$!
+pids="$pids $watch"
+sleep 2.5
+[ ! -e "$state/worker" ] && grep -q '^update ' "$state/scontrol" && ok retry-drains-first || no retry-drains-first
+mv "$state/pids.later" "$state/pids"
+i=0
+while kill -0 "$watch" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+i=0
+while [ ! -s "$state/worker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$state/worker" ] && grep -q 'sent SIGUSR1 to 1 worker' "$t/out" && ok retry-signals-late-worker \
+	|| { no retry-signals-late-worker; cat "$t/out"; }
+rm -f "$state/notice" "$state/scontrol" "$state/worker"
+
 # The metadata service down: no action, no hang.
 run --once --endpoint http://127.0.0.1:9 >"$t/out" 2>&1; rc=$?
 [ $rc = 0 ] && [ ! -e "$state/scontrol" ] && ok service-down-no-action || { no "service-down-no-action ($rc)"; cat "$t/out"; }
 
 # Bad arguments are refused.
 run --interval soon >"$t/out" 2>&1; [ $? = 2 ] && ok bad-interval || no bad-interval
+run --interval 0 >"$t/out" 2>&1; [ $? = 2 ] && ok zero-interval || no zero-interval
 run --what >"$t/out" 2>&1; [ $? = 2 ] && ok unknown-option || no unknown-option
 
 # As CustomActions run it: it installs a copy and starts it in the

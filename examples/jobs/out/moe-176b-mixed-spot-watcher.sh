@@ -45,7 +45,7 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
-case $interval in '' | *[!0-9]*) log "--interval takes whole seconds: $interval"; exit 2 ;; esac
+case $interval in '' | *[!0-9]* | 0) log "--interval takes whole seconds, at least 1: $interval"; exit 2 ;; esac
 endpoint=${endpoint%/}
 # ParallelCluster names each compute node's host after its Slurm node.
 node=${node:-${SLURMD_NODENAME:-$(hostname -s)}}
@@ -97,15 +97,15 @@ read_notice() {
 
 # The training workers of every job step on this node: torchrun sets
 # LOCAL_RANK for them and not for itself, so the launcher is spared (its
-# default action for SIGUSR1 is to exit).
+# default action for SIGUSR1 is to exit). Prints how many were signalled.
 signal_workers() {
 	local pid sent=0
-	for pid in $(scontrol listpids 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9]+$/ {print $1}'); do
+	for pid in $(scontrol listpids '*' "$node" 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9]+$/ {print $1}'); do
 		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q '^LOCAL_RANK='; then
 			kill -USR1 "$pid" 2>/dev/null && sent=$((sent + 1))
 		fi
 	done
-	log "sent SIGUSR1 to $sent worker(s)"
+	echo "$sent"
 }
 
 act_on() {
@@ -117,7 +117,16 @@ act_on() {
 	else
 		log "could not drain $node"
 	fi
-	signal_workers
+	# The workers may be between two starts (torchrun restarting them):
+	# try again for most of the two minutes a notice gives.
+	local sent tries=0
+	while true; do
+		sent=$(signal_workers)
+		tries=$((tries + 1))
+		[ "$sent" -gt 0 ] || [ $((tries * interval)) -ge 90 ] || [ "$mode" = once ] && break
+		sleep "$interval"
+	done
+	log "sent SIGUSR1 to $sent worker(s)"
 }
 
 watch() {
