@@ -7,6 +7,20 @@
 #
 #   cluster_start DIR NNODES PARTITION...   start it; wait until idle
 #   cluster_stop                            cancel jobs, stop every daemon
+#   cluster_node_pids I                     every process of node I
+#
+# A PARTITION is a name (all nodes) or NAME=NODES with a Slurm host list
+# (train-spot=node3, train-reserved=node[1-2]), for a cluster whose queues
+# own different nodes. CLUSTER_CONF_EXTRA, when set, is appended to
+# slurm.conf as it is (one setting a line), for a test that needs, say,
+# a shorter SlurmdTimeout than the others. CLUSTER_NODE_HOSTNAMES=1 makes
+# each node a host of its own name, as ParallelCluster names its compute
+# hosts after their Slurm nodes: every slurmd runs in a UTS namespace
+# with hostname nodeI (so do its job steps), NodeHostname says so, and
+# the names resolve. srun's %N then names one file per node, `scontrol
+# listpids` finds its node from the hostname, and cluster_node_pids can
+# tell a node's processes apart. Otherwise all nodes share the machine's
+# hostname.
 #
 # The nodes claim more than the machine has (SlurmdParameters=
 # config_overrides): 8 CPUs in 2 sockets, 16 GB, 8 count-only GPUs and the
@@ -73,17 +87,21 @@ cluster_write_conf() {
 		echo "TmpFS=$dir/tmp"
 		echo "PlugStackConfig=$dir/plugstack.conf"
 		for ((i = 1; i <= n; i++)); do
+			[ -n "${CLUSTER_NODE_HOSTNAMES:-}" ] && host=node$i
 			echo "NodeName=node$i NodeHostname=$host NodeAddr=127.0.0.1 Port=$((CLUSTER_SLURMD_PORT + i))" \
 				"Sockets=2 CoresPerSocket=2 ThreadsPerCore=2 RealMemory=16384 TmpDisk=16384" \
 				"Gres=gpu:8 Feature=intel,haswell State=UNKNOWN"
 		done
-		local p seen=" " def="Default=YES "
+		local p name nodes seen=" " def="Default=YES "
 		for p in "$@" debug; do
-			case $seen in *" $p "*) continue ;; esac
-			seen="$seen$p "
-			echo "PartitionName=$p Nodes=ALL ${def}OverSubscribe=EXCLUSIVE MaxTime=UNLIMITED State=UP"
+			name=${p%%=*} nodes=ALL
+			[ "$name" != "$p" ] && nodes=${p#*=}
+			case $seen in *" $name "*) continue ;; esac
+			seen="$seen$name "
+			echo "PartitionName=$name Nodes=$nodes ${def}OverSubscribe=EXCLUSIVE MaxTime=UNLIMITED State=UP"
 			def=""
 		done
+		[ -z "${CLUSTER_CONF_EXTRA:-}" ] || printf '%s\n' "$CLUSTER_CONF_EXTRA"
 	} >"$dir/slurm.conf"
 	# slurmd drops file-less GPUs; /dev/null stands in for each device.
 	mkdir -p "$dir/dev"
@@ -114,11 +132,28 @@ cluster_start() {
 	# A job submitted from here must not inherit an outer allocation.
 	unset SLURM_JOB_ID SLURM_JOBID SLURM_NODELIST SLURM_JOB_NODELIST SLURM_NTASKS \
 		SLURM_NNODES SLURM_JOB_NUM_NODES SLURM_PARTITION SLURM_CLUSTERS
+	if [ -n "${CLUSTER_NODE_HOSTNAMES:-}" ]; then
+		# The names must resolve too (torchrun hands its workers the
+		# hostname of the store's node): /etc/hosts plus the nodes, bind
+		# mounted in the run's private mount namespace (run.sh's unshare).
+		{ cat /etc/hosts; for ((i = 1; i <= n; i++)); do echo "127.0.0.1 node$i"; done; } >"$dir/hosts"
+		mount --bind "$dir/hosts" /etc/hosts || return 1
+		CLUSTER_HOSTS_MOUNT=1
+	fi
 	slurmctld -D -c -f "$SLURM_CONF" >"$dir/log/slurmctld.stderr" 2>&1 &
 	CLUSTER_PIDS+=("$!")
 	for ((i = 1; i <= n; i++)); do
 		mkdir -p "$dir/spool/node$i"
-		slurmd -D -N "node$i" -f "$SLURM_CONF" >"$dir/log/slurmd-node$i.stderr" 2>&1 &
+		if [ -n "${CLUSTER_NODE_HOSTNAMES:-}" ]; then
+			# Its own UTS namespace, named after the node: what runs
+			# there sees `hostname` nodeI, as on a real cluster. (unshare
+			# and sh exec, so the PID stays slurmd's.)
+			# shellcheck disable=SC2016 # expanded by that sh
+			unshare --uts -- sh -c 'hostname "$1" && exec slurmd -D -N "$1" -f "$2"' sh \
+				"node$i" "$SLURM_CONF" >"$dir/log/slurmd-node$i.stderr" 2>&1 &
+		else
+			slurmd -D -N "node$i" -f "$SLURM_CONF" >"$dir/log/slurmd-node$i.stderr" 2>&1 &
+		fi
 		CLUSTER_PIDS+=("$!")
 	done
 	if ! cluster_wait_idle "$n" "${TF_E2E_START_LIMIT:-90}"; then
@@ -130,10 +165,29 @@ cluster_start() {
 	cluster_log "up: slurmctld and $n slurmd (pids ${CLUSTER_PIDS[*]}), SLURM_CONF=$SLURM_CONF"
 }
 
+# Prints the PID of every process of node I: its slurmd and whatever runs
+# in the same UTS namespace, the job steps' slurmstepd, tasks and their
+# children. On one machine this is what the node is, and killing them all
+# is losing it. Only with CLUSTER_NODE_HOSTNAMES (otherwise every process
+# shares the one namespace, and this refuses).
+cluster_node_pids() { # I
+	local sd=${CLUSTER_PIDS[$1]:-} uts p
+	[ -n "$sd" ] && uts=$(readlink "/proc/$sd/ns/uts" 2>/dev/null) || return 1
+	[ "$uts" != "$(readlink /proc/$$/ns/uts)" ] || return 1
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/uts" 2>/dev/null)" = "$uts" ] && echo "${p#/proc/}"
+	done
+	return 0
+}
+
 # Stops what cluster_start started, by PID: jobs first, then the slurmds,
 # then the controller; SIGKILL for anything still alive after a grace time.
 cluster_stop() {
 	local pid t alive
+	if [ -n "${CLUSTER_HOSTS_MOUNT:-}" ] && [ ${#CLUSTER_PIDS[@]} = 0 ]; then
+		umount /etc/hosts
+		CLUSTER_HOSTS_MOUNT=""
+	fi
 	[ ${#CLUSTER_PIDS[@]} -gt 0 ] || return 0
 	if [ -n "${SLURM_CONF:-}" ] && kill -0 "${CLUSTER_PIDS[0]}" 2>/dev/null; then
 		timeout 10 scancel --full --quiet --user=root >/dev/null 2>&1
@@ -162,4 +216,8 @@ cluster_stop() {
 	done
 	cluster_log "stopped (pids ${CLUSTER_PIDS[*]})"
 	CLUSTER_PIDS=()
+	if [ -n "${CLUSTER_HOSTS_MOUNT:-}" ]; then
+		umount /etc/hosts
+		CLUSTER_HOSTS_MOUNT=""
+	fi
 }

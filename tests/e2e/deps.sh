@@ -2,7 +2,8 @@
 # Installs the Debian packages the end-to-end tests (tests/e2e/run.sh) need,
 # only those missing, so a second run costs nothing: Slurm 22.05's daemons
 # and client, PyTorch for /usr/bin/python3 (CPU, gloo), PyYAML for the spec
-# overrides, and unshare/ip for the private network namespace.
+# overrides, unshare/ip for the private network namespace, and nsenter and
+# curl for the spot watcher the elastic group runs on a node.
 # python3-torch and its dependencies are large (about 170 packages).
 set -e
 missing=""
@@ -17,6 +18,8 @@ need_cmd slurmctld slurmctld
 need_cmd slurmd slurmd
 need_cmd sbatch slurm-client
 need_cmd unshare util-linux
+need_cmd nsenter util-linux
+need_cmd curl curl
 need_cmd ip iproute2
 need_cmd hostname hostname
 need_cmd timeout coreutils

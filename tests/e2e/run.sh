@@ -3,8 +3,9 @@
 # the linter's claims, held against Debian 12's Slurm 22.05 running here.
 #
 #   bash tests/e2e/run.sh [GROUP...]    groups: testonly job lint options
-#                                       (default: these four, in that order)
-#                                       and requeue (opt-in, see group_requeue)
+#                                       elastic (default: these five, in that
+#                                       order) and requeue (opt-in, see
+#                                       group_requeue)
 #
 # Needs root and the packages of tests/e2e/deps.sh. Prints one
 # "RESULT pass|fail|skip NAME" line per check and ends with
@@ -21,7 +22,8 @@
 # dump), TF (default $BUILD/trainforge), TF_E2E_NODES (default 4),
 # TF_E2E_JOB_LIMIT (seconds a job may take, default 300; one takes ~15 here),
 # TF_E2E_KEEP=1 keeps the temporary directory (kept anyway after a failure),
-# TF_E2E_TEMPLATES=DIR generates with `trainforge gen --templates DIR`.
+# TF_E2E_TEMPLATES=DIR generates with `trainforge gen --templates DIR`,
+# TF_E2E_ELASTIC="kill drain" the elastic group's variants (see there).
 # Every wait is a bounded hang guard, never a timing measurement.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -40,7 +42,7 @@ if [ -z "${TF_E2E_INNER:-}" ]; then
 		exit 0
 	fi
 	missing=""
-	for c in slurmctld slurmd sbatch scontrol sinfo unshare ip timeout hostname cc; do
+	for c in slurmctld slurmd sbatch scontrol sinfo unshare nsenter mount ip timeout hostname cc curl; do
 		PATH=$PATH:/usr/sbin:/sbin command -v "$c" >/dev/null 2>&1 || missing="$missing $c"
 	done
 	$PY -c 'import torch.distributed, yaml' >/dev/null 2>&1 || missing="$missing python3-torch/python3-yaml"
@@ -73,7 +75,7 @@ for a in $(hostname -I); do
 	case $a in 127.*) ;; *) echo "e2e: non-loopback address $a in the namespace" >&2; exit 1 ;; esac
 done
 
-GROUPS_RUN=${*:-testonly job lint options}
+GROUPS_RUN=${*:-testonly job lint options elastic}
 TMP=$(mktemp -d /tmp/tf-e2e.XXXXXX)
 passed=0 failed=0 skipped=0
 START=$(date +%s)
@@ -143,14 +145,13 @@ wait_lines() { # FILE N LIMIT
 # On a real cluster only the first node's agent owns the endpoint address
 # and hosts the c10d store; here every node has that address, so the shim
 # says which one hosts (is_host, unless the script set --rdzv_conf itself),
-# as the address would there.
+# as the address would there: the first node of the job, of its first
+# component in a heterogeneous job (the batch step's node either way). The
+# log line shows that choice among the arguments.
 mkdir -p "$TMP/bin"
 cat >"$TMP/bin/torchrun" <<EOF
 #!/bin/sh
-if [ -n "\${TF_E2E_SHIM_LOG:-}" ]; then
-	printf '%s %s %s\\n' "\${SLURMD_NODENAME:-none}" "\${SLURM_STEP_ID:-batch}" "\$*" >>"\$TF_E2E_SHIM_LOG"
-fi
-first=\$(scontrol show hostnames "\${SLURM_JOB_NODELIST:-}" 2>/dev/null | head -n 1)
+first=\$(scontrol show hostnames "\${SLURM_JOB_NODELIST_HET_GROUP_0:-\${SLURM_JOB_NODELIST:-}}" 2>/dev/null | head -n 1)
 case " \$* " in
 *" --rdzv_conf"* | *" --rdzv-conf"*) ;;
 *) if [ -n "\$first" ] && [ "\$first" = "\${SLURMD_NODENAME:-}" ]; then
@@ -159,6 +160,9 @@ elif [ -n "\$first" ]; then
 	set -- --rdzv_conf=is_host=0 "\$@"
 fi ;;
 esac
+if [ -n "\${TF_E2E_SHIM_LOG:-}" ]; then
+	printf '%s %s %s\\n' "\${SLURMD_NODENAME:-none}" "\${SLURM_STEP_ID:-batch}" "\$*" >>"\$TF_E2E_SHIM_LOG"
+fi
 exec /usr/bin/python3 '$ROOT/tests/e2e/torchrun.py' "\$@"
 EOF
 chmod +x "$TMP/bin/torchrun"
@@ -185,20 +189,27 @@ tf_gen() {
 # fits in NNODES nodes and SHRUNK to what was changed ("" when nothing).
 FITTED="" SHRUNK=""
 fit_spec() { # SPEC DIR
-	local spec=$1 dir=$2 nodes k tier edits out
-	nodes=$(sed -n 's/^#SBATCH --nodes=//p' "$dir/orig"/*.sbatch | head -1)
+	local spec=$1 dir=$2 nodes k tier edits out size
+	# A mixed fleet's script asks for nodes in each hetjob component.
+	nodes=$(sed -n 's/^#SBATCH --nodes=//p' "$dir/orig"/*.sbatch | awk '{n += $1} END {print n}')
 	if [ -n "$nodes" ] && [ "$nodes" -le "$NNODES" ]; then
 		FITTED=$spec SHRUNK=""
 		return 0
 	fi
 	# The fewest changes that still make a valid spec: the node count
-	# alone, then also the layout sizes that need many nodes.
+	# alone (a fleet's: one spot node, the rest reserved), then also the
+	# layout sizes that need many nodes.
 	for tier in 1 2 3; do
 		for ((k = NNODES; k >= 1; k--)); do
+			size="nodes=$k"
+			if grep -q '^#SBATCH hetjob' "$dir/orig"/*.sbatch; then
+				[ "$k" -ge 2 ] || continue
+				size="capacity.reserved=$((k - 1)) capacity.spot=1 -nodes"
+			fi
 			case $tier in
-			1) edits="nodes=$k" ;;
-			2) edits="nodes=$k -parallel.data -parallel.pipeline -parallel.virtual_stages -parallel.expert" ;;
-			3) edits="nodes=$k -parallel -batch" ;;
+			1) edits=$size ;;
+			2) edits="$size -parallel.data -parallel.pipeline -parallel.virtual_stages -parallel.expert" ;;
+			3) edits="$size -parallel -batch" ;;
 			esac
 			out=$dir/shrunk-$tier-$k.yaml
 			# shellcheck disable=SC2086
@@ -223,9 +234,11 @@ for spec in "$ROOT"/examples/jobs/*.yaml; do
 		indent <"$dir/gen.log"
 		continue
 	fi
-	q=$(sed -n 's/^#SBATCH --partition=//p' "$dir/orig"/*.sbatch | head -1)
-	QUEUE_OF[$base]=$q
-	case " $QUEUES " in *" $q "*) ;; *) QUEUES="$QUEUES $q" ;; esac
+	QUEUE_OF[$base]=$(sed -n 's/^#SBATCH --partition=//p' "$dir/orig"/*.sbatch | head -1)
+	# A mixed fleet's script names a queue in each hetjob component.
+	while read -r q; do
+		case " $QUEUES " in *" $q "*) ;; *) QUEUES="$QUEUES $q" ;; esac
+	done < <(sed -n 's/^#SBATCH --partition=//p' "$dir/orig"/*.sbatch)
 done
 [ -n "$QUEUES" ] || QUEUES=train
 
@@ -236,16 +249,19 @@ if ! cluster_start "$TMP/slurm" "$NNODES" $QUEUES; then
 	exit 1
 fi
 result pass e2e/cluster "slurmctld and $NNODES slurmd, partitions:$QUEUES debug"
+SHARED_UP=1
 # The first queue is the default partition (for the lint fixtures).
 DEFAULT_PART=${QUEUES# }
 DEFAULT_PART=${DEFAULT_PART%% *}
 
 # --- 1. every example's batch script passes sbatch --test-only --------------
 sbatch_test_only() { # SCRIPT NAME EXPECT_PARTITION
-	local out rc
+	local out rc want="to start at .* in partition $3\$"
+	# A heterogeneous job's answer names its nodes, not a partition.
+	grep -q '^#SBATCH hetjob' "$1" && want="to start at .* using [0-9]* processors on [^ ]*\$"
 	out=$(cd "$TMP/submit" && timeout 60 sbatch --test-only "$1" 2>&1)
 	rc=$?
-	if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q "to start at .* in partition $3\$"; then
+	if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q "$want"; then
 		result pass "$2"
 	else
 		result fail "$2" "sbatch --test-only exited $rc"
@@ -807,14 +823,29 @@ group_requeue() {
 	fi
 }
 
+# --- 6. elastic: a mixed reserved+spot job survives losing its spot node --
+# (tests/e2e/elastic.sh)
+# shellcheck source=tests/e2e/elastic.sh
+. "$ROOT/tests/e2e/elastic.sh"
+
 for g in $GROUPS_RUN; do
+	# After the elastic group, the shared cluster starts again.
+	if [ "$g" != elastic ] && [ -z "$SHARED_UP" ]; then
+		# shellcheck disable=SC2086
+		if ! cluster_start "$TMP/slurm" "$NNODES" $QUEUES; then
+			result fail "e2e/$g" "the shared local Slurm did not come up again"
+			continue
+		fi
+		SHARED_UP=1
+	fi
 	case $g in
 	testonly) group_testonly ;;
 	job) group_job ;;
 	lint) group_lint ;;
 	options) group_options ;;
 	requeue) group_requeue ;;
-	*) result fail "e2e/$g" "unknown group (testonly job lint options requeue)" ;;
+	elastic) group_elastic ;;
+	*) result fail "e2e/$g" "unknown group (testonly job lint options elastic requeue)" ;;
 	esac
 done
 
