@@ -11,20 +11,22 @@
 
 #define GAP_SHOWN (sizeof ((struct plan_fleet *)0)->gap / sizeof (int))
 
-/* Why a world of n nodes cannot train, or NULL when it can. */
-static const char *size_problem(const struct plan *p, int n, int *dp)
+/* Why a world of n nodes cannot train. */
+enum size_fault { SIZE_OK, SIZE_LAYOUT, SIZE_EXPERT_GRID, SIZE_BATCH };
+
+static enum size_fault size_problem(const struct plan *p, int n, int *dp)
 {
 	long long world = (long long)n * p->ppn, model = (long long)p->tp * p->pp * p->cp;
 	*dp = 0;
 	if (world % model)
-		return "layout";
+		return SIZE_LAYOUT;
 	*dp = (int)(world / model);
 	long long grid = p->job->framework == FW_TORCHTITAN ? 0 : (long long)p->ep * p->pp * p->tp;
 	if (p->ep > 1 && grid && world % grid)
-		return "expert grid";
+		return SIZE_EXPERT_GRID;
 	if (p->global % ((long long)p->micro * *dp))
-		return "batch";
-	return NULL;
+		return SIZE_BATCH;
+	return SIZE_OK;
 }
 
 /* The spec's node count is the fleet's: nodes, when given, must agree,
@@ -71,16 +73,16 @@ bool plan_fleet_nodes(struct plan *p, const struct spec *spec, struct diag_list 
 }
 
 static void report_smallest(struct plan *p, const struct spec *spec, struct diag_list *diags,
-			    const char *why)
+			    enum size_fault why)
 {
 	struct plan_fleet *f = &p->fleet;
 	int model = p->tp * p->pp * p->cp;
-	if (!strcmp(why, "layout")) {
+	if (why == SIZE_LAYOUT) {
 		struct diag *d = spec_report(spec, diags, R_JS2001, "capacity.reserved",
 			"at the smallest fleet (%d reserved nodes x %d processes = %d), TP %d x PP %d x CP %d = %d does not divide the world",
 			f->reserved, p->ppn, f->min_world, p->tp, p->pp, p->cp, model);
 		diag_set_help(d, "choose a reserved node count whose world %d divides", model);
-	} else if (!strcmp(why, "expert grid")) {
+	} else if (why == SIZE_EXPERT_GRID) {
 		spec_report(spec, diags, R_JS2009, "capacity.reserved",
 			    "at the smallest fleet (%d nodes), EP %d x PP %d x TP %d does not divide the world %d",
 			    f->reserved, p->ep, p->pp, p->tp, f->min_world);
@@ -106,7 +108,7 @@ static void find_gaps(struct plan *p)
 	bool layout_everywhere = true;
 	for (int n = f->reserved; n <= f->reserved + f->spot; n++) {
 		int dp;
-		const char *why = size_problem(p, n, &dp);
+		enum size_fault why = size_problem(p, n, &dp);
 		if (dp) {
 			long long need = (long long)p->micro * dp, g = lcm, r = need;
 			while (r) {
@@ -116,9 +118,9 @@ static void find_gaps(struct plan *p)
 			if (lcm <= (long long)p->global * 16)
 				lcm = lcm / g * need;
 		}
-		if (!why || n == f->reserved || n == f->reserved + f->spot)
+		if (why == SIZE_OK || n == f->reserved || n == f->reserved + f->spot)
 			continue;
-		if (strcmp(why, "batch"))
+		if (why != SIZE_BATCH)
 			layout_everywhere = false, f->gap_layout++;
 		else
 			f->gap_batch++;
@@ -165,8 +167,8 @@ bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list 
 		return true;
 	bool ok = true;
 	f->min_world = f->reserved * p->ppn;
-	const char *why = size_problem(p, f->reserved, &f->min_dp);
-	if (why) {
+	enum size_fault why = size_problem(p, f->reserved, &f->min_dp);
+	if (why != SIZE_OK) {
 		report_smallest(p, spec, diags, why);
 		ok = false;
 	} else {
@@ -236,7 +238,7 @@ void plan_fleet_costs(const struct plan *p, struct plan_fleet_cost *c)
 	c->after_loss_nodes = f->reserved;
 	for (int n = f->reserved + f->spot - 1; n > f->reserved; n--) {
 		int dp;
-		if (!size_problem(p, n, &dp)) {
+		if (size_problem(p, n, &dp) == SIZE_OK) {
 			c->after_loss_nodes = n;
 			break;
 		}

@@ -3,13 +3,16 @@
 # stand-in metadata service on loopback (tests/watcher/fake_imds.py) and a
 # stand-in scontrol that records what it is asked. Every run names the
 # loopback endpoint: the real metadata address is never contacted.
-# Prints RESULT lines.
+# Prints RESULT lines. ok and no only print, so "A && ok || no" is an
+# if-then-else here; the hostile notice's $( ) is meant literally.
+# shellcheck disable=SC2015,SC2016
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TF=${TF:-build/rel/trainforge}
 TF=$(realpath "$TF")
 t=$(mktemp -d)
 pids=""
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	rm -rf "$t"
@@ -61,6 +64,13 @@ launcher=$!
 pids="$pids $worker $launcher"
 printf '%s 7 0 0 0\n%s 7 0 1 1\n' "$launcher" "$worker" >"$state/pids"
 
+# Between checks: the stand-in worker writes its file when its sleep
+# ends (up to 0.1 s after the signal), so wait that out before clearing.
+reset_state() {
+	sleep 0.3
+	rm -f "$state/notice" "$state/scontrol" "$state/worker"
+}
+
 run() { # args...: the watcher, bounded
 	timeout 20 bash "$w" --endpoint "$ep" --node spot-dy-trn2-1 "$@"
 }
@@ -82,7 +92,7 @@ grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN reason=spot interruption no
 	&& ok drains-the-node || { no drains-the-node; cat "$state/scontrol" "$t/out"; }
 [ -s "$state/worker" ] && ok worker-gets-usr1 || { no worker-gets-usr1; cat "$t/out"; }
 [ ! -e "$state/launcher" ] && ok launcher-spared || no launcher-spared
-rm -f "$state/notice" "$state/scontrol" "$state/worker"
+reset_state
 
 # Watching: the notice appears after a few polls and is acted on once.
 run --foreground --interval 1 >"$t/out" 2>&1 &
@@ -98,7 +108,7 @@ kill -0 "$watch" 2>/dev/null && { no watch-acts-and-exits; kill "$watch"; } || o
 i=0
 while [ ! -s "$state/worker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$state/worker" ] && ok watch-signals-worker || no watch-signals-worker
-rm -f "$state/notice" "$state/scontrol" "$state/worker"
+reset_state
 
 # Workers between two starts: the watcher keeps trying to signal them.
 mv "$state/pids" "$state/pids.later"
@@ -116,7 +126,16 @@ i=0
 while [ ! -s "$state/worker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$state/worker" ] && grep -q 'sent SIGUSR1 to 1 worker' "$t/out" && ok retry-signals-late-worker \
 	|| { no retry-signals-late-worker; cat "$t/out"; }
-rm -f "$state/notice" "$state/scontrol" "$state/worker"
+reset_state
+
+# A hostile notice body is data: the drain reason keeps only plain
+# characters, nothing in it runs, and a megabyte of it does not hang.
+{ printf '{"action": "$(touch %s/pwned)`touch %s/pwned2`;\"' "$t" "$t"; head -c 1048576 /dev/zero | tr '\0' x; printf '"}'; } >"$state/notice"
+run --once >"$t/out" 2>&1; rc=$?
+reason=$(sed -n 's/^update nodename=spot-dy-trn2-1 state=DRAIN reason=//p' "$state/scontrol")
+[ $rc = 0 ] && [ ! -e "$t/pwned" ] && [ ! -e "$t/pwned2" ] && [ -n "$reason" ] && [ ${#reason} -le 160 ] \
+	&& ! printf '%s' "$reason" | grep -q '[$`;"(]' && ok hostile-notice-is-data || { no hostile-notice-is-data; printf '%s\n' "$reason" | head -c 300; }
+reset_state
 
 # The metadata service down: no action, no hang.
 run --once --endpoint http://127.0.0.1:9 >"$t/out" 2>&1; rc=$?
@@ -138,7 +157,10 @@ else
 	[ $rc = 0 ] && [ -x "$installed" ] && ok install-copies-and-returns || { no "install-copies-and-returns ($rc)"; cat "$t/out"; }
 	printf '{"action": "terminate", "time": "2026-11-30T16:10:00Z"}' >"$state/notice"
 	i=0
-	while [ ! -s "$state/worker" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while ! { [ -s "$state/worker" ] && grep -qs '^update ' "$state/scontrol"; } && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	[ -s "$state/worker" ] && grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN' "$state/scontrol" \
 		&& ok installed-copy-acts || { no installed-copy-acts; cat "$t/home/spot-watcher.log" 2>/dev/null; }
 	pkill -f "$t/home/" 2>/dev/null

@@ -73,44 +73,39 @@ new_token() {
 		-H "X-aws-ec2-metadata-token-ttl-seconds: $TOKEN_TTL") || token=""
 }
 
-# Prints the notice and returns 0 when there is one; 1 when there is none
-# (404) or the service cannot be read now.
+# Reads the notice into the file $1 and returns 0 when there is one; 1
+# when there is none (404) or the service cannot be read now. It runs in
+# the watcher's own shell, not a subshell, so the token is kept.
 read_notice() {
-	local body code
+	local out=$1 code
 	[ -n "$token" ] || new_token
 	[ -n "$token" ] || return 1
-	body=$(mktemp)
-	code=$(curl -s --max-time 2 -o "$body" -w '%{http_code}' \
+	code=$(curl -s --max-time 2 -o "$out" -w '%{http_code}' \
 		-H "X-aws-ec2-metadata-token: $token" \
 		"$endpoint/latest/meta-data/spot/instance-action") || code=000
 	if [ "$code" = 401 ]; then
 		token="" # expired: the next poll gets a new one
 	fi
-	if [ "$code" = 200 ]; then
-		cat "$body"
-		rm -f "$body"
-		return 0
-	fi
-	rm -f "$body"
-	return 1
+	[ "$code" = 200 ]
 }
 
 # The training workers of every job step on this node: torchrun sets
 # LOCAL_RANK for them and not for itself, so the launcher is spared (its
-# default action for SIGUSR1 is to exit). Prints how many were signalled.
+# default action for SIGUSR1 is to exit). Sets sent to how many.
+sent=0
 signal_workers() {
-	local pid sent=0
+	local pid
+	sent=0
 	for pid in $(scontrol listpids '*' "$node" 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9]+$/ {print $1}'); do
 		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q '^LOCAL_RANK='; then
 			kill -USR1 "$pid" 2>/dev/null && sent=$((sent + 1))
 		fi
 	done
-	echo "$sent"
 }
 
 act_on() {
 	local notice=$1 reason
-	reason="spot interruption notice: $(printf '%s' "$notice" | tr -cd '[:alnum:] :,._-' | cut -c1-120)"
+	reason="spot interruption notice: $(head -c 4096 "$notice" | tr -cd '[:alnum:] :,._-' | cut -c1-120)"
 	log "$reason"
 	if scontrol update nodename="$node" state=DRAIN reason="$reason"; then
 		log "drained $node"
@@ -119,9 +114,9 @@ act_on() {
 	fi
 	# The workers may be between two starts (torchrun restarting them):
 	# try again for most of the two minutes a notice gives.
-	local sent tries=0
+	local tries=0
 	while true; do
-		sent=$(signal_workers)
+		signal_workers
 		tries=$((tries + 1))
 		[ "$sent" -gt 0 ] || [ $((tries * interval)) -ge 90 ] || [ "$mode" = once ] && break
 		sleep "$interval"
@@ -131,14 +126,16 @@ act_on() {
 
 watch() {
 	local notice
+	notice=$(mktemp)
 	while true; do
-		if notice=$(read_notice); then
+		if read_notice "$notice"; then
 			act_on "$notice"
-			return 0
+			break
 		fi
-		[ "$mode" = once ] && return 0
+		[ "$mode" = once ] && break
 		sleep "$interval"
 	done
+	rm -f "$notice"
 }
 
 case $mode in
