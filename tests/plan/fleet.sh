@@ -3,8 +3,8 @@
 # largest fleet, the accumulation at each, the costs of both fleets and
 # what a lost spot node costs; the files gen writes for it (two queues, a
 # heterogeneous elastic job, the spot watcher), clean under the linter and
-# shellcheck. Prints RESULT lines.
-# shellcheck disable=SC2015
+# under shellcheck too. Prints RESULT lines.
+# shellcheck disable=SC2015,SC2016 # patterns match the script's own $VARS
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TF=${TF:-build/rel/trainforge}
