@@ -163,33 +163,34 @@ bool yd_number(const yamldoc *doc, yd_node n, double *out)
 	return true;
 }
 
-/* Node n's entry in doc->ends (it has one): a binary search, as the
- * list is sorted by node. */
-static const struct yd_end *listed_end(const yamldoc *doc, yd_node n)
+/* The index of node n's entry in a list of records sorted by their
+ * leading node field (n has one): a binary search. */
+static size_t by_node(const void *list, size_t count, size_t size, yd_node n)
 {
-	size_t lo = 0, hi = doc->n_ends;
+	const char *base = list;
+	size_t lo = 0, hi = count;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (doc->ends[mid].node <= n)
+		uint32_t node;
+		memcpy(&node, base + mid * size, sizeof node);
+		if (node <= n)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	return &doc->ends[lo];
+	return lo;
 }
 
-/* Node n's start column when it did not fit its cell (the same search). */
+/* Node n's entry in doc->ends (it has one). */
+static const struct yd_end *listed_end(const yamldoc *doc, yd_node n)
+{
+	return &doc->ends[by_node(doc->ends, doc->n_ends, sizeof *doc->ends, n)];
+}
+
+/* Node n's start column when it did not fit its cell. */
 static uint32_t wide_col(const yamldoc *doc, yd_node n)
 {
-	size_t lo = 0, hi = doc->n_wide;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (doc->wide[mid].node <= n)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return doc->wide[lo].col;
+	return doc->wide[by_node(doc->wide, doc->n_wide, sizeof *doc->wide, n)].col;
 }
 
 struct yd_span yd_span(const yamldoc *doc, yd_node n)
