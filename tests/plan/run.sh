@@ -7,31 +7,8 @@
 # shellcheck disable=SC2015
 set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-S=tests/plan/specs
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
-expect_rc() { # name, expected rc, command...
-	name=$1 want=$2
-	shift 2
-	"$@" >"$t/out" 2>"$t/err"
-	rc=$?
-	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -5 "$t/err"; fi
-}
-# check NAME PYTHON: runs PYTHON with d = the JSON in $t/out, e = its first estimate
-check() {
-	name=$1
-	if python3 - "$t/out" "$2" >"$t/py" 2>&1 <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = d["estimates"][0]
-exec(sys.argv[2])
-PY
-	then ok "$name"; else no "$name"; cat "$t/py"; fi
-}
+# shellcheck source=tests/plan/lib.sh
+. tests/plan/lib.sh
 
 # ---- time: Narayanan et al. 2021, eq. 4, 8 T P / (n X) -----------------
 expect_rc gpt3-175b-plans 0 "$TF" plan --format json $S/gpt3-175b.yaml
