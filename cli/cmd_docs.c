@@ -14,14 +14,14 @@ static const char docs_usage[] =
 	"  prints the rules reference (docs/rules.md) in Markdown:\n"
 	"  trainforge docs rules > docs/rules.md\n";
 
-/* Docs order: by family and area, then as in the rule table. */
+/* Docs order: by family, then by ID (an area is a range of IDs). */
 static int by_group(const void *pa, const void *pb)
 {
 	int a = *(const int *)pa, b = *(const int *)pb;
-	int ga = explain_group(a), gb = explain_group(b);
-	if (ga != gb)
-		return ga < gb ? -1 : 1;
-	return (a > b) - (a < b);
+	int fa = explain_family_rank(a), fb = explain_family_rank(b);
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
+	return strcmp(rule_table[a].id, rule_table[b].id);
 }
 
 /* GitHub's heading anchor for "ID name": lower case, spaces to hyphens. */
@@ -100,8 +100,8 @@ static void write_rules_md(struct buf *b)
 			family = explain_family(rule);
 			buf_printf(b, "\n## %s\n", family);
 		}
-		if (group != explain_group(rule)) {
-			group = explain_group(rule);
+		if (group != (int)rule_area_of((enum rule_id)rule)) {
+			group = (int)rule_area_of((enum rule_id)rule);
 			buf_printf(b, "\n### %s\n", explain_area(rule));
 		}
 		buf_putc(b, '\n');

@@ -24,61 +24,30 @@ const struct explain *explain_find(int rule)
 
 /* ---- grouping ------------------------------------------------------- */
 
-/* The docs order: families, and areas within them, each found by the
- * longest prefix of the rule ID; the bare family entries catch rules of
- * an area not listed yet. */
-static const struct area {
-	const char *prefix, *family, *title;
-} areas[] = {
-	{ "PC0", "ParallelCluster config", "Structure: what the schema rejects" },
-	{ "PC1", "ParallelCluster config", "Single values" },
-	{ "PC20", "ParallelCluster config", "EFA" },
-	{ "PC21", "ParallelCluster config", "Placement groups" },
-	{ "PC22", "ParallelCluster config", "Scheduling, capacity and counts" },
-	{ "PC3", "ParallelCluster config", "Head node, platform and scheduler" },
-	{ "PC4", "ParallelCluster config", "Shared storage" },
-	{ "PC", "ParallelCluster config", "Other" },
-	{ "SB0", "Batch scripts", "Script text and parsing" },
-	{ "SB1", "Batch scripts", "sbatch options" },
-	{ "SB20", "Batch scripts", "Starting the job on every node" },
-	{ "SB21", "Batch scripts", "Environment" },
-	{ "SB22", "Batch scripts", "The parallel layout on the command line" },
-	{ "SB3", "Batch scripts", "Against the cluster config" },
-	{ "SB", "Batch scripts", "Other" },
-	{ "SC", "Batch scripts", "shellcheck" },
-	{ "JS0", "Job specs", "Structure: what the schema rejects" },
-	{ "JS1", "Job specs", "Instance facts" },
-	{ "JS2", "Job specs", "The parallel layout and its invariants" },
-	{ "JS", "Job specs", "Other" },
-	{ "LN0", "The linter itself", "Suppression directives" },
-	{ "LN1", "The linter itself", "Input: bytes and YAML" },
-	{ "LN", "The linter itself", "Other" },
-	{ "", "Other rules", "Other" },
+/* The docs order of the families; within one, rules go by ID, and the
+ * areas of rules.def are ranges of IDs. */
+static const char *const family_order[] = {
+	"ParallelCluster config", "Batch scripts", "Job specs", "The linter itself",
 };
 
-int explain_group(int rule)
+int explain_family_rank(int rule)
 {
-	const char *id = rule_table[rule].id;
-	int best = (int)(sizeof areas / sizeof areas[0]) - 1;
-	size_t best_len = 0;
-	for (size_t i = 0; i < sizeof areas / sizeof areas[0]; i++) {
-		size_t n = strlen(areas[i].prefix);
-		if (n > best_len && strncmp(id, areas[i].prefix, n) == 0) {
-			best = (int)i;
-			best_len = n;
-		}
-	}
-	return best;
+	const char *family = area_table[rule_area_of((enum rule_id)rule)].family;
+	int n = (int)(sizeof family_order / sizeof family_order[0]);
+	for (int i = 0; i < n; i++)
+		if (strcmp(family, family_order[i]) == 0)
+			return i;
+	return n;
 }
 
 const char *explain_family(int rule)
 {
-	return areas[explain_group(rule)].family;
+	return area_table[rule_area_of((enum rule_id)rule)].family;
 }
 
 const char *explain_area(int rule)
 {
-	return areas[explain_group(rule)].title;
+	return area_table[rule_area_of((enum rule_id)rule)].title;
 }
 
 bool explain_is_shell(int rule)

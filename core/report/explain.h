@@ -22,9 +22,9 @@ struct explain {
 const struct explain *explain_find(int rule);
 
 /* Where a rule belongs in the docs: its family ("ParallelCluster
- * config") and area ("EFA"), from the ID's letters and leading digits.
- * Groups (one per family and area) are numbered in docs order. */
-int explain_group(int rule);
+ * config") and area ("EFA"), from rules.def; the family's place in the
+ * docs order. */
+int explain_family_rank(int rule);
 const char *explain_family(int rule);
 const char *explain_area(int rule);
 

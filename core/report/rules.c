@@ -3,28 +3,50 @@
 #include <string.h>
 #include <strings.h>
 
-const struct rule rule_table[RULE__COUNT] = {
-#define RULE(id, name, level, summary) \
-	[R_##id] = { #id, name, SEV_##level, summary },
+/* The table in file order: a rule's area is the last AREA row above it. */
+static const struct {
+	enum rule_area area; /* for AREA rows */
+	int rule;            /* for RULE rows; -1 for AREA rows */
+} rows[] = {
+#define AREA(key, family, title, file) { AREA_##key, -1 },
+#define RULE(id, name, level, fix, summary) { 0, R_##id },
 #include "rules.def"
 #undef RULE
+#undef AREA
 };
 
-static const struct {
-	enum rule_id rule;
-	enum fixability fix;
-} fixable[] = {
-	{ R_LN0001, FIX_SAFE }, { R_PC1004, FIX_SAFE }, { R_SB0004, FIX_SAFE },
-	{ R_SB2104, FIX_SAFE }, { R_SB0002, FIX_UNSAFE }, { R_SB0003, FIX_UNSAFE },
-	{ R_SB2103, FIX_UNSAFE },
+const struct area area_table[AREA__COUNT] = {
+#define AREA(key, family, title, file) [AREA_##key] = { family, title, file },
+#define RULE(id, name, level, fix, summary)
+#include "rules.def"
+#undef RULE
+#undef AREA
+};
+
+const struct rule rule_table[RULE__COUNT] = {
+#define AREA(key, family, title, file)
+#define RULE(id, name, level, fix, summary) \
+	[R_##id] = { #id, name, SEV_##level, FIX_##fix, summary },
+#include "rules.def"
+#undef RULE
+#undef AREA
 };
 
 enum fixability rule_fixability(enum rule_id rule)
 {
-	for (size_t i = 0; i < sizeof fixable / sizeof fixable[0]; i++)
-		if (fixable[i].rule == rule)
-			return fixable[i].fix;
-	return FIX_NONE;
+	return rule_table[rule].fix;
+}
+
+enum rule_area rule_area_of(enum rule_id rule)
+{
+	enum rule_area area = 0;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (rows[i].rule < 0)
+			area = rows[i].area;
+		else if (rows[i].rule == (int)rule)
+			break;
+	}
+	return area;
 }
 
 static const char *const severity_names[] = {
