@@ -22,6 +22,7 @@ void lint_options_init(struct lint_options *opt)
 	opt->kind = KIND_AUTO;
 	opt->max_bytes = 16u << 20;
 	opt->shellcheck = SHELLCHECK_AUTO;
+	opt->idle_cost_warning = -1;
 	for (int i = 0; i < RULE__COUNT; i++) {
 		opt->enabled[i] = true;
 		opt->level[i] = -1;
@@ -272,13 +273,16 @@ void lint_source(struct lint_run *run, struct source *src, bool named)
 	if (yaml)
 		report_issues(run, src, doc, kind);
 	bool whole = !yamldoc_broken(doc) || !yaml;
-	if (kind == KIND_PCLUSTER && whole)
-		pcluster_lint(src, doc, &run->diags);
-	else if (kind == KIND_JOBSPEC && whole && run->opt->check_jobspec)
+	if (kind == KIND_PCLUSTER && whole) {
+		struct pc_settings set = { 0, lint_options_of(run, src)->idle_cost_warning };
+		pcluster_lint_with(src, doc, &set, &run->diags);
+		lint_review(run, src, doc);
+	} else if (kind == KIND_JOBSPEC && whole && run->opt->check_jobspec) {
 		run->opt->check_jobspec(src, doc, &run->diags);
-	else if (kind == KIND_UNKNOWN && whole)
+	} else if (kind == KIND_UNKNOWN && whole) {
 		diag_add(&run->diags, src, R_LN1008, 1, 1, 1, 1,
 			 "not a ParallelCluster config, job spec or batch script; only input checks ran");
+	}
 	suppress_apply(src, doc, &run->diags, first, lint_options_of(run, src)->enabled);
 	lint_apply_selection(run, first);
 	if (kind == KIND_PCLUSTER && whole)

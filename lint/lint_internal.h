@@ -13,6 +13,9 @@ void lint_io_error(struct lint_run *run, const char *path, const char *why);
 void lint_source(struct lint_run *run, struct source *src, bool named);
 /* Drops disabled rules and applies --severity from diagnostic first on. */
 void lint_apply_selection(struct lint_run *run, size_t first);
+/* The PC5 review of a cluster config against its old version, when the
+ * options name one (review.c). */
+void lint_review(struct lint_run *run, struct source *src, const yamldoc *doc);
 /* A file a directory walk should look at: YAML or a batch script name. */
 bool lint_candidate(const char *path);
 

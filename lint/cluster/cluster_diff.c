@@ -27,20 +27,6 @@ struct anchor {
 
 static void walk_section(struct walk *w, yd_node om, yd_node nm, struct anchor at);
 
-/* Python's truth of a loaded value: ParallelCluster treats an empty
- * section like an absent one. */
-static bool truthy(const yamldoc *d, yd_node n)
-{
-	if (cluster_value_absent(d, n))
-		return false;
-	if (yd_kind(d, n) != YD_SCALAR)
-		return yd_len(d, n) > 0;
-	double v;
-	size_t len;
-	yd_str(d, n, &len);
-	return cluster_value_number(d, n, &v) ? v != 0 : len > 0;
-}
-
 static struct cdiff_change *add(struct walk *w, enum cdiff_op op, const struct up_entry *e,
 				const char *key, yd_node ov, yd_node nv, yd_node at, yd_node old_at)
 {
@@ -83,7 +69,7 @@ static void descend(struct walk *w, const char *shown, size_t len, yd_node om, y
 static void compare_section(struct walk *w, const struct up_entry *e, const char *key,
 			    yd_node ov, yd_node nv, struct anchor at, struct anchor keys)
 {
-	bool to = truthy(w->od, ov), tn = truthy(w->nd, nv);
+	bool to = cluster_value_truthy(w->od, ov), tn = cluster_value_truthy(w->nd, nv);
 	bool maps = (!to || yd_kind(w->od, ov) == YD_MAPPING) &&
 		    (!tn || yd_kind(w->nd, nv) == YD_MAPPING);
 	struct anchor inner = { keys.n ? keys.n : at.n, keys.o ? keys.o : at.o };

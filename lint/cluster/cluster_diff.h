@@ -63,6 +63,9 @@ bool cluster_value_eq(const yamldoc *a, yd_node x, const yamldoc *b, yd_node y);
 
 /* Null or absent: ParallelCluster reads both as None. */
 bool cluster_value_absent(const yamldoc *doc, yd_node n);
+/* Python's truth of the loaded value: false for null, false, 0, "" and
+ * empty collections. ParallelCluster treats an empty section as absent. */
+bool cluster_value_truthy(const yamldoc *doc, yd_node n);
 /* A boolean, integer or float as a number (true is 1); false otherwise. */
 bool cluster_value_number(const yamldoc *doc, yd_node n, double *out);
 

@@ -37,6 +37,18 @@ static bool number_of(const yamldoc *d, yd_node n, double *v, long long *i, bool
 	return yd_number(d, n, v);
 }
 
+bool cluster_value_truthy(const yamldoc *d, yd_node n)
+{
+	if (cluster_value_absent(d, n))
+		return false;
+	if (yd_kind(d, n) != YD_SCALAR)
+		return yd_len(d, n) > 0;
+	double v;
+	size_t len;
+	yd_str(d, n, &len);
+	return cluster_value_number(d, n, &v) ? v != 0 : len > 0;
+}
+
 bool cluster_value_number(const yamldoc *d, yd_node n, double *out)
 {
 	double v;

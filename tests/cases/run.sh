@@ -4,14 +4,17 @@
 # exact `trainforge lint --format concise` output. A bad case must show
 # its folder's rule; a good case must not. Folders not named by a rule ID
 # (_clusters) hold inputs the cases refer to. shellcheck is off here: its
-# findings are tested on their own. Prints RESULT lines.
+# findings are tested on their own. A case of a change rule is a pair: the
+# new version NAME and, beside it, NAME.base, the old one; NAME.expect is
+# then the output of `trainforge diff --format concise NAME.base NAME`.
+# Prints RESULT lines.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 TF=${TF:-build/rel/trainforge}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for input in tests/cases/*/*; do
-	case $input in *.expect|*.args) continue ;; esac
+	case $input in *.expect|*.args|*.base) continue ;; esac
 	[ -f "$input" ] || continue
 	rule=$(basename "$(dirname "$input")")
 	case $rule in [A-Z][A-Z][0-9][0-9][0-9][0-9]) ;; *) continue ;; esac
@@ -23,8 +26,13 @@ for input in tests/cases/*/*; do
 	fi
 	args=""
 	[ -f "$input.args" ] && args=$(cat "$input.args")
-	# shellcheck disable=SC2086
-	"$TF" lint --format concise -q --shellcheck off $args "$input" >"$out" 2>/dev/null
+	if [ -f "$input.base" ]; then
+		# shellcheck disable=SC2086
+		"$TF" diff --format concise -q $args "$input.base" "$input" >"$out" 2>/dev/null
+	else
+		# shellcheck disable=SC2086
+		"$TF" lint --format concise -q --shellcheck off $args "$input" >"$out" 2>/dev/null
+	fi
 	if ! diff -u "$expect" "$out" >/dev/null; then
 		echo "RESULT fail $name: output differs"
 		diff -u "$expect" "$out" | head -20

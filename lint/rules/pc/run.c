@@ -73,12 +73,21 @@ static void (*const checks[])(const struct pc *) = {
 	pc_check_capacity,
 	pc_check_platform,
 	pc_check_storage,
+	pc_check_cost,
 };
+
+const struct pc_settings pc_settings_default = { .version = 0, .idle_cost_warning = -1 };
+
+void pcluster_lint_with(struct source *src, const yamldoc *doc, const struct pc_settings *set,
+			struct diag_list *diags)
+{
+	struct cluster cl = cluster_of(src, doc);
+	struct pc pc = { &cl, diags, set ? set : &pc_settings_default };
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+		checks[i](&pc);
+}
 
 void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
 {
-	struct cluster cl = cluster_of(src, doc);
-	struct pc pc = { &cl, diags };
-	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
-		checks[i](&pc);
+	pcluster_lint_with(src, doc, NULL, diags);
 }
