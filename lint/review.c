@@ -36,7 +36,7 @@ static void failed(struct lint_run *run, const struct lint_options *opt, const c
 	const char *what = opt->base_path ? opt->base_path : opt->base_rev;
 	if (run->base_failed && !strcmp(run->base_failed, what))
 		return;
-	fprintf(stderr, "trainforge: %s %s: %s\n", opt->base_path ? "diff" : "--base", what, why);
+	trouble_add(&run->trouble, "trainforge: %s %s: %s", opt->base_path ? "diff" : "--base", what, why);
 	run->base_failed = what;
 	run->io_failed = true;
 }
