@@ -31,7 +31,7 @@ function frame(obj) {
 
 function start(args = []) {
 	const proc = spawn(TF, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-	const srv = { proc, published: [], waiters: new Set(), stderr: '' };
+	const srv = { proc, published: [], waiters: new Set(), stderr: '', logs: [] };
 	proc.stderr.on('data', (d) => { srv.stderr += d; });
 	srv.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
 	srv.conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(proc.stdout),
@@ -42,6 +42,7 @@ function start(args = []) {
 		for (const w of [...srv.waiters])
 			w();
 	});
+	srv.conn.onNotification(rpc.LogMessageNotification.type, (p) => srv.logs.push(p.message));
 	srv.conn.listen();
 	return srv;
 }
@@ -253,8 +254,55 @@ async function shellcheckSession() {
 	srv.conn.dispose();
 }
 
+// base: in .trainforge.yaml: the server also reviews the unsaved text of
+// a cluster config against its version at that git revision, in a real
+// repository made here
+async function baseSession() {
+	const { execFileSync } = require('child_process');
+	const os = require('os');
+	const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'tf-lsp-base-'));
+	const git = (...args) => execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe' });
+	try {
+		git('init', '-q');
+		git('config', 'user.email', 'test@example.invalid');
+		git('config', 'user.name', 'trainforge-test');
+		const committed = fs.readFileSync(path.join(root, 'examples/clusters/trn2-48xlarge.yaml'), 'utf8');
+		fs.writeFileSync(path.join(repo, 'cluster.yaml'), committed);
+		fs.writeFileSync(path.join(repo, '.trainforge.yaml'), 'base: HEAD\n');
+		git('add', '.');
+		git('commit', '-qm', 'cluster');
+		const srv = start();
+		await initialize(srv, ['utf-16']);
+		await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+		const doc = { uri: pathToFileURL(path.join(repo, 'cluster.yaml')).href,
+			text: committed.replace('InstanceType: c5.4xlarge', 'InstanceType: c5.9xlarge') };
+		await open(srv, doc);
+		let p = await published(srv, doc.uri, 1);
+		const refused = byCode(p, 'PC5001')[0];
+		result(refused && /HeadNode.InstanceType c5.4xlarge -> c5.9xlarge/.test(refused.message) &&
+			refused.severity === 1 && refused.range.start.line === 7, 'base-review-published',
+			JSON.stringify(p.diagnostics.map((x) => `${x.code}@${pos(x)}`)));
+		await change(srv, doc.uri, 2, committed);
+		p = await published(srv, doc.uri, 2);
+		result(!p.diagnostics.some((x) => /^PC5/.test(x.code)), 'base-review-clean-when-unchanged',
+			JSON.stringify(p.diagnostics.map((x) => x.code)));
+		fs.writeFileSync(path.join(repo, '.trainforge.yaml'), 'base: no-such-revision\n');
+		await change(srv, doc.uri, 3, doc.text);
+		p = await published(srv, doc.uri, 3);
+		await sleep(200);
+		result(!byCode(p, 'PC5001').length && srv.logs.some((m) => /--base no-such-revision/.test(m)),
+			'base-bad-revision-logged', srv.logs.join(' | '));
+		await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+		await srv.conn.sendNotification(rpc.ExitNotification.type);
+		await srv.exited;
+		srv.conn.dispose();
+	} finally {
+		fs.rmSync(repo, { recursive: true, force: true });
+	}
+}
+
 async function main() {
-	for (const session of [utf16Session, utf8Session, shellcheckSession]) {
+	for (const session of [utf16Session, utf8Session, shellcheckSession, baseSession]) {
 		try {
 			await session();
 		} catch (e) {
