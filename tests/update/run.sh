@@ -25,3 +25,134 @@ if [ -x /usr/bin/python3 ]; then
 else
 	echo "RESULT skip update/policy-agree: /usr/bin/python3 is missing (tools/deps.sh installs it)"
 fi
+
+expect_rc() { # name, expected rc, command...: stdout in $t/out, stderr in $t/err
+	name=$1 want=$2
+	shift 2
+	"$@" >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -3 "$t/err"; fi
+}
+has() { # name, file, fixed string
+	if grep -qF -- "$3" "$2"; then ok "$1"; else no "$1: no '$3' in"; sed 's/^/    /' "$2" | head -5; fi
+}
+lacks() { # name, file, fixed string
+	if grep -qF -- "$3" "$2"; then no "$1: '$3' in"; sed 's/^/    /' "$2" | head -5; else ok "$1"; fi
+}
+
+cases=tests/cases
+old=$cases/PC5001/bad-head-instance-type.yaml.base
+new=$cases/PC5001/bad-head-instance-type.yaml
+
+# ---- trainforge diff: arguments and exit codes -------------------------------
+expect_rc diff-refused-change-exits-1 1 "$TF" diff --format concise "$old" "$new"
+has diff-names-the-key "$t/out" 'HeadNode.InstanceType c5.xlarge -> c5.2xlarge'
+has diff-finding-in-new "$t/out" "$new:5:17: error"
+expect_rc diff-fail-level-never 0 "$TF" diff --fail-level never "$old" "$new"
+expect_rc diff-unchanged-exits-0 0 "$TF" diff "$old" "$old"
+has diff-unchanged-summary "$t/err" 'No problems found in 1 file'
+expect_rc diff-one-path-exits-2 2 "$TF" diff "$new"
+expect_rc diff-three-paths-exits-2 2 "$TF" diff "$old" "$new" "$new"
+expect_rc diff-missing-old-exits-2 2 "$TF" diff "$t/absent.yaml" "$new"
+has diff-missing-old-says-so "$t/err" "absent.yaml"
+expect_rc diff-missing-new-exits-2 2 "$TF" diff "$old" "$t/absent.yaml"
+expect_rc diff-no-fix 2 "$TF" diff --fix "$old" "$new"
+expect_rc diff-stdin-new 1 sh -c '"$1" diff --format concise --stdin-filename n.yaml "$2" - <"$3"' sh "$TF" "$old" "$new"
+has diff-stdin-named "$t/out" 'n.yaml:5:17: error'
+printf 'just: text\n' >"$t/plain.yaml"
+expect_rc diff-new-not-a-cluster 0 "$TF" diff --format concise "$old" "$t/plain.yaml"
+has diff-new-not-a-cluster-note "$t/out" '[LN1008]'
+expect_rc diff-select-replaces 0 "$TF" diff --select PC5007 "$old" "$new"
+expect_rc diff-json 1 "$TF" diff --format json "$old" "$new"
+python3 - "$t/out" <<'PY' && ok diff-json-shape || no diff-json-shape
+import json, sys
+d = json.load(open(sys.argv[1]))["diagnostics"]
+assert [x["rule"] for x in d] == ["PC5001"], d
+assert d[0]["yamlPath"] == ["HeadNode", "InstanceType"], d[0]["yamlPath"]
+assert "was line 5 of" in d[0]["help"], d[0]["help"]
+PY
+
+# ---- lint --base REV in a real repository --------------------------------------
+r=$t/repo
+mkdir -p "$r/clusters"
+git -C "$r" init -q
+git -C "$r" config user.email test@example.invalid
+git -C "$r" config user.name trainforge-test
+cp "$old" "$r/clusters/a.yaml"
+git -C "$r" add . && git -C "$r" commit -qm one
+cp "$new" "$r/clusters/a.yaml"
+cp "$old" "$r/clusters/new.yaml"
+expect_rc base-refused-change 1 "$TF" lint --format concise --select PC5 --base HEAD "$r/clusters/a.yaml"
+has base-names-the-key "$t/out" 'HeadNode.InstanceType c5.xlarge -> c5.2xlarge'
+has base-help-names-revision "$t/out" '[PC5001]'
+expect_rc base-text-help 1 "$TF" lint --select PC5 --base HEAD "$r/clusters/a.yaml"
+has base-help-old-line "$t/out" "was line 5 of HEAD:$r/clusters/a.yaml"
+expect_rc base-new-file-clean 0 "$TF" lint --select PC5 --base HEAD "$r/clusters/new.yaml"
+(cd "$r/clusters" && "$TF" lint --format concise --select PC5 --base HEAD a.yaml) >"$t/out" 2>&1
+has base-relative-path "$t/out" 'a.yaml:5:17: error'
+(cd "$r" && "$TF" lint --format concise --select PC5 --base HEAD --stdin-filename clusters/a.yaml - <clusters/a.yaml) >"$t/out" 2>&1
+has base-stdin-filename "$t/out" 'clusters/a.yaml:5:17: error'
+git -C "$r" add . && git -C "$r" commit -qm two
+expect_rc base-head-is-clean 0 "$TF" lint --select PC5 --base HEAD "$r/clusters/a.yaml"
+expect_rc base-older-revision 1 "$TF" lint --select PC5 --base HEAD~1 "$r/clusters/a.yaml"
+expect_rc base-bad-revision-exits-2 2 "$TF" lint --format concise --base no-such-rev "$r/clusters/a.yaml" "$r/clusters/new.yaml"
+has base-bad-revision-says-so "$t/err" "--base no-such-rev: unknown revision 'no-such-rev'"
+[ "$(grep -c 'no-such-rev' "$t/err")" = 1 ] && ok base-bad-revision-once || no base-bad-revision-once
+has base-bad-revision-still-lints "$t/err" 'in 2 files'
+expect_rc base-option-like-revision 2 "$TF" lint --base --output=/tmp/x "$r/clusters/a.yaml"
+[ ! -e /tmp/x ] && ok base-option-not-passed-to-git || no base-option-not-passed-to-git
+mkdir -p "$t/norepo"
+cp "$new" "$t/norepo/a.yaml"
+GIT_CEILING_DIRECTORIES=$t expect_rc base-not-a-repository 2 "$TF" lint --base HEAD "$t/norepo/a.yaml"
+has base-not-a-repository-says-git "$t/err" 'not a git repository'
+# base: in .trainforge.yaml, and --base over it
+printf 'base: HEAD~1\n' >"$r/.trainforge.yaml"
+expect_rc base-setting 1 "$TF" lint --format concise --select PC5 "$r/clusters/a.yaml"
+has base-setting-reviews "$t/out" '[PC5001]'
+expect_rc base-flag-wins 0 "$TF" lint --select PC5 --base HEAD "$r/clusters/a.yaml"
+"$TF" lint --show-config "$r/clusters/a.yaml" >"$t/out" 2>&1
+has base-show-config "$t/out" 'base: HEAD~1  # '
+rm "$r/.trainforge.yaml"
+# the old version of a file that git has but that is not a config
+printf 'HeadNode: [\n' >"$r/clusters/broken.yaml"
+git -C "$r" add . && git -C "$r" commit -qm three
+cp "$new" "$r/clusters/broken.yaml"
+expect_rc base-unreadable-old 0 "$TF" lint --format concise --select PC5 --base HEAD "$r/clusters/broken.yaml"
+has base-unreadable-old-info "$t/out" "the change is not reviewed: HEAD:$r/clusters/broken.yaml is not valid YAML"
+# a change findings' place on the changed line, for pull-request annotations
+expect_rc base-github 1 "$TF" lint --format github --select PC5 --base HEAD~2 "$r/clusters/a.yaml"
+has base-github-line "$t/out" "::error file=$r/clusters/a.yaml,line=5,col=17"
+expect_rc base-sarif 1 "$TF" lint --format sarif --select PC5 --base HEAD~2 "$r/clusters/a.yaml"
+python3 - "$t/out" <<'PY' && ok base-sarif-region || no base-sarif-region
+import json, sys
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+assert [r["ruleId"] for r in res] == ["PC5001"], res
+reg = res[0]["locations"][0]["physicalLocation"]["region"]
+assert reg["startLine"] == 5 and reg["startColumn"] == 17, reg
+PY
+
+# ---- plan CLUSTER.yaml -------------------------------------------------------
+expect_rc plan-cluster 0 "$TF" plan "$cases/PC5007/bad.yaml"
+has plan-cluster-ceiling "$t/out" '$3523/h'
+has plan-cluster-price-source "$t/out" 'p5.48xlarge        $55.04/h a node, us-east-1 on-demand price of 2026-01-19'
+has plan-cluster-idle-month "$t/out" 'while idle: $0.00 a month'
+expect_rc plan-cluster-json 0 "$TF" plan --format json "$cases/PC6001/bad.yaml"
+python3 - "$t/out" <<'PY' && ok plan-cluster-json-figures || no plan-cluster-json-figures
+import json, sys
+d = json.load(open(sys.argv[1]))
+train = d["queues"][0]
+assert train["name"] == "train" and d["region"] == "us-east-1"
+cr = train["computeResources"][0]
+assert cr["minCount"] == 4 and cr["maxCount"] == 16
+assert abs(cr["usdPerHourAtMinCount"] - 4 * 55.04) < 1e-6 and abs(cr["usdPerHourAtMaxCount"] - 16 * 55.04) < 1e-6
+assert abs(d["usdPerMonthAtMinCount"] - 4 * 55.04 * 730) < 0.01
+assert cr["price"] == {"usdPerHour": 55.04, "kind": "on-demand", "atMost": False, "region": "us-east-1", "date": "2026-01-19"}
+PY
+expect_rc plan-cluster-unknown-price 0 "$TF" plan "$cases/PC6001/bad-unknown-price.yaml"
+has plan-cluster-unknown "$t/out" 'unknown  (the catalog has no price for p5e.48xlarge)'
+has plan-cluster-total-without-unknown "$t/out" '(without the unknown prices)'
+expect_rc plan-cluster-region "0" "$TF" plan "$cases/PC6001/bad-region.yaml"
+has plan-cluster-region-note "$t/out" 'the config is in us-west-2, where prices differ'
+expect_rc plan-cluster-spec-flags 2 "$TF" plan --hours 10 "$cases/PC6001/bad.yaml"
+printf 'HeadNode: {InstanceType: c5.large}\nScheduling: [\n' >"$t/broken-cluster.yaml"
+expect_rc plan-cluster-broken-yaml 1 "$TF" plan "$t/broken-cluster.yaml"
