@@ -98,24 +98,25 @@ static void compare_item(struct walk *w, const struct up_entry *e, const char *k
 {
 	yd_node ok = yd_get(w->od, oi, e->update_key), nk = yd_get(w->nd, ni, e->update_key);
 	struct anchor at = { nk ? nk : ni, ok ? ok : oi };
-	if (yd_kind(w->od, oi) != YD_MAPPING || yd_kind(w->nd, ni) != YD_MAPPING) {
-		compare_value(w, e, key, oi, ni, list, at);
-		return;
-	}
-	struct buf shown = BUF_INIT;
-	buf_printf(&shown, "%s[", key);
-	item_name(w->nd, nk, &shown);
-	buf_putc(&shown, ']');
 	bool pushed = w->n_scope < CDIFF_MAX_SCOPE;
 	if (pushed)
 		w->scope[w->n_scope++] = (struct cdiff_scope){ key, oi, ni };
-	size_t mark = w->pattern.len;
-	buf_puts(&w->pattern, "[]");
-	descend(w, shown.p, shown.len, oi, ni, at);
-	w->pattern.len = mark;
-	w->pattern.p[mark] = '\0';
+	if (yd_kind(w->od, oi) != YD_MAPPING || yd_kind(w->nd, ni) != YD_MAPPING) {
+		/* not what the schema allows: the items compared as values */
+		compare_value(w, e, key, oi, ni, list, at);
+	} else {
+		struct buf shown = BUF_INIT;
+		buf_printf(&shown, "%s[", key);
+		item_name(w->nd, nk, &shown);
+		buf_putc(&shown, ']');
+		size_t mark = w->pattern.len;
+		buf_puts(&w->pattern, "[]");
+		descend(w, shown.p, shown.len, oi, ni, at);
+		w->pattern.len = mark;
+		w->pattern.p[mark] = '\0';
+		buf_free(&shown);
+	}
 	w->n_scope -= pushed;
-	buf_free(&shown);
 }
 
 /* A whole item added or removed: its scope is the list's. */

@@ -85,16 +85,35 @@ static bool scalar_eq(const yamldoc *a, yd_node x, const yamldoc *b, yd_node y)
 static bool eq(const yamldoc *a, yd_node x, const yamldoc *b, yd_node y, unsigned depth,
 	       size_t *budget);
 
+/* Keys that appear once, or the first of a duplicate (which PC0001
+ * reports): the walk and the comparison read the same one. */
+static size_t distinct_keys(const yamldoc *d, yd_node m)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < yd_len(d, m); i++) {
+		const char *key = yd_str(d, yd_key(d, m, i), NULL);
+		n += !key || yd_get_key(d, m, key) == yd_key(d, m, i);
+	}
+	return n;
+}
+
 static bool mapping_eq(const yamldoc *a, yd_node x, const yamldoc *b, yd_node y, unsigned depth,
 		       size_t *budget)
 {
-	size_t n = yd_len(a, x);
-	if (n != yd_len(b, y))
+	if (distinct_keys(a, x) != distinct_keys(b, y))
 		return false;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < yd_len(a, x); i++) {
 		yd_node k = yd_key(a, x, i);
 		const char *key = yd_str(a, k, NULL);
-		yd_node other = key ? yd_get_key(b, y, key) : 0;
+		if (!key) { /* a key that is not a scalar: matched by its place */
+			if (i >= yd_len(b, y) || !eq(a, k, b, yd_key(b, y, i), depth + 1, budget) ||
+			    !eq(a, yd_value(a, x, i), b, yd_value(b, y, i), depth + 1, budget))
+				return false;
+			continue;
+		}
+		if (yd_get_key(a, x, key) != k)
+			continue;
+		yd_node other = yd_get_key(b, y, key);
 		if (!other || !scalar_eq(a, k, b, other) ||
 		    !eq(a, yd_value(a, x, i), b, yd_get(b, y, key), depth + 1, budget))
 			return false;

@@ -180,6 +180,20 @@ static void test_items_matched_like_python(void **state)
 	done(&p);
 }
 
+static void test_values_equal_to_themselves(void **state)
+{
+	(void)state;
+	/* a duplicate key (PC0001's) and a key that is not a scalar */
+	const char *y = "a: {x: 1, x: 2, ? [k]: v}\nb: .nan\nc: [1, {d: e}]\n";
+	yamldoc *d = yamldoc_parse(y, strlen(y), NULL);
+	yd_node root = yd_root(d);
+	assert_true(cluster_value_eq(d, yd_get(d, root, "a"), d, yd_get(d, root, "a")));
+	assert_true(cluster_value_eq(d, yd_get(d, root, "c"), d, yd_get(d, root, "c")));
+	assert_false(cluster_value_eq(d, yd_get(d, root, "b"), d, yd_get(d, root, "b"))); /* as in Python */
+	assert_false(cluster_value_eq(d, yd_get(d, root, "a"), d, yd_get(d, root, "c")));
+	yamldoc_free(d);
+}
+
 static void test_value_text(void **state)
 {
 	(void)state;
@@ -206,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_sections),
 		cmocka_unit_test(test_positions_and_scope),
 		cmocka_unit_test(test_items_matched_like_python),
+		cmocka_unit_test(test_values_equal_to_themselves),
 		cmocka_unit_test(test_value_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
