@@ -75,7 +75,7 @@ static bool scalar_eq(const yamldoc *a, yd_node x, const yamldoc *b, yd_node y)
 			return ix == iy;
 		vx = intx ? (double)ix : vx;
 		vy = inty ? (double)iy : vy;
-		return vx == vy; /* NaN is unequal to itself, as in Python */
+		return vx == vy;
 	}
 	if (tx != ty)
 		return false;
