@@ -99,8 +99,8 @@ expect_rc base-bad-revision-exits-2 2 "$TF" lint --format concise --base no-such
 has base-bad-revision-says-so "$t/err" "--base no-such-rev: unknown revision 'no-such-rev'"
 [ "$(grep -c 'no-such-rev' "$t/err")" = 1 ] && ok base-bad-revision-once || no base-bad-revision-once
 has base-bad-revision-still-lints "$t/err" 'in 2 files'
-expect_rc base-option-like-revision 2 "$TF" lint --base --output=/tmp/x "$r/clusters/a.yaml"
-[ ! -e /tmp/x ] && ok base-option-not-passed-to-git || no base-option-not-passed-to-git
+expect_rc base-option-like-revision 2 "$TF" lint "--base=--output=$t/written" "$r/clusters/a.yaml"
+[ ! -e "$t/written" ] && ok base-option-not-passed-to-git || no base-option-not-passed-to-git
 mkdir -p "$t/norepo"
 cp "$new" "$t/norepo/a.yaml"
 GIT_CEILING_DIRECTORIES=$t expect_rc base-not-a-repository 2 "$TF" lint --base HEAD "$t/norepo/a.yaml"
