@@ -26,6 +26,29 @@ else
 	echo "RESULT skip update/policy-agree: /usr/bin/python3 is missing (tools/deps.sh installs it)"
 fi
 
+# ---- the review against ParallelCluster's own ConfigPatch ---------------------
+# Every change case both ways, every pair of example configs, and the
+# corpus's valid configs each against the next, both ways.
+if [ -x /usr/bin/python3 ]; then
+	set --
+	for f in tests/cases/*/*.yaml.base; do set -- "$@" "$f" "${f%.base}" "${f%.base}" "$f"; done
+	for a in examples/clusters/*.yaml examples/jobs/out/*-cluster.yaml; do
+		for b in examples/clusters/*.yaml examples/jobs/out/*-cluster.yaml; do
+			[ "$a" = "$b" ] || set -- "$@" "$a" "$b"
+		done
+	done
+	prev=
+	for f in ../shared/corpus/parallelcluster/valid/*.yaml; do
+		[ -f "$f" ] || continue
+		[ -z "$prev" ] || set -- "$@" "$prev" "$f" "$f" "$prev"
+		prev=$f
+	done
+	/usr/bin/python3 tests/update/configpatch_agree.py "$TF" "$@"
+	[ -n "$prev" ] || echo "RESULT skip update/configpatch-corpus: ../shared/corpus/parallelcluster/valid is absent"
+else
+	echo "RESULT skip update/configpatch: /usr/bin/python3 is missing (tools/deps.sh installs it)"
+fi
+
 expect_rc() { # name, expected rc, command...: stdout in $t/out, stderr in $t/err
 	name=$1 want=$2
 	shift 2
