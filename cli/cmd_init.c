@@ -53,7 +53,16 @@ static const char config_text[] =
 	"# cluster: cluster.yaml\n"
 	"\n"
 	"# shellcheck on batch scripts: auto (when installed), off, required, or a path.\n"
-	"shellcheck: auto\n";
+	"shellcheck: auto\n"
+	"\n"
+	"# Also review each cluster config's change since this git revision, as\n"
+	"# `pcluster update-cluster` will judge it (PC5 rules; --base REV wins), in\n"
+	"# lint and in the editor.\n"
+	"# base: main\n"
+	"\n"
+	"# USD per hour: above it, the idle cost of a config's static nodes\n"
+	"# (MinCount above zero) is a warning (PC6001), not an info.\n"
+	"# idle-cost-warning: 100\n";
 
 static const char job_text[] =
 	"# A starter job spec. `trainforge plan job.yaml` shows the layout and cost;\n"
@@ -86,7 +95,12 @@ static const char stanza[] =
 	"        name: trainforge lint\n"
 	"        entry: trainforge lint\n"
 	"        language: system\n"
-	"        files: '\\.(ya?ml|sbatch|slurm|sh|bash)$'\n";
+	"        files: '\\.(ya?ml|sbatch|slurm|sh|bash)$'\n"
+	"      - id: trainforge-update-check\n"
+	"        name: trainforge update check\n"
+	"        entry: sh -c 'git rev-parse -q --verify HEAD >/dev/null || exit 0; exec trainforge lint --base HEAD --select PC5 \"$@\"' -\n"
+	"        language: system\n"
+	"        files: '\\.ya?ml$'\n";
 
 static const struct {
 	const char *name, *text;

@@ -12,9 +12,9 @@ static const struct up_entry rows[] = {
 
 enum { NEWEST = 316 };
 
-/* The conditions are ParallelCluster 3.11's condition checkers (its
- * config/update_policy.py) in words; docs/updates.md says what each
- * outcome asks of the user. */
+/* What ParallelCluster 3.11 checks for each policy, in words
+ * (docs/updates.md, "The conditions", says what each outcome asks of the
+ * user). */
 static const struct up_policy_info policies[UP__COUNT] = {
 	[UP_UNSUPPORTED] = { "UNSUPPORTED",
 		"never: the change needs a new cluster" },

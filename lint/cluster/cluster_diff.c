@@ -1,7 +1,7 @@
 /* The walk behind cluster_diff: both trees at once, along the rows of
- * the update-policy table, as ParallelCluster's ConfigPatch walks the
- * fields of its schema (docs/updates.md, "How changes are found"). The
- * recursion follows table rows only, so its depth is the table's. */
+ * the update-policy table, as ParallelCluster walks the fields of its
+ * schema (docs/updates.md, "How changes are found"). The recursion
+ * follows table rows only, so its depth is the table's. */
 #include "cluster_diff.h"
 
 #include <stdlib.h>

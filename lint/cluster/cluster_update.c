@@ -1,7 +1,6 @@
-/* ParallelCluster 3.11's condition checkers (config/update_policy.py),
- * one function per policy, each deciding offline what the checker
- * decides against a running cluster (docs/updates.md, "The
- * conditions"). */
+/* The condition of each update policy, one function per policy, deciding
+ * offline what ParallelCluster 3.11 decides against a running cluster
+ * (docs/updates.md, "The conditions", names each condition). */
 #include "cluster_update.h"
 
 #include <math.h>
@@ -131,9 +130,10 @@ static struct cupd_verdict resize(const struct cupd_context *ctx, const struct c
 	return verdict(CUPD_FLEET_STOP, CUPD_SHRINKS);
 }
 
-/* ParallelCluster's is_placement_group_managed_for_compute_resource: the
- * compute resource's PlacementGroup unless it is empty, else the
- * queue's; managed when enabled without a Name or Id of its own. */
+/* The placement group the condition looks at: the compute resource's
+ * PlacementGroup unless it is empty (unlike the group nodes get, where
+ * an empty one wins), else the queue's; managed when enabled without a
+ * Name or Id of its own. */
 static bool managed_pg(const yamldoc *d, yd_node queue, yd_node cr)
 {
 	yd_node pg = yd_get(d, yd_get(d, cr, "Networking"), "PlacementGroup");
@@ -323,8 +323,8 @@ struct cupd_verdict cluster_update_judge(const struct cupd_context *ctx,
 	return judges[ch->entry->policy](ctx, ch);
 }
 
-/* ParallelCluster's unchanged_managed_fsx_lustre_names: a FsxLustre
- * storage without FileSystemId, by Name, in both versions. */
+/* A managed FSx for Lustre (no FileSystemId) that both versions have,
+ * by Name, blocks any change of queue subnets. */
 static bool managed_lustre(const yamldoc *d, yd_node s)
 {
 	return yd_str_eq(d, yd_get(d, s, "StorageType"), "FsxLustre") &&

@@ -1,6 +1,6 @@
 /* What `pcluster update-cluster` does with one change: the condition of
- * the key's update policy (ParallelCluster's condition checkers, in
- * docs/updates.md) decided offline. trainforge cannot see the running
+ * the key's update policy (docs/updates.md, "The conditions") decided
+ * offline. trainforge cannot see the running
  * cluster, so it judges as if the compute fleet were running (the case
  * that costs a stopped training run), and the login nodes as running
  * when the old config gives a pool a Count above zero. */
