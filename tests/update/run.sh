@@ -179,3 +179,57 @@ has plan-cluster-region-note "$t/out" 'the config is in us-west-2, where prices 
 expect_rc plan-cluster-spec-flags 2 "$TF" plan --hours 10 "$cases/PC6001/bad.yaml"
 printf 'HeadNode: {InstanceType: c5.large}\nScheduling: [\n' >"$t/broken-cluster.yaml"
 expect_rc plan-cluster-broken-yaml 1 "$TF" plan "$t/broken-cluster.yaml"
+
+# ---- hostile input: the change review stays bounded and says what it can -----
+head_of() { sed -n '1,/^  SlurmQueues:/p' "$cases/PC5007/bad.yaml.base"; }
+python3 - "$t" <<'PY'
+import sys
+t = sys.argv[1]
+queue = "    - Name: q%d\n      ComputeResources:\n        - Name: c\n          InstanceType: c5.large\n          MaxCount: %d\n      Networking:\n        SubnetIds: [subnet-0fedcba9876543210]\n"
+n = 20000
+open(t + "/many-old.part", "w").write("".join(queue % (i, 4) for i in range(n)))
+open(t + "/many-new.part", "w").write("".join(queue % (i, 4 if i % 1000 else 8) for i in reversed(range(n))))
+subnets = "".join("          - subnet-%017x\n" % i for i in range(30000))
+open(t + "/subnets-old.part", "w").write("    - Name: big\n      ComputeResources: [{Name: c, InstanceType: c5.large}]\n      Networking:\n        SubnetIds:\n" + subnets)
+open(t + "/subnets-new.part", "w").write("    - Name: big\n      ComputeResources: [{Name: c, InstanceType: c5.large}]\n      Networking:\n        SubnetIds:\n" + subnets + "          - subnet-0aaaaaaaaaaaaaaaa\n")
+open(t + "/dupes-new.part", "w").write("".join("    - {Name: same, ComputeResources: [{Name: c, MaxCount: %d}], Networking: {SubnetIds: [subnet-0fedcba9876543210]}}\n" % i for i in range(20000)))
+PY
+{ head_of; cat "$t/many-old.part"; } >"$t/many-old.yaml"
+{ head_of; cat "$t/many-new.part"; } >"$t/many-new.yaml"
+expect_rc hostile-many-queues-reordered 0 timeout 60 "$TF" diff --format concise "$t/many-old.yaml" "$t/many-new.yaml"
+[ "$(grep -c 'MaxCount 4 -> 8' "$t/out")" = 20 ] && ok hostile-many-queues-found-the-20 ||
+	no "hostile-many-queues-found-the-20: $(grep -c 'MaxCount' "$t/out") MaxCount findings"
+{ head_of; cat "$t/subnets-old.part"; } >"$t/subnets-old.yaml"
+{ head_of; cat "$t/subnets-new.part"; } >"$t/subnets-new.yaml"
+expect_rc hostile-long-subnet-list 1 timeout 60 "$TF" diff --format concise "$t/subnets-old.yaml" "$t/subnets-new.yaml"
+has hostile-long-subnet-list-judged "$t/out" 'SubnetIds [30000 items] -> [30001 items] needs the compute fleet stopped'
+{ head_of; cat "$t/dupes-new.part"; } >"$t/dupes-new.yaml"
+expect_rc hostile-items-sharing-a-name 1 timeout 60 "$TF" diff --format concise "$t/dupes-new.yaml" "$t/dupes-new.yaml"
+has hostile-items-sharing-a-name-pair-first "$t/out" 'SlurmQueues[same] removed'
+bomb='a: &a [x, x, x, x, x, x, x, x, x, x]
+b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
+c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
+d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]
+e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]
+f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
+g: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]'
+printf '%s\n' "$bomb" >"$t/bomb.yaml"
+expect_rc hostile-old-alias-bomb 0 timeout 30 "$TF" diff --format concise "$t/bomb.yaml" "$new"
+has hostile-old-alias-bomb-unreviewed "$t/out" 'the change is not reviewed'
+{ cat "$new"; printf 'Tags:\n  - {Key: k, Value: v}\nDevSettings: {InstanceTypesData: "x"}\nx: &x [1,1,1,1,1,1,1,1,1,1]\ny: &y [*x,*x,*x,*x,*x,*x,*x,*x,*x,*x]\nz: [*y,*y,*y,*y,*y,*y,*y,*y,*y,*y]\n'; } >"$t/aliased.yaml"
+expect_rc hostile-aliases-in-both 0 timeout 30 "$TF" diff --format concise "$t/aliased.yaml" "$t/aliased.yaml"
+lacks hostile-aliases-in-both-unchanged "$t/out" '[PC5'
+python3 -c 'print("HeadNode: " + "[" * 5000 + "]" * 5000)' >"$t/deep.yaml"
+expect_rc hostile-old-too-deep 0 timeout 30 "$TF" diff --format concise "$t/deep.yaml" "$new"
+has hostile-old-too-deep-unreviewed "$t/out" "$t/deep.yaml is not valid YAML"
+printf 'HeadNode:\0\n' >"$t/binary.yaml"
+expect_rc hostile-old-binary 0 "$TF" diff --format concise "$t/binary.yaml" "$new"
+has hostile-old-binary-unreviewed "$t/out" 'is not text'
+{ cat "$old"; python3 -c 'print("# " + "x" * 400)'; } >"$t/padded-old.yaml"
+limit=$(($(wc -c <"$new") + 10))
+expect_rc hostile-old-over-the-limit 0 "$TF" diff --format concise --max-file-size "$limit" "$t/padded-old.yaml" "$new"
+has hostile-old-over-the-limit-says-so "$t/out" "is larger than $limit bytes"
+expect_rc hostile-old-is-a-directory 2 "$TF" diff "$t" "$new"
+sed 's/MaxCount: 16/MaxCount: 99999999999999999999999/' "$cases/PC5007/bad.yaml.base" >"$t/huge.yaml"
+expect_rc hostile-huge-count 1 timeout 30 "$TF" diff --format concise "$cases/PC5007/bad.yaml.base" "$t/huge.yaml"
+has hostile-huge-count-judged "$t/out" 'MaxCount 16 -> 99999999999999999999999'
