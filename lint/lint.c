@@ -74,19 +74,20 @@ const struct lint_options *lint_options_of(const struct lint_run *run,
 	return opt ? opt : run->opt;
 }
 
+/* A diagnostic of an enabled rule, re-levelled by --severity. */
+static bool selected(struct diag *d, void *ctx)
+{
+	const struct lint_options *opt = lint_options_of(ctx, d->src);
+	if (!opt->enabled[d->rule])
+		return false;
+	if (opt->level[d->rule] >= 0 && !d->ext_code)
+		d->sev = (enum severity)opt->level[d->rule];
+	return true;
+}
+
 void lint_apply_selection(struct lint_run *run, size_t first)
 {
-	for (size_t i = first; i < run->diags.len;) {
-		struct diag *d = &run->diags.v[i];
-		const struct lint_options *opt = lint_options_of(run, d->src);
-		if (!opt->enabled[d->rule]) {
-			diag_remove(&run->diags, i);
-			continue;
-		}
-		if (opt->level[d->rule] >= 0 && !d->ext_code)
-			d->sev = (enum severity)opt->level[d->rule];
-		i++;
-	}
+	diag_list_filter(&run->diags, first, selected, run);
 }
 
 /* Scripts wait for lint_run_finish, when every cluster config is known;
