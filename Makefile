@@ -129,3 +129,6 @@ clean:
 
 # Fuzzing targets (make fuzz FUZZ_S=30), when present.
 -include tests/fuzz/fuzz.mk
+
+# The differential test against bash -n (make diff-bash N=... SEED=...).
+-include tests/diffbash/diffbash.mk
