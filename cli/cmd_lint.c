@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "config.h"
+#include "settings.h"
 #include "fix.h"
 #include "format.h"
 #include "lint.h"

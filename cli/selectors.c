@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
+#include "settings.h"
 
 bool selectors_apply(const char *list, bool *mark, bool value)
 {

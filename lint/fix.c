@@ -11,7 +11,7 @@
 
 #include "buf.h"
 #include "fileio.h"
-#include "sbatch_model.h"
+#include "script.h"
 #include "xalloc.h"
 
 struct edit {

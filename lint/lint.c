@@ -208,7 +208,7 @@ static void keep_cluster(struct lint_run *run, struct source *src, yamldoc *doc)
 {
 	run->clusters = xgrow(run->clusters, &run->cap_clusters, run->n_clusters + 1,
 			      sizeof *run->clusters);
-	run->clusters[run->n_clusters++] = (struct lint_cluster){ src, doc };
+	run->clusters[run->n_clusters++] = (struct lint_cluster){ cluster_of(src, doc), doc };
 }
 
 static void keep_script(struct lint_run *run, struct source *src)
@@ -299,8 +299,8 @@ void lint_text(struct lint_run *run, const char *path, const char *text,
 
 /* Reads the cluster config a script names; NULL (and SB3005) when it
  * cannot be used. Relative paths are relative to the script. */
-static const struct lint_cluster *load_cluster(struct lint_run *run, const char *path,
-					       const char *relative_to)
+static const struct cluster *load_cluster(struct lint_run *run, const char *path,
+					  const char *relative_to)
 {
 	char full[4096];
 	if (path[0] != '/' && relative_to) {
@@ -311,8 +311,8 @@ static const struct lint_cluster *load_cluster(struct lint_run *run, const char 
 		snprintf(full, sizeof full, "%s", path);
 	}
 	for (size_t i = 0; i < run->n_clusters; i++)
-		if (strcmp(run->clusters[i].src->path, full) == 0)
-			return &run->clusters[i];
+		if (strcmp(run->clusters[i].model.src->path, full) == 0)
+			return &run->clusters[i].model;
 	FILE *f = fopen(full, "rb");
 	if (!f)
 		return NULL;
@@ -331,13 +331,13 @@ static const struct lint_cluster *load_cluster(struct lint_run *run, const char 
 	}
 	src->kind = kind_names[KIND_PCLUSTER];
 	keep_cluster(run, src, doc);
-	return &run->clusters[run->n_clusters - 1];
+	return &run->clusters[run->n_clusters - 1].model;
 }
 
 /* DESIGN.md's pairing: --cluster, then a `# trainforge cluster=PATH`
  * comment, then `cluster:` in the config, then the only cluster config
  * among the inputs. */
-static const struct lint_cluster *pair(struct lint_run *run, struct source *script,
+static const struct cluster *pair(struct lint_run *run, struct source *script,
 				       size_t known_clusters)
 {
 	char named[4096];
@@ -345,18 +345,18 @@ static const struct lint_cluster *pair(struct lint_run *run, struct source *scri
 	if (opt->cluster_path)
 		return load_cluster(run, opt->cluster_path, NULL);
 	if (sbatch_cluster_directive(script, named, sizeof named)) {
-		const struct lint_cluster *c = load_cluster(run, named, script->path);
+		const struct cluster *c = load_cluster(run, named, script->path);
 		if (!c)
 			sbatch_report_unreadable_cluster(script, named, &run->diags);
 		return c;
 	}
 	if (opt->cluster_fallback) {
-		const struct lint_cluster *c = load_cluster(run, opt->cluster_fallback, NULL);
+		const struct cluster *c = load_cluster(run, opt->cluster_fallback, NULL);
 		if (!c)
 			sbatch_report_unreadable_cluster(script, opt->cluster_fallback, &run->diags);
 		return c;
 	}
-	return known_clusters == 1 ? &run->clusters[0] : NULL;
+	return known_clusters == 1 ? &run->clusters[0].model : NULL;
 }
 
 static bool same_program(const char *a, const char *b)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cluster.h"
 #include "diag.h"
 #include "shellcheck.h"
 #include "yamldoc.h"
@@ -47,8 +48,8 @@ struct lint_input {
 
 /* A cluster config of the run, kept for batch-script cross-checks. */
 struct lint_cluster {
-	struct source *src;
-	yamldoc *doc;
+	struct cluster model;
+	yamldoc *doc;      /* owned: the model reads it */
 };
 
 struct lint_run {

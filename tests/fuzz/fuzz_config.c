@@ -1,4 +1,4 @@
-/* .trainforge.yaml (lint/config.h): the input is written as the config
+/* .trainforge.yaml (lint/settings/settings.h): the input is written as the config
  * file of a private directory tree and read through --config, then the
  * options of a few paths in that tree are resolved (globs of exclude and
  * per-file-ignores, extends, cluster) and --show-config is written to
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "settings.h"
 #include "fuzz.h"
 #include "lint.h"
 

@@ -1,0 +1,107 @@
+/* EFA on compute resources: on where the hardware has it, off where a
+ * multi-node job needs it, and the GdrSupport key that stopped mattering
+ * in ParallelCluster 3.0.2. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pc.h"
+
+enum { MAX_TYPES = 64 };
+
+static const char *const accel_names[] = {
+	[ACCEL_NONE] = "no accelerator", [ACCEL_NVIDIA_GPU] = "NVIDIA GPUs",
+	[ACCEL_TRAINIUM] = "Trainium", [ACCEL_TRAINIUM2] = "Trainium2",
+	[ACCEL_INFERENTIA2] = "Inferentia2",
+};
+
+/* Flexible Instances must agree: ParallelCluster's validators reject
+ * mixed accelerators, and a queue with EFA only on some types loses it. */
+static void check_flexible(const struct pc *pc, yd_node cr, yd_node *types, size_t n)
+{
+	const yamldoc *d = pc->cl->doc;
+	const struct instance_type *first = NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct instance_type *it = cluster_instance(pc->cl, types[i]);
+		if (!it)
+			continue;
+		if (!first) {
+			first = it;
+			continue;
+		}
+		if (it->efa != TRI_UNKNOWN && first->efa != TRI_UNKNOWN && it->efa != first->efa)
+			pc_report(pc, R_PC2005, types[i],
+				  "%s %s EFA but %s %s; flexible instances must agree",
+				  it->name, it->efa == TRI_YES ? "has" : "has no",
+				  first->name, first->efa == TRI_YES ? "has" : "has not");
+		else if (it->accel != first->accel ||
+			 (it->accel_count >= 0 && first->accel_count >= 0 &&
+			  it->accel_count != first->accel_count))
+			pc_report(pc, R_PC2005, types[i],
+				  "%s has %d x %s but %s has %d x %s; flexible instances must have the same accelerators",
+				  it->name, it->accel_count, accel_names[it->accel],
+				  first->name, first->accel_count, accel_names[first->accel]);
+	}
+	(void)d;
+	(void)cr;
+}
+
+/* What a queue allows, worked out once per queue rather than for each of
+ * its compute resources: each walks a list (compute resources, subnets)
+ * that may be thousands long. */
+struct queue_facts {
+	bool multi_node;   /* a job can span nodes */
+	bool multi_subnet; /* EFA cannot work across its subnets */
+};
+
+static void check_cr(const struct pc *pc, const struct queue_facts *q, yd_node cr)
+{
+	const yamldoc *d = pc->cl->doc;
+	yd_node efa = yd_get(d, cr, "Efa");
+	yd_node enabled = yd_get(d, efa, "Enabled");
+	bool on = cluster_flag(pc->cl, efa, "Enabled");
+	yd_node types[MAX_TYPES];
+	size_t n = cluster_instance_types(pc->cl, cr, types, MAX_TYPES);
+	if (n > 1)
+		check_flexible(pc, cr, types, n);
+
+	yd_node gdr = yd_get(d, efa, "GdrSupport");
+	if (gdr) {
+		pc_report(pc, R_PC2003, yd_get_key(d, efa, "GdrSupport"),
+			  "GdrSupport has had no effect since ParallelCluster 3.0.2; GPUDirect RDMA is used whenever the instance has it");
+		if (cluster_flag(pc->cl, efa, "GdrSupport") && !on)
+			pc_report(pc, R_PC2004, gdr, "GdrSupport is true but Efa.Enabled is not");
+	}
+
+	for (size_t i = 0; i < n; i++) {
+		const struct instance_type *it = cluster_instance(pc->cl, types[i]);
+		if (!it)
+			continue;
+		if (on && it->efa == TRI_NO) {
+			struct diag *g = pc_report(pc, R_PC2001, enabled,
+						   "Efa.Enabled is true but %s has no EFA", it->name);
+			diag_set_help(g, "remove Efa or choose an EFA-capable instance type");
+		} else if (!on && it->efa == TRI_YES && q->multi_node && !q->multi_subnet) {
+			struct diag *g = pc_report(pc, R_PC2002, types[i],
+				"%s supports EFA but Efa.Enabled is not true in a queue that can run multi-node jobs",
+				it->name);
+			diag_set_help(g, "add 'Efa: {Enabled: true}' and a placement group to the compute resource");
+			break;
+		}
+	}
+}
+
+void pc_check_efa(const struct pc *pc)
+{
+	const yamldoc *d = pc->cl->doc;
+	yd_node queues = cluster_queues(pc->cl);
+	for (size_t i = 0; i < yd_len(d, queues); i++) {
+		yd_node q = yd_item(d, queues, i);
+		struct queue_facts facts = {
+			.multi_node = cluster_queue_max_nodes(pc->cl, q) > 1,
+			.multi_subnet = cluster_subnet_count(pc->cl, q) > 1,
+		};
+		yd_node crs = cluster_compute_resources(pc->cl, q);
+		for (size_t j = 0; j < yd_len(d, crs); j++)
+			check_cr(pc, &facts, yd_item(d, crs, j));
+	}
+}

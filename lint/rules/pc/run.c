@@ -1,0 +1,84 @@
+#include "pc.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "buf.h"
+#include "schema.h"
+#include "xalloc.h"
+
+struct diag *pc_report(const struct pc *pc, enum rule_id rule, yd_node at,
+		       const char *fmt, ...)
+{
+	struct yd_span s = yd_span(pc->cl->doc, at);
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	/* a container's span runs to where the next token starts; point at
+	 * its first line only */
+	if (yd_kind(pc->cl->doc, at) != YD_SCALAR && s.end_line > s.line) {
+		s.end_line = s.line;
+		s.end_col = s.col + 1;
+	}
+	struct diag *d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col,
+				  s.end_line, s.end_col, "%s", msg.p);
+	buf_free(&msg);
+	struct buf path = BUF_INIT;
+	yd_path_json(pc->cl->doc, at, &path);
+	d->yaml_path = buf_detach(&path);
+	return d;
+}
+
+static const enum rule_id fault_rule[] = {
+	[SF_UNKNOWN_KEY] = R_PC0002,
+	[SF_TYPE] = R_PC0003,
+	[SF_MISSING] = R_PC0004,
+	[SF_VALUE] = R_PC0005,
+	[SF_CONFLICT] = R_PC0006,
+	[SF_SINCE] = R_PC0007,
+	[SF_SCHEMA] = R_PC0005,
+};
+
+void pc_check_schema(const struct pc *pc)
+{
+	/* parsed at build time: the first config of a run only wraps it */
+	schema *s = schema_embedded("parallelcluster.schema.json");
+	if (!s)
+		return;
+	struct schema_errors errs = { 0 };
+	schema_validate(s, pc->cl->doc, pc->cl->root, &errs);
+	for (size_t i = 0; i < errs.len; i++) {
+		const struct schema_error *e = &errs.v[i];
+		struct diag *d = pc_report(pc, fault_rule[e->fault], e->pos, "%s", e->msg);
+		if (e->help)
+			diag_set_help(d, "%s", e->help);
+		if (e->node != e->pos) {
+			struct buf path = BUF_INIT;
+			yd_path_json(pc->cl->doc, e->node, &path);
+			free(d->yaml_path);
+			d->yaml_path = buf_detach(&path);
+		}
+	}
+	schema_errors_free(&errs);
+}
+
+static void (*const checks[])(const struct pc *) = {
+	pc_check_schema,
+	pc_check_text,
+	pc_check_values,
+	pc_check_efa,
+	pc_check_placement,
+	pc_check_capacity,
+	pc_check_platform,
+	pc_check_storage,
+};
+
+void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
+{
+	struct cluster cl = cluster_of(src, doc);
+	struct pc pc = { &cl, diags };
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
+		checks[i](&pc);
+}
