@@ -14,15 +14,20 @@ DIFFBASH_MIN ?= 2
 
 .PHONY: diff-bash diff-bash-known
 
+# One command for all its sources: the header list above is its
+# dependencies, so the compiler's own (-MMD) are left out.
 $(DIFFBASH): $(DIFFBASH_SRC) $(DIFFBASH_HDR) $(BUILD)/libtf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/diffbash -o $@ $(DIFFBASH_SRC) $(BUILD)/libtf.a $(LDLIBS)
+	$(CC) $(filter-out -MMD -MP,$(CFLAGS)) -Itests/diffbash $(INC_ALL) -o $@ $(DIFFBASH_SRC) \
+		$(BUILD)/libtf.a $(LDLIBS)
 
-test: $(DIFFBASH)
+TEST_PROGRAMS += $(DIFFBASH)
 
-diff-bash: deps $(DIFFBASH)
+diff-bash: deps
+	@$(SUBMAKE) $(DIFFBASH)
 	$(DIFFBASH) run --seed $(SEED) --count $(N) --coverage --minimise $(DIFFBASH_MIN) \
 		--keep build/diffbash/min
 
-diff-bash-known: deps $(DIFFBASH)
+diff-bash-known: deps
+	@$(SUBMAKE) $(DIFFBASH)
 	@BUILD=$(BUILD) sh tests/diffbash/run.sh --write-known
