@@ -50,9 +50,7 @@ enum db_dir db_compare(const struct dbb_verdict *b, const struct dbj_verdict *m)
 void db_class(enum db_dir d, const struct dbb_verdict *b, const struct dbj_verdict *m,
 	      char *out, size_t cap)
 {
-	const char *why = d == DIR_MODEL_REJECTS ? m->why : b->why;
-	snprintf(out, cap, "%s: %s%s", dir_names[d], why,
-		 d == DIR_MODEL_REJECTS && b->warned ? " (bash only warns)" : "");
+	snprintf(out, cap, "%s: %s", dir_names[d], d == DIR_MODEL_REJECTS ? m->why : b->why);
 }
 
 void db_result(const char *verdict, const char *fmt, ...)
@@ -142,11 +140,17 @@ struct min_ctx {
 	char cls[200];
 };
 
+/* The model first: it runs in this process, so most candidates are
+ * turned down before bash is started. */
 static bool same_class(void *ctx, const char *text, size_t len)
 {
 	struct min_ctx *x = ctx;
-	struct dbb_verdict b;
 	struct dbj_verdict m;
+	dbj_model("candidate.sh", text, len, false, &m);
+	bool model_rejects = strncmp(x->cls, "model-rejects: ", 15) == 0;
+	if (m.reject != model_rejects || (model_rejects && strcmp(m.why, x->cls + 15) != 0))
+		return false;
+	struct dbb_verdict b;
 	enum db_dir d = db_judge_text(x->c, text, len, &b, &m);
 	if (d != DIR_MODEL_REJECTS && d != DIR_MODEL_ACCEPTS)
 		return false;

@@ -89,14 +89,59 @@ static char *stderr_of(const char *path)
 	return s ? s : xstrdup("");
 }
 
-/* "FILE: line N: MESSAGE" -> "MESSAGE", first line only. */
+/* Tokens bash names in "near unexpected token `X'" that say what went
+ * wrong; any other word is one of the script's own and is written WORD,
+ * so that messages group into classes. */
+static const char *const grammar_tokens[] = {
+	"fi", "done", "esac", "}", "{", ")", "(", ";;", ";&", ";;&", ";", "&&", "||", "|", "|&", "&",
+	"then", "do", "else", "elif", "in", "newline", "!", ">", "<", ">>", "<<", "function",
+	"$'\\r'", "[[", "]]", "((", "))",
+};
+
+static void normalise(const char *msg, size_t n, char *out, size_t cap)
+{
+	static const char near[] = "near unexpected token `";
+	const char *t = memmem(msg, n, near, sizeof near - 1);
+	const char *e = t ? memchr(t + sizeof near - 1, '\'', n - (size_t)(t - msg) - (sizeof near - 1)) : NULL;
+	if (!e) {
+		snprintf(out, cap, "%.*s", (int)n, msg);
+		return;
+	}
+	const char *tok = t + sizeof near - 1;
+	size_t tlen = (size_t)(e - tok);
+	for (size_t i = 0; i < sizeof grammar_tokens / sizeof grammar_tokens[0]; i++) {
+		if (strlen(grammar_tokens[i]) == tlen && memcmp(grammar_tokens[i], tok, tlen) == 0) {
+			snprintf(out, cap, "%.*s", (int)n, msg);
+			return;
+		}
+	}
+	snprintf(out, cap, "%.*sWORD%.*s", (int)(tok - msg), msg, (int)(n - (size_t)(e - msg)), e);
+}
+
+static bool is_warning(const char *line, size_t n)
+{
+	return memmem(line, n, ": warning: ", 11) != NULL;
+}
+
+/* "FILE: line N: MESSAGE" -> "MESSAGE", from the first line that is not
+ * a warning (or the first line, when all are). */
 static void first_message(const char *err, char *out, size_t cap)
 {
-	const char *line = strstr(err, ": line ");
-	const char *msg = line ? strstr(line + 7, ": ") : NULL;
-	msg = msg ? msg + 2 : err;
-	size_t n = strcspn(msg, "\n");
-	snprintf(out, cap, "%.*s", (int)n, msg);
+	const char *pick = err;
+	size_t len = strcspn(err, "\n");
+	for (const char *line = err; *line;) {
+		size_t n = strcspn(line, "\n");
+		if (!is_warning(line, n)) {
+			pick = line;
+			len = n;
+			break;
+		}
+		line += n + (line[n] == '\n');
+	}
+	const char *at = memmem(pick, len, ": line ", 7);
+	const char *msg = at ? memmem(at + 7, len - (size_t)(at + 7 - pick), ": ", 2) : NULL;
+	msg = msg ? msg + 2 : pick;
+	normalise(msg, len - (size_t)(msg - pick), out, cap);
 }
 
 /* The delimiters bash wanted, in order: "...(wanted `EOF')". */

@@ -1,6 +1,6 @@
-/* ddmin over units of a text (Zeller's complement-removal form): try
- * the text without each of n chunks; keep the first that still holds
- * and go on at the same grain, else halve the chunks. Units are slices
+/* Delta debugging over units of a text: try the text without each
+ * chunk of units, keep every removal after which the predicate still
+ * holds, then halve the chunks. Units are slices
  * of the current text: lines (with their newline), then tokens (a run
  * of non-blanks with the blanks after it), then single bytes of a text
  * already small. */
@@ -65,19 +65,20 @@ static void without(const struct buf *t, size_t keep, const struct units *u, siz
 			buf_put(out, t->p + u->v[i].off, u->v[i].len);
 }
 
-/* One grain of ddmin; returns false when the budget ran out. */
+/* One grain: chunks of half the units, then of a quarter..., each
+ * chunk tried away once per pass; a pass that removed something is
+ * repeated at its size. Returns false when the budget ran out. */
 static bool ddmin(struct buf *t, size_t keep, enum grain gr, dbm_pred pred, void *ctx,
 		  unsigned budget, unsigned *calls)
 {
 	struct units u = { NULL, 0, 0 };
 	struct buf cand = BUF_INIT;
 	split(t, keep, gr, &u);
-	size_t n = 2;
+	size_t chunk = u.n > 1 ? u.n / 2 : 1;
 	bool ok = true;
-	while (u.n >= 1) {
-		size_t chunk = (u.n + n - 1) / n;
+	while (u.n) {
 		bool shrank = false;
-		for (size_t a = 0; a < u.n; a += chunk) {
+		for (size_t a = 0; a < u.n;) {
 			if (*calls >= budget) {
 				ok = false;
 				goto out;
@@ -85,20 +86,22 @@ static bool ddmin(struct buf *t, size_t keep, enum grain gr, dbm_pred pred, void
 			size_t b = a + chunk < u.n ? a + chunk : u.n;
 			without(t, keep, &u, a, b, &cand);
 			++*calls;
-			if (!pred(ctx, cand.p, cand.len))
+			if (!pred(ctx, cand.p, cand.len)) {
+				a = b;
 				continue;
+			}
+			/* the units after the chunk now start at a */
 			t->len = 0;
 			buf_put(t, cand.p, cand.len);
 			split(t, keep, gr, &u);
-			n = n > 2 ? n - 1 : 2;
 			shrank = true;
-			break;
 		}
-		if (shrank)
-			continue;
-		if (n >= u.n)
+		if (!shrank && chunk == 1)
 			break;
-		n = n * 2 < u.n ? n * 2 : u.n;
+		if (!shrank)
+			chunk /= 2;
+		if (chunk > u.n)
+			chunk = u.n ? u.n : 1;
 	}
 out:
 	free(u.v);

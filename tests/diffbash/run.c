@@ -403,7 +403,14 @@ static void keep_case(const struct run *r, const struct rec *x, const struct buf
 {
 	if (!r->o.keep)
 		return;
-	mkdir(r->o.keep, 0755);
+	/* mkdir -p */
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s/", r->o.keep);
+	for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
 	char path[1200];
 	snprintf(path, sizeof path, "%s/%s-%s.sh", r->o.keep,
 		 x->dir == DIR_MODEL_REJECTS ? "accept" : "reject", x->key[0] == 'g' ? x->key + 4 : "reg");
