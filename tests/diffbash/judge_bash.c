@@ -102,8 +102,9 @@ static void normalise(const char *msg, size_t n, char *out, size_t cap)
 {
 	static const char near[] = "near unexpected token `";
 	const char *t = memmem(msg, n, near, sizeof near - 1);
-	const char *e = t ? memchr(t + sizeof near - 1, '\'', n - (size_t)(t - msg) - (sizeof near - 1)) : NULL;
-	if (!e) {
+	/* the last quote: the token may hold quotes of its own ($'\r') */
+	const char *e = t ? memrchr(msg, '\'', n) : NULL;
+	if (!e || e < t + sizeof near - 1) {
 		snprintf(out, cap, "%.*s", (int)n, msg);
 		return;
 	}
@@ -274,6 +275,8 @@ void dbb_judge(const char *bash, char *const *paths, size_t n, unsigned jobs,
 		memset(o, 0, sizeof *o);
 		errs[i] = stderr_of(paths[i]);
 		first_message(errs[i], o->why, sizeof o->why);
+		if (!o->why[0] && v[i].rc > 0)
+			snprintf(o->why, sizeof o->why, "exit status %d without a message", v[i].rc);
 		o->kind = v[i].rc < 0 ? DBB_FAILED : v[i].rc ? DBB_REJECT : DBB_ACCEPT;
 		o->warned = !v[i].rc && strstr(errs[i], "warning:") != NULL;
 	}

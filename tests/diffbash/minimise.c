@@ -2,8 +2,8 @@
  * chunk of units, keep every removal after which the predicate still
  * holds, then halve the chunks. Units are slices
  * of the current text: lines (with their newline), then tokens (a run
- * of non-blanks with the blanks after it), then single bytes of a text
- * already small. */
+ * of non-blanks with the blanks after it), then single characters of
+ * a text already small. */
 #include "minimise.h"
 
 #include <stdlib.h>
@@ -47,6 +47,10 @@ static void split(const struct buf *t, size_t keep, enum grain gr, struct units 
 			while (!sep && e < t->len && !blank(t->p[e]) && t->p[e] != '\n')
 				e++;
 			while (!sep && e < t->len && blank(t->p[e]))
+				e++;
+		} else {
+			/* a whole UTF-8 sequence: half a character is not text */
+			while (e < t->len && ((unsigned char)t->p[e] & 0xc0) == 0x80)
 				e++;
 		}
 		add_unit(u, i, e - i);

@@ -11,7 +11,8 @@
  *   --minimise K                      shrink K disagreements of each class (default 2;
  *                                     with --known, K new ones in all)
  *   --keep DIR                        write the shrunk cases there
- *   --coverage                        fail when a construct or mutation was never generated */
+ *   --coverage                        fail when a construct or mutation was never generated
+ *   --selftest                        first judge texts whose verdicts are known */
 #include "diffbash.h"
 
 #include <dirent.h>
@@ -29,7 +30,7 @@ struct run_opts {
 	unsigned long count;
 	unsigned broken, minimise, chunk;
 	const char *known, *regressions, *keep, *write_known;
-	bool coverage;
+	bool coverage, selftest;
 };
 
 struct tally {
@@ -450,15 +451,59 @@ static void minimise_some(struct run *r)
 	buf_free(&t);
 }
 
+/* ---- the judges judged ---- */
+
+/* Each judge, and the minimiser, on texts whose answer is known: a
+ * judge that stopped seeing the [[ ]] quirk or a warning would make
+ * every count above wrong. */
+static void selftest(struct run *r)
+{
+	static const struct {
+		const char *name, *text;
+		enum dbb_kind bash;
+		bool warned;
+		int model_rejects; /* -1: either */
+	} cases[] = {
+		{ "accepts", "#!/bin/bash\necho hi\n", DBB_ACCEPT, false, 0 },
+		{ "rejects", "#!/bin/bash\nif true; then\n", DBB_REJECT, false, 1 },
+		{ "dbracket-quirk", "#!/bin/bash\n[[ a b ]]\nfi\n", DBB_AMBIGUOUS, false, -1 },
+		{ "heredoc-warning", "#!/bin/bash\ncat <<EOF\nbody\n", DBB_ACCEPT, true, -1 },
+		{ "heredoc-warning-twice", "#!/bin/bash\ncat <<A <<B\nx\nA\n", DBB_ACCEPT, true, -1 },
+		{ "unterminated-quote", "#!/bin/bash\nx='\n", DBB_REJECT, false, 1 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct dbb_verdict b;
+		struct dbj_verdict m;
+		db_judge_text(r->c, cases[i].text, strlen(cases[i].text), &b, &m);
+		bool ok = b.kind == cases[i].bash && b.warned == cases[i].warned &&
+			  (cases[i].model_rejects < 0 || m.reject == (cases[i].model_rejects == 1));
+		db_result(ok ? "pass" : "fail", "diffbash/judge/%s", cases[i].name);
+		r->fails += !ok;
+	}
+	static const char text[] = "#!/bin/bash\necho a\nexport B=1\ntime { :; }\necho c\n";
+	struct buf t = BUF_INIT;
+	buf_puts(&t, text);
+	unsigned calls = db_minimise(r->c, &t, 500);
+	bool ok = calls && t.len < sizeof text - 1 && !strstr(t.p, "echo") && strstr(t.p, "time");
+	db_result(ok ? "pass" : "fail", "diffbash/minimiser: %zu -> %zu bytes in %u runs", sizeof text - 1,
+		  t.len, calls);
+	r->fails += !ok;
+	buf_free(&t);
+}
+
 /* ---- the command ---- */
 
 static bool parse(struct run_opts *o, int argc, char **argv)
 {
-	*o = (struct run_opts){ 1, 3000, 30, 2, 256, NULL, NULL, NULL, NULL, false };
+	*o = (struct run_opts){ 1, 3000, 30, 2, 256, NULL, NULL, NULL, NULL, false, false };
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--coverage")) {
 			o->coverage = true;
+			continue;
+		}
+		if (!strcmp(a, "--selftest")) {
+			o->selftest = true;
 			continue;
 		}
 		if (!v)
@@ -493,7 +538,7 @@ int db_cmd_run(struct db_cfg *c, int argc, char **argv)
 	r.c = c;
 	if (!parse(&r.o, argc, argv)) {
 		fprintf(stderr, "usage: diffbash run [--seed S] [--count N] [--broken PCT] [--regressions DIR]\n"
-				"       [--known FILE] [--write-known FILE] [--minimise K] [--keep DIR] [--coverage]\n");
+				"       [--known FILE] [--write-known FILE] [--minimise K] [--keep DIR] [--coverage] [--selftest]\n");
 		return 2;
 	}
 	char why[300];
@@ -506,6 +551,8 @@ int db_cmd_run(struct db_cfg *c, int argc, char **argv)
 		db_result("fail", "diffbash/known: cannot read %s", r.o.known);
 		return 1;
 	}
+	if (r.o.selftest)
+		selftest(&r);
 	double t0 = db_now();
 	run_generated(&r);
 	r.t_all = db_now() - t0;

@@ -26,4 +26,4 @@ if [ "${1:-}" = --write-known ]; then
 fi
 # shellcheck disable=SC2086
 exec "$DB" run $RUN --regressions tests/diffbash/regressions --known tests/diffbash/known.tsv \
-	--coverage --minimise 3
+	--coverage --selftest --minimise 3
