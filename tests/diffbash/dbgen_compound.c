@@ -290,35 +290,11 @@ static void select_loop(struct gen *g)
 
 /* ---- case ---- */
 
-static void case_item(struct gen *g, bool last)
+/* What ends an item of n commands: ;; ;& or ;;&, or nothing after the
+ * last (but "x) ;" is an error). */
+static void case_terminator(struct gen *g, unsigned n, bool last)
 {
-	static const char *const pats[] = {
-		"*.py", "train|eval", "\"quoted\"", "--lr=*", "[0-9]*", "'a b'", "gpu-*|trn*", "$MODE",
-		"\\)", "?", "-h|--help", "données",
-	};
-	g_indent(g);
-	if (g_pct(g, 15)) {
-		g_use(g, DBC_CASE_PAREN);
-		g_put(g, "(");
-	}
-	g_put(g, last && g_pct(g, 60) ? "*" : g_pick(g, pats));
-	if (g_mut(g, DBM_CASE_BAD))
-		g_put(g, " ");
-	else
-		g_put(g, ") ");
-	unsigned n = g_pct(g, 12) ? 0 : 1 + g_below(g, 2);
-	if (!n)
-		g_use(g, DBC_CASE_EMPTY);
-	enter(g);
-	for (unsigned i = 0; i < n; i++) {
-		g_indent(g);
-		g_and_or(g);
-		if (i + 1 < n)
-			g_end(g);
-	}
-	leave(g);
 	if (last && g_pct(g, 30)) {
-		/* the last item's terminator is optional, but "x) ;" is an error */
 		if (n)
 			g_end(g);
 		else if (g_oneline(g))
@@ -328,7 +304,7 @@ static void case_item(struct gen *g, bool last)
 		return;
 	}
 	if (g_mut(g, DBM_CASE_BAD)) {
-		g_end(g);
+		g_end(g); /* no ;; before the next pattern */
 		return;
 	}
 	static const char *const terms[] = { ";;", ";;", ";;", ";;", ";&", ";;&" };
@@ -351,6 +327,33 @@ static void case_item(struct gen *g, bool last)
 		g_put(g, " ");
 	else
 		g_nl(g);
+}
+
+static void case_item(struct gen *g, bool last)
+{
+	static const char *const pats[] = {
+		"*.py", "train|eval", "\"quoted\"", "--lr=*", "[0-9]*", "'a b'", "gpu-*|trn*", "$MODE",
+		"\\)", "?", "-h|--help", "données",
+	};
+	g_indent(g);
+	if (g_pct(g, 15)) {
+		g_use(g, DBC_CASE_PAREN);
+		g_put(g, "(");
+	}
+	g_put(g, last && g_pct(g, 60) ? "*" : g_pick(g, pats));
+	g_put(g, g_mut(g, DBM_CASE_BAD) ? " " : ") ");
+	unsigned n = g_pct(g, 12) ? 0 : 1 + g_below(g, 2);
+	if (!n)
+		g_use(g, DBC_CASE_EMPTY);
+	enter(g);
+	for (unsigned i = 0; i < n; i++) {
+		g_indent(g);
+		g_and_or(g);
+		if (i + 1 < n)
+			g_end(g);
+	}
+	leave(g);
+	case_terminator(g, n, last);
 }
 
 static void case_command(struct gen *g)
