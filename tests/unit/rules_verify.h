@@ -43,6 +43,7 @@
 #include "format.h"
 #include "lint.h"
 #include "rules.h"
+#include "trouble.h"
 
 /* Which test file holds the cases of which families (rule ID prefixes).
  * An area whose family is not here fails every rule test. */
@@ -167,6 +168,7 @@ static inline void verify_at(const char *file, int line, bool want, enum rule_id
 			print_error("  (none)\n");
 		fflush(stdout);
 		format_write(stderr, FMT_CONCISE, &run.diags, false);
+		trouble_flush(&run.trouble, stderr); /* what trainforge would print on stderr */
 		fflush(stderr);
 	}
 	lint_run_fini(&run);
