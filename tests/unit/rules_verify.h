@@ -8,14 +8,15 @@
  * lint` (lint_text, then lint_run_finish), as a file of the rule's family
  * (cluster.yaml, job.yaml, job.sbatch; LN rules: input.yaml) and asserts
  * that a finding of the rule is there (verify) or is not (verify_not). On
- * failure it prints every finding it got (TF_VERIFY_SHOW=1 in the
- * environment: for every case, which helps to write one). No process is started, except
- * shellcheck for SC cases. The variants:
+ * failure it prints every finding it got; with TF_VERIFY_SHOW=1 in the
+ * environment it does so for every case, which helps to write one. No
+ * process is started, except shellcheck for SC cases. The variants:
  *
  *   verify_file(R_LN1004, "empty.yaml", "")     the file name chooses the kind
  *   verify_bytes(R_LN1003, "x.yaml", "a\0b")    a literal with NUL bytes
- *   verify_pair(R_SB3001, cluster, script)      the script against a cluster
- *                                               config of the same run
+ *   verify_pair(R_SB3001, cluster, script)      the script (job.sbatch) against
+ *                                               cluster.yaml, the only cluster
+ *                                               config of the run
  *   verify_sc(2086, script)                     shellcheck's SC2086
  *
  * each with a _not form. Job specs get the generator's checks through the

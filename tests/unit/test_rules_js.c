@@ -27,6 +27,7 @@ static void js_schema(void **state)
 	verify_not(R_JS0003, SPEC("trn1.32xlarge", "nodes: 2\n"));
 	verify(R_JS0004, "trainforge: 1\nname: job\ninstance: trn1.32xlarge\nnodes: 2\n"
 			 "cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n");
+	verify_not(R_JS0004, TRN1(""));
 	verify(R_JS0005, TRN1("") "storage: {type: nfs}\n");
 	verify_not(R_JS0005, TRN1("") "storage: {type: ebs, mount: /shared}\n");
 }

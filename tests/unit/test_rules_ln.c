@@ -17,10 +17,11 @@
 static void ln_input(void **state)
 {
 	(void)state;
-	verify(R_LN1001, "HeadNode:\n  InstanceType: [c5.xlarge\nScheduling: {}\n");
-	verify_not(R_LN1001, "HeadNode:\n  InstanceType: [c5.xlarge]\nScheduling: {}\n");
-	verify(R_LN1002, "HeadNode:\n  InstanceType: caf\xe9\n");
-	verify_not(R_LN1002, "HeadNode:\n  InstanceType: caf\xc3\xa9\n");
+	verify(R_LN1001, CLEAN "Tags:\n  - Key: team\n    Value: \"ml-infra\n");
+	verify_not(R_LN1001, CLEAN "Tags:\n  - Key: team\n    Value: \"ml-infra\"\n");
+	/* Latin-1, then UTF-8 */
+	verify(R_LN1002, CLEAN "Tags: [{Key: owner, Value: Ren\xe9}]\n");
+	verify_not(R_LN1002, CLEAN "Tags: [{Key: owner, Value: Ren\xc3\xa9}]\n");
 	verify_bytes(R_LN1003, "cluster.yaml", "HeadNode:\n  InstanceType: c5\0.xlarge\n");
 	verify_not(R_LN1003, CLEAN);
 	verify_file(R_LN1004, "empty.yaml", "");
@@ -49,7 +50,11 @@ static void ln_directives(void **state)
 	verify_not(R_LN0001, "# trainforge disable-file=PC2101 # groups are made elsewhere\n" NO_GROUP);
 	verify(R_LN0001, NO_GROUP_TAIL("  # trainforge disable=PC2102 # not this one"));
 	verify_not(R_LN0001, NO_GROUP_TAIL("  # trainforge disable=PC2101 # made elsewhere"));
-	verify(R_LN0001, "#!/bin/bash\n#SBATCH --nodes=1\n# trainforge disable=SB2002 # one node\nsrun hostname\n");
+	verify_file(R_LN0001, "job.sbatch",
+		    "#!/bin/bash\n#SBATCH --nodes=1\n# trainforge disable=SB2002 # one node\nsrun hostname\n");
+	verify_file_not(R_LN0001, "job.sbatch",
+			"#!/bin/bash\n#SBATCH --nodes=2\nsrun hostname\n"
+			"# trainforge disable=SB2002 # a launcher of its own\ntorchrun train.py\n");
 	verify(R_LN0002, "# trainforge disable=PC2110 # a typo of PC2101\n" NO_GROUP);
 	verify_not(R_LN0002, "# trainforge disable=efa-without-placement-group # by name\n" NO_GROUP);
 	verify(R_LN0003, "# trainforge disable PC2101\n" NO_GROUP);

@@ -14,6 +14,8 @@
 #define GROUP "{" SUBNET ", PlacementGroup: {Enabled: true}}"
 /* The compute resource p5 of up to four p5.48xlarge, with more keys. */
 #define P5(more) "{Name: p5, InstanceType: p5.48xlarge, MaxCount: 4" more "}"
+/* The same with Instances, as a queue in several subnets needs. */
+#define P5_FLEX(more) "{Name: p5, Instances: [{InstanceType: p5.48xlarge}], MaxCount: 4" more "}"
 #define EFA ", Efa: {Enabled: true}"
 #define TRN2 "{Name: trn2, InstanceType: trn2.48xlarge, MaxCount: 4" EFA "}"
 /* A queue line of its own, before Networking (CapacityType, ...). */
@@ -41,7 +43,7 @@ static void pc_schema(void **state)
 	verify(R_PC0005, QUEUE(GROUP, "{Name: P5_nodes, InstanceType: p5.48xlarge, MaxCount: 4" EFA "}"));
 	verify_not(R_PC0005, QUEUE(GROUP, "{Name: p5-nodes, InstanceType: p5.48xlarge, MaxCount: 4" EFA "}"));
 	verify(R_PC0006, QUEUE(GROUP, P5(EFA ", Instances: [{InstanceType: p5.48xlarge}]")));
-	verify_not(R_PC0006, QUEUE(GROUP, "{Name: p5, Instances: [{InstanceType: p5.48xlarge}], MaxCount: 4" EFA "}"));
+	verify_not(R_PC0006, QUEUE(GROUP, P5_FLEX(EFA)));
 }
 
 static void pc_values(void **state)
@@ -77,8 +79,8 @@ static void pc_placement(void **state)
 	verify_not(R_PC2101, QUEUE(GROUP, P5(EFA)));
 	verify(R_PC2102, QUEUE("{" SUBNET ", PlacementGroup: {Enabled: false}}", P5(EFA)));
 	verify_not(R_PC2102, QUEUE("{" SUBNET ", PlacementGroup: {Enabled: true, Name: my-group}}", P5(EFA)));
-	verify(R_PC2103, QUEUE("{" TWO_SUBNETS "}", P5(EFA)));
-	verify_not(R_PC2103, QUEUE("{" TWO_SUBNETS "}", P5("")));
+	verify(R_PC2103, QUEUE("{" TWO_SUBNETS "}", P5_FLEX(EFA)));
+	verify_not(R_PC2103, QUEUE("{" TWO_SUBNETS "}", P5_FLEX("")));
 }
 
 static void pc_capacity(void **state)
