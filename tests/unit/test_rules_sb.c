@@ -49,6 +49,9 @@ static void sb_options(void **state)
 	verify_not(R_SB1001, JOB("#SBATCH --gpus-per-node=8\n", LAUNCH("")));
 	verify(R_SB1002, JOB("#SBATCH --time=48h\n", LAUNCH("")));
 	verify_not(R_SB1002, JOB("#SBATCH --time=2-00:00:00\n", LAUNCH("")));
+	/* a suppression on its own line covers the #SBATCH line below it */
+	verify_not(R_SB1002, JOB("# trainforge disable=SB1002 # site format\n#SBATCH --time=48h\n",
+				 LAUNCH("")));
 }
 
 static void sb_launch(void **state)
