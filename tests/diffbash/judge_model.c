@@ -19,8 +19,8 @@ void dbj_model(const char *path, const char *text, size_t len, bool kind_auto,
 	lint_text(&run, path, text, len, true);
 	lint_run_finish(&run);
 	memset(v, 0, sizeof *v);
-	const char *kind = run.n_inputs ? run.inputs[0].src->kind : NULL;
-	v->script = kind && strcmp(kind, "sbatch") == 0;
+	const struct lint_file *f = run.n_files ? run.files[0] : NULL;
+	v->script = f && f->input && !f->shell && f->kind == KIND_SBATCH;
 	for (size_t i = 0; i < run.diags.len; i++) {
 		const struct diag *d = &run.diags.v[i];
 		if (d->rule != R_SB0005)
