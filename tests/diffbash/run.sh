@@ -7,14 +7,14 @@
 # no script exercised. The model disagrees with bash today: known.tsv
 # lists those cases, and the parser work shrinks it to nothing.
 #   sh tests/diffbash/run.sh --write-known   rewrite known.tsv and known-wild.tsv
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-BUILD=${BUILD:-build/rel}
-DB=$BUILD/tests/diffbash/diffbash
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+DB=${BUILD:-build/rel}/tests/diffbash/diffbash
 WILD=${TF_WILD_CORPUS:-../shared/corpus/wild}
 RUN="--seed 1 --count 3000 --broken 30"
 if [ ! -x "$DB" ]; then
-	echo "RESULT fail diffbash: $DB is not built (make $DB)"
+	no "diffbash: $DB is not built (make $DB)"
 	exit 1
 fi
 if [ "${1:-}" = --write-known ]; then
@@ -25,5 +25,5 @@ if [ "${1:-}" = --write-known ]; then
 	exit 0
 fi
 # shellcheck disable=SC2086
-exec "$DB" run $RUN --regressions tests/diffbash/regressions --known tests/diffbash/known.tsv \
+"$DB" run $RUN --regressions tests/diffbash/regressions --known tests/diffbash/known.tsv \
 	--coverage --selftest --minimise 3

@@ -6,12 +6,12 @@
 # the model is wrong today are listed in known-wild.tsv (reported as
 # skips); any other failure, or a listed file that is right now, fails.
 # Skips, saying so, when the corpus is not there.
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-BUILD=${BUILD:-build/rel}
-DB=$BUILD/tests/diffbash/diffbash
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+DB=${BUILD:-build/rel}/tests/diffbash/diffbash
 if [ ! -x "$DB" ]; then
-	echo "RESULT fail wild: $DB is not built (make $DB)"
+	no "wild: $DB is not built (make $DB)"
 	exit 1
 fi
-exec "$DB" wild "${TF_WILD_CORPUS:-../shared/corpus/wild}" --known tests/diffbash/known-wild.tsv
+"$DB" wild "${TF_WILD_CORPUS:-../shared/corpus/wild}" --known tests/diffbash/known-wild.tsv
