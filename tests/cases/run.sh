@@ -8,11 +8,10 @@
 # new version NAME and, beside it, NAME.base, the old one; NAME.expect is
 # then the output of `trainforge diff --format concise NAME.base NAME`.
 # Prints RESULT lines.
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+out=$t/out
 for input in tests/cases/*/*; do
 	case $input in *.expect|*.args|*.base) continue ;; esac
 	[ -f "$input" ] || continue
@@ -21,7 +20,7 @@ for input in tests/cases/*/*; do
 	expect=$input.expect
 	name=$rule/$(basename "$input")
 	if [ ! -f "$expect" ]; then
-		echo "RESULT fail $name: no $expect"
+		no "$name: no $expect"
 		continue
 	fi
 	args=""
@@ -34,25 +33,25 @@ for input in tests/cases/*/*; do
 		"$TF" lint --format concise -q --shellcheck off $args "$input" >"$out" 2>/dev/null
 	fi
 	if ! diff -u "$expect" "$out" >/dev/null; then
-		echo "RESULT fail $name: output differs"
+		no "$name: output differs"
 		diff -u "$expect" "$out" | head -20
 		continue
 	fi
 	case $(basename "$input") in
 	bad*)
-		if grep -q "\[$rule\]\$" "$out"; then echo "RESULT pass $name"
-		else echo "RESULT fail $name: does not show $rule"; fi ;;
+		if grep -q "\[$rule\]\$" "$out"; then ok "$name"
+		else no "$name: does not show $rule"; fi ;;
 	good*)
-		if grep -q "\[$rule\]\$" "$out"; then echo "RESULT fail $name: shows $rule"
-		else echo "RESULT pass $name"; fi ;;
-	*) echo "RESULT pass $name" ;;
+		if grep -q "\[$rule\]\$" "$out"; then no "$name: shows $rule"
+		else ok "$name"; fi ;;
+	*) ok "$name" ;;
 	esac
 done
 # Every rule in the table has a bad and a good case.
 "$TF" rules | awk 'NR > 1 && $1 != "SC0000" { print $1 }' | while read -r id; do
 	if ls tests/cases/"$id"/bad* >/dev/null 2>&1 && ls tests/cases/"$id"/good* >/dev/null 2>&1; then
-		echo "RESULT pass coverage/$id"
+		ok "coverage/$id"
 	else
-		echo "RESULT fail coverage/$id: needs tests/cases/$id/bad* and good*"
+		no "coverage/$id: needs tests/cases/$id/bad* and good*"
 	fi
 done

@@ -4,15 +4,11 @@
 # with the vendored 3.11 package and Debian's python3-marshmallow), and
 # docs/update-policy.md is what `trainforge docs update-policy` prints.
 # Prints RESULT lines.
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-case $TF in /*) ;; *) TF=$(pwd)/$TF ;; esac
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-
-ok() { echo "RESULT pass update/$1"; }
-no() { echo "RESULT fail update/$1"; }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+result_prefix=update/
+tf_built update || exit 0
 
 # ---- the table -------------------------------------------------------------
 if "$TF" docs update-policy >"$t/table.md" 2>"$t/err" && cmp -s "$t/table.md" docs/update-policy.md; then
@@ -23,7 +19,7 @@ fi
 if [ -x /usr/bin/python3 ]; then
 	/usr/bin/python3 tests/update/policy_agree.py "$t/table.md"
 else
-	echo "RESULT skip update/policy-agree: /usr/bin/python3 is missing (tools/deps.sh installs it)"
+	skip "policy-agree: /usr/bin/python3 is missing (tools/deps.sh installs it)"
 fi
 
 # ---- the review against ParallelCluster's own ConfigPatch ---------------------
@@ -44,22 +40,17 @@ if [ -x /usr/bin/python3 ]; then
 		prev=$f
 	done
 	/usr/bin/python3 tests/update/configpatch_agree.py "$TF" "$@"
-	[ -n "$prev" ] || echo "RESULT skip update/configpatch-corpus: ../shared/corpus/parallelcluster/valid is absent"
+	[ -n "$prev" ] || skip "configpatch-corpus: ../shared/corpus/parallelcluster/valid is absent"
 else
-	echo "RESULT skip update/configpatch: /usr/bin/python3 is missing (tools/deps.sh installs it)"
+	skip "configpatch: /usr/bin/python3 is missing (tools/deps.sh installs it)"
 fi
 
-expect_rc() { # name, expected rc, command...: stdout in $t/out, stderr in $t/err
-	name=$1 want=$2
-	shift 2
-	"$@" >"$t/out" 2>"$t/err"
-	rc=$?
-	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -3 "$t/err"; fi
-}
-has() { # name, file, fixed string
+# contains NAME FILE TEXT, omits NAME FILE TEXT: a fixed string is (is
+# not) in FILE
+contains() {
 	if grep -qF -- "$3" "$2"; then ok "$1"; else no "$1: no '$3' in"; sed 's/^/    /' "$2" | head -5; fi
 }
-lacks() { # name, file, fixed string
+omits() {
 	if grep -qF -- "$3" "$2"; then no "$1: '$3' in"; sed 's/^/    /' "$2" | head -5; else ok "$1"; fi
 }
 
@@ -69,22 +60,22 @@ new=$cases/PC5001/bad-head-instance-type.yaml
 
 # ---- trainforge diff: arguments and exit codes -------------------------------
 expect_rc diff-refused-change-exits-1 1 "$TF" diff --format concise "$old" "$new"
-has diff-names-the-key "$t/out" 'HeadNode.InstanceType c5.xlarge -> c5.2xlarge'
-has diff-finding-in-new "$t/out" "$new:5:17: error"
+contains diff-names-the-key "$t/out" 'HeadNode.InstanceType c5.xlarge -> c5.2xlarge'
+contains diff-finding-in-new "$t/out" "$new:5:17: error"
 expect_rc diff-fail-level-never 0 "$TF" diff --fail-level never "$old" "$new"
 expect_rc diff-unchanged-exits-0 0 "$TF" diff "$old" "$old"
-has diff-unchanged-summary "$t/err" 'No problems found in 1 file'
+contains diff-unchanged-summary "$t/err" 'No problems found in 1 file'
 expect_rc diff-one-path-exits-2 2 "$TF" diff "$new"
 expect_rc diff-three-paths-exits-2 2 "$TF" diff "$old" "$new" "$new"
 expect_rc diff-missing-old-exits-2 2 "$TF" diff "$t/absent.yaml" "$new"
-has diff-missing-old-says-so "$t/err" "absent.yaml"
+contains diff-missing-old-says-so "$t/err" "absent.yaml"
 expect_rc diff-missing-new-exits-2 2 "$TF" diff "$old" "$t/absent.yaml"
 expect_rc diff-no-fix 2 "$TF" diff --fix "$old" "$new"
 expect_rc diff-stdin-new 1 sh -c '"$1" diff --format concise --stdin-filename n.yaml "$2" - <"$3"' sh "$TF" "$old" "$new"
-has diff-stdin-named "$t/out" 'n.yaml:5:17: error'
+contains diff-stdin-named "$t/out" 'n.yaml:5:17: error'
 printf 'just: text\n' >"$t/plain.yaml"
 expect_rc diff-new-not-a-cluster 0 "$TF" diff --format concise "$old" "$t/plain.yaml"
-has diff-new-not-a-cluster-note "$t/out" '[LN1008]'
+contains diff-new-not-a-cluster-note "$t/out" '[LN1008]'
 expect_rc diff-select-replaces 0 "$TF" diff --select PC5007 "$old" "$new"
 expect_rc diff-json 1 "$TF" diff --format json "$old" "$new"
 python3 - "$t/out" <<'PY' && ok diff-json-shape || no diff-json-shape
@@ -106,45 +97,45 @@ git -C "$r" add . && git -C "$r" commit -qm one
 cp "$new" "$r/clusters/a.yaml"
 cp "$old" "$r/clusters/new.yaml"
 expect_rc base-refused-change 1 "$TF" lint --format concise --select PC5 --base HEAD "$r/clusters/a.yaml"
-has base-names-the-key "$t/out" 'HeadNode.InstanceType c5.xlarge -> c5.2xlarge'
-has base-help-names-revision "$t/out" '[PC5001]'
+contains base-names-the-key "$t/out" 'HeadNode.InstanceType c5.xlarge -> c5.2xlarge'
+contains base-help-names-revision "$t/out" '[PC5001]'
 expect_rc base-text-help 1 "$TF" lint --select PC5 --base HEAD "$r/clusters/a.yaml"
-has base-help-old-line "$t/out" "was line 5 of HEAD:$r/clusters/a.yaml"
+contains base-help-old-line "$t/out" "was line 5 of HEAD:$r/clusters/a.yaml"
 expect_rc base-new-file-clean 0 "$TF" lint --select PC5 --base HEAD "$r/clusters/new.yaml"
 (cd "$r/clusters" && "$TF" lint --format concise --select PC5 --base HEAD a.yaml) >"$t/out" 2>&1
-has base-relative-path "$t/out" 'a.yaml:5:17: error'
+contains base-relative-path "$t/out" 'a.yaml:5:17: error'
 (cd "$r" && "$TF" lint --format concise --select PC5 --base HEAD --stdin-filename clusters/a.yaml - <clusters/a.yaml) >"$t/out" 2>&1
-has base-stdin-filename "$t/out" 'clusters/a.yaml:5:17: error'
+contains base-stdin-filename "$t/out" 'clusters/a.yaml:5:17: error'
 git -C "$r" add . && git -C "$r" commit -qm two
 expect_rc base-head-is-clean 0 "$TF" lint --select PC5 --base HEAD "$r/clusters/a.yaml"
 expect_rc base-older-revision 1 "$TF" lint --select PC5 --base HEAD~1 "$r/clusters/a.yaml"
 expect_rc base-bad-revision-exits-2 2 "$TF" lint --format concise --base no-such-rev "$r/clusters/a.yaml" "$r/clusters/new.yaml"
-has base-bad-revision-says-so "$t/err" "--base no-such-rev: unknown revision 'no-such-rev'"
+contains base-bad-revision-says-so "$t/err" "--base no-such-rev: unknown revision 'no-such-rev'"
 [ "$(grep -c 'no-such-rev' "$t/err")" = 1 ] && ok base-bad-revision-once || no base-bad-revision-once
-has base-bad-revision-still-lints "$t/err" 'in 2 files'
+contains base-bad-revision-still-lints "$t/err" 'in 2 files'
 expect_rc base-option-like-revision 2 "$TF" lint "--base=--output=$t/written" "$r/clusters/a.yaml"
 [ ! -e "$t/written" ] && ok base-option-not-passed-to-git || no base-option-not-passed-to-git
 mkdir -p "$t/norepo"
 cp "$new" "$t/norepo/a.yaml"
 GIT_CEILING_DIRECTORIES=$t expect_rc base-not-a-repository 2 "$TF" lint --base HEAD "$t/norepo/a.yaml"
-has base-not-a-repository-says-git "$t/err" 'not a git repository'
+contains base-not-a-repository-says-git "$t/err" 'not a git repository'
 # base: in .trainforge.yaml, and --base over it
 printf 'base: HEAD~1\n' >"$r/.trainforge.yaml"
 expect_rc base-setting 1 "$TF" lint --format concise --select PC5 "$r/clusters/a.yaml"
-has base-setting-reviews "$t/out" '[PC5001]'
+contains base-setting-reviews "$t/out" '[PC5001]'
 expect_rc base-flag-wins 0 "$TF" lint --select PC5 --base HEAD "$r/clusters/a.yaml"
 "$TF" lint --show-config "$r/clusters/a.yaml" >"$t/out" 2>&1
-has base-show-config "$t/out" 'base: HEAD~1  # '
+contains base-show-config "$t/out" 'base: HEAD~1  # '
 rm "$r/.trainforge.yaml"
 # the old version of a file that git has but that is not a config
 printf 'HeadNode: [\n' >"$r/clusters/broken.yaml"
 git -C "$r" add . && git -C "$r" commit -qm three
 cp "$new" "$r/clusters/broken.yaml"
 expect_rc base-unreadable-old 0 "$TF" lint --format concise --select PC5 --base HEAD "$r/clusters/broken.yaml"
-has base-unreadable-old-info "$t/out" "the change is not reviewed: HEAD:$r/clusters/broken.yaml is not valid YAML"
+contains base-unreadable-old-info "$t/out" "the change is not reviewed: HEAD:$r/clusters/broken.yaml is not valid YAML"
 # a change findings' place on the changed line, for pull-request annotations
 expect_rc base-github 1 "$TF" lint --format github --select PC5 --base HEAD~2 "$r/clusters/a.yaml"
-has base-github-line "$t/out" "::error file=$r/clusters/a.yaml,line=5,col=17"
+contains base-github-line "$t/out" "::error file=$r/clusters/a.yaml,line=5,col=17"
 expect_rc base-sarif 1 "$TF" lint --format sarif --select PC5 --base HEAD~2 "$r/clusters/a.yaml"
 python3 - "$t/out" <<'PY' && ok base-sarif-region || no base-sarif-region
 import json, sys
@@ -156,9 +147,9 @@ PY
 
 # ---- plan CLUSTER.yaml -------------------------------------------------------
 expect_rc plan-cluster 0 "$TF" plan "$cases/PC5007/bad.yaml"
-has plan-cluster-ceiling "$t/out" '$3523/h'
-has plan-cluster-price-source "$t/out" 'p5.48xlarge        $55.04/h a node, us-east-1 on-demand price of 2026-01-19'
-has plan-cluster-idle-month "$t/out" 'while idle: $0.00 a month'
+contains plan-cluster-ceiling "$t/out" '$3523/h'
+contains plan-cluster-price-source "$t/out" 'p5.48xlarge        $55.04/h a node, us-east-1 on-demand price of 2026-01-19'
+contains plan-cluster-idle-month "$t/out" 'while idle: $0.00 a month'
 expect_rc plan-cluster-json 0 "$TF" plan --format json "$cases/PC6001/bad.yaml"
 python3 - "$t/out" <<'PY' && ok plan-cluster-json-figures || no plan-cluster-json-figures
 import json, sys
@@ -172,10 +163,10 @@ assert abs(d["usdPerMonthAtMinCount"] - 4 * 55.04 * 730) < 0.01
 assert cr["price"] == {"usdPerHour": 55.04, "kind": "on-demand", "atMost": False, "region": "us-east-1", "date": "2026-01-19"}
 PY
 expect_rc plan-cluster-unknown-price 0 "$TF" plan "$cases/PC6001/bad-unknown-price.yaml"
-has plan-cluster-unknown "$t/out" 'unknown  (the catalog has no price for p5e.48xlarge)'
-has plan-cluster-total-without-unknown "$t/out" '(without the unknown prices)'
+contains plan-cluster-unknown "$t/out" 'unknown  (the catalog has no price for p5e.48xlarge)'
+contains plan-cluster-total-without-unknown "$t/out" '(without the unknown prices)'
 expect_rc plan-cluster-region "0" "$TF" plan "$cases/PC6001/bad-region.yaml"
-has plan-cluster-region-note "$t/out" 'the config is in us-west-2, where prices differ'
+contains plan-cluster-region-note "$t/out" 'the config is in us-west-2, where prices differ'
 expect_rc plan-cluster-spec-flags 2 "$TF" plan --hours 10 "$cases/PC6001/bad.yaml"
 printf 'HeadNode: {InstanceType: c5.large}\nScheduling: [\n' >"$t/broken-cluster.yaml"
 expect_rc plan-cluster-broken-yaml 1 "$TF" plan "$t/broken-cluster.yaml"
@@ -202,10 +193,10 @@ expect_rc hostile-many-queues-reordered 0 timeout 60 "$TF" diff --format concise
 { head_of; cat "$t/subnets-old.part"; } >"$t/subnets-old.yaml"
 { head_of; cat "$t/subnets-new.part"; } >"$t/subnets-new.yaml"
 expect_rc hostile-long-subnet-list 1 timeout 60 "$TF" diff --format concise "$t/subnets-old.yaml" "$t/subnets-new.yaml"
-has hostile-long-subnet-list-judged "$t/out" 'SubnetIds [30000 items] -> [30001 items] needs the compute fleet stopped'
+contains hostile-long-subnet-list-judged "$t/out" 'SubnetIds [30000 items] -> [30001 items] needs the compute fleet stopped'
 { head_of; cat "$t/dupes-new.part"; } >"$t/dupes-new.yaml"
 expect_rc hostile-items-sharing-a-name 1 timeout 60 "$TF" diff --format concise "$t/dupes-new.yaml" "$t/dupes-new.yaml"
-has hostile-items-sharing-a-name-pair-first "$t/out" 'SlurmQueues[same] removed'
+contains hostile-items-sharing-a-name-pair-first "$t/out" 'SlurmQueues[same] removed'
 bomb='a: &a [x, x, x, x, x, x, x, x, x, x]
 b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]
 c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]
@@ -215,21 +206,21 @@ f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]
 g: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]'
 printf '%s\n' "$bomb" >"$t/bomb.yaml"
 expect_rc hostile-old-alias-bomb 0 timeout 30 "$TF" diff --format concise "$t/bomb.yaml" "$new"
-has hostile-old-alias-bomb-unreviewed "$t/out" 'the change is not reviewed'
+contains hostile-old-alias-bomb-unreviewed "$t/out" 'the change is not reviewed'
 { cat "$new"; printf 'Tags:\n  - {Key: k, Value: v}\nDevSettings: {InstanceTypesData: "x"}\nx: &x [1,1,1,1,1,1,1,1,1,1]\ny: &y [*x,*x,*x,*x,*x,*x,*x,*x,*x,*x]\nz: [*y,*y,*y,*y,*y,*y,*y,*y,*y,*y]\n'; } >"$t/aliased.yaml"
 expect_rc hostile-aliases-in-both 0 timeout 30 "$TF" diff --format concise "$t/aliased.yaml" "$t/aliased.yaml"
-lacks hostile-aliases-in-both-unchanged "$t/out" '[PC5'
+omits hostile-aliases-in-both-unchanged "$t/out" '[PC5'
 python3 -c 'print("HeadNode: " + "[" * 5000 + "]" * 5000)' >"$t/deep.yaml"
 expect_rc hostile-old-too-deep 0 timeout 30 "$TF" diff --format concise "$t/deep.yaml" "$new"
-has hostile-old-too-deep-unreviewed "$t/out" "$t/deep.yaml is not valid YAML"
+contains hostile-old-too-deep-unreviewed "$t/out" "$t/deep.yaml is not valid YAML"
 printf 'HeadNode:\0\n' >"$t/binary.yaml"
 expect_rc hostile-old-binary 0 "$TF" diff --format concise "$t/binary.yaml" "$new"
-has hostile-old-binary-unreviewed "$t/out" 'is not text'
+contains hostile-old-binary-unreviewed "$t/out" 'is not text'
 { cat "$old"; python3 -c 'print("# " + "x" * 400)'; } >"$t/padded-old.yaml"
 limit=$(($(wc -c <"$new") + 10))
 expect_rc hostile-old-over-the-limit 0 "$TF" diff --format concise --max-file-size "$limit" "$t/padded-old.yaml" "$new"
-has hostile-old-over-the-limit-says-so "$t/out" "is larger than $limit bytes"
+contains hostile-old-over-the-limit-says-so "$t/out" "is larger than $limit bytes"
 expect_rc hostile-old-is-a-directory 2 "$TF" diff "$t" "$new"
 sed 's/MaxCount: 16/MaxCount: 99999999999999999999999/' "$cases/PC5007/bad.yaml.base" >"$t/huge.yaml"
 expect_rc hostile-huge-count 1 timeout 30 "$TF" diff --format concise "$cases/PC5007/bad.yaml.base" "$t/huge.yaml"
-has hostile-huge-count-judged "$t/out" 'MaxCount 16 -> 99999999999999999999999'
+contains hostile-huge-count-judged "$t/out" 'MaxCount 16 -> 99999999999999999999999'
