@@ -207,6 +207,21 @@ static const char *shrinking(const struct cdiff_change *ch, struct cupd_verdict 
 							   : " removes capacity and";
 }
 
+/* "COMPUTE_FLEET_STOP, the default" or "DRAIN at line 12": the config's
+ * own QueueUpdateStrategy, as the messages that depend on it say it. */
+static void strategy_now(const struct review *rv, struct buf *b)
+{
+	static const char *const names[] = {
+		[CUPD_COMPUTE_FLEET_STOP] = "COMPUTE_FLEET_STOP", [CUPD_DRAIN_NODES] = "DRAIN",
+		[CUPD_TERMINATE_NODES] = "TERMINATE",
+	};
+	yd_node at = rv->ctx->strategy_node;
+	if (at)
+		buf_printf(b, "%s at line %u", names[rv->ctx->strategy], yd_span(rv->pc->cl->doc, at).line);
+	else
+		buf_puts(b, "COMPUTE_FLEET_STOP, the default");
+}
+
 /* PC5001 update-needs-new-cluster */
 static void update_needs_new_cluster(const struct review *rv, const struct cdiff_change *ch,
 				     struct cupd_verdict v)
@@ -266,9 +281,12 @@ static void update_needs_fleet_stop(const struct review *rv, const struct cdiff_
 			   login ? " and the login nodes" : "", stop_fleet);
 	if (login)
 		buf_puts(&m, ", and set Count: 0 in every login pool and update");
-	if (alt)
-		buf_printf(&m, ", or set QueueUpdateStrategy to %s%s", alt,
-			   strcmp(alt, "TERMINATE") ? "" : " (which terminates the removed nodes and their jobs)");
+	if (alt) {
+		buf_printf(&m, ", or set QueueUpdateStrategy to %s%s (it is ", alt,
+			   strcmp(alt, "TERMINATE") ? "" : ", which terminates the removed nodes and their jobs");
+		strategy_now(rv, &m);
+		buf_putc(&m, ')');
+	}
 	buf_puts(&m, storage_fate(rv, ch));
 	cost(rv, ch, &m);
 	report(rv, R_PC5002, ch, NULL, "%s", m.p);
