@@ -141,8 +141,8 @@ while read -r id; do
 		if "$TF" explain --example "$which-old" "$id" >"$t/$id-$which-old.$ext" 2>/dev/null; then
 			old=$t/$id-$which-old.$ext
 		fi
-		cmd=lint
-		[ -z "$old" ] || cmd=diff
+		cmd="lint"
+		[ -z "$old" ] || cmd="diff"
 		lint_example "$id" "$f" "$old" >"$t/found"
 		if grep -q '^trainforge exited 2' "$t/found"; then
 			no "examples/$id/$which: $(cat "$t/found")"

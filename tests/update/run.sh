@@ -1,9 +1,14 @@
 #!/bin/sh
-# Reviewing a config change as `pcluster update-cluster` judges it. The
-# policy table agrees with ParallelCluster's own schema (policy_agree.py,
-# with the vendored 3.11 package and Debian's python3-marshmallow), and
-# docs/update-policy.md is what `trainforge docs update-policy` prints.
-# Prints RESULT lines.
+# Reviewing a config change as `pcluster update-cluster` judges it: the
+# policy table against ParallelCluster's own schema (policy_agree.py, with
+# the vendored 3.11 package and Debian's python3-marshmallow) and
+# docs/update-policy.md; the review against ParallelCluster's own
+# ConfigPatch (configpatch_agree.py); `trainforge diff`'s arguments and
+# exit codes; `lint --base` in a git repository made here; the cluster
+# plan; hostile input.
+# Prints RESULT lines. ok and no only print, so "A && ok || no" is an
+# if-then-else here, and '$' in single quotes is a dollar sign.
+# shellcheck disable=SC2015,SC2016
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
@@ -104,6 +109,7 @@ contains base-help-old-line "$t/out" "was line 5 of HEAD:$r/clusters/a.yaml"
 expect_rc base-new-file-clean 0 "$TF" lint --select PC5 --base HEAD "$r/clusters/new.yaml"
 (cd "$r/clusters" && "$TF" lint --format concise --select PC5 --base HEAD a.yaml) >"$t/out" 2>&1
 contains base-relative-path "$t/out" 'a.yaml:5:17: error'
+# shellcheck disable=SC2094 # the name stdin is reported as, not a file written
 (cd "$r" && "$TF" lint --format concise --select PC5 --base HEAD --stdin-filename clusters/a.yaml - <clusters/a.yaml) >"$t/out" 2>&1
 contains base-stdin-filename "$t/out" 'clusters/a.yaml:5:17: error'
 git -C "$r" add . && git -C "$r" commit -qm two
