@@ -113,6 +113,19 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 	return true;
 }
 
+/* The rules a suppression directive of the file may be unused for: a
+ * change rule has nothing to find without an old version, so its
+ * directive, written for a review, is not reported unused (LN0001) by a
+ * lint that did none. */
+static const bool *directive_rules(const bool *enabled, bool reviewed, bool out[RULE__COUNT])
+{
+	if (reviewed)
+		return enabled;
+	for (int r = 0; r < RULE__COUNT; r++)
+		out[r] = enabled[r] && rule_area_of((enum rule_id)r) != AREA_PC_UPDATE;
+	return out;
+}
+
 static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 {
 	struct source *src = f->src;
@@ -130,19 +143,21 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	if (yaml)
 		ln_yaml_issues(&run->diags, src, f->doc, kind);
 	f->complete = !yamldoc_broken(f->doc) || !yaml;
+	bool reviewed = false;
 	if (kind == KIND_PCLUSTER && f->complete) {
 		struct pc_settings set = { 0, lint_options_of(run, src)->idle_cost_warning };
 		f->cluster = cluster_of(src, f->doc);
 		pcluster_lint_with(src, f->doc, &set, &run->diags);
-		lint_review(run, src, f->doc);
+		reviewed = lint_review(run, src, f->doc);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec) {
 		run->opt->check_jobspec(src, f->doc, &run->diags);
 	} else if (kind == KIND_UNKNOWN && f->complete) {
 		ln_unknown_kind(&run->diags, src,
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");
 	}
-	suppress_apply(src, f->doc, &run->diags, first, lint_options_of(run, src)->enabled,
-		       f->complete);
+	bool rules[RULE__COUNT];
+	suppress_apply(src, f->doc, &run->diags, first,
+		       directive_rules(lint_options_of(run, src)->enabled, reviewed, rules), f->complete);
 	lint_apply_selection(run, first);
 }
 

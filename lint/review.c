@@ -41,11 +41,11 @@ static void failed(struct lint_run *run, const struct lint_options *opt, const c
 	run->io_failed = true;
 }
 
-void lint_review(struct lint_run *run, struct source *src, const yamldoc *doc)
+bool lint_review(struct lint_run *run, struct source *src, const yamldoc *doc)
 {
 	const struct lint_options *opt = lint_options_of(run, src);
 	if (!opt->base_path && !opt->base_rev)
-		return;
+		return false;
 	char *text = NULL;
 	size_t len = 0;
 	struct buf why = BUF_INIT, name = BUF_INIT;
@@ -76,4 +76,5 @@ void lint_review(struct lint_run *run, struct source *src, const yamldoc *doc)
 	free(text);
 	buf_free(&why);
 	buf_free(&name);
+	return st == BASE_OK;
 }

@@ -91,6 +91,16 @@ assert d[0]["yamlPath"] == ["HeadNode", "InstanceType"], d[0]["yamlPath"]
 assert "was line 5 of" in d[0]["help"], d[0]["help"]
 PY
 
+# ---- a directive on the changed key acknowledges the finding ---------------
+sed 's/^          MaxCount: 8$/          # trainforge disable=PC5002 # the fleet is stopped first\n          MaxCount: 8/' \
+	"$cases/PC5002/bad-max-count-down.yaml" >"$t/acknowledged.yaml"
+expect_rc directive-suppresses-change 0 "$TF" diff --format concise "$cases/PC5002/bad-max-count-down.yaml.base" "$t/acknowledged.yaml"
+omits directive-suppresses-change-finding "$t/out" '[PC5002]'
+expect_rc directive-not-unused-without-review 0 "$TF" lint --format concise --select PC5,LN0001 "$t/acknowledged.yaml"
+omits directive-not-unused-without-review-note "$t/out" '[LN0001]'
+expect_rc directive-unused-when-no-change 0 "$TF" diff --format concise --select PC5,LN0001 "$t/acknowledged.yaml" "$t/acknowledged.yaml"
+contains directive-unused-when-no-change-note "$t/out" 'suppression of PC5002 matches no finding [LN0001]'
+
 # ---- lint --base REV in a real repository --------------------------------------
 r=$t/repo
 mkdir -p "$r/clusters"
