@@ -45,26 +45,26 @@ bool plan_fleet_nodes(struct plan *p, const struct spec *spec, struct diag_list 
 	bool ok = true;
 	const yamldoc *d = spec->doc;
 	if (yd_get(d, yd_root(d), "nodes") && j->nodes != c->reserved + c->spot) {
-		spec_report(spec, diags, R_JS0006, "nodes",
-			    "nodes %d differs from capacity.reserved %d + capacity.spot %d", j->nodes,
-			    c->reserved, c->spot);
+		spec_conflicting_keys(spec, diags, spec_node(spec, "nodes"),
+			"nodes %d differs from capacity.reserved %d + capacity.spot %d", j->nodes,
+			c->reserved, c->spot);
 		ok = false;
 	}
 	if (j->parallel->data) {
-		struct diag *g = spec_report(spec, diags, R_JS0006, "parallel.data",
+		struct diag *g = spec_conflicting_keys(spec, diags, spec_node(spec, "parallel.data"),
 			"a mixed fleet's data-parallel size changes with its node count; parallel.data cannot pin it");
 		diag_set_help(g, "leave parallel.data out: the plan shows DP at the smallest and the largest fleet");
 		ok = false;
 	}
 	/* ParallelCluster queue names have at most 25 characters. */
 	if (strlen(j->cluster->queue) + strlen("-reserved") > 25) {
-		spec_report(spec, diags, R_JS0005, "cluster.queue",
-			    "queue %s is too long for a mixed fleet: %s-reserved would pass ParallelCluster's 25 characters",
-			    j->cluster->queue, j->cluster->queue);
+		spec_invalid_value(spec, diags, spec_node(spec, "cluster.queue"),
+			"queue %s is too long for a mixed fleet: %s-reserved would pass ParallelCluster's 25 characters",
+			j->cluster->queue, j->cluster->queue);
 		ok = false;
 	}
 	if (j->framework == FW_NXD) {
-		struct diag *g = spec_report(spec, diags, R_JS0006, "framework",
+		struct diag *g = spec_conflicting_keys(spec, diags, spec_node(spec, "framework"),
 			"nxd takes a batch per data-parallel rank (--train_batch_size), so its global batch would shrink with the fleet");
 		diag_set_help(g, "use megatron, torchtitan or plain, whose global batch stays and whose gradient accumulation adjusts");
 		ok = false;
@@ -178,7 +178,7 @@ bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list 
 			report_gaps(p, spec, diags);
 	}
 	if (!j->capacity->watcher->script_url) {
-		struct diag *d = spec_report(spec, diags, R_JS0004, "capacity.spot",
+		struct diag *d = spec_missing_key(spec, diags, spec_node(spec, "capacity.spot"),
 			"the spot watcher needs a place the cluster fetches it from (CustomActions take s3:// or https:// URLs)");
 		diag_set_help(d, "give capacity.watcher.script_url, or s3_buckets (it then goes under s3://<first bucket>/trainforge/%s/)", j->name);
 		ok = false;
