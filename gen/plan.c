@@ -121,7 +121,7 @@ static bool check_model(struct plan *p, const struct spec *spec, struct diag_lis
 		spec_report(spec, diags, R_JS2005, "parallel.virtual_stages",
 			    p->pp <= 1 ? "virtual pipeline stages need a pipeline of more than one stage"
 				       : "the %s framework has no interleaved pipeline schedule",
-			    framework_name(j->framework));
+			    fw_name(j->framework));
 		ok = false;
 	}
 	if (m->layers && p->pp > 1 && megatron && m->layers % p->pp) {
@@ -263,7 +263,7 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 	buf_printf(&b, ", EFA %s\n", catalog_tri_name(it->efa));
 	buf_printf(&b, "  nodes            %d x %d processes = world %d\n", p->nodes, p->ppn, p->world);
 	plan_fleet_text(p, &b);
-	buf_printf(&b, "  layout           %s: TP %d x PP %d", framework_name(j->framework), p->tp, p->pp);
+	buf_printf(&b, "  layout           %s: TP %d x PP %d", fw_name(j->framework), p->tp, p->pp);
 	if (p->vpp > 1)
 		buf_printf(&b, " (interleaved, %d virtual stages)", p->vpp);
 	buf_printf(&b, " x CP %d -> DP %d", p->cp, p->dp);
@@ -336,7 +336,7 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	buf_putc(b, ',');
 	json_str(b, "instance", p->it->name);
 	buf_putc(b, ',');
-	json_str(b, "framework", framework_name(j->framework));
+	json_str(b, "framework", fw_name(j->framework));
 	buf_printf(b, ",\"nodes\":%d,\"processesPerNode\":%d,\"world\":%d,\"lnc\":%d", p->nodes,
 		   p->ppn, p->world, p->lnc);
 	buf_printf(b, ",\"tensor\":%d,\"pipeline\":%d,\"virtualStages\":%d,\"context\":%d,\"expert\":%d,\"data\":%d",

@@ -454,10 +454,6 @@ struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
 	REPORT_AT(rule, spec_node(spec, path));
 }
 
-static const char *const framework_names[] = {
-	[FW_PLAIN] = "plain", [FW_MEGATRON] = "megatron", [FW_NXD] = "nxd",
-	[FW_TORCHTITAN] = "torchtitan",
-};
 static const char *const storage_names[] = {
 	[ST_FSX_LUSTRE] = "fsx-lustre", [ST_EFS] = "efs", [ST_EBS] = "ebs",
 };
@@ -466,7 +462,6 @@ static const char *const capacity_names[] = {
 	[CAP_CAPACITY_BLOCK] = "capacity-block", [CAP_RESERVATION] = "reservation",
 };
 
-const char *framework_name(enum framework f) { return framework_names[f]; }
 const char *storage_name(enum storage s) { return storage_names[s]; }
 const char *capacity_name(enum capacity c) { return capacity_names[c]; }
 

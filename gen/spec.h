@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "frameworks.h"
 #include "yamldoc.h"
 
-enum framework { FW_PLAIN, FW_MEGATRON, FW_NXD, FW_TORCHTITAN };
 enum capacity { CAP_ONDEMAND, CAP_SPOT, CAP_CAPACITY_BLOCK, CAP_RESERVATION };
 enum storage { ST_FSX_LUSTRE, ST_EFS, ST_EBS };
 /* RC_UNSET: not given; the planner applies (and says) its default. */
@@ -98,7 +98,6 @@ struct diag *spec_conflicting_keys(const struct spec *spec, struct diag_list *di
 				   yd_node at, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-const char *framework_name(enum framework f);
 const char *storage_name(enum storage s);
 const char *capacity_name(enum capacity c);
 const char *recompute_name(enum recompute r); /* "unset" for RC_UNSET */
