@@ -8,9 +8,9 @@
 
 /* ---- the instance (JS1xxx) --------------------------------------------- */
 
-/* JS1001 spec-unknown-instance: the compute type must be in the catalog,
- * since everything is derived from it; the head node's need only be a
- * name EC2 could have. */
+/* The compute type must be in the catalog, since everything is derived
+ * from it; the head node's need only be a name EC2 could have. */
+/* JS1001 spec-unknown-instance */
 static bool spec_unknown_instance(const struct spec *spec, struct diag_list *diags,
 				  const char *key, const char *type)
 {
@@ -210,8 +210,9 @@ static void global_batch_not_divisible(const struct world_report *r, const struc
 		      full / gcd(full, f->divisor) * f->divisor);
 }
 
-/* JS2004 layers-not-divisible: Megatron's even split into the stages,
- * and of a stage into its virtual stages. */
+/* Megatron's even split into the stages, and of a stage into its
+ * virtual stages. */
+/* JS2004 layers-not-divisible */
 static void layers_not_divisible(const struct world_report *r, const struct layout_finding *f)
 {
 	if (f->fault == LAYOUT_LAYERS_PP)
@@ -257,8 +258,9 @@ static void heads_not_divisible(const struct world_report *r, const struct layou
 			    "%lld query groups and TP %lld: one must divide the other", f->value, f->divisor);
 }
 
-/* JS2009 expert-grid-not-divisible: Megatron's and NxD's grid of EP x PP
- * x TP, or torchtitan's EP inside DP x CP x TP. */
+/* Megatron's and NxD's grid of EP x PP x TP, or torchtitan's EP inside
+ * DP x CP x TP. */
+/* JS2009 expert-grid-not-divisible */
 static void expert_grid_not_divisible(const struct world_report *r, const struct layout_finding *f)
 {
 	const struct plan *p = r->p;

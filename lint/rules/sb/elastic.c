@@ -122,7 +122,8 @@ static void step_no_kill(struct sbc *c, const struct elastic *e)
 	diag_set_help(g, "add --no-kill to srun; the job's own --no-kill keeps the allocation, not the step");
 }
 
-/* SB2208 elastic-without-no-kill: the job's and each step's. */
+/* The job's --no-kill and each step's. */
+/* SB2208 elastic-without-no-kill */
 static void elastic_without_no_kill(struct sbc *c, const struct elastic *all, size_t n)
 {
 	if (n)
@@ -310,9 +311,10 @@ static void say_fault(struct buf *b, const struct sbc_layout *s, long long nodes
 	}
 }
 
-/* SB2210 elastic-world-not-divisible: torchrun restarts the workers at
- * any size from MIN to MAX nodes, and the layout must hold at both ends.
- * One finding at --nnodes, naming the first end that breaks. */
+/* torchrun restarts the workers at any size from MIN to MAX nodes, and
+ * the layout must hold at both ends. One finding at --nnodes, naming
+ * the first end that breaks. */
+/* SB2210 elastic-world-not-divisible */
 static void elastic_world_not_divisible(struct sbc *c, const sb_cmd *cmd)
 {
 	struct sbc_layout s;

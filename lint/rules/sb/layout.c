@@ -166,9 +166,9 @@ static bool derived_dp(const struct script_check *k, char *out, size_t cap)
 	return true;
 }
 
-/* SB2202 script-data-parallel-flag: a data-parallel flag the framework
- * rejects at start-up (Megatron derives DP), or one that differs from
- * the DP the world derives. */
+/* A data-parallel flag the framework rejects at start-up (Megatron
+ * derives DP), or one that differs from the DP the world derives. */
+/* SB2202 script-data-parallel-flag */
 static void script_data_parallel_flag(struct sbc *c, const struct script_check *k)
 {
 	const struct sbc_layout *s = k->s;
@@ -226,8 +226,9 @@ static void script_heads_not_divisible(struct sbc *c, const struct script_check 
 			   "%lld query groups and TP %lld: one must divide the other", f->value, f->divisor);
 }
 
-/* SB2207 script-processes-exceed-accelerators: processes per node against
- * the accelerators of the paired queue's type, LNC-aware on Trainium2. */
+/* Processes per node against the accelerators of the paired queue's
+ * type, LNC-aware on Trainium2. */
+/* SB2207 script-processes-exceed-accelerators */
 static void script_processes_exceed_accelerators(struct sbc *c, const sb_cmd *cmd)
 {
 	const sb_part *torch = sb_cmd_find(cmd, SB_PROG_TORCHRUN);
