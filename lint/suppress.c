@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "ln.h"
 #include "text.h"
 #include "xalloc.h"
 
@@ -71,11 +72,16 @@ static uint32_t command_extent(struct source *src, uint32_t line)
 	return line;
 }
 
-static bool line_is_blank_or_comment(const char *p, size_t len)
+/* A line a directive looks past for what it covers. In a script an
+ * #SBATCH line is not a comment but a directive of its own, which a
+ * suppression on the line above covers. */
+static bool line_is_blank_or_comment(const char *p, size_t len, bool script)
 {
 	size_t i = 0;
 	while (i < len && (p[i] == ' ' || p[i] == '\t'))
 		i++;
+	if (script && i == 0 && len >= 7 && memcmp(p, "#SBATCH", 7) == 0)
+		return false;
 	return i == len || p[i] == '#';
 }
 
@@ -97,12 +103,12 @@ static void parse_ids(struct source *src, struct diag_list *diags,
 		int r = rule_find(p + a, b - a);
 		uint32_t c = col + (uint32_t)utf8_count(p, a);
 		if (b == a) {
-			diag_add(diags, src, R_LN0003, line, c, line, c + 1,
-				 "empty rule ID in trainforge directive");
+			ln_malformed_directive(diags, src, line, c, c + 1,
+					       "empty rule ID in trainforge directive");
 		} else if (r < 0) {
-			diag_add(diags, src, R_LN0002, line, c, line,
-				 c + (uint32_t)utf8_count(p + a, b - a),
-				 "unknown rule '%.*s' in trainforge directive", (int)(b - a), p + a);
+			ln_unknown_rule_in_directive(diags, src, line, c,
+						     c + (uint32_t)utf8_count(p + a, b - a),
+						     p + a, b - a);
 		} else if (d->n_rules < sizeof d->rules / sizeof d->rules[0]) {
 			d->at[d->n_rules] = base + a;
 			d->rules[d->n_rules++] = r;
@@ -148,8 +154,8 @@ static bool parse_directive(struct source *src, struct diag_list *diags,
 	if (is_cluster)
 		return false; /* pairing, read by the batch-script checks */
 	if ((!is_disable && !is_file) || i >= len || p[i] != '=') {
-		diag_add(diags, src, R_LN0003, line, col, line, d->end_col,
-			 "malformed trainforge directive; expected 'disable=ID[,ID]' or 'disable-file=ID[,ID]'");
+		ln_malformed_directive(diags, src, line, col, d->end_col,
+			"malformed trainforge directive; expected 'disable=ID[,ID]' or 'disable-file=ID[,ID]'");
 		return false;
 	}
 	d->file_wide = is_file;
@@ -179,7 +185,7 @@ static void collect(struct source *src, const yamldoc *doc,
 		uint32_t col = (uint32_t)utf8_count(p, (size_t)(hash - p)) + 1;
 		if (!parse_directive(src, diags, hash, len - (size_t)(hash - p), line, col, &d))
 			continue;
-		bool own_line = line_is_blank_or_comment(p, len);
+		bool own_line = line_is_blank_or_comment(p, len, false);
 		if (d.file_wide) {
 			d.first = 1;
 			d.last = UINT32_MAX;
@@ -187,7 +193,8 @@ static void collect(struct source *src, const yamldoc *doc,
 			uint32_t next = line + 1;
 			size_t nl;
 			const char *np;
-			while ((np = source_line(src, next, &nl)) && line_is_blank_or_comment(np, nl))
+			while ((np = source_line(src, next, &nl)) &&
+			       line_is_blank_or_comment(np, nl, doc == NULL))
 				next++;
 			d.first = next;
 			d.last = !np ? next : doc ? node_extent(doc, next) : command_extent(src, next);
@@ -249,7 +256,7 @@ static char *without_stale(const struct directive *d, const bool *stale)
 }
 
 void suppress_apply(struct source *src, const yamldoc *doc,
-		    struct diag_list *diags, size_t first, const bool *enabled)
+		    struct diag_list *diags, size_t first, const bool *enabled, bool complete)
 {
 	struct directives ds = { 0 };
 	size_t before = diags->len;
@@ -276,12 +283,9 @@ void suppress_apply(struct source *src, const yamldoc *doc,
 			any |= stale[i] = !d->used[i] && enabled[d->rules[i]];
 		char *fix = any ? without_stale(d, stale) : NULL;
 		for (size_t i = 0; i < d->n_rules; i++)
-			if (stale[i]) {
-				struct diag *g = diag_add(diags, src, R_LN0001, d->line, d->col, d->line,
-							  d->end_col, "suppression of %s matches no finding",
-							  rule_table[d->rules[i]].id);
-				diag_set_fix(g, fix, true);
-			}
+			if (stale[i])
+				ln_unused_suppression(diags, src, d->line, d->col, d->end_col,
+						      (enum rule_id)d->rules[i], complete ? fix : NULL);
 		free(fix);
 	}
 	free(ds.v);

@@ -2,7 +2,7 @@
  * document is linted as if it were the file at its URI's path (kind,
  * pairing and on-disk cluster configs as `trainforge lint` sees them),
  * after every queued message has been read, so a burst of edits lints
- * once. research/linter-ux.md §10b and §11.11 give the exchange. */
+ * once. docs/editors.md, "The language server", describes the exchange. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +129,8 @@ static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev,
 	buf_puts(b, "\"}");
 }
 
-static void put_findings(struct server *s, struct document *d, struct buf *b)
+static void put_findings(struct server *s, struct document *d, struct buf *b,
+			 struct trouble *trouble)
 {
 	if (d->len > s->opt.max_bytes) {
 		char msg[96];
@@ -140,18 +141,20 @@ static void put_findings(struct server *s, struct document *d, struct buf *b)
 	}
 	/* .trainforge.yaml is found again for every lint: an edit to it
 	 * applies on the next keystroke, with nothing to watch */
-	struct config_flags flags = { .fail_level = -1, .shellcheck_set = true };
-	config *cfg = config_new(&s->opt, &flags);
+	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true };
+	settings *cfg = settings_new(&s->opt, &flags, trouble);
 	struct lint_options opt = s->opt;
 	if (cfg) {
-		opt.options_for = config_options_for;
+		opt.options_for = settings_options_for;
 		opt.options_ctx = cfg;
 	}
 	struct lint_run run;
 	lint_run_init(&run, &opt);
 	lint_text(&run, d->path, d->text, d->len, true);
-	struct source *src = run.sources[0];
+	struct source *src = run.files[0]->src;
 	lint_run_finish(&run);
+	for (size_t i = 0; i < run.trouble.len; i++)
+		trouble_add(trouble, "%s", run.trouble.msgs[i]);
 	diag_list_sort(&run.diags);
 	bool first = true;
 	for (size_t i = 0; i < run.diags.len; i++) {
@@ -169,7 +172,21 @@ static void put_findings(struct server *s, struct document *d, struct buf *b)
 		put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
 	}
 	lint_run_fini(&run);
-	config_free(cfg);
+	settings_free(cfg);
+}
+
+/* What kept the linter from its job (an invalid .trainforge.yaml, a
+ * shellcheck that cannot run) goes to the client's log. */
+static void log_trouble(struct server *s, const struct trouble *t)
+{
+	for (size_t i = 0; i < t->len; i++) {
+		struct buf b = BUF_INIT;
+		buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\","
+			     "\"params\":{\"type\":2,\"message\":");
+		put_str(&b, t->msgs[i], strlen(t->msgs[i]));
+		buf_puts(&b, "}}");
+		send(s, &b);
+	}
 }
 
 /* Publishes d's findings, or an empty set when closing. */
@@ -182,11 +199,14 @@ static void publish(struct server *s, struct document *d, bool closing)
 	if (!closing)
 		buf_printf(&b, ",\"version\":%lld", d->version);
 	buf_puts(&b, ",\"diagnostics\":[");
+	struct trouble trouble = { 0 };
 	if (!closing)
-		put_findings(s, d, &b);
+		put_findings(s, d, &b, &trouble);
 	buf_puts(&b, "]}}");
 	send(s, &b);
 	d->dirty = false;
+	log_trouble(s, &trouble);
+	trouble_free(&trouble);
 }
 
 static void lint_dirty(struct server *s)

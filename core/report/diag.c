@@ -1,5 +1,6 @@
 #include "diag.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,11 +55,23 @@ const char *diag_id(const struct diag *d, char buf[8])
 	return buf;
 }
 
-void diag_set_fix(struct diag *d, const char *text, bool safe)
+void diag_set_fix_bytes(struct diag *d, size_t start, size_t end, const char *text)
 {
+	assert(rule_fixability(d->rule) != FIX_NONE && start <= end && end <= d->src->len);
 	free(d->fix);
 	d->fix = xstrdup(text);
-	d->fix_safe = safe;
+	d->fix_safe = rule_fixability(d->rule) == FIX_SAFE;
+	d->fix_start = start;
+	d->fix_end = end;
+	source_locate(d->src, start, &d->fix_line, &d->fix_col);
+	source_locate(d->src, end, &d->fix_end_line, &d->fix_end_col);
+}
+
+void diag_set_fix(struct diag *d, const char *text)
+{
+	size_t start = source_offset(d->src, d->line, d->col);
+	size_t end = source_offset(d->src, d->end_line, d->end_col);
+	diag_set_fix_bytes(d, start, end < start ? start : end, text);
 }
 
 static void diag_fini(struct diag *d)

@@ -107,7 +107,7 @@ static void json_diag(struct buf *b, const struct diag *d)
 	buf_puts(b, "{\"path\":");
 	format_json_str(b, d->src->path);
 	buf_puts(b, ",\"kind\":");
-	format_json_str(b, d->src->kind);
+	format_json_str(b, file_kind_name(d->src->kind));
 	buf_printf(b, ",\"rule\":\"%s\",\"name\":\"%s\",\"severity\":\"%s\",\"message\":",
 		   diag_id(d, id), r->name, severity_name(d->sev));
 	format_json_str(b, d->msg);
@@ -119,7 +119,7 @@ static void json_diag(struct buf *b, const struct diag *d)
 	if (d->fix) {
 		buf_printf(b, "{\"applicability\":\"%s\",\"edits\":[{", d->fix_safe ? "safe" : "unsafe");
 		buf_printf(b, "\"line\":%u,\"column\":%u,\"endLine\":%u,\"endColumn\":%u,\"content\":",
-			   d->line, d->col, d->end_line, d->end_col);
+			   d->fix_line, d->fix_col, d->fix_end_line, d->fix_end_col);
 		format_json_str(b, d->fix);
 		buf_puts(b, "}]}");
 	} else {

@@ -116,10 +116,11 @@ static void artifact_location(struct jw *w, const char *path)
 
 /* SARIF regions are 1-based with an exclusive end column, like ours;
  * a degenerate range becomes an insertion point at its start. */
-static void region(struct jw *w, const char *key, const struct diag *d)
+static void span_region(struct jw *w, const char *key, uint32_t line, uint32_t col,
+			uint32_t end_line, uint32_t end_col)
 {
-	uint32_t line = d->line ? d->line : 1, col = d->col ? d->col : 1;
-	uint32_t end_line = d->end_line, end_col = d->end_col;
+	line = line ? line : 1;
+	col = col ? col : 1;
 	if (end_line < line || (end_line == line && end_col < col)) {
 		end_line = line;
 		end_col = col;
@@ -130,6 +131,11 @@ static void region(struct jw *w, const char *key, const struct diag *d)
 	jw_uint(w, "endLine", end_line);
 	jw_uint(w, "endColumn", end_col ? end_col : 1);
 	jw_close(w, '}');
+}
+
+static void region(struct jw *w, const char *key, const struct diag *d)
+{
+	span_region(w, key, d->line, d->col, d->end_line, d->end_col);
 }
 
 /* A reportingDescriptor is one ID users see: a rule of the table, or
@@ -213,7 +219,7 @@ static void rule_descriptor(struct jw *w, const struct rule_key *k)
 	buf_free(&url);
 }
 
-/* The fix replaces the finding's own range with d->fix. */
+/* The fix replaces its range (the finding's own unless set apart). */
 static void fixes(struct jw *w, const struct diag *d)
 {
 	jw_open(w, "fixes", '[');
@@ -225,7 +231,7 @@ static void fixes(struct jw *w, const struct diag *d)
 	artifact_location(w, d->src->path);
 	jw_open(w, "replacements", '[');
 	jw_open(w, NULL, '{');
-	region(w, "deletedRegion", d);
+	span_region(w, "deletedRegion", d->fix_line, d->fix_col, d->fix_end_line, d->fix_end_col);
 	jw_text(w, "insertedContent", d->fix);
 	jw_close(w, '}');
 	jw_close(w, ']');

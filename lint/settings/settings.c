@@ -22,7 +22,7 @@
 
 enum { CONFIG_MAX_BYTES = 1 << 20, EXTENDS_MAX_DEPTH = 16 };
 
-bool config_select(const char *s, size_t len, bool *mark, bool value)
+bool settings_select(const char *s, size_t len, bool *mark, bool value)
 {
 	if (len == 3 && strncasecmp(s, "ALL", 3) == 0) {
 		for (int i = 0; i < RULE__COUNT; i++)
@@ -49,16 +49,16 @@ bool config_select(const char *s, size_t len, bool *mark, bool value)
 
 /* ---- binding (libcyaml, after the schema passed) --------------------- */
 
-enum cfg_fail { CF_UNSET, CF_ERROR, CF_WARNING, CF_INFO, CF_NEVER };
+enum settings_fail { CF_UNSET, CF_ERROR, CF_WARNING, CF_INFO, CF_NEVER };
 
-struct cfg_bound {
+struct settings_bound {
 	char **select;
 	unsigned select_count;
 	char **ignore;
 	unsigned ignore_count;
 	char **exclude;
 	unsigned exclude_count;
-	enum cfg_fail fail_level;
+	enum settings_fail fail_level;
 	char *cluster, *shellcheck, *extends;
 };
 
@@ -72,15 +72,15 @@ static const cyaml_schema_value_t string_entry = {
 
 #define OPT_PTR (CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL)
 #define LIST(key, member) \
-	CYAML_FIELD_SEQUENCE(key, OPT_PTR, struct cfg_bound, member, &string_entry, 0, CYAML_UNLIMITED)
+	CYAML_FIELD_SEQUENCE(key, OPT_PTR, struct settings_bound, member, &string_entry, 0, CYAML_UNLIMITED)
 #define STR(key, member) \
-	CYAML_FIELD_STRING_PTR(key, OPT_PTR, struct cfg_bound, member, 0, CYAML_UNLIMITED)
+	CYAML_FIELD_STRING_PTR(key, OPT_PTR, struct settings_bound, member, 0, CYAML_UNLIMITED)
 
-static const cyaml_schema_field_t cfg_fields[] = {
+static const cyaml_schema_field_t settings_fields[] = {
 	LIST("select", select),
 	LIST("ignore", ignore),
 	LIST("exclude", exclude),
-	CYAML_FIELD_ENUM("fail-level", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT, struct cfg_bound,
+	CYAML_FIELD_ENUM("fail-level", CYAML_FLAG_OPTIONAL | CYAML_FLAG_STRICT, struct settings_bound,
 			 fail_level, fail_strings, CYAML_ARRAY_LEN(fail_strings)),
 	STR("cluster", cluster),
 	STR("shellcheck", shellcheck),
@@ -90,8 +90,8 @@ static const cyaml_schema_field_t cfg_fields[] = {
 	CYAML_FIELD_END
 };
 
-static const cyaml_schema_value_t cfg_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct cfg_bound, cfg_fields),
+static const cyaml_schema_value_t settings_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, struct settings_bound, settings_fields),
 };
 
 static void bind_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
@@ -114,9 +114,10 @@ static const cyaml_config_t *bind_config(struct buf *log)
 /* ---- checking -------------------------------------------------------- */
 
 struct reader {
-	struct cfg_file *f;
+	struct settings_file *f;
 	const yamldoc *doc;
 	int errors;
+	struct trouble *trouble; /* where the errors go */
 };
 
 static void complain(struct reader *r, yd_node at, const char *help, const char *fmt, ...)
@@ -125,14 +126,15 @@ static void complain(struct reader *r, yd_node at, const char *help, const char 
 static void complain(struct reader *r, yd_node at, const char *help, const char *fmt, ...)
 {
 	struct yd_span s = at ? yd_span(r->doc, at) : (struct yd_span){ 1, 1, 1, 2 };
+	struct buf msg = BUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "%s:%u:%u: error: ", r->f->path, s.line, s.col);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
+	trouble_add(r->trouble, "%s:%u:%u: error: %s", r->f->path, s.line, s.col, msg.p);
+	buf_free(&msg);
 	if (help)
-		fprintf(stderr, "    = help: %s\n", help);
+		trouble_add(r->trouble, "    = help: %s", help);
 	r->errors++;
 }
 
@@ -156,7 +158,7 @@ static void check_selectors(struct reader *r, yd_node list)
 	for (size_t i = 0; i < yd_len(r->doc, list); i++) {
 		size_t len;
 		const char *s = yd_str(r->doc, yd_item(r->doc, list, i), &len);
-		if (s && !config_select(s, len, scratch, true))
+		if (s && !settings_select(s, len, scratch, true))
 			complain(r, yd_item(r->doc, list, i), NULL, "unknown rule selector '%s'", s);
 	}
 }
@@ -187,11 +189,11 @@ static uint32_t line_of(const yamldoc *d, yd_node n)
 	return n ? yd_span(d, n).line : 1;
 }
 
-static struct cfg_item *items(const yamldoc *d, yd_node list, char **text, unsigned n_text,
+static struct settings_item *items(const yamldoc *d, yd_node list, char **text, unsigned n_text,
 			      size_t *n_out)
 {
 	*n_out = n_text;
-	struct cfg_item *v = xcalloc(n_text ? n_text : 1, sizeof *v);
+	struct settings_item *v = xcalloc(n_text ? n_text : 1, sizeof *v);
 	for (unsigned i = 0; i < n_text; i++) {
 		v[i].text = xstrdup(text[i]);
 		v[i].line = line_of(d, list && i < yd_len(d, list) ? yd_item(d, list, i) : list);
@@ -199,7 +201,7 @@ static struct cfg_item *items(const yamldoc *d, yd_node list, char **text, unsig
 	return v;
 }
 
-static void read_maps(struct cfg_file *f, const yamldoc *d)
+static void read_maps(struct settings_file *f, const yamldoc *d)
 {
 	yd_node root = yd_root(d);
 	yd_node sev = yd_get(d, root, "severity");
@@ -207,7 +209,7 @@ static void read_maps(struct cfg_file *f, const yamldoc *d)
 	for (size_t i = 0; sev && i < yd_len(d, sev); i++) {
 		size_t len;
 		const char *id = yd_str(d, yd_key(d, sev, i), &len);
-		f->sev[f->n_sev++] = (struct cfg_sev){
+		f->sev[f->n_sev++] = (struct settings_sev){
 			rule_find(id, len), severity_parse(yd_str(d, yd_value(d, sev, i), NULL)),
 			line_of(d, yd_key(d, sev, i)),
 		};
@@ -215,7 +217,7 @@ static void read_maps(struct cfg_file *f, const yamldoc *d)
 	yd_node pfi = yd_get(d, root, "per-file-ignores");
 	f->pfi = xcalloc(pfi && yd_len(d, pfi) ? yd_len(d, pfi) : 1, sizeof *f->pfi);
 	for (size_t i = 0; pfi && i < yd_len(d, pfi); i++) {
-		struct cfg_pfi *p = &f->pfi[f->n_pfi++];
+		struct settings_pfi *p = &f->pfi[f->n_pfi++];
 		yd_node list = yd_value(d, pfi, i);
 		p->glob = xstrdup(yd_str(d, yd_key(d, pfi, i), NULL));
 		p->line = line_of(d, yd_key(d, pfi, i));
@@ -228,9 +230,9 @@ static void read_maps(struct cfg_file *f, const yamldoc *d)
 	}
 }
 
-static void read_scalars(struct reader *r, struct cfg_bound *b)
+static void read_scalars(struct reader *r, struct settings_bound *b)
 {
-	struct cfg_file *f = r->f;
+	struct settings_file *f = r->f;
 	const yamldoc *d = r->doc;
 	yd_node root = yd_root(d);
 	static const int fail_level[] = {
@@ -240,7 +242,7 @@ static void read_scalars(struct reader *r, struct cfg_bound *b)
 	f->fail_level = fail_level[b->fail_level];
 	f->fail_line = line_of(d, yd_get_key(d, root, "fail-level"));
 	if (b->cluster) {
-		f->cluster = cfg_join(f->dir, b->cluster);
+		f->cluster = settings_join(f->dir, b->cluster);
 		f->cluster_line = line_of(d, yd_get_key(d, root, "cluster"));
 	}
 	if (b->shellcheck) {
@@ -257,24 +259,24 @@ static void read_scalars(struct reader *r, struct cfg_bound *b)
 		if (yd_bool(d, v, &on)) /* YAML 1.1 reads a bare off (or no) as false */
 			f->shellcheck = on ? SHELLCHECK_AUTO : SHELLCHECK_OFF;
 		else if (strchr(b->shellcheck, '/'))
-			f->shellcheck_program = cfg_join(f->dir, b->shellcheck);
+			f->shellcheck_program = settings_join(f->dir, b->shellcheck);
 		f->shellcheck_line = line_of(d, yd_get_key(d, root, "shellcheck"));
 	}
 }
 
-static void read_extends(struct reader *r, struct cfg_files *files, const char *rel,
+static void read_extends(struct reader *r, struct settings_files *files, const char *rel,
 			 unsigned depth)
 {
 	yd_node at = yd_get(r->doc, yd_root(r->doc), "extends");
-	char *joined = cfg_join(r->f->dir, rel);
-	char *abs = cfg_absolute(joined);
+	char *joined = settings_join(r->f->dir, rel);
+	char *abs = settings_absolute(joined);
 	free(joined);
 	if (depth >= EXTENDS_MAX_DEPTH) {
 		complain(r, at, NULL, "extends: more than %d files deep", EXTENDS_MAX_DEPTH);
 	} else if (access(abs, R_OK) != 0) {
 		complain(r, at, NULL, "extends: cannot read '%s': %s", rel, strerror(errno));
 	} else {
-		struct cfg_file *parent = cfg_file_load(files, abs, depth + 1);
+		struct settings_file *parent = settings_file_load(files, abs, depth + 1);
 		if (parent && parent->loading)
 			complain(r, at, NULL, "extends: '%s' extends this file again (a cycle)", rel);
 		else if (!parent || !parent->ok)
@@ -287,13 +289,13 @@ static void read_extends(struct reader *r, struct cfg_files *files, const char *
 
 /* ---- loading --------------------------------------------------------- */
 
-static bool bind(struct reader *r, const char *text, size_t len, struct cfg_files *files,
+static bool bind(struct reader *r, const char *text, size_t len, struct settings_files *files,
 		 unsigned depth)
 {
 	struct buf log = BUF_INIT;
-	struct cfg_bound *b = NULL;
+	struct settings_bound *b = NULL;
 	cyaml_err_t err = cyaml_load_data((const uint8_t *)text, len, bind_config(&log),
-					  &cfg_schema, (cyaml_data_t **)&b, NULL);
+					  &settings_schema, (cyaml_data_t **)&b, NULL);
 	if (err != CYAML_OK || !b) {
 		complain(r, 0, NULL, "the file passed its schema but could not be loaded (%s%s%s)",
 			 cyaml_strerror(err), log.len ? ": " : "", log.len ? log.p : "");
@@ -302,7 +304,7 @@ static bool bind(struct reader *r, const char *text, size_t len, struct cfg_file
 	}
 	const yamldoc *d = r->doc;
 	yd_node root = yd_root(d);
-	struct cfg_file *f = r->f;
+	struct settings_file *f = r->f;
 	f->has_select = yd_get_key(d, root, "select") != 0;
 	f->select_line = line_of(d, yd_get_key(d, root, "select"));
 	f->select = items(d, yd_get(d, root, "select"), b->select, b->select_count, &f->n_select);
@@ -313,17 +315,17 @@ static bool bind(struct reader *r, const char *text, size_t len, struct cfg_file
 	read_maps(f, d);
 	if (b->extends)
 		read_extends(r, files, b->extends, depth);
-	cyaml_free(bind_config(&log), &cfg_schema, b, 0);
+	cyaml_free(bind_config(&log), &settings_schema, b, 0);
 	buf_free(&log);
 	return r->errors == 0;
 }
 
-static bool parse(struct reader *r, const char *text, size_t len, struct cfg_files *files,
+static bool parse(struct reader *r, const char *text, size_t len, struct settings_files *files,
 		  unsigned depth)
 {
 	for (size_t i = 0; i < yamldoc_issue_count(r->doc); i++) {
 		const struct yd_issue *is = yamldoc_issue(r->doc, i);
-		fprintf(stderr, "%s:%u:%u: error: %s%s\n", r->f->path, is->span.line, is->span.col,
+		trouble_add(r->trouble, "%s:%u:%u: error: %s%s", r->f->path, is->span.line, is->span.col,
 			is->code == YD_ISSUE_SYNTAX ? "YAML syntax error: " : "", is->msg);
 		r->errors++;
 	}
@@ -337,16 +339,16 @@ static bool parse(struct reader *r, const char *text, size_t len, struct cfg_fil
 	return r->errors == 0 && bind(r, text, len, files, depth);
 }
 
-struct cfg_file *cfg_file_load(struct cfg_files *files, const char *abs, unsigned depth)
+struct settings_file *settings_file_load(struct settings_files *files, const char *abs, unsigned depth)
 {
 	for (size_t i = 0; i < files->len; i++)
 		if (strcmp(files->v[i]->abs, abs) == 0)
 			return files->v[i];
-	struct cfg_file *f = xcalloc(1, sizeof *f);
+	struct settings_file *f = xcalloc(1, sizeof *f);
 	files->v = xgrow(files->v, &files->cap, files->len + 1, sizeof *files->v);
 	files->v[files->len++] = f;
 	f->abs = xstrdup(abs);
-	f->path = cfg_shown(abs);
+	f->path = settings_shown(abs);
 	const char *slash = strrchr(abs, '/');
 	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
 	f->fail_level = -1;
@@ -355,13 +357,13 @@ struct cfg_file *cfg_file_load(struct cfg_files *files, const char *abs, unsigne
 	bool too_big;
 	char *text = file_read(abs, CONFIG_MAX_BYTES, &len, &too_big);
 	if (!text || too_big) {
-		fprintf(stderr, "trainforge: %s: %s\n", f->path,
+		trouble_add(files->trouble, "trainforge: %s: %s", f->path,
 			text ? "larger than 1 MiB; not a config file" : strerror(errno));
 		free(text);
 		return f;
 	}
 	yamldoc *doc = yamldoc_parse(text, len, NULL);
-	struct reader r = { f, doc, 0 };
+	struct reader r = { f, doc, 0, files->trouble };
 	f->loading = true;
 	f->ok = parse(&r, text, len, files, depth);
 	f->loading = false;
@@ -370,17 +372,17 @@ struct cfg_file *cfg_file_load(struct cfg_files *files, const char *abs, unsigne
 	return f;
 }
 
-static void items_free(struct cfg_item *v, size_t n)
+static void items_free(struct settings_item *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(v[i].text);
 	free(v);
 }
 
-void cfg_files_free(struct cfg_files *files)
+void settings_files_free(struct settings_files *files)
 {
 	for (size_t i = 0; i < files->len; i++) {
-		struct cfg_file *f = files->v[i];
+		struct settings_file *f = files->v[i];
 		items_free(f->select, f->n_select);
 		items_free(f->ignore, f->n_ignore);
 		items_free(f->exclude, f->n_exclude);

@@ -41,7 +41,7 @@ static char *normalise(const char *path)
 	return buf_detach(&out);
 }
 
-char *cfg_join(const char *dir, const char *rel)
+char *settings_join(const char *dir, const char *rel)
 {
 	if (rel[0] == '/')
 		return xstrdup(rel);
@@ -50,14 +50,14 @@ char *cfg_join(const char *dir, const char *rel)
 	return buf_detach(&b);
 }
 
-char *cfg_absolute(const char *path)
+char *settings_absolute(const char *path)
 {
 	char *joined;
 	if (path[0] == '/') {
 		joined = xstrdup(path);
 	} else {
 		char *cwd = getcwd(NULL, 0);
-		joined = cfg_join(cwd ? cwd : ".", path);
+		joined = settings_join(cwd ? cwd : ".", path);
 		free(cwd);
 	}
 	char *abs = normalise(joined);
@@ -69,7 +69,7 @@ char *cfg_absolute(const char *path)
 	char *real = realpath(dir, NULL);
 	free(dir);
 	if (real) {
-		char *out = strcmp(real, "/") == 0 ? cfg_join("", slash + 1) : cfg_join(real, slash + 1);
+		char *out = strcmp(real, "/") == 0 ? settings_join("", slash + 1) : settings_join(real, slash + 1);
 		free(real);
 		free(abs);
 		return out;
@@ -77,7 +77,7 @@ char *cfg_absolute(const char *path)
 	return abs;
 }
 
-char *cfg_shown(const char *abs)
+char *settings_shown(const char *abs)
 {
 	char *cwd = getcwd(NULL, 0);
 	size_t n = cwd ? strlen(cwd) : 0;
@@ -117,7 +117,7 @@ static bool match_segs(char **p, size_t np, char **s, size_t ns, unsigned *budge
 	return ns > 0 && fnmatch(p[0], s[0], 0) == 0 && match_segs(p + 1, np - 1, s + 1, ns - 1, budget);
 }
 
-bool cfg_glob_match(const char *dir, const char *glob, const char *abs)
+bool settings_glob_match(const char *dir, const char *glob, const char *abs)
 {
 	size_t dl = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	if (strncmp(abs, dir, dl) != 0 || abs[dl] != '/')

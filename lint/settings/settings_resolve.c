@@ -32,11 +32,11 @@ struct resolved {
 	int fail_level;
 };
 
-struct config {
+struct settings {
 	struct lint_options base;
-	struct config_flags flags;
-	struct cfg_file *fixed;     /* --config */
-	struct cfg_files files;
+	struct settings_flags flags;
+	struct settings_file *fixed;     /* --settings */
+	struct settings_files files;
 	struct { char *dir, *found; } *dirs;  /* discovery, per directory */
 	size_t n_dirs, cap_dirs;
 	struct resolved **res;
@@ -57,7 +57,7 @@ static char *find_in(const char *dir)
 {
 	static const char *const names[] = { ".trainforge.yaml", ".trainforge.yml" };
 	for (size_t i = 0; i < 2; i++) {
-		char *p = cfg_join(strcmp(dir, "/") ? dir : "", names[i]);
+		char *p = settings_join(strcmp(dir, "/") ? dir : "", names[i]);
 		if (is_file(p))
 			return p;
 		free(p);
@@ -66,7 +66,7 @@ static char *find_in(const char *dir)
 }
 
 /* The closest project file at or above dir, not past the repository. */
-static const char *closest(config *cfg, const char *dir)
+static const char *closest(settings *cfg, const char *dir)
 {
 	for (size_t i = 0; i < cfg->n_dirs; i++)
 		if (strcmp(cfg->dirs[i].dir, dir) == 0)
@@ -75,7 +75,7 @@ static const char *closest(config *cfg, const char *dir)
 	for (;;) {
 		if ((found = find_in(d)))
 			break;
-		char *git = cfg_join(strcmp(d, "/") ? d : "", ".git");
+		char *git = settings_join(strcmp(d, "/") ? d : "", ".git");
 		struct stat st;
 		bool root = stat(git, &st) == 0;
 		free(git);
@@ -103,7 +103,7 @@ static char *user_file(void)
 		return NULL;
 	char *p = buf_detach(&b);
 	if (is_file(p)) {
-		char *abs = cfg_absolute(p);
+		char *abs = settings_absolute(p);
 		free(p);
 		return abs;
 	}
@@ -112,7 +112,7 @@ static char *user_file(void)
 }
 
 /* The config an input starts from, with what chose it. */
-static struct cfg_file *head_for(config *cfg, const char *abs, const char **why)
+static struct settings_file *head_for(settings *cfg, const char *abs, const char **why)
 {
 	if (cfg->flags.isolated) {
 		*why = "--isolated";
@@ -127,7 +127,7 @@ static struct cfg_file *head_for(config *cfg, const char *abs, const char **why)
 	free(dir);
 	*why = found ? "closest .trainforge.yaml" : cfg->user ? "user config" : "no config file found";
 	found = found ? found : cfg->user;
-	return found ? cfg_file_load(&cfg->files, found, 0) : NULL;
+	return found ? settings_file_load(&cfg->files, found, 0) : NULL;
 }
 
 /* ---- layers ---------------------------------------------------------- */
@@ -136,7 +136,7 @@ static void set_rules(struct lint_options *o, struct origins *org, const char *s
 		      bool value, struct origin from)
 {
 	bool hit[RULE__COUNT] = { false };
-	config_select(sel, len, hit, true);
+	settings_select(sel, len, hit, true);
 	for (int r = 0; r < RULE__COUNT; r++)
 		if (hit[r]) {
 			o->enabled[r] = value;
@@ -173,7 +173,7 @@ static void set_list(struct lint_options *o, struct origins *org, const char *li
 #define AT(f, l, w) ((struct origin){ (f)->path, (l), (w) })
 #define FLAG(name) ((struct origin){ "--" name, 0, name })
 
-static void apply_file(const config *cfg, const struct cfg_file *f, struct lint_options *o,
+static void apply_file(const settings *cfg, const struct settings_file *f, struct lint_options *o,
 		       int *fail, struct origins *org)
 {
 	if (f->has_select)
@@ -208,11 +208,11 @@ static void apply_file(const config *cfg, const struct cfg_file *f, struct lint_
 }
 
 /* Builds the options for one input; false when its config is invalid. */
-static bool resolve(config *cfg, const char *path, struct resolved *res, struct origins *org,
-		    struct cfg_file **chain, size_t *n_chain, const char **why)
+static bool resolve(settings *cfg, const char *path, struct resolved *res, struct origins *org,
+		    struct settings_file **chain, size_t *n_chain, const char **why)
 {
-	char *abs = cfg_absolute(path);
-	struct cfg_file *head = head_for(cfg, abs, why);
+	char *abs = settings_absolute(path);
+	struct settings_file *head = head_for(cfg, abs, why);
 	struct lint_options *o = &res->opt;
 	*o = cfg->base;
 	o->options_for = NULL;
@@ -229,7 +229,7 @@ static bool resolve(config *cfg, const char *path, struct resolved *res, struct 
 	}
 	res->fail_level = SEV_WARNING;
 	size_t n = 0;
-	for (struct cfg_file *f = head; f && n < CHAIN_MAX; f = f->parent)
+	for (struct settings_file *f = head; f && n < CHAIN_MAX; f = f->parent)
 		chain[n++] = f;
 	*n_chain = n;
 	if (head && !head->ok) {
@@ -245,8 +245,8 @@ static bool resolve(config *cfg, const char *path, struct resolved *res, struct 
 	}
 	for (size_t i = n; i-- > 0;)
 		for (size_t k = 0; k < chain[i]->n_pfi; k++) {
-			const struct cfg_pfi *p = &chain[i]->pfi[k];
-			if (!cfg_glob_match(chain[i]->dir, p->glob, abs))
+			const struct settings_pfi *p = &chain[i]->pfi[k];
+			if (!settings_glob_match(chain[i]->dir, p->glob, abs))
 				continue;
 			for (size_t j = 0; j < p->n_rules; j++)
 				set_rules(o, org, p->rules[j].text, strlen(p->rules[j].text), false,
@@ -271,7 +271,7 @@ static bool resolve(config *cfg, const char *path, struct resolved *res, struct 
 		org->cluster = FLAG("cluster");
 	for (size_t i = n; i-- > 0 && !o->excluded;)
 		for (size_t k = 0; k < chain[i]->n_exclude && !o->excluded; k++)
-			if (cfg_glob_match(chain[i]->dir, chain[i]->exclude[k].text, abs)) {
+			if (settings_glob_match(chain[i]->dir, chain[i]->exclude[k].text, abs)) {
 				o->excluded = true;
 				if (org)
 					org->excluded = AT(chain[i], chain[i]->exclude[k].line, "exclude");
@@ -282,17 +282,19 @@ static bool resolve(config *cfg, const char *path, struct resolved *res, struct 
 
 /* ---- the API --------------------------------------------------------- */
 
-config *config_new(const struct lint_options *base, const struct config_flags *flags)
+settings *settings_new(const struct lint_options *base, const struct settings_flags *flags,
+		       struct trouble *trouble)
 {
-	config *cfg = xcalloc(1, sizeof *cfg);
+	settings *cfg = xcalloc(1, sizeof *cfg);
+	cfg->files.trouble = trouble;
 	cfg->base = *base;
 	cfg->flags = *flags;
 	if (flags->config_path && !flags->isolated) {
-		char *abs = cfg_absolute(flags->config_path);
-		cfg->fixed = cfg_file_load(&cfg->files, abs, 0);
+		char *abs = settings_absolute(flags->config_path);
+		cfg->fixed = settings_file_load(&cfg->files, abs, 0);
 		free(abs);
 		if (!cfg->fixed->ok) {
-			config_free(cfg);
+			settings_free(cfg);
 			return NULL;
 		}
 	}
@@ -301,7 +303,7 @@ config *config_new(const struct lint_options *base, const struct config_flags *f
 	return cfg;
 }
 
-void config_free(config *cfg)
+void settings_free(settings *cfg)
 {
 	if (!cfg)
 		return;
@@ -316,11 +318,11 @@ void config_free(config *cfg)
 	free(cfg->dirs);
 	free(cfg->res);
 	free(cfg->user);
-	cfg_files_free(&cfg->files);
+	settings_files_free(&cfg->files);
 	free(cfg);
 }
 
-static struct resolved *lookup(config *cfg, const char *path)
+static struct resolved *lookup(settings *cfg, const char *path)
 {
 	if (cfg->n_res && strcmp(cfg->res[cfg->last]->key, path) == 0)
 		return cfg->res[cfg->last];
@@ -329,7 +331,7 @@ static struct resolved *lookup(config *cfg, const char *path)
 			return cfg->res[cfg->last = i];
 	struct resolved *res = xcalloc(1, sizeof *res);
 	res->key = xstrdup(path);
-	struct cfg_file *chain[CHAIN_MAX];
+	struct settings_file *chain[CHAIN_MAX];
 	size_t n;
 	const char *why;
 	if (!resolve(cfg, path, res, NULL, chain, &n, &why))
@@ -339,17 +341,17 @@ static struct resolved *lookup(config *cfg, const char *path)
 	return res;
 }
 
-const struct lint_options *config_options_for(void *ctx, const char *path)
+const struct lint_options *settings_options_for(void *ctx, const char *path)
 {
 	return &lookup(ctx, path)->opt;
 }
 
-int config_fail_level(config *cfg, const char *path)
+int settings_fail_level(settings *cfg, const char *path)
 {
 	return lookup(cfg, path)->fail_level;
 }
 
-bool config_failed(const config *cfg)
+bool settings_failed(const settings *cfg)
 {
 	return cfg->failed;
 }
@@ -440,11 +442,11 @@ static void show_rules(FILE *out, const struct lint_options *o, const struct ori
 		fputs("severity: {}\n", out);
 }
 
-bool config_show(config *cfg, const char *path, FILE *out)
+bool settings_show(settings *cfg, const char *path, FILE *out)
 {
 	struct resolved res = { 0 };
 	struct origins *org = xcalloc(1, sizeof *org);
-	struct cfg_file *chain[CHAIN_MAX];
+	struct settings_file *chain[CHAIN_MAX];
 	size_t n;
 	const char *why;
 	bool ok = resolve(cfg, path, &res, org, chain, &n, &why);
@@ -463,7 +465,7 @@ bool config_show(config *cfg, const char *path, FILE *out)
 			: modes[o->shellcheck]);
 		origin_print(out, &org->shellcheck);
 		const char *cluster = o->cluster_path ? o->cluster_path : o->cluster_fallback;
-		char *shown = cluster && cluster[0] == '/' ? cfg_shown(cluster) : NULL;
+		char *shown = cluster && cluster[0] == '/' ? settings_shown(cluster) : NULL;
 		fprintf(out, "cluster: %s", shown ? shown : cluster ? cluster : "null");
 		free(shown);
 		origin_print(out, &org->cluster);

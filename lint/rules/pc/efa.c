@@ -1,6 +1,6 @@
-/* EFA on compute resources: on where the hardware has it, off where a
- * multi-node job needs it, and the GdrSupport key that stopped mattering
- * in ParallelCluster 3.0.2. */
+/* PC200x: EFA on compute resources: on where the hardware has it, off
+ * where a multi-node job needs it, and the GdrSupport key that stopped
+ * mattering in ParallelCluster 3.0.2. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,11 +14,11 @@ static const char *const accel_names[] = {
 	[ACCEL_INFERENTIA2] = "Inferentia2",
 };
 
-/* Flexible Instances must agree: ParallelCluster's validators reject
- * mixed accelerators, and a queue with EFA only on some types loses it. */
-static void check_flexible(const struct pc *pc, yd_node cr, yd_node *types, size_t n)
+/* PC2005 flexible-instances-mismatch: ParallelCluster's validators
+ * reject mixed accelerators, and a queue with EFA only on some types
+ * loses it. */
+static void flexible_instances_mismatch(const struct pc *pc, yd_node *types, size_t n)
 {
-	const yamldoc *d = pc->cl->doc;
 	const struct instance_type *first = NULL;
 	for (size_t i = 0; i < n; i++) {
 		const struct instance_type *it = cluster_instance(pc->cl, types[i]);
@@ -41,8 +41,6 @@ static void check_flexible(const struct pc *pc, yd_node cr, yd_node *types, size
 				  it->name, it->accel_count, accel_names[it->accel],
 				  first->name, first->accel_count, accel_names[first->accel]);
 	}
-	(void)d;
-	(void)cr;
 }
 
 /* What a queue allows, worked out once per queue rather than for each of
@@ -53,39 +51,59 @@ struct queue_facts {
 	bool multi_subnet; /* EFA cannot work across its subnets */
 };
 
-static void check_cr(const struct pc *pc, const struct queue_facts *q, yd_node cr)
+/* PC2003 gdr-support-no-effect */
+static void gdr_support_no_effect(const struct pc *pc, yd_node efa)
 {
 	const yamldoc *d = pc->cl->doc;
-	yd_node efa = yd_get(d, cr, "Efa");
-	yd_node enabled = yd_get(d, efa, "Enabled");
+	if (yd_get(d, efa, "GdrSupport"))
+		pc_report(pc, R_PC2003, yd_get_key(d, efa, "GdrSupport"),
+			  "GdrSupport has had no effect since ParallelCluster 3.0.2; GPUDirect RDMA is used whenever the instance has it");
+}
+
+/* PC2004 gdr-without-efa */
+static void gdr_without_efa(const struct pc *pc, yd_node efa)
+{
+	if (cluster_flag(pc->cl, efa, "GdrSupport") && !cluster_flag(pc->cl, efa, "Enabled"))
+		pc_report(pc, R_PC2004, yd_get(pc->cl->doc, efa, "GdrSupport"),
+			  "GdrSupport is true but Efa.Enabled is not");
+}
+
+/* PC2001 efa-unsupported */
+static void efa_unsupported(const struct pc *pc, yd_node efa, const struct instance_type *it)
+{
+	struct diag *g = pc_report(pc, R_PC2001, yd_get(pc->cl->doc, efa, "Enabled"),
+				   "Efa.Enabled is true but %s has no EFA", it->name);
+	diag_set_help(g, "remove Efa or choose an EFA-capable instance type");
+}
+
+/* PC2002 efa-off-multinode */
+static void efa_off_multinode(const struct pc *pc, yd_node type, const struct instance_type *it)
+{
+	struct diag *g = pc_report(pc, R_PC2002, type,
+		"%s supports EFA but Efa.Enabled is not true in a queue that can run multi-node jobs",
+		it->name);
+	diag_set_help(g, "add 'Efa: {Enabled: true}' and a placement group to the compute resource");
+}
+
+static void check_cr(const struct pc *pc, const struct queue_facts *q, yd_node cr)
+{
+	yd_node efa = yd_get(pc->cl->doc, cr, "Efa");
 	bool on = cluster_flag(pc->cl, efa, "Enabled");
 	yd_node types[MAX_TYPES];
 	size_t n = cluster_instance_types(pc->cl, cr, types, MAX_TYPES);
 	if (n > 1)
-		check_flexible(pc, cr, types, n);
-
-	yd_node gdr = yd_get(d, efa, "GdrSupport");
-	if (gdr) {
-		pc_report(pc, R_PC2003, yd_get_key(d, efa, "GdrSupport"),
-			  "GdrSupport has had no effect since ParallelCluster 3.0.2; GPUDirect RDMA is used whenever the instance has it");
-		if (cluster_flag(pc->cl, efa, "GdrSupport") && !on)
-			pc_report(pc, R_PC2004, gdr, "GdrSupport is true but Efa.Enabled is not");
-	}
-
+		flexible_instances_mismatch(pc, types, n);
+	gdr_support_no_effect(pc, efa);
+	gdr_without_efa(pc, efa);
 	for (size_t i = 0; i < n; i++) {
 		const struct instance_type *it = cluster_instance(pc->cl, types[i]);
 		if (!it)
 			continue;
 		if (on && it->efa == TRI_NO) {
-			struct diag *g = pc_report(pc, R_PC2001, enabled,
-						   "Efa.Enabled is true but %s has no EFA", it->name);
-			diag_set_help(g, "remove Efa or choose an EFA-capable instance type");
+			efa_unsupported(pc, efa, it);
 		} else if (!on && it->efa == TRI_YES && q->multi_node && !q->multi_subnet) {
-			struct diag *g = pc_report(pc, R_PC2002, types[i],
-				"%s supports EFA but Efa.Enabled is not true in a queue that can run multi-node jobs",
-				it->name);
-			diag_set_help(g, "add 'Efa: {Enabled: true}' and a placement group to the compute resource");
-			break;
+			efa_off_multinode(pc, types[i], it);
+			break; /* once per compute resource */
 		}
 	}
 }

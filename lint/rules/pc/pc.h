@@ -19,9 +19,8 @@ struct pc {
 struct diag *pc_report(const struct pc *pc, enum rule_id rule, yd_node at,
 		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* The families. */
+/* The areas, one file each (rules.def). */
 void pc_check_schema(const struct pc *pc);
-void pc_check_text(const struct pc *pc);
 void pc_check_values(const struct pc *pc);
 void pc_check_efa(const struct pc *pc);
 void pc_check_placement(const struct pc *pc);

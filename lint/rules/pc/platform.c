@@ -1,5 +1,5 @@
-/* Operating system against scheduler and accelerator stack, and the
- * settings ParallelCluster allows only with Slurm. */
+/* PC300x: operating system against scheduler and accelerator stack, and
+ * the settings ParallelCluster allows only with Slurm. */
 #include <string.h>
 
 #include "pc.h"
@@ -10,9 +10,10 @@ static bool is_awsbatch(const struct pc *pc)
 					 "Scheduler"), "awsbatch");
 }
 
-/* Neuron 2.21 is the first release for Trainium2, and Neuron dropped
- * Amazon Linux 2 in 2.20: trn2 cannot run on alinux2 at all. */
-static void check_accelerator_os(const struct pc *pc, yd_node os)
+/* PC3001 os-accelerator-mismatch: Neuron 2.21 is the first release for
+ * Trainium2, and Neuron dropped Amazon Linux 2 in 2.20: trn2 cannot run
+ * on alinux2 at all. */
+static void os_accelerator_mismatch(const struct pc *pc, yd_node os)
 {
 	const yamldoc *d = pc->cl->doc;
 	if (!yd_str_eq(d, os, "alinux2"))
@@ -55,14 +56,28 @@ static const struct slurm_only slurm_only[] = {
 	{ NULL, NULL, "DirectoryService", false, false },
 };
 
-static void check_awsbatch(const struct pc *pc, yd_node os)
+/* PC3003 scheduler-os-mismatch */
+static void scheduler_os_mismatch(const struct pc *pc, yd_node os)
 {
 	const yamldoc *d = pc->cl->doc;
-	if (!is_awsbatch(pc))
-		return;
-	if (os && !yd_str_eq(d, os, "alinux2") && !yd_str_eq(d, os, "alinux2023"))
+	if (is_awsbatch(pc) && os && !yd_str_eq(d, os, "alinux2") && !yd_str_eq(d, os, "alinux2023"))
 		pc_report(pc, R_PC3003, os, "the awsbatch scheduler runs only on alinux2 and alinux2023, not %s",
 			  yd_str(d, os, NULL) ? yd_str(d, os, NULL) : "this Os");
+}
+
+/* PC3004 awsbatch-only-slurm-feature */
+static void awsbatch_only_slurm_feature(const struct pc *pc)
+{
+	const yamldoc *d = pc->cl->doc;
+	yd_node intel = yd_get(d, yd_get(d, yd_get(d, pc->cl->root, "AdditionalPackages"),
+				     "IntelSoftware"), "IntelHpcPlatform");
+	bool on;
+	if (!is_awsbatch(pc)) {
+		if (yd_bool(d, intel, &on) && on)
+			pc_report(pc, R_PC3004, intel,
+				  "IntelHpcPlatform needs Os centos7, which ParallelCluster 3.11 no longer supports");
+		return;
+	}
 	for (size_t i = 0; i < sizeof slurm_only / sizeof slurm_only[0]; i++) {
 		const struct slurm_only *s = &slurm_only[i];
 		yd_node map = s->parent ? yd_get(d, pc->cl->root, s->parent) : pc->cl->root;
@@ -85,12 +100,10 @@ static void check_awsbatch(const struct pc *pc, yd_node os)
 	}
 }
 
-void pc_check_platform(const struct pc *pc)
+/* PC3002 os-needs-custom-ami */
+static void os_needs_custom_ami(const struct pc *pc, yd_node image, yd_node os)
 {
 	const yamldoc *d = pc->cl->doc;
-	yd_node image = yd_get(d, pc->cl->root, "Image");
-	yd_node os = yd_get(d, image, "Os");
-	check_accelerator_os(pc, os);
 	if ((yd_str_eq(d, os, "rocky8") || yd_str_eq(d, os, "rocky9")) &&
 	    !yd_get(d, image, "CustomAmi")) {
 		struct diag *g = pc_report(pc, R_PC3002, os,
@@ -98,11 +111,14 @@ void pc_check_platform(const struct pc *pc)
 			yd_str(d, os, NULL));
 		diag_set_help(g, "build an AMI with 'pcluster build-image' and set Image.CustomAmi");
 	}
-	check_awsbatch(pc, os);
-	yd_node intel = yd_get(d, yd_get(d, yd_get(d, pc->cl->root, "AdditionalPackages"),
-				     "IntelSoftware"), "IntelHpcPlatform");
-	bool on;
-	if (!is_awsbatch(pc) && yd_bool(d, intel, &on) && on)
-		pc_report(pc, R_PC3004, intel,
-			  "IntelHpcPlatform needs Os centos7, which ParallelCluster 3.11 no longer supports");
+}
+
+void pc_check_platform(const struct pc *pc)
+{
+	yd_node image = yd_get(pc->cl->doc, pc->cl->root, "Image");
+	yd_node os = yd_get(pc->cl->doc, image, "Os");
+	os_accelerator_mismatch(pc, os);
+	os_needs_custom_ami(pc, image, os);
+	scheduler_os_mismatch(pc, os);
+	awsbatch_only_slurm_feature(pc);
 }

@@ -1,11 +1,11 @@
+/* The PC rules' driver: the areas in order, each over one cluster model,
+ * and the one way they report (a span and a YAML path). */
 #include "pc.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 
 #include "buf.h"
-#include "schema.h"
-#include "xalloc.h"
 
 struct diag *pc_report(const struct pc *pc, enum rule_id rule, yd_node at,
 		       const char *fmt, ...)
@@ -31,42 +31,8 @@ struct diag *pc_report(const struct pc *pc, enum rule_id rule, yd_node at,
 	return d;
 }
 
-static const enum rule_id fault_rule[] = {
-	[SF_UNKNOWN_KEY] = R_PC0002,
-	[SF_TYPE] = R_PC0003,
-	[SF_MISSING] = R_PC0004,
-	[SF_VALUE] = R_PC0005,
-	[SF_CONFLICT] = R_PC0006,
-	[SF_SINCE] = R_PC0007,
-	[SF_SCHEMA] = R_PC0005,
-};
-
-void pc_check_schema(const struct pc *pc)
-{
-	/* parsed at build time: the first config of a run only wraps it */
-	schema *s = schema_embedded("parallelcluster.schema.json");
-	if (!s)
-		return;
-	struct schema_errors errs = { 0 };
-	schema_validate(s, pc->cl->doc, pc->cl->root, &errs);
-	for (size_t i = 0; i < errs.len; i++) {
-		const struct schema_error *e = &errs.v[i];
-		struct diag *d = pc_report(pc, fault_rule[e->fault], e->pos, "%s", e->msg);
-		if (e->help)
-			diag_set_help(d, "%s", e->help);
-		if (e->node != e->pos) {
-			struct buf path = BUF_INIT;
-			yd_path_json(pc->cl->doc, e->node, &path);
-			free(d->yaml_path);
-			d->yaml_path = buf_detach(&path);
-		}
-	}
-	schema_errors_free(&errs);
-}
-
 static void (*const checks[])(const struct pc *) = {
 	pc_check_schema,
-	pc_check_text,
 	pc_check_values,
 	pc_check_efa,
 	pc_check_placement,

@@ -1,4 +1,4 @@
-/* Shared storage: where it mounts and how many of each kind. */
+/* PC400x: shared storage: where it mounts and how many of each kind. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +20,28 @@ static void absolute(const char *dir, char *out, size_t cap)
 	snprintf(out, cap, "%s%s", dir[0] == '/' ? "" : "/", dir);
 }
 
+/* PC4001 reserved-mount-dir; true when it reported. */
+static bool reserved_mount_dir(const struct pc *pc, yd_node mount, const char *abs)
+{
+	for (size_t i = 0; i < sizeof reserved_dirs / sizeof reserved_dirs[0]; i++)
+		if (strcmp(abs, reserved_dirs[i]) == 0) {
+			pc_report(pc, R_PC4001, mount, "MountDir %s is a reserved system directory", abs);
+			return true;
+		}
+	return false;
+}
+
+/* PC4003 relative-mount-dir */
+static void relative_mount_dir(const struct pc *pc, yd_node mount, const char *dir,
+			       const char *abs)
+{
+	if (dir[0] != '/') {
+		struct diag *g = pc_report(pc, R_PC4003, mount,
+			"MountDir '%s' is relative; ParallelCluster mounts it at %s", dir, abs);
+		diag_set_help(g, "write the absolute path %s", abs);
+	}
+}
+
 static void check_mount_dir(const struct pc *pc, yd_node mount)
 {
 	const char *dir = yd_str(pc->cl->doc, mount, NULL);
@@ -27,16 +49,8 @@ static void check_mount_dir(const struct pc *pc, yd_node mount)
 		return;
 	char abs[512];
 	absolute(dir, abs, sizeof abs);
-	for (size_t i = 0; i < sizeof reserved_dirs / sizeof reserved_dirs[0]; i++)
-		if (strcmp(abs, reserved_dirs[i]) == 0) {
-			pc_report(pc, R_PC4001, mount, "MountDir %s is a reserved system directory", abs);
-			return;
-		}
-	if (dir[0] != '/') {
-		struct diag *g = pc_report(pc, R_PC4003, mount,
-			"MountDir '%s' is relative; ParallelCluster mounts it at %s", dir, abs);
-		diag_set_help(g, "write the absolute path %s", abs);
-	}
+	if (!reserved_mount_dir(pc, mount, abs))
+		relative_mount_dir(pc, mount, dir, abs);
 }
 
 /* A MountDir made absolute, and where it is. */
@@ -120,7 +134,8 @@ static size_t find_clashes(const struct mount *v, size_t n, struct clash **out)
 	return count;
 }
 
-static void check_clashes(const struct pc *pc, yd_node storages)
+/* PC4002 mount-dir-clash */
+static void mount_dir_clash(const struct pc *pc, yd_node storages)
 {
 	const yamldoc *d = pc->cl->doc;
 	size_t n = 0;
@@ -182,6 +197,13 @@ static int classify(const struct pc *pc, yd_node s)
 	return -1;
 }
 
+/* PC4004 too-many-storages */
+static void too_many_storages(const struct pc *pc, yd_node storage, int class)
+{
+	pc_report(pc, R_PC4004, storage, "more than %d %s; ParallelCluster allows at most %d",
+		  limits[class].max, limits[class].what, limits[class].max);
+}
+
 /* The first two different subnets of the queues, in order, or NULLs. */
 struct two_subnets {
 	const char *first, *other;
@@ -212,8 +234,9 @@ static struct two_subnets find_two_subnets(const struct pc *pc)
 /* A new FSx for Lustre file system lives in one subnet; queues in other
  * Availability Zones cannot reach it well, and ParallelCluster refuses.
  * The subnets are looked at once, however many file systems there are. */
-static void check_managed_fsx(const struct pc *pc, yd_node storage,
-			      const struct two_subnets *subnets)
+/* PC4005 managed-fsx-multi-subnet */
+static void managed_fsx_multi_subnet(const struct pc *pc, yd_node storage,
+				     const struct two_subnets *subnets)
 {
 	if (subnets->other)
 		pc_report(pc, R_PC4005, storage,
@@ -223,7 +246,8 @@ static void check_managed_fsx(const struct pc *pc, yd_node storage,
 
 /* FSx for Lustre sizes come in steps that depend on the deployment type
  * and, for HDD, on the throughput per TiB. */
-static void check_fsx_capacity(const struct pc *pc, yd_node settings)
+/* PC4006 fsx-storage-capacity */
+static void fsx_storage_capacity(const struct pc *pc, yd_node settings)
 {
 	const yamldoc *d = pc->cl->doc;
 	yd_node cap_n = yd_get(d, settings, "StorageCapacity");
@@ -264,19 +288,18 @@ void pc_check_storage(const struct pc *pc)
 	for (size_t i = 0; i < yd_len(d, storages); i++) {
 		yd_node s = yd_item(d, storages, i);
 		check_mount_dir(pc, yd_get(d, s, "MountDir"));
-		check_fsx_capacity(pc, yd_get(d, s, "FsxLustreSettings"));
+		fsx_storage_capacity(pc, yd_get(d, s, "FsxLustreSettings"));
 		int c = classify(pc, s);
 		if (c < 0)
 			continue;
 		if (++counts[c] == limits[c].max + 1)
-			pc_report(pc, R_PC4004, s, "more than %d %s; ParallelCluster allows at most %d",
-				  limits[c].max, limits[c].what, limits[c].max);
+			too_many_storages(pc, s, c);
 		if (c == FSX_NEW && !subnets_found) {
 			subnets = find_two_subnets(pc);
 			subnets_found = true;
 		}
 		if (c == FSX_NEW)
-			check_managed_fsx(pc, s, &subnets);
+			managed_fsx_multi_subnet(pc, s, &subnets);
 	}
-	check_clashes(pc, storages);
+	mount_dir_clash(pc, storages);
 }

@@ -1,16 +1,19 @@
-/* Single values that need facts beyond the schema: instance types (the
- * catalog), regions (ParallelCluster's list) and names that must be
- * unique. */
+/* PC100x: single values that need facts beyond the schema: instance
+ * types (the catalog), regions (ParallelCluster's list), and characters
+ * that only look like ASCII. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "pc.h"
 #include "regions.h"
 #include "text.h"
 #include "xalloc.h"
 
-static void check_region(const struct pc *pc)
+/* PC1003 unsupported-region */
+static void unsupported_region(const struct pc *pc)
 {
 	yd_node r = yd_get(pc->cl->doc, pc->cl->root, "Region");
 	const char *s = yd_str(pc->cl->doc, r, NULL);
@@ -21,6 +24,22 @@ static void check_region(const struct pc *pc)
 	const char *near = region_nearest(s);
 	if (near)
 		diag_set_help(d, "did you mean '%s'?", near);
+}
+
+/* PC1001 unknown-instance-type */
+static void unknown_instance_type(const struct pc *pc, yd_node t, const char *s)
+{
+	pc_report(pc, R_PC1001, t,
+		  "instance type '%s' is not in the catalog; EFA and accelerator checks skip it", s);
+}
+
+/* PC1002 invalid-instance-type */
+static void invalid_instance_type(const struct pc *pc, yd_node t, const char *s,
+				  const char *suggestion)
+{
+	struct diag *d = pc_report(pc, R_PC1002, t, "'%s' cannot be an EC2 instance type", s);
+	if (suggestion[0])
+		diag_set_help(d, "did you mean '%s'?", suggestion);
 }
 
 static void check_type(const struct pc *pc, yd_node t)
@@ -34,15 +53,11 @@ static void check_type(const struct pc *pc, yd_node t)
 	case CATALOG_KNOWN:
 		return;
 	case CATALOG_UNKNOWN_PLAUSIBLE:
-		pc_report(pc, R_PC1001, t,
-			  "instance type '%s' is not in the catalog; EFA and accelerator checks skip it", s);
+		unknown_instance_type(pc, t, s);
 		return;
-	case CATALOG_INVALID: {
-		struct diag *d = pc_report(pc, R_PC1002, t, "'%s' cannot be an EC2 instance type", s);
-		if (suggestion[0])
-			diag_set_help(d, "did you mean '%s'?", suggestion);
+	case CATALOG_INVALID:
+		invalid_instance_type(pc, t, s, suggestion);
 		return;
-	}
 	}
 }
 
@@ -84,118 +99,79 @@ static void check_instance_types(const struct pc *pc)
 			       "InstanceTypes");
 }
 
-struct named {
-	const char *s;
-	size_t len;
-	size_t index; /* order in the list, so the later one is reported */
-	yd_node node;
-};
-
-static int named_cmp(const void *pa, const void *pb)
+/* The byte where a comment starts on this line, or len. */
+static size_t comment_start(const char *p, size_t len)
 {
-	const struct named *a = pa, *b = pb;
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	int c = memcmp(a->s, b->s, a->len);
-	if (c)
-		return c;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static bool same_text(const struct named *a, const struct named *b)
-{
-	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
-}
-
-/* Reports each value that repeats an earlier one; sorting keeps a
- * 20,000-queue file linear-logarithmic. */
-static void report_repeats(const struct pc *pc, struct named *v, size_t n,
-			   const char *what, const char *verb)
-{
-	if (n > 1)
-		qsort(v, n, sizeof *v, named_cmp);
-	size_t first = 0;
-	for (size_t i = 1; i < n; i++) {
-		if (!same_text(&v[i], &v[first])) {
-			first = i;
-			continue;
+	char quote = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (quote) {
+			if (p[i] == quote)
+				quote = 0;
+		} else if (p[i] == '"' || p[i] == '\'') {
+			if (i == 0 || strchr(" \t:[{,-", p[i - 1]))
+				quote = p[i];
+		} else if (p[i] == '#' && (i == 0 || p[i - 1] == ' ' || p[i - 1] == '\t')) {
+			return i;
 		}
-		pc_report(pc, R_PC2206, v[i].node, "%s '%s' is already %s at line %u",
-			  what, v[i].s, verb, yd_span(pc->cl->doc, v[first].node).line);
 	}
+	return len;
 }
 
-/* Reports every item of list whose `key` (found by get) repeats an
- * earlier item's. */
-static void unique_by(const struct pc *pc, yd_node list,
-		      yd_node (*get)(const struct pc *, yd_node, const char *),
-		      const char *key, const char *what, const char *verb)
+/* Whether any byte is outside ASCII, eight at a time: most configs are
+ * pure ASCII, and a large one is scanned on every run. */
+static bool has_non_ascii(const char *p, size_t len)
 {
-	const yamldoc *d = pc->cl->doc;
-	if (yd_kind(d, list) != YD_SEQUENCE)
-		return;
-	size_t n = yd_len(d, list), m = 0;
-	struct named *v = xcalloc(n ? n : 1, sizeof *v);
-	for (size_t i = 0; i < n; i++) {
-		yd_node node = get(pc, yd_item(d, list, i), key);
-		size_t len;
-		const char *s = yd_str(d, node, &len);
-		if (s)
-			v[m++] = (struct named){ s, len, i, node };
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t word;
+		memcpy(&word, p + i, 8);
+		if (word & UINT64_C(0x8080808080808080))
+			return true;
 	}
-	report_repeats(pc, v, m, what, verb);
-	free(v);
+	for (; i < len; i++)
+		if ((unsigned char)p[i] >= 0x80)
+			return true;
+	return false;
 }
 
-static yd_node get_key(const struct pc *pc, yd_node item, const char *key)
+/* PC1004 non-ascii-lookalike: a hyphen pasted from a web page turns
+ * `p5-48xlarge` into a string no AWS API knows, and the file still looks
+ * right. Comments are left alone. */
+static void non_ascii_lookalike(const struct pc *pc)
 {
-	return yd_get(pc->cl->doc, item, key);
-}
-
-/* Existing volumes, file systems and caches can be mounted once. */
-static const struct {
-	const char *settings, *key;
-} storage_ids[] = {
-	{ "EbsSettings", "VolumeId" }, { "EfsSettings", "FileSystemId" },
-	{ "FsxLustreSettings", "FileSystemId" }, { "FsxOntapSettings", "VolumeId" },
-	{ "FsxOpenZfsSettings", "VolumeId" }, { "FileCacheSettings", "FileCacheId" },
-};
-
-static yd_node storage_id(const struct pc *pc, yd_node storage)
-{
-	for (size_t i = 0; i < sizeof storage_ids / sizeof storage_ids[0]; i++) {
-		yd_node id = yd_get(pc->cl->doc, yd_get(pc->cl->doc, storage, storage_ids[i].settings),
-				    storage_ids[i].key);
-		if (id)
-			return id;
+	size_t len;
+	const char *p;
+	/* look-alikes are non-ASCII: a file without such bytes has none */
+	bool any = has_non_ascii(pc->cl->src->text, pc->cl->src->len);
+	for (uint32_t line = 1; any && (p = source_line(pc->cl->src, line, &len)); line++) {
+		size_t end = comment_start(p, len);
+		uint32_t col = 1;
+		for (size_t i = 0; i < end; col++) {
+			size_t adv;
+			int32_t cp = utf8_decode(p + i, end - i, &adv);
+			const struct lookalike *l = cp >= 0x80 ? text_lookalike(cp) : NULL;
+			if (l) {
+				struct diag *d = diag_add(pc->diags, pc->cl->src, R_PC1004, line, col,
+							  line, col + 1,
+							  "U+%04X (%s) looks like '%s' but is not ASCII",
+							  (unsigned)cp, l->name, l->ascii);
+				diag_set_help(d, "replace it with '%s'", l->ascii);
+				diag_set_fix(d, l->ascii);
+				yd_node at = yd_at(pc->cl->doc, line, col);
+				if (at) {
+					struct buf path = BUF_INIT;
+					yd_path_json(pc->cl->doc, at, &path);
+					d->yaml_path = buf_detach(&path);
+				}
+			}
+			i += adv;
+		}
 	}
-	return 0;
-}
-
-static yd_node get_storage_id(const struct pc *pc, yd_node storage, const char *unused)
-{
-	(void)unused;
-	return storage_id(pc, storage);
-}
-
-static void check_unique_names(const struct pc *pc)
-{
-	const yamldoc *d = pc->cl->doc;
-	yd_node queues = cluster_queues(pc->cl);
-	unique_by(pc, queues, get_key, "Name", "queue name", "used");
-	for (size_t i = 0; i < yd_len(d, queues); i++)
-		unique_by(pc, cluster_compute_resources(pc->cl, yd_item(d, queues, i)), get_key,
-			  "Name", "compute resource name", "used");
-	yd_node storages = yd_get(d, pc->cl->root, "SharedStorage");
-	unique_by(pc, storages, get_key, "Name", "storage name", "used");
-	unique_by(pc, storages, get_storage_id, NULL, "storage id", "mounted");
-	unique_by(pc, yd_get(d, yd_get(d, pc->cl->root, "LoginNodes"), "Pools"), get_key,
-		  "Name", "login pool name", "used");
 }
 
 void pc_check_values(const struct pc *pc)
 {
-	check_region(pc);
+	unsupported_region(pc);
 	check_instance_types(pc);
-	check_unique_names(pc);
+	non_ascii_lookalike(pc);
 }

@@ -1,5 +1,6 @@
 /* SB300x: the script against the cluster config it runs on: partition,
  * node count, and paths every node must see. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +18,8 @@ static const char *which(const struct sbc *c, unsigned k, char *buf, size_t cap)
 	return buf;
 }
 
-static void partition(struct sbc *c, unsigned k)
+/* SB3001 unknown-partition */
+static void unknown_partition(struct sbc *c, unsigned k)
 {
 	const struct sb_directive *d = c->comp[k].partition;
 	if (!d || !d->value || c->comp[k].queue)
@@ -48,9 +50,10 @@ static void partition(struct sbc *c, unsigned k)
 	buf_free(&names);
 }
 
-/* Each component is a job of its own in its own partition: its nodes
- * must fit its queue, whatever the other components ask. */
-static void node_count(struct sbc *c, unsigned k)
+/* SB3002 nodes-exceed-queue: each component is a job of its own in its
+ * own partition: its nodes must fit its queue, whatever the other
+ * components ask. */
+static void nodes_exceed_queue(struct sbc *c, unsigned k)
 {
 	const struct sbc_component *comp = &c->comp[k];
 	if (!comp->queue || !comp->min_nodes)
@@ -88,7 +91,8 @@ static bool shared_path(const struct sbc *c, const char *path)
 	return false;
 }
 
-static void check_path(struct sbc *c, const char *what, const char *path, struct sb_span at)
+/* SB3004 path-not-shared */
+static void path_not_shared(struct sbc *c, const char *what, const char *path, struct sb_span at)
 {
 	if (!path || path[0] != '/' || shared_path(c, path))
 		return;
@@ -104,12 +108,12 @@ static void paths(struct sbc *c)
 	for (size_t i = 0; i < 2; i++) {
 		const struct sb_directive *d = sb_directive_find(c->m, outputs[i]);
 		if (d && d->value)
-			check_path(c, "--output", d->value, d->value_span);
+			path_not_shared(c, "--output", d->value, d->value_span);
 	}
 	const struct sb_assign *where = NULL;
 	const char *cache = sbc_env_value(c, "NEURON_COMPILE_CACHE_URL", &where);
 	if (cache && where)
-		check_path(c, "the compile cache", cache, where->span);
+		path_not_shared(c, "the compile cache", cache, where->span);
 	static const char *const ckpt[] = { "save", "load", "checkpoint-dir", "checkpoint-path", "ckpt-dir" };
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_part *entry = sb_cmd_find(sb_cmd_at(c->m, i), SB_PROG_PYTHON);
@@ -118,9 +122,44 @@ static void paths(struct sbc *c)
 			if (!w)
 				w = sb_flag_next(entry, ckpt[k]);
 			if (w && sb_word_value(w))
-				check_path(c, "the checkpoint directory", sb_word_value(w), sb_word_span(w));
+				path_not_shared(c, "the checkpoint directory", sb_word_value(w), sb_word_span(w));
 		}
 	}
+}
+
+static bool queue_has_efa(const yamldoc *d, yd_node queue)
+{
+	yd_node crs = yd_get(d, queue, "ComputeResources");
+	for (size_t i = 0; i < yd_len(d, crs); i++) {
+		bool on = false;
+		yd_bool(d, yd_get(d, yd_get(d, yd_item(d, crs, i), "Efa"), "Enabled"), &on);
+		if (on)
+			return true;
+	}
+	return false;
+}
+
+/* SB3003 efa-variables-without-efa: EFA variables on a queue without EFA
+ * do nothing useful; the variables reach every component of a
+ * heterogeneous job. */
+static void efa_variables_without_efa(struct sbc *c)
+{
+	if (!sb_complete(c->m))
+		return; /* which assignment holds needs the whole script */
+	const yamldoc *d = c->cluster->doc;
+	yd_node queue = 0;
+	for (unsigned k = 0; k < c->ncomp && !queue; k++)
+		if (c->comp[k].queue && !queue_has_efa(d, c->comp[k].queue))
+			queue = c->comp[k].queue;
+	if (!queue)
+		return;
+	const struct sb_assign *a = sbc_assignment(c, "FI_PROVIDER");
+	const char *v = sbc_assign_value(a);
+	if (v && !strcmp(v, "efa"))
+		sbc_report(c, R_SB3003, a->span,
+			   "FI_PROVIDER=efa, but queue %s of %s has no EFA enabled (line %u)",
+			   yd_str(d, yd_get(d, queue, "Name"), NULL), c->cluster->src->path,
+			   yd_span(d, queue).line);
 }
 
 void sbc_check_cluster(struct sbc *c)
@@ -130,8 +169,61 @@ void sbc_check_cluster(struct sbc *c)
 	/* A script srun starts on every node has the caller's allocation:
 	 * the caller's own lint reports on its #SBATCH lines. */
 	for (unsigned k = 0; k < c->ncomp && !c->per_node; k++) {
-		partition(c, k);
-		node_count(c, k);
+		unknown_partition(c, k);
+		nodes_exceed_queue(c, k);
 	}
 	paths(c);
+	efa_variables_without_efa(c);
+}
+
+/* `# trainforge cluster=PATH` anywhere in the comments. */
+static const char *cluster_comment(const char *text, size_t len, size_t *plen)
+{
+	const char *p = text, *end = text + len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < eol && *q == '#') {
+			q++;
+			while (q < eol && (*q == ' ' || *q == '\t'))
+				q++;
+			if (eol - q > 19 && !memcmp(q, "trainforge cluster=", 19)) {
+				q += 19;
+				const char *e = q;
+				while (e < eol && !isspace((unsigned char)*e))
+					e++;
+				*plen = (size_t)(e - q);
+				return q;
+			}
+		}
+		p = eol + 1;
+	}
+	return NULL;
+}
+
+bool sbatch_cluster_directive(const struct source *script, char *out, size_t cap)
+{
+	size_t len;
+	const char *p = cluster_comment(script->text, script->len, &len);
+	if (!p || !len || len >= cap)
+		return false;
+	memcpy(out, p, len);
+	out[len] = '\0';
+	return true;
+}
+
+/* SB3005 cluster-config-unreadable */
+void sbatch_report_unreadable_cluster(struct source *script, const char *path,
+				      struct diag_list *diags)
+{
+	size_t len;
+	const char *p = cluster_comment(script->text, script->len, &len);
+	uint32_t line = 1, col = 1;
+	if (p)
+		source_locate(script, (size_t)(p - script->text), &line, &col);
+	diag_add(diags, script, R_SB3005, line, col, line, col + (uint32_t)len,
+		 "cluster config %s cannot be read or is not a ParallelCluster config", path);
 }

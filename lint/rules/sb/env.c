@@ -1,29 +1,12 @@
-/* SB21xx: environment variables per instance family (research b.4):
- * required EFA settings for Neuron, settings that abort or do nothing,
- * the Neuron compile cache, NCCL debug knobs, LNC agreement. */
+/* SB21xx: environment variables per instance family: required EFA
+ * settings for Neuron, settings that abort or do nothing, the Neuron
+ * compile cache, NCCL debug knobs, LNC agreement. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sb.h"
 #include "xalloc.h"
-
-/* The last assignment of name anywhere in the script, or NULL. */
-static const struct sb_assign *assignment(const struct sbc *c, const char *name)
-{
-	const struct sb_assign *last = NULL;
-	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
-		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (!strcmp(a->name, name) && a->kind != SB_ASSIGN_UNSET && a->kind != SB_ASSIGN_MARK)
-			last = a;
-	}
-	return last;
-}
-
-static const char *value_of(const struct sb_assign *a)
-{
-	return a && a->value ? sb_word_value(a->value) : NULL;
-}
 
 static struct sb_span first_launch(const struct sbc *c)
 {
@@ -34,7 +17,8 @@ static struct sb_span first_launch(const struct sbc *c)
 	return top;
 }
 
-/* Variables that never help: removed or renamed knobs. */
+/* Variables that never help: removed or renamed knobs. Each row is the
+ * whole of its rule's check. */
 static const struct {
 	const char *name;
 	enum rule_id rule;
@@ -44,14 +28,17 @@ static const struct {
 	{ "FI_EFA_MTU_SIZE", R_SB2102, "was removed from libfabric; setting it aborts the process", NULL },
 	{ "FI_EFA_TX_IOV_LIMIT", R_SB2102, "was removed from libfabric; setting it aborts the process", NULL },
 	{ "FI_EFA_RX_IOV_LIMIT", R_SB2102, "was removed from libfabric; setting it aborts the process", NULL },
+	/* SB2103 dead-variable */
 	{ "FI_EFA_SET_CUDA_SYNC_MEMOPS", R_SB2103, "is a no-op in libfabric 1.20 and later", NULL },
 	{ "ALLOC_ARENA_MAX", R_SB2103, "is a misspelling: glibc reads MALLOC_ARENA_MAX", "MALLOC_ARENA_MAX" },
+	/* SB2104 neuron-cache-dir-variable */
 	{ "NEURON_COMPILE_CACHE_DIR", R_SB2104, "is not a Neuron variable: the compiler reads NEURON_COMPILE_CACHE_URL (or --cache_dir in NEURON_CC_FLAGS)", "NEURON_COMPILE_CACHE_URL" },
+	/* SB2106 nccl-debug-knob */
 	{ "NCCL_PROTO", R_SB2106, "forces an NCCL protocol; NCCL lists it among debugging knobs, and aws-ofi-nccl 1.6+ needs no override", NULL },
 	{ "NCCL_ALGO", R_SB2106, "forces an NCCL algorithm; NCCL lists it among debugging knobs", NULL },
 };
 
-static void bad_names(struct sbc *c)
+static void known_bad_names(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
@@ -61,8 +48,7 @@ static void bad_names(struct sbc *c)
 			struct diag *g = sbc_report(c, known_bad[k].rule, a->name_span, "%s %s",
 						    a->name, known_bad[k].why);
 			if (known_bad[k].fix) {
-				diag_set_fix(g, known_bad[k].fix,
-					     rule_fixability(known_bad[k].rule) == FIX_SAFE);
+				diag_set_fix(g, known_bad[k].fix);
 				diag_set_help(g, "rename it to %s", known_bad[k].fix);
 			} else {
 				diag_set_help(g, "remove it");
@@ -71,11 +57,12 @@ static void bad_names(struct sbc *c)
 	}
 }
 
-/* FI_EFA_USE_DEVICE_RDMA=1 aborts on EFA devices without RDMA (g5, g6). */
-static void device_rdma(struct sbc *c)
+/* SB2102 efa-variable-aborts: besides the removed variables above,
+ * FI_EFA_USE_DEVICE_RDMA=1 aborts on EFA devices without RDMA (g5, g6). */
+static void efa_variable_aborts(struct sbc *c)
 {
-	const struct sb_assign *a = assignment(c, "FI_EFA_USE_DEVICE_RDMA");
-	const char *v = value_of(a);
+	const struct sb_assign *a = sbc_assignment(c, "FI_EFA_USE_DEVICE_RDMA");
+	const char *v = sbc_assign_value(a);
 	if (!v || strcmp(v, "1") || !c->it || c->it->efa_device_rdma != TRI_NO)
 		return;
 	struct diag *g = sbc_report(c, R_SB2102, a->span,
@@ -85,7 +72,7 @@ static void device_rdma(struct sbc *c)
 
 static bool cc_flags_cache(const struct sbc *c)
 {
-	const char *v = value_of(assignment(c, "NEURON_CC_FLAGS"));
+	const char *v = sbc_assign_value(sbc_assignment(c, "NEURON_CC_FLAGS"));
 	return v && strstr(v, "--cache_dir");
 }
 
@@ -96,7 +83,8 @@ static bool node_local(const char *path)
 			!strncmp(path, "/opt/dlami/nvme", 15));
 }
 
-static void neuron(struct sbc *c)
+/* SB2101 efa-variables-missing */
+static void efa_variables_missing(struct sbc *c)
 {
 	if (c->family != FAMILY_NEURON || !sbc_multi_node(c))
 		return;
@@ -104,10 +92,10 @@ static void neuron(struct sbc *c)
 		{ "FI_PROVIDER", "efa" }, { "FI_EFA_USE_DEVICE_RDMA", "1" },
 	};
 	for (size_t i = 0; i < sizeof required / sizeof required[0]; i++) {
-		const struct sb_assign *a = assignment(c, required[i].name);
-		if (a && a->value && !value_of(a))
+		const struct sb_assign *a = sbc_assignment(c, required[i].name);
+		if (a && a->value && !sbc_assign_value(a))
 			continue; /* set from an expansion: not ours to judge */
-		const char *v = value_of(a);
+		const char *v = sbc_assign_value(a);
 		if (!v || strcmp(v, required[i].value)) {
 			struct diag *g = sbc_report(c, R_SB2101, a ? a->span : first_launch(c),
 				"a multi-node Neuron job needs %s=%s (Neuron's multi-node setup)%s",
@@ -115,9 +103,16 @@ static void neuron(struct sbc *c)
 			diag_set_help(g, "export %s=%s before srun", required[i].name, required[i].value);
 		}
 	}
-	const struct sb_assign *url = assignment(c, "NEURON_COMPILE_CACHE_URL");
-	const char *path = value_of(url);
-	if (!url && !cc_flags_cache(c) && !assignment(c, "NEURON_COMPILE_CACHE_DIR")) {
+}
+
+/* SB2105 compile-cache-node-local */
+static void compile_cache_node_local(struct sbc *c)
+{
+	if (c->family != FAMILY_NEURON || !sbc_multi_node(c))
+		return;
+	const struct sb_assign *url = sbc_assignment(c, "NEURON_COMPILE_CACHE_URL");
+	const char *path = sbc_assign_value(url);
+	if (!url && !cc_flags_cache(c) && !sbc_assignment(c, "NEURON_COMPILE_CACHE_DIR")) {
 		struct diag *g = sbc_report(c, R_SB2105, first_launch(c),
 			"no compile cache is set: every node compiles into its own /var/tmp/neuron-compile-cache");
 		diag_set_help(g, "export NEURON_COMPILE_CACHE_URL=<a directory on shared storage, or s3://...>");
@@ -141,12 +136,13 @@ static int lnc_of_flags(const char *flags)
 	return atoi(p);
 }
 
-static void lnc(struct sbc *c)
+/* SB2107 lnc-mismatch */
+static void lnc_mismatch(struct sbc *c)
 {
-	const struct sb_assign *rt = assignment(c, "NEURON_LOGICAL_NC_CONFIG");
-	const struct sb_assign *cc = assignment(c, "NEURON_CC_FLAGS");
-	const char *rv = value_of(rt);
-	int compiler = lnc_of_flags(value_of(cc));
+	const struct sb_assign *rt = sbc_assignment(c, "NEURON_LOGICAL_NC_CONFIG");
+	const struct sb_assign *cc = sbc_assignment(c, "NEURON_CC_FLAGS");
+	const char *rv = sbc_assign_value(rt);
+	int compiler = lnc_of_flags(sbc_assign_value(cc));
 	if (!rv || !compiler || atoi(rv) == compiler)
 		return;
 	sbc_report(c, R_SB2107, rt->span,
@@ -154,46 +150,13 @@ static void lnc(struct sbc *c)
 		   rv, compiler, cc->span.line);
 }
 
-static bool queue_has_efa(const yamldoc *d, yd_node queue)
+/* SB2108 nccl-socket-excludes-eth: NCCL reads an exclusion list as
+ * prefixes: ^...,eth drops eth0, which is the only NIC name on Amazon
+ * Linux (Ubuntu's are ens*, enp*). */
+static void nccl_socket_excludes_eth(struct sbc *c)
 {
-	yd_node crs = yd_get(d, queue, "ComputeResources");
-	for (size_t i = 0; i < yd_len(d, crs); i++) {
-		bool on = false;
-		yd_bool(d, yd_get(d, yd_get(d, yd_item(d, crs, i), "Efa"), "Enabled"), &on);
-		if (on)
-			return true;
-	}
-	return false;
-}
-
-/* EFA variables on a queue without EFA do nothing useful (SB3003); the
- * variables reach every component of a heterogeneous job. */
-static void efa_without_efa(struct sbc *c)
-{
-	if (!c->cluster)
-		return;
-	const yamldoc *d = c->cluster->doc;
-	yd_node queue = 0;
-	for (unsigned k = 0; k < c->ncomp && !queue; k++)
-		if (c->comp[k].queue && !queue_has_efa(d, c->comp[k].queue))
-			queue = c->comp[k].queue;
-	if (!queue)
-		return;
-	const struct sb_assign *a = assignment(c, "FI_PROVIDER");
-	const char *v = value_of(a);
-	if (v && !strcmp(v, "efa"))
-		sbc_report(c, R_SB3003, a->span,
-			   "FI_PROVIDER=efa, but queue %s of %s has no EFA enabled (line %u)",
-			   yd_str(d, yd_get(d, queue, "Name"), NULL), c->cluster->src->path,
-			   yd_span(d, queue).line);
-}
-
-/* NCCL reads an exclusion list as prefixes: ^...,eth drops eth0, which is
- * the only NIC name on Amazon Linux (Ubuntu's are ens*, enp*). */
-static void socket_ifname(struct sbc *c)
-{
-	const struct sb_assign *a = assignment(c, "NCCL_SOCKET_IFNAME");
-	const char *v = value_of(a);
+	const struct sb_assign *a = sbc_assignment(c, "NCCL_SOCKET_IFNAME");
+	const char *v = sbc_assign_value(a);
 	if (!v || v[0] != '^')
 		return;
 	for (const char *p = v + 1; *p;) {
@@ -217,10 +180,10 @@ static void socket_ifname(struct sbc *c)
 
 void sbc_check_env(struct sbc *c)
 {
-	socket_ifname(c);
-	bad_names(c);
-	device_rdma(c);
-	neuron(c);
-	lnc(c);
-	efa_without_efa(c);
+	nccl_socket_excludes_eth(c);
+	known_bad_names(c);
+	efa_variable_aborts(c);
+	efa_variables_missing(c);
+	compile_cache_node_local(c);
+	lnc_mismatch(c);
 }

@@ -30,7 +30,8 @@ static const struct sb_directive *nodes_directive(const struct sbc *c)
 	return sb_directive_find(c->m, "nodes");
 }
 
-static void no_launcher(struct sbc *c)
+/* SB2001 multi-node-without-launcher */
+static void multi_node_without_launcher(struct sbc *c)
 {
 	if (!sbc_multi_node(c) || c->per_node || any_launcher(c->m))
 		return;
@@ -55,6 +56,7 @@ static long long nnodes_max(const struct sbc *c, const sb_cmd *cmd, const sb_par
 	return sbc_nnodes(c, p, cmd, &min, &max) ? max : 0;
 }
 
+/* SB2002 launcher-without-srun */
 static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_part *p)
 {
 	long long nnodes = nnodes_max(c, cmd, p);
@@ -68,7 +70,8 @@ static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_par
 	diag_set_help(g, "start it with 'srun --ntasks-per-node=1 %s ...'", sb_part_name(p));
 }
 
-static void tasks_per_node(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
+/* SB2003 tasks-per-node-with-torchrun */
+static void tasks_per_node_with_torchrun(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
 {
 	const sb_part *srun = sb_cmd_find(cmd, SB_PROG_SRUN);
 	if (!srun)
@@ -92,9 +95,10 @@ static bool is_node_var(const char *v)
 	return false;
 }
 
-/* The srun command line is expanded once, by the batch shell on the first
- * node: $SLURM_NODEID there is 0 for every node. */
-static void node_variables(struct sbc *c, const sb_cmd *cmd)
+/* SB2004 node-variable-in-batch-step: the srun command line is expanded
+ * once, by the batch shell on the first node: $SLURM_NODEID there is 0
+ * for every node. */
+static void node_variable_in_batch_step(struct sbc *c, const sb_cmd *cmd)
 {
 	if (!sb_cmd_find(cmd, SB_PROG_SRUN))
 		return;
@@ -129,15 +133,16 @@ static void node_variables(struct sbc *c, const sb_cmd *cmd)
 	}
 }
 
-static void rendezvous(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
+/* SB2005 rendezvous-missing; true when torchrun has no --nnodes at all,
+ * which leaves nothing for the other rendezvous checks to judge. */
+static bool rendezvous_missing(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
 {
-	long long nnodes = nnodes_max(c, cmd, torch);
-	bool multi = nnodes > 1;
 	if (!sb_flag_find(torch, "nnodes") && sbc_multi_node(c) && runs_under_srun(cmd)) {
 		sbc_report(c, R_SB2005, sb_word_span(sb_part_program(torch)),
 			   "srun starts torchrun on %lld nodes without --nnodes: each node trains alone", c->nodes);
-		return;
+		return true;
 	}
+	bool multi = nnodes_max(c, cmd, torch) > 1;
 	/* --nnodes=$SLURM_JOB_NUM_NODES is written for any node count */
 	struct sb_resolved nr;
 	const sb_word *nnw = sb_flag(torch, "nnodes");
@@ -147,14 +152,26 @@ static void rendezvous(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
 		multi = true;
 	bool endpoint = sb_flag(torch, "rdzv-endpoint") != NULL;
 	bool master = sb_flag(torch, "master-addr") != NULL;
-	const sb_word *backend = sb_flag(torch, "rdzv-backend");
-	const char *be = backend ? sb_word_value(backend) : NULL;
 	if (multi && !endpoint && !master && !sb_flag(torch, "standalone"))
 		sbc_report(c, R_SB2005, sb_word_span(sb_part_program(torch)),
 			   "torchrun on several nodes with neither --rdzv-endpoint nor --master-addr: each node waits on localhost");
+	return false;
+}
+
+/* SB2006 rendezvous-mixed */
+static void rendezvous_mixed(struct sbc *c, const sb_part *torch)
+{
+	bool master = sb_flag(torch, "master-addr") != NULL;
+	const sb_word *backend = sb_flag(torch, "rdzv-backend");
+	const char *be = backend ? sb_word_value(backend) : NULL;
 	if ((master || sb_flag(torch, "master-port")) && be && !strcmp(be, "c10d"))
 		sbc_report(c, R_SB2006, sb_word_span(backend),
 			   "--rdzv-backend=c10d ignores --master-addr and --master-port; keep one way to rendezvous");
+}
+
+/* SB2007 nnodes-from-ntasks */
+static void nnodes_from_ntasks(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
+{
 	const sb_word *nn = sb_flag(torch, "nnodes");
 	struct sb_resolved r;
 	if (nn && c->tasks_per_node > 1 && sb_resolve_word(c->m, nn, cmd, &r) == SB_RES_ENV &&
@@ -162,6 +179,14 @@ static void rendezvous(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
 		sbc_report(c, R_SB2007, sb_word_span(nn),
 			   "--nnodes from SLURM_NTASKS counts tasks, and there are %lld per node",
 			   c->tasks_per_node);
+}
+
+static void rendezvous(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
+{
+	if (rendezvous_missing(c, cmd, torch))
+		return;
+	rendezvous_mixed(c, torch);
+	nnodes_from_ntasks(c, cmd, torch);
 }
 
 static bool names_port(const char *s)
@@ -177,7 +202,8 @@ static bool refs_random(const sb_word *w)
 	return false;
 }
 
-static void random_ports(struct sbc *c)
+/* SB2008 random-port */
+static void random_port(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
@@ -197,9 +223,10 @@ static void random_ports(struct sbc *c)
 	}
 }
 
-/* sbatch opens --output and --error before the script runs; a relative
- * directory must exist in the submission directory already. */
-static void output_dirs(struct sbc *c)
+/* SB2009 output-directory-missing: sbatch opens --output and --error
+ * before the script runs; a relative directory must exist in the
+ * submission directory already. */
+static void output_directory_missing(struct sbc *c)
 {
 	static const char *const opts[] = { "output", "error" };
 	for (size_t i = 0; i < 2; i++) {
@@ -213,9 +240,9 @@ static void output_dirs(struct sbc *c)
 	}
 }
 
-void sbc_check_topology(struct sbc *c)
+void sbc_check_launch(struct sbc *c)
 {
-	no_launcher(c);
+	multi_node_without_launcher(c);
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
 		enum sb_prog l = sb_cmd_launcher(cmd);
@@ -223,11 +250,11 @@ void sbc_check_topology(struct sbc *c)
 		if (l == SB_PROG_TORCHRUN || l == SB_PROG_NEURON_PARALLEL_COMPILE || l == SB_PROG_LAUNCHER)
 			launcher_without_srun(c, cmd, sb_cmd_find(cmd, l));
 		if (torch) {
-			tasks_per_node(c, cmd, torch);
+			tasks_per_node_with_torchrun(c, cmd, torch);
 			rendezvous(c, cmd, torch);
 		}
-		node_variables(c, cmd);
+		node_variable_in_batch_step(c, cmd);
 	}
-	random_ports(c);
-	output_dirs(c);
+	random_port(c);
+	output_directory_missing(c);
 }

@@ -4,7 +4,8 @@
 
 #include "sb.h"
 
-static void unknown(struct sbc *c, const struct sb_directive *d)
+/* SB1001 unknown-sbatch-option */
+static void unknown_sbatch_option(struct sbc *c, const struct sb_directive *d)
 {
 	if (d->form == SB_DFORM_STRAY) {
 		sbc_report(c, R_SB1001, d->name_span,
@@ -25,7 +26,8 @@ static void unknown(struct sbc *c, const struct sb_directive *d)
 		diag_set_help(g, "did you mean --%s?", near);
 }
 
-static void value(struct sbc *c, const struct sb_directive *d)
+/* SB1002 invalid-option-value */
+static void invalid_option_value(struct sbc *c, const struct sb_directive *d)
 {
 	if (d->missing_value) {
 		sbc_report(c, R_SB1002, d->name_span, "%s needs a value", d->name);
@@ -45,6 +47,15 @@ static void value(struct sbc *c, const struct sb_directive *d)
 		diag_set_help(g, "for example --%s=%s", d->opt->name, d->opt->example);
 }
 
+/* SB1003 newer-slurm-option */
+static void newer_slurm_option(struct sbc *c, const struct sb_directive *d)
+{
+	if (d->opt->since)
+		sbc_report(c, R_SB1003, d->name_span,
+			   "--%s arrived in Slurm %s; Slurm 22.05 rejects it, or reads it as an older option it abbreviates",
+			   d->opt->name, d->opt->since);
+}
+
 void sbc_check_options(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
@@ -52,14 +63,10 @@ void sbc_check_options(struct sbc *c)
 		if (d->after_command)
 			continue; /* sbatch never reads it: SB0001 says so */
 		if (!d->opt) {
-			unknown(c, d);
+			unknown_sbatch_option(c, d);
 			continue;
 		}
-		if (d->opt->since)
-			sbc_report(c, R_SB1003, d->name_span,
-				   "--%s arrived in Slurm %s; Slurm 22.05 rejects it, or reads it as an older option it abbreviates",
-				   d->opt->name,
-				   d->opt->since);
-		value(c, d);
+		newer_slurm_option(c, d);
+		invalid_option_value(c, d);
 	}
 }

@@ -2,7 +2,6 @@
  * machine, and runs each rule family. */
 #include "sb.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,6 +116,22 @@ const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb
 	if (where)
 		*where = r.assign;
 	return r.value;
+}
+
+const struct sb_assign *sbc_assignment(const struct sbc *c, const char *name)
+{
+	const struct sb_assign *last = NULL;
+	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+		const struct sb_assign *a = sb_assign_at(c->m, i);
+		if (!strcmp(a->name, name) && a->kind != SB_ASSIGN_UNSET && a->kind != SB_ASSIGN_MARK)
+			last = a;
+	}
+	return last;
+}
+
+const char *sbc_assign_value(const struct sb_assign *a)
+{
+	return a && a->value ? sb_word_value(a->value) : NULL;
 }
 
 bool sbc_multi_node(const struct sbc *c)
@@ -238,7 +253,7 @@ void sbatch_lint(struct source *script, const sb_model *m, const struct cluster 
 	sbc_check_options(&c);
 	if (sb_complete(m)) {
 		/* facts about what runs need the whole script */
-		sbc_check_topology(&c);
+		sbc_check_launch(&c);
 		sbc_check_env(&c);
 		sbc_check_parallel(&c);
 		sbc_check_elastic(&c);
@@ -274,55 +289,4 @@ bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, con
 	}
 	free(dir);
 	return found;
-}
-
-/* `# trainforge cluster=PATH` anywhere in the comments. */
-static const char *cluster_comment(const char *text, size_t len, size_t *plen)
-{
-	const char *p = text, *end = text + len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		const char *q = p;
-		while (q < eol && (*q == ' ' || *q == '\t'))
-			q++;
-		if (q < eol && *q == '#') {
-			q++;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			if (eol - q > 19 && !memcmp(q, "trainforge cluster=", 19)) {
-				q += 19;
-				const char *e = q;
-				while (e < eol && !isspace((unsigned char)*e))
-					e++;
-				*plen = (size_t)(e - q);
-				return q;
-			}
-		}
-		p = eol + 1;
-	}
-	return NULL;
-}
-
-bool sbatch_cluster_directive(const struct source *script, char *out, size_t cap)
-{
-	size_t len;
-	const char *p = cluster_comment(script->text, script->len, &len);
-	if (!p || !len || len >= cap)
-		return false;
-	memcpy(out, p, len);
-	out[len] = '\0';
-	return true;
-}
-
-void sbatch_report_unreadable_cluster(struct source *script, const char *path,
-				      struct diag_list *diags)
-{
-	size_t len;
-	const char *p = cluster_comment(script->text, script->len, &len);
-	uint32_t line = 1, col = 1;
-	if (p)
-		source_locate(script, (size_t)(p - script->text), &line, &col);
-	diag_add(diags, script, R_SB3005, line, col, line, col + (uint32_t)len,
-		 "cluster config %s cannot be read or is not a ParallelCluster config", path);
 }

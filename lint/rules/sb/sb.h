@@ -52,6 +52,10 @@ bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long 
 /* The literal value a variable holds for the whole job (the last plain
  * or exported assignment), or NULL. */
 const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where);
+/* The last assignment of name anywhere in the script (not an unset),
+ * or NULL; and the literal value an assignment gives, or NULL. */
+const struct sb_assign *sbc_assignment(const struct sbc *c, const char *name);
+const char *sbc_assign_value(const struct sb_assign *a);
 /* True when the job spans more than one node (by --nodes). */
 bool sbc_multi_node(const struct sbc *c);
 /* torchrun's --nnodes: N (min = max = N) or the elastic MIN:MAX; false
@@ -81,7 +85,7 @@ enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 
 void sbc_check_text(struct sbc *c);
 void sbc_check_options(struct sbc *c);
-void sbc_check_topology(struct sbc *c);
+void sbc_check_launch(struct sbc *c);
 void sbc_check_env(struct sbc *c);
 void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
