@@ -125,10 +125,9 @@ void plan_world_at(const struct plan *p, int nodes, struct plan_world *w)
 enum layout_fault plan_world_stop(const struct plan_world *w)
 {
 	static const enum layout_fault stops[] = { LAYOUT_WORLD, LAYOUT_EXPERT_GRID, LAYOUT_BATCH };
-	for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++)
-		if (layout_faults_get(&w->faults, stops[i]))
-			return stops[i];
-	return LAYOUT_OK;
+	const struct layout_finding *f =
+		layout_faults_first(&w->faults, stops, sizeof stops / sizeof stops[0]);
+	return f ? f->fault : LAYOUT_OK;
 }
 
 /* Which world a finding is of, for its wording and position: the plan's

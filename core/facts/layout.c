@@ -147,12 +147,11 @@ const struct layout_finding *layout_faults_get(const struct layout_faults *fs,
 	return fs->set & 1u << f ? &fs->at[f] : NULL;
 }
 
-enum layout_fault layout_first(const struct layout *l, const enum layout_fault *among, size_t n)
+const struct layout_finding *layout_faults_first(const struct layout_faults *fs,
+						 const enum layout_fault *among, size_t n)
 {
-	struct layout_faults fs;
-	layout_faults_find(l, &fs);
 	for (size_t i = 0; i < n; i++)
-		if (layout_faults_get(&fs, among[i]))
-			return among[i];
-	return LAYOUT_OK;
+		if (layout_faults_get(fs, among[i]))
+			return &fs->at[among[i]];
+	return NULL;
 }

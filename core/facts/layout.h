@@ -64,8 +64,10 @@ void layout_faults_find(const struct layout *l, struct layout_faults *out);
 /* The finding of fault f, or NULL when l does not have it. */
 const struct layout_finding *layout_faults_get(const struct layout_faults *fs,
 					       enum layout_fault f);
-/* The first of among (in that order) that l has; LAYOUT_OK when none. */
-enum layout_fault layout_first(const struct layout *l, const enum layout_fault *among, size_t n);
+/* The finding of the first of among (in that order) in fs, or NULL:
+ * each caller has its own list of the faults that stop a world. */
+const struct layout_finding *layout_faults_first(const struct layout_faults *fs,
+						 const enum layout_fault *among, size_t n);
 
 /* The derived sizes, 0 when unknown. */
 long long layout_world_of(long long nodes, long long per_node);

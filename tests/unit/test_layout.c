@@ -240,8 +240,16 @@ static void callback_order(void **state)
 		assert_int_equal(s.order[i], want[i]);
 	assert_int_equal(layout_check(&l, NULL, NULL), 4);
 	static const enum layout_fault among[] = { LAYOUT_WORLD, LAYOUT_BATCH, LAYOUT_EXPERT_GRID };
-	assert_int_equal(layout_first(&l, among, 3), LAYOUT_BATCH);
-	assert_int_equal(layout_first(&l, among, 1), LAYOUT_OK);
+	struct layout_faults fs;
+	layout_faults_find(&l, &fs);
+	assert_int_equal(fs.set, 1u << LAYOUT_EXPERT_GRID | 1u << LAYOUT_BATCH |
+				 1u << LAYOUT_EXPERTS_EP | 1u << LAYOUT_HEADS_TP);
+	const struct layout_finding *first = layout_faults_first(&fs, among, 3);
+	assert_non_null(first);
+	assert_int_equal(first->fault, LAYOUT_BATCH);
+	assert_int_equal(first->value, 3);
+	assert_int_equal(first->divisor, 2);
+	assert_null(layout_faults_first(&fs, among, 1));
 }
 
 /* A script can say anything: the arithmetic stays defined (UBSan). */

@@ -56,6 +56,7 @@ static bool script_framework(const sb_part *entry, enum framework *out)
 	return false;
 }
 
+/* A degree the script does not give is 1, and the messages say so. */
 static long long degree(long long d)
 {
 	return d ? d : 1;
@@ -112,14 +113,12 @@ enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 	struct layout l = sbc_layout_at(s, nodes);
 	struct layout_faults fs;
 	layout_faults_find(&l, &fs);
-	for (size_t i = 0; i < sizeof script_world / sizeof script_world[0]; i++) {
-		const struct layout_finding *f = layout_faults_get(&fs, script_world[i]);
-		if (f) {
-			*found = *f;
-			return f->fault;
-		}
-	}
-	return LAYOUT_OK;
+	const struct layout_finding *f =
+		layout_faults_first(&fs, script_world, sizeof script_world / sizeof script_world[0]);
+	if (!f)
+		return LAYOUT_OK;
+	*found = *f;
+	return f->fault;
 }
 
 /* One world when --nnodes is one number (and the processes per node are
