@@ -102,7 +102,10 @@ static bool derive_placement(struct plan *p, const struct spec *spec, struct dia
 	return ok;
 }
 
-/* ---- the layout (JS20xx) ------------------------------------------------ */
+/* ---- the layout (JS20xx) ------------------------------------------------
+ * The invariants are core/facts' (docs/frameworks.md, "Layout
+ * invariants"); the wording, and the spec line each points at, are the
+ * plan's. */
 
 void plan_world_at(const struct plan *p, int nodes, struct plan_world *w)
 {
