@@ -39,7 +39,7 @@ struct fw_flag {
 	enum fw_form form;
 	enum fw_when when;
 	enum fw_knob gate;   /* whose value `when` looks at; FK_NONE: the knob's own */
-	bool read;           /* lint's layout rules take its value */
+	bool read;           /* lint's layout rules take its value (one flag a knob) */
 };
 
 /* How expert parallelism carves the world. */

@@ -345,13 +345,12 @@ void sbc_check_elastic(struct sbc *c)
 {
 	size_t n = 0, cmds = sb_cmd_count(c->m);
 	struct elastic *all = xcalloc(cmds ? cmds : 1, sizeof *all);
-	for (size_t i = 0; i < cmds; i++) {
-		elastic_world_not_divisible(c, sb_cmd_at(c->m, i));
+	for (size_t i = 0; i < cmds; i++)
 		if (read_elastic(c, sb_cmd_at(c->m, i), &all[n]))
 			n++;
-	}
 	elastic_without_no_kill(c, all, n);
 	for (size_t i = 0; i < n; i++) {
+		elastic_world_not_divisible(c, all[i].cmd);
 		elastic_without_restarts(c, &all[i]);
 		elastic_range_not_allocation(c, all, n, i);
 	}

@@ -34,26 +34,62 @@ static struct sb_span span_at(const sb_part *entry, const char *flag)
 	return sb_word_span(w ? w : sb_part_program(entry));
 }
 
-/* The value of knob k, 0 when the framework has no flag for it or the
- * script's is not a number. */
-static long long knob(const struct sbc *c, const sb_cmd *cmd, const sb_part *entry,
-		      enum framework fw, enum fw_knob k)
+/* Whether a script's flag (its normalized name) is a table spelling, by
+ * sb_flag_find's rule (no leading dashes, '_' as '-'). The layout is
+ * read flag by flag, once, rather than with a lookup per knob, since
+ * every torchrun command of every script is read twice (here and for
+ * SB2210). */
+static bool same_flag(const char *name, const char *spelling)
 {
-	long long v = 0;
-	const sb_word *w = flag_word(entry, read_flag(fw, k));
-	return w && sbc_word_int(c, w, cmd, &v) ? v : 0;
+	while (*name == '-')
+		name++;
+	while (*spelling == '-')
+		spelling++;
+	for (; *name && *spelling; name++, spelling++)
+		if ((*name == '_' ? '-' : *name) != (*spelling == '_' ? '-' : *spelling))
+			return false;
+	return !*name && !*spelling;
 }
 
-/* The first framework whose TP or PP flag the script passes. */
+/* The first framework (in table order) whose TP or PP flag the script
+ * passes. */
 static bool script_framework(const sb_part *entry, enum framework *out)
 {
-	for (int f = 0; f < FW__COUNT; f++) {
-		if (sb_flag_find(entry, read_flag(f, FK_TP)) || sb_flag_find(entry, read_flag(f, FK_PP))) {
-			*out = f;
-			return true;
+	int best = FW__COUNT;
+	for (size_t i = 0; i < sb_part_flag_count(entry); i++) {
+		const char *name = sb_part_flag(entry, i)->name;
+		for (int f = 0; f < best; f++) {
+			const char *tp = read_flag(f, FK_TP), *pp = read_flag(f, FK_PP);
+			if ((tp && same_flag(name, tp)) || (pp && same_flag(name, pp)))
+				best = f;
 		}
 	}
-	return false;
+	*out = best;
+	return best < FW__COUNT;
+}
+
+/* The value of each knob the framework's table reads, 0 when the script
+ * does not give it as a number. Like sb_flag, the last occurrence wins;
+ * like sb_flag_next, a flag that took no value may own the next word. */
+static void read_knobs(const struct sbc *c, const sb_cmd *cmd, const sb_part *entry,
+		       enum framework fw, long long value[FK__COUNT])
+{
+	const struct fw_def *d = fw_def(fw);
+	const struct sb_flag *last[FK__COUNT] = { 0 };
+	for (size_t i = 0; i < sb_part_flag_count(entry); i++) {
+		const struct sb_flag *f = sb_part_flag(entry, i);
+		for (size_t r = 0; r < d->nflags; r++) {
+			const struct fw_flag *row = &d->flags[r];
+			if (row->read && same_flag(f->name, row->flag))
+				last[row->knob] = f;
+		}
+	}
+	for (int k = 0; k < FK__COUNT; k++) {
+		const sb_word *w = !last[k] ? NULL
+			: last[k]->value ? last[k]->value : sb_flag_next(entry, read_flag(fw, k));
+		if (!w || !sbc_word_int(c, w, cmd, &value[k]))
+			value[k] = 0;
+	}
 }
 
 /* A degree the script does not give is 1, and the messages say so. */
@@ -77,19 +113,13 @@ bool sbc_read_layout(const struct sbc *c, const sb_cmd *cmd, struct sbc_layout *
 	long long v;
 	if (sbc_word_int(c, sb_flag(torch, "nproc-per-node"), cmd, &v))
 		s->ppn = v;
+	long long k[FK__COUNT];
+	read_knobs(c, cmd, entry, fw, k);
 	s->l = (struct layout){
-		.fw = fw,
-		.tp = degree(knob(c, cmd, entry, fw, FK_TP)),
-		.pp = degree(knob(c, cmd, entry, fw, FK_PP)),
-		.cp = degree(knob(c, cmd, entry, fw, FK_CP)),
-		.ep = knob(c, cmd, entry, fw, FK_EP),
-		.dp = knob(c, cmd, entry, fw, FK_DP),
-		.micro = knob(c, cmd, entry, fw, FK_MICRO),
-		.global = knob(c, cmd, entry, fw, FK_GLOBAL),
-		.layers = knob(c, cmd, entry, fw, FK_LAYERS),
-		.experts = knob(c, cmd, entry, fw, FK_EXPERTS),
-		.heads = knob(c, cmd, entry, fw, FK_HEADS),
-		.groups = knob(c, cmd, entry, fw, FK_GROUPS),
+		.fw = fw, .tp = degree(k[FK_TP]), .pp = degree(k[FK_PP]), .cp = degree(k[FK_CP]),
+		.ep = k[FK_EP], .dp = k[FK_DP], .micro = k[FK_MICRO], .global = k[FK_GLOBAL],
+		.layers = k[FK_LAYERS], .experts = k[FK_EXPERTS], .heads = k[FK_HEADS],
+		.groups = k[FK_GROUPS],
 	};
 	return true;
 }
