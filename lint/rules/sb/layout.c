@@ -36,9 +36,9 @@ static struct sb_span span_at(const sb_part *entry, const char *flag)
 
 /* Whether a script's flag (its normalized name) is a table spelling, by
  * sb_flag_find's rule (no leading dashes, '_' as '-'). The layout is
- * read flag by flag, once, rather than with a lookup per knob, since
- * every torchrun command of every script is read twice (here and for
- * SB2210). */
+ * read in one pass over the flags rather than with a lookup per knob:
+ * every torchrun command is read here, and an elastic one again for
+ * SB2210. */
 static bool same_flag(const char *name, const char *spelling)
 {
 	while (*name == '-')
