@@ -11,6 +11,7 @@
 #include "lint.h"
 #include "jobspec.h"
 #include "selectors.h"
+#include "targets.h"
 
 struct lint_cli {
 	struct lint_options opt;
@@ -37,6 +38,7 @@ static const char lint_usage[] =
 	"      --severity ID=LEVEL  re-level a rule (error, warning, info)\n"
 	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
 	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
+	TARGETS_USAGE
 	"      --color WHEN       auto (default), always, never\n"
 	"  -q, --quiet            no summary on stderr\n"
 	"Configuration (.trainforge.yaml, found from each file's directory up to the\n"
@@ -112,6 +114,9 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 		c->show_config = v;
 	} else if (!strcmp(flag, "--severity")) {
 		return set_severity(c, v);
+	} else if (!strcmp(flag, "--target")) {
+		if (!targets_add(&c->opt.target_flags, v))
+			return EXIT_TROUBLE;
 	} else if (!strcmp(flag, "--fail-level")) {
 		int l = severity_parse(v);
 		if (l < 0 && strcmp(v, "never") != 0)
