@@ -283,7 +283,7 @@ int cmd_lint(int argc, char **argv)
 	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1 };
 	c.flags.fail_level = -1;
 	lint_options_init(&c.opt);
-	c.opt.check_jobspec = jobspec_lint;
+	c.opt.check_jobspec_at = jobspec_lint_at;
 	char *paths[argc + 1];
 	c.paths = paths;
 	int rc = parse_args(&c, argc, argv);

@@ -269,6 +269,7 @@ bool spec_mixed_fleet(const struct job_spec *j)
 static const enum rule_id fault_rule[] = {
 	[SF_UNKNOWN_KEY] = R_JS0002, [SF_TYPE] = R_JS0003, [SF_MISSING] = R_JS0004,
 	[SF_VALUE] = R_JS0005, [SF_CONFLICT] = R_JS0006, [SF_SINCE] = R_JS0005,
+	[SF_KEY_SINCE] = R_JS0002, [SF_UNTIL] = R_JS0005, [SF_KEY_UNTIL] = R_JS0002,
 	[SF_SCHEMA] = R_JS0005,
 };
 
@@ -292,7 +293,10 @@ static bool check_schema(struct spec *spec, struct diag_list *diags)
 {
 	schema *s = schema_embedded("jobspec.schema.json");
 	struct schema_errors errs = { 0 };
-	schema_validate(s, spec->doc, yd_root(spec->doc), &errs);
+	/* the spec's values that become config values (cluster.os) carry
+	 * the releases of the ParallelCluster that will read them */
+	struct version pc = version_is_set(spec->target.pc) ? spec->target.pc : pc_newest();
+	schema_validate_release(s, spec->doc, yd_root(spec->doc), pc, &errs);
 	for (size_t i = 0; i < errs.len; i++) {
 		struct diag *d = report_at(spec, diags, fault_rule[errs.v[i].fault],
 					   errs.v[i].pos, errs.v[i].msg);
@@ -343,9 +347,11 @@ static bool check_lookalikes(struct spec *spec, yd_node n, struct diag_list *dia
 bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
 	       struct diag_list *diags)
 {
+	struct target target = spec->target;
 	memset(spec, 0, sizeof *spec);
 	spec->doc = doc;
 	spec->src = src;
+	spec->target = target;
 	if (!check_schema(spec, diags) || !check_lookalikes(spec, yd_root(doc), diags))
 		return false;
 	struct bind_log log = { BUF_INIT };
