@@ -6,16 +6,15 @@
 # create them): they are found with that target, and not found with the
 # default one. Prints RESULT lines; skips, saying so, when the corpus is
 # not there.
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 dir=${TF_SBATCH_CORPUS:-../shared/corpus/sbatch}
 if [ ! -f "$dir/EXPECT.md" ]; then
-	echo "RESULT skip sbatch-corpus: $dir not found (set TF_SBATCH_CORPUS)"
+	skip "sbatch-corpus: $dir not found (set TF_SBATCH_CORPUS)"
 	exit 0
 fi
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+out=$t/out
 
 # file | rule | first line | last line | item in EXPECT.md; TARGET (a
 # --target value) when the item holds for one Slurm only.
@@ -32,9 +31,9 @@ found() {
 	file=$1 rule=$2 lo=$3 hi=$4 item=$5
 	lint_at "$file"
 	if at_lines "$rule" "$lo" "$hi"; then
-		echo "RESULT pass $file/$rule ($item)${TARGET:+ at $TARGET}"
+		ok "$file/$rule ($item)${TARGET:+ at $TARGET}"
 	else
-		echo "RESULT fail $file/$rule ($item): not found at lines $lo-$hi${TARGET:+ at $TARGET}"
+		no "$file/$rule ($item): not found at lines $lo-$hi${TARGET:+ at $TARGET}"
 		cat "$out"
 	fi
 }
@@ -46,10 +45,10 @@ found_only_at() {
 	TARGET=
 	lint_at "$1"
 	if at_lines "$2" "$3" "$4"; then
-		echo "RESULT fail $1/$2 ($5): reported at the default target too"
+		no "$1/$2 ($5): reported at the default target too"
 		cat "$out"
 	else
-		echo "RESULT pass $1/$2 ($5): not at the default target"
+		ok "$1/$2 ($5): not at the default target"
 	fi
 }
 
@@ -65,10 +64,10 @@ found_only_at slurm=22.05 adt_picotron_train.sbatch SB2009 8 8 "W L8 logs/"
 found adt_nnm-llama2_03-precompile.sbatch SB2001 5 8 "E L8 a 2-node job run without srun"
 found adt_optimum-neuron_finetune-llama3-8B.sh SB2005 35 71 "W L35-38 torchrun --nnodes from Slurm without a rendezvous"
 found_only_at slurm=22.05 adt_nxd-olmo_run_zero_compile.sbatch SB2009 4 4 "W L4 logs/"
-if command -v shellcheck >/dev/null 2>&1; then
+if have shellcheck; then
 	SC_MODE=required found adt_smhp-trn-llama3_run_llama_8B_tp_pp.sh SC2088 65 107 "E L65-107 ~ inside quotes (shellcheck's SC2088)"
 else
-	echo "RESULT skip adt_smhp-trn-llama3_run_llama_8B_tp_pp.sh/SC2088: shellcheck is not installed"
+	skip "adt_smhp-trn-llama3_run_llama_8B_tp_pp.sh/SC2088: shellcheck is not installed"
 fi
 
 # Items outside trainforge's rules, and why they are left out:
@@ -84,9 +83,9 @@ for file in adt_fsdp_2024_1.distributed-training.sbatch adt_transformer-engine_1
 	adt_nnm-gpt_run.slurm; do
 	"$TF" lint --kind sbatch --format concise -q --shellcheck off "$dir/$file" >"$out" 2>/dev/null
 	if grep -q ': error: ' "$out"; then
-		echo "RESULT fail clean/$file has an error"
+		no "clean/$file has an error"
 		cat "$out"
 	else
-		echo "RESULT pass clean/$file"
+		ok "clean/$file"
 	fi
 done
