@@ -20,6 +20,7 @@ struct lint_cli {
 	int color;          /* -1 auto, 0 never, 1 always */
 	bool quiet, fix, unsafe_fixes, diff;
 	const char *show_config;
+	struct target base_target;    /* --target over the default, without files */
 	char **paths;
 	int n_paths;
 };
@@ -238,6 +239,34 @@ static void unsafe_hint(const struct lint_run *run, bool unsafe)
 		fprintf(stderr, "%zu more %s available with --unsafe-fixes.\n", n, plural(n, "fix is", "fixes are"));
 }
 
+/* The distinct targets of the run's files (the command line's when it
+ * linted none), for the json and sarif run properties. */
+static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
+			  struct format_target *out, size_t cap)
+{
+	size_t n = 0;
+	struct target seen[16];
+	for (size_t i = 0; i <= run->n_files && n < cap && n < 16; i++) {
+		const struct target *t;
+		if (i < run->n_files && run->files[i]->input && run->files[i]->kind != KIND_UNKNOWN)
+			t = &lint_options_of(run, run->files[i]->src)->target;
+		else if (i == run->n_files && n == 0)
+			t = &c->base_target;
+		else
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = target_equal(&seen[k], t);
+		if (dup)
+			continue;
+		seen[n] = *t;
+		snprintf(out[n].parallelcluster, sizeof out[n].parallelcluster, "%s", PC_TEXT(t->pc));
+		snprintf(out[n].slurm, sizeof out[n].slurm, "%s", SLURM_TEXT(t->slurm));
+		n++;
+	}
+	return n;
+}
+
 static void lint_all(struct lint_run *run, const struct lint_cli *c)
 {
 	lint_run_init(run, &c->opt);
@@ -320,7 +349,11 @@ int cmd_lint(int argc, char **argv)
 		rc = fixed;
 	} else {
 		diag_list_sort(&run.diags);
-		format_write(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color));
+		struct format_target targets[16];
+		c.base_target = target_apply(target_default(), &c.opt.target_flags);
+		struct format_run props = { targets, run_targets(&run, &c, targets, 16) };
+		format_write_run(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color),
+				 &props);
 		fflush(stdout);
 		if (!c.quiet)
 			summary(&run);

@@ -69,6 +69,12 @@ void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 void schema_validate_release(schema *s, const yamldoc *doc, yd_node root,
 			     struct version release, struct schema_errors *errs);
 void schema_errors_free(struct schema_errors *errs);
+struct buf;
+/* Prints a schema document as JSON (two-space indentation) for one
+ * release: without the keys and enum values the release lacks, and
+ * without the release tags. */
+void schema_print_release(const yamldoc *schema_doc, struct version release, struct buf *out);
+
 /* The schema of an embedded file ("parallelcluster.schema.json"),
  * compiled on first use and kept for the run; NULL if there is none. */
 schema *schema_embedded(const char *name);
