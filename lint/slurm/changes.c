@@ -39,13 +39,16 @@ static const struct slurm_change changes[] = {
 	ADDED("wait-for-children", R, S(25, 5), 0),
 	/* values */
 	VALUE("cpu-bind", "boards", R, V0, S(22, 5), 0),
-	VALUE("cpu-bind", "rank", R, V0, S(24, 11), 0),
+	/* 25.11.7: "Ignoring --cpu-bind=rank. Rank binding is obsolete." */
+	VALUE("cpu-bind", "rank", R, V0, S(24, 11), SLURM_CHANGE_IGNORED),
 	VALUE("exclusive", "topo", BR, S(24, 5), V0, SLURM_CHANGE_BLOCK),
+	/* 25.05.0rc1 deprecates its timeout and mode; 25.11.7 takes no argument */
+	VALUE("get-user-env", "a timeout or mode", B, V0, S(25, 5), SLURM_CHANGE_FORM),
 	VALUE("gres-flags", "allow-task-sharing", R, SP(23, 11, 4), V0, 0),
 	VALUE("gres-flags", "multiple-tasks-per-sharing", BR, SP(23, 11, 4), V0, 0),
 	VALUE("gres-flags", "one-task-per-sharing", BR, SP(23, 11, 2), V0, 0),
 	VALUE("network", "unique-channel-per-segment", BR, S(25, 11), V0, SLURM_CHANGE_BLOCK),
-	VALUE("nodes", "size list or step", BR, S(23, 2), V0, SLURM_CHANGE_FORM),
+	VALUE("nodes", "a size list or step", BR, S(23, 2), V0, SLURM_CHANGE_FORM),
 	VALUE("requeue", "expedite", B, S(25, 11), V0, 0),
 };
 
@@ -69,6 +72,28 @@ const struct slurm_change *slurm_change_option(unsigned cmd, const char *option)
 	return NULL;
 }
 
+static bool any_value(const char *value)
+{
+	return value && *value;
+}
+
+/* The forms a FORM row names, by its value text. */
+static const struct {
+	const char *name;
+	bool (*matches)(const char *value);
+} forms[] = {
+	{ "a size list or step", sbopt_nodes_size_list },
+	{ "a timeout or mode", any_value },
+};
+
+static bool form_matches(const char *form, const char *value)
+{
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+		if (!strcmp(forms[i].name, form))
+			return forms[i].matches(value);
+	return false;
+}
+
 /* Whether value has item among its comma-separated items. */
 static bool has_item(const char *value, const char *item)
 {
@@ -89,7 +114,7 @@ const struct slurm_change *slurm_change_value(unsigned cmd, const char *option,
 		const struct slurm_change *c = &changes[i];
 		if (!c->value || !(c->cmds & cmd) || strcmp(c->option, option) != 0)
 			continue;
-		bool hit = c->flags & SLURM_CHANGE_FORM ? sbopt_nodes_size_list(value)
+		bool hit = c->flags & SLURM_CHANGE_FORM ? form_matches(c->value, value)
 							: has_item(value, c->value);
 		if (hit)
 			return c;

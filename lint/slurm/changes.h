@@ -18,7 +18,9 @@ enum slurm_cmd { SLURM_SBATCH = 1 << 0, SLURM_SRUN = 1 << 1 };
 enum slurm_change_flags {
 	SLURM_CHANGE_BLOCK  = 1 << 0, /* needs Slurm's topology/block plugin */
 	SLURM_CHANGE_UNSURE = 1 << 1, /* since: the first release known to have it */
-	SLURM_CHANGE_FORM   = 1 << 2, /* value names a form, not a word: "size list" */
+	SLURM_CHANGE_FORM   = 1 << 2, /* value names a form, not a word: "size list or step" */
+	SLURM_CHANGE_IGNORED = 1 << 3, /* removed, but the command still takes it and
+					* ignores it with a message */
 };
 
 struct slurm_change {

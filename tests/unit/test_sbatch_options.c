@@ -418,6 +418,10 @@ static void srun_and_value_changes(void **state)
 	assert_string_equal(change(SLURM_SBATCH, "nodes", "2,4", "23.02"), "present");
 	assert_string_equal(change(SLURM_SBATCH, "nodes", "2-4", "22.05"), "unchanged");
 	assert_string_equal(change(SLURM_SBATCH, "requeue", "expedite", "25.05"), "newer");
+	assert_string_equal(change(SLURM_SBATCH, "get-user-env", "10L", "24.11"), "present");
+	assert_string_equal(change(SLURM_SBATCH, "get-user-env", "10L", "25.05"), "removed");
+	assert_string_equal(change(SLURM_SBATCH, "get-user-env", "", "25.11"), "unchanged");
+	assert_true(slurm_change_value(SLURM_SRUN, "cpu-bind", "rank")->flags & SLURM_CHANGE_IGNORED);
 	assert_string_equal(change(SLURM_SBATCH, "network", "unique-channel-per-segment", "25.11"), "present");
 	assert_true(slurm_change_value(SLURM_SBATCH, "exclusive", "topo")->flags & SLURM_CHANGE_BLOCK);
 }

@@ -187,10 +187,10 @@ NOT_ENCODED = {
 
 
 def slurm_row(cmd, subject):
-    if cmd == "sbatch" and "=" not in subject and not subject.startswith("--nodes="):
+    if cmd == "sbatch" and "=" not in subject:
         return sbatch.get(subject)
-    if subject.startswith("--nodes="):
-        subject = "--nodes=<size list or step>"
+    if subject.startswith("--nodes=<"):
+        subject = "--nodes=<a size list or step>"  # the fact's words for the form
     return changes.get((cmd, subject))
 
 
@@ -215,7 +215,7 @@ for fact in [f for f in facts if f["kind"] in ("slurm-option", "srun-option")]:
         if row is None:
             result(False, name, "not in the tables")
             continue
-        used.add((cmd, one if not one.startswith("--nodes=") else "--nodes=<size list or step>"))
+        used.add((cmd, one if not one.startswith("--nodes=<") else "--nodes=<a size list or step>"))
         if version == "UNCONFIRMED":
             decided = DECIDED.get((cmd, one, change))
             ok = (decided and same_release(decided, row[col])) or row[2].startswith("first known")

@@ -86,22 +86,31 @@ static void newer_slurm_option(struct sbc *c, struct sb_span at, const char *wha
 	target_help(g);
 }
 
-/* SB1004 removed-slurm-option */
+/* SB1004 removed-slurm-option: rejected, or (ignored) taken and
+ * dropped with a message, so the job runs without what it asked for. */
 static void removed_slurm_option(struct sbc *c, struct sb_span at, const char *what,
-				 struct version when)
+				 struct version when, bool ignored)
 {
-	struct diag *g = sbc_report(c, R_SB1004, at, "%s was removed in Slurm %s; Slurm %s rejects it",
-				    what, SLURM_RELEASE_TEXT(when), TARGET_SLURM(c));
+	struct diag *g;
+	if (ignored) {
+		g = sbc_report(c, R_SB1004, at,
+			       "%s was removed in Slurm %s; Slurm %s ignores it with a message and does without",
+			       what, SLURM_RELEASE_TEXT(when), TARGET_SLURM(c));
+		g->sev = SEV_WARNING;
+	} else {
+		g = sbc_report(c, R_SB1004, at, "%s was removed in Slurm %s; Slurm %s rejects it", what,
+			       SLURM_RELEASE_TEXT(when), TARGET_SLURM(c));
+	}
 	target_help(g);
 }
 
 /* A release's verdict on an option or value: reported, or true when the
  * target has it. */
 static bool judge(struct sbc *c, struct sb_span at, const char *what, enum sbopt_release rel,
-		  struct version when, const struct sbopt *reads_as)
+		  struct version when, const struct sbopt *reads_as, bool ignored)
 {
 	if (rel == SBOPT_REMOVED)
-		removed_slurm_option(c, at, what, when);
+		removed_slurm_option(c, at, what, when, ignored);
 	else if (rel != SBOPT_PRESENT)
 		newer_slurm_option(c, at, what, rel, when, reads_as);
 	return rel == SBOPT_PRESENT;
@@ -117,10 +126,11 @@ static void judge_value(struct sbc *c, unsigned cmd, const char *prog, const cha
 		return;
 	char what[160];
 	if (ch->flags & SLURM_CHANGE_FORM)
-		snprintf(what, sizeof what, "%s--%s=%s (a %s)", prog, option, value, ch->value);
+		snprintf(what, sizeof what, "%s--%s=%s (%s)", prog, option, value, ch->value);
 	else
 		snprintf(what, sizeof what, "%s--%s=%s", prog, option, ch->value);
-	judge(c, at, what, slurm_change_at(ch, c->target->slurm, &when), when, NULL);
+	judge(c, at, what, slurm_change_at(ch, c->target->slurm, &when), when, NULL,
+	      ch->flags & SLURM_CHANGE_IGNORED);
 }
 
 static void check_directive(struct sbc *c, const struct sb_directive *d)
@@ -150,7 +160,7 @@ static void check_directive(struct sbc *c, const struct sb_directive *d)
 			snprintf(what, sizeof what, "%s (--%s)", d->name, opt->name);
 		else
 			snprintf(what, sizeof what, "--%s", opt->name);
-		judge(c, d->name_span, what, rel, when, at_target != opt ? at_target : NULL);
+		judge(c, d->name_span, what, rel, when, at_target != opt ? at_target : NULL, false);
 		return;
 	}
 	invalid_option_value(c, d, opt);
@@ -168,7 +178,8 @@ static void check_srun(struct sbc *c, const sb_part *p)
 		const struct slurm_change *ch = slurm_change_option(SLURM_SRUN, f->name);
 		char what[96];
 		snprintf(what, sizeof what, "srun --%s", f->name);
-		if (ch && !judge(c, at, what, slurm_change_at(ch, c->target->slurm, &when), when, NULL))
+		if (ch && !judge(c, at, what, slurm_change_at(ch, c->target->slurm, &when), when, NULL,
+				 ch->flags & SLURM_CHANGE_IGNORED))
 			continue;
 		const char *value = f->value ? sb_word_value(f->value) : NULL;
 		if (value)
