@@ -43,7 +43,7 @@ static const struct pc_release releases[] = {
 	R(3, 15, 1, 25, 11, 4, THIRD_PARTY),
 	R(3, 16, 0, 25, 11, 6, DERIVED),
 	R(3, 16, 1, 25, 11, 8, SOURCED),
-	/* "3.16.1+: 25.11.8" (platform-2026.md); their own notes not re-read */
+	/* docs/versions.md, "pc-releases": "3.16.1+", their own notes not re-read */
 	R(3, 16, 2, 25, 11, 8, DERIVED),
 	R(3, 16, 3, 25, 11, 8, DERIVED),
 };

@@ -1,5 +1,5 @@
 /* The target: the ParallelCluster and Slurm versions a run checks
- * against (DESIGN.md, "Target versions"). By default the newest
+ * against (docs/design.md, "Targets"). By default the newest
  * ParallelCluster line and the Slurm its newest release ships; naming a
  * ParallelCluster version brings its Slurm with it; naming a Slurm alone
  * leaves ParallelCluster at the default (a local test cluster runs

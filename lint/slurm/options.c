@@ -8,7 +8,7 @@
  * gives it from Slurm 25.11.7's source and changelogs: --export-file
  * stays, although the 23.11 changelog says it was removed, because
  * 25.11.7 still parses and uses it; --power is gone by 25.11.7, removed
- * in 24.05 by platform-2026.md's reading of the release notes. */
+ * in 24.05 (docs/versions.md, "targets-slurm"). */
 #include "options.h"
 
 #include <ctype.h>

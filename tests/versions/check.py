@@ -175,6 +175,7 @@ NOT_ENCODED = {
     "--exclusive with --oversubscribe": "a combination both releases parse; sbatch decides at submission",
     "--hint with --cores-per-socket or --sockets-per-node": "a combination, not an option",
     "%b filename pattern": "a pattern inside --output's value, which is free text",
+    "--output/--error directories": "what sbatch does with a path, not an option: SB2009 holds below 23.02",
     "SBATCH_SEGMENT_SIZE": "an input variable, not an option",
     "--uid,--gid": "sbatch keeps them (present); their values are site facts",
     "--cluster": "present in 22.05 (the table's baseline)",

@@ -227,8 +227,9 @@ static void random_port(struct sbc *c)
 /* SB2009 output-directory-missing: sbatch opens --output and --error
  * before the script runs; a relative directory must exist in the
  * submission directory already, up to Slurm 22.05. From 23.02 Slurm
- * creates the directories itself (DESIGN.md, "What Slurm does"; checked
- * on a real 25.11.7), so only an older target hears of it. */
+ * creates the directories itself (docs/versions.md, "slurm-options-values":
+ * 23.02.0rc1, and checked on a real 25.11.7), so only an older target
+ * hears of it. */
 static void output_directory_missing(struct sbc *c)
 {
 	static const struct version creates = VERSION_AT(23, 2, 0);
