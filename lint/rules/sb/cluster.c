@@ -215,20 +215,30 @@ static void block_topology_unavailable(struct sbc *c, const char *what, struct s
 	diag_set_help(g, "drop the option, or set TopologyPlugin: topology/block (with a topology.conf) in Scheduling/SlurmSettings/CustomSlurmSettings");
 }
 
+/* A block-topology row the target has (one it lacks is SB1003's). */
+static bool block_row(const struct sbc *c, const struct slurm_change *ch)
+{
+	struct version when;
+	return ch && (ch->flags & SLURM_CHANGE_BLOCK) &&
+	       slurm_change_at(ch, c->target->slurm, &when) == SBOPT_PRESENT;
+}
+
 static void block_topology(struct sbc *c)
 {
 	if (cluster_has_block_topology(c))
 		return;
 	char what[96];
+	struct version when;
 	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
 		const struct sb_directive *d = sb_directive_at(c->m, i);
-		if (d->after_command || !d->opt)
+		if (d->after_command || !d->opt ||
+		    sbopt_at_release(d->opt, c->target->slurm, &when) != SBOPT_PRESENT)
 			continue;
 		const struct slurm_change *v = slurm_change_value(SLURM_SBATCH, d->opt->name, d->value);
 		if (d->opt->flags & SBOPT_BLOCK) {
 			snprintf(what, sizeof what, "--%s", d->opt->name);
 			block_topology_unavailable(c, what, d->name_span);
-		} else if (v && (v->flags & SLURM_CHANGE_BLOCK)) {
+		} else if (block_row(c, v)) {
 			snprintf(what, sizeof what, "--%s=%s", d->opt->name, v->value);
 			block_topology_unavailable(c, what, d->value_span);
 		}
@@ -240,9 +250,9 @@ static void block_topology(struct sbc *c)
 			const struct slurm_change *o = slurm_change_option(SLURM_SRUN, f->name);
 			const char *value = f->value ? sb_word_value(f->value) : NULL;
 			const struct slurm_change *v = slurm_change_value(SLURM_SRUN, f->name, value);
-			if (o && (o->flags & SLURM_CHANGE_BLOCK))
+			if (block_row(c, o))
 				snprintf(what, sizeof what, "srun --%s", f->name);
-			else if (v && (v->flags & SLURM_CHANGE_BLOCK))
+			else if (!o && block_row(c, v))
 				snprintf(what, sizeof what, "srun --%s=%s", f->name, v->value);
 			else
 				continue;
