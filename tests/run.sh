@@ -68,6 +68,8 @@ count versions sh tests/versions/run.sh
 count oracle sh tests/oracle/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
+count diffbash sh tests/diffbash/run.sh
+count wild sh tests/diffbash/wild.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
