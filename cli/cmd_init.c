@@ -62,7 +62,14 @@ static const char config_text[] =
 	"\n"
 	"# USD per hour: above it, the idle cost of a config's static nodes\n"
 	"# (MinCount above zero) is a warning (PC6001), not an info.\n"
-	"# idle-cost-warning: 100\n";
+	"# idle-cost-warning: 100\n"
+	"\n"
+	"# The versions findings are judged against (default: the newest\n"
+	"# ParallelCluster, 3.16, and the Slurm it ships). Naming ParallelCluster\n"
+	"# brings its Slurm; naming Slurm alone keeps ParallelCluster at the default.\n"
+	"# target:\n"
+	"#   parallelcluster: \"3.13\"\n"
+	"#   slurm: \"24.05\"\n";
 
 static const char job_text[] =
 	"# A starter job spec. `trainforge plan job.yaml` shows the layout and cost;\n"

@@ -11,6 +11,7 @@
 #include "issues.h"
 #include "jobspec.h"
 #include "plan_cluster.h"
+#include "targets.h"
 
 static const char plan_usage[] =
 	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--hours N] [--format text|json] [--svg FILE]\n"
@@ -19,6 +20,8 @@ static const char plan_usage[] =
 	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
 	"  --hours N        price a run of N hours instead of the estimated run time\n"
 	"  --svg FILE       write a chart of run cost against run time per type\n"
+	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the spec\n"
+	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n"
 	"usage: trainforge plan CLUSTER.yaml [--format text|json]\n"
 	"  prints, per queue and compute resource of a ParallelCluster config, the cost\n"
 	"  by the hour at MinCount (billed while idle) and at MaxCount (the ceiling), at\n"
@@ -106,6 +109,7 @@ int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
 	double hours = 0;
+	struct target_request req = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(plan_usage, stdout);
@@ -127,6 +131,10 @@ int cmd_plan(int argc, char **argv)
 			compare = argv[++i];
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
+		} else if ((!strcmp(argv[i], "--target") && i + 1 < argc) ||
+			   !strncmp(argv[i], "--target=", 9)) {
+			if (!targets_add(&req, argv[i][8] == '=' ? argv[i] + 9 : argv[++i]))
+				return EXIT_TROUBLE;
 		} else if (argv[i][0] == '-' && strcmp(argv[i], "-")) {
 			fprintf(stderr, "trainforge: unknown option '%s'\n%s", argv[i], plan_usage);
 			return EXIT_TROUBLE;
@@ -144,6 +152,7 @@ int cmd_plan(int argc, char **argv)
 	int handled = plan_if_cluster(path, fmt, hours > 0 || svg || compare);
 	if (handled >= 0)
 		return handled;
+	struct target target = target_apply(target_default(), &req);
 	const struct instance_type *types[MAX_TYPES + 1];
 	size_t ntypes = 0;
 	/* the spec's own type is added first once the spec is read */
@@ -154,7 +163,7 @@ int cmd_plan(int argc, char **argv)
 
 	struct diag_list diags = { 0 };
 	struct jobspec js;
-	if (!jobspec_open(&js, path, &diags))
+	if (!jobspec_open(&js, path, &target, &diags))
 		return EXIT_TROUBLE;
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, false);

@@ -21,6 +21,7 @@ void lint_options_init(struct lint_options *opt)
 	opt->max_bytes = TF_DEFAULT_MAX_BYTES;
 	opt->shellcheck = SHELLCHECK_AUTO;
 	opt->idle_cost_warning = -1;
+	opt->target = target_default();
 	for (int i = 0; i < RULE__COUNT; i++) {
 		opt->enabled[i] = true;
 		opt->level[i] = -1;
@@ -143,12 +144,15 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	if (yaml)
 		ln_yaml_issues(&run->diags, src, f->doc, kind);
 	f->complete = !yamldoc_broken(f->doc) || !yaml;
+	const struct lint_options *opt = lint_options_of(run, src);
 	bool reviewed = false;
 	if (kind == KIND_PCLUSTER && f->complete) {
-		struct pc_settings set = { 0, lint_options_of(run, src)->idle_cost_warning };
+		struct pc_settings set = { &opt->target, opt->idle_cost_warning };
 		f->cluster = cluster_of(src, f->doc);
 		pcluster_lint_with(src, f->doc, &set, &run->diags);
 		reviewed = lint_review(run, src, f->doc);
+	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec_at) {
+		run->opt->check_jobspec_at(src, f->doc, &opt->target, &run->diags);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec) {
 		run->opt->check_jobspec(src, f->doc, &run->diags);
 	} else if (kind == KIND_UNKNOWN && f->complete) {
@@ -157,7 +161,7 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	}
 	bool rules[RULE__COUNT];
 	suppress_apply(src, f->doc, &run->diags, first,
-		       directive_rules(lint_options_of(run, src)->enabled, reviewed, rules), f->complete);
+		       directive_rules(opt->enabled, reviewed, rules), f->complete);
 	lint_apply_selection(run, first);
 }
 
@@ -242,8 +246,9 @@ void lint_run_finish(struct lint_run *run)
 				scripts[n++] = run->files[i];
 	for (size_t i = 0; i < n; i++) {
 		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
-		sbatch_lint(scripts[i]->src, scripts[i]->model, lint_pair(run, scripts[i], known_clusters),
-			    caller ? caller->model : NULL, &run->diags);
+		sbatch_lint_at(scripts[i]->src, scripts[i]->model,
+			       lint_pair(run, scripts[i], known_clusters), caller ? caller->model : NULL,
+			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
 	}
 	run_shellcheck(run, scripts, n);
 	for (size_t i = 0; i < n; i++)

@@ -65,7 +65,7 @@ bool lint_review(struct lint_run *run, struct source *src, const yamldoc *doc)
 	} else if (st == BASE_OK) {
 		yamldoc *old = yamldoc_parse(text, len, NULL);
 		const char *bad = unusable(text, len, old, &why);
-		struct pc_settings set = { 0, opt->idle_cost_warning };
+		struct pc_settings set = { &opt->target, opt->idle_cost_warning };
 		struct pc_base base = { old, name.p };
 		if (bad)
 			pcluster_review_unusable(src, name.p, bad, &run->diags);

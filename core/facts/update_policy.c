@@ -1,6 +1,5 @@
 #include "update_policy.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static const struct up_entry rows[] = {
@@ -71,23 +70,9 @@ int update_policy_newest(void)
 	return NEWEST;
 }
 
-int update_policy_version(const char *s)
+int update_policy_version(struct version pc)
 {
-	char *end;
-	long major = strtol(s, &end, 10);
-	if (end == s || *end != '.' || major < 1 || major > 99)
-		return -1;
-	const char *p = end + 1;
-	long minor = strtol(p, &end, 10);
-	if (end == p || minor < 0 || minor > 99 || (*end && *end != '.'))
-		return -1;
-	if (*end) {
-		p = end + 1;
-		strtol(p, &end, 10);
-		if (end == p || *end)
-			return -1;
-	}
-	return (int)(major * 100 + minor);
+	return version_is_set(pc) ? pc.major * 100 + pc.minor : NEWEST;
 }
 
 static int path_cmp(const char *row, const char *path, size_t len)

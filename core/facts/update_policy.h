@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "version.h"
+
 /* The policies ParallelCluster's schema names (UpdatePolicy.X), and
  * NOT_COMPARED for keys its comparison never reads. */
 enum up_policy {
@@ -49,8 +51,9 @@ struct up_policy_info {
 
 /* The newest ParallelCluster version the table describes (316 for 3.16). */
 int update_policy_newest(void);
-/* "3.16" or "3.16.2" as 316; -1 when s is not such a version. */
-int update_policy_version(const char *s);
+/* The table's version for a target's ParallelCluster (a line or a
+ * release: 3.16 and 3.16.2 are 316); the newest when pc is unset. */
+int update_policy_version(struct version pc);
 
 /* The row for the key path path[0..len) that holds at version (0: the
  * newest); versions older than the table's first row get that row.

@@ -54,6 +54,8 @@ struct settings_file {
 	uint32_t base_line;
 	double idle_cost_warning;    /* USD per hour; < 0 unset */
 	uint32_t idle_cost_line;
+	struct target_request target; /* target: parts unset when absent */
+	uint32_t target_pc_line, target_slurm_line;
 };
 
 struct settings_files {

@@ -1,7 +1,7 @@
 /* Unit tests for the update-policy table (core/facts/update_policy.c):
  * its order (the lookup is a binary search), its shape (every row's
  * parent is a section or list row), lookups by path and version, and
- * the version parser. Agreement with ParallelCluster's own schema is
+ * the table's version of a target. Agreement with ParallelCluster's own schema is
  * tests/update/policy_agree.py's job. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -100,15 +100,15 @@ static void test_policy_names(void **state)
 static void test_versions(void **state)
 {
 	(void)state;
-	assert_int_equal(update_policy_version("3.16"), 316);
-	assert_int_equal(update_policy_version("3.9.1"), 309);
-	assert_int_equal(update_policy_version("3.11"), 311);
-	assert_int_equal(update_policy_version("3"), -1);
-	assert_int_equal(update_policy_version("3."), -1);
-	assert_int_equal(update_policy_version("3.1x"), -1);
-	assert_int_equal(update_policy_version("3.16.2.1"), -1);
-	assert_int_equal(update_policy_version("v3.16"), -1);
-	assert_int_equal(update_policy_version("3.100"), -1);
+	struct version v;
+	assert_true(version_parse("3.16", 4, &v));
+	assert_int_equal(update_policy_version(v), 316);
+	assert_true(version_parse("3.12.1", 6, &v));
+	assert_int_equal(update_policy_version(v), 312);
+	assert_true(version_parse("3.11", 4, &v));
+	assert_int_equal(update_policy_version(v), 311);
+	struct version unset = { 0 };
+	assert_int_equal(update_policy_version(unset), 316);
 	assert_int_equal(update_policy_newest(), 316);
 }
 

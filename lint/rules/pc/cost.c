@@ -58,7 +58,7 @@ static void static_nodes_billed_idle(const struct pc *pc, yd_node queue, yd_node
 		buf_puts(&m, " a month), ");
 		cluster_rate_source(pc->cl, &r, &m);
 	}
-	double limit = pc->set->idle_cost_warning;
+	double limit = pc->idle_cost_warning;
 	bool over = limit >= 0 && total > limit;
 	if (over) {
 		buf_puts(&m, "; the config's static nodes cost ");

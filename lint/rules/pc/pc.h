@@ -13,7 +13,8 @@
 struct pc {
 	const struct cluster *cl;
 	struct diag_list *diags;
-	const struct pc_settings *set;
+	const struct target *target; /* the ParallelCluster checked against */
+	double idle_cost_warning;    /* pc_settings */
 };
 
 /* Reports at node `at` (its span and YAML path). */

@@ -5,13 +5,14 @@
 #define TF_PCLUSTER_H
 
 #include "diag.h"
+#include "target.h"
 #include "yamldoc.h"
 
 /* What a run's settings change about the PC rules. */
 struct pc_settings {
-	int version;                /* ParallelCluster, 100 * major + minor; 0: the newest */
-	double idle_cost_warning;   /* USD per hour of idle static nodes in one config
-				     * above which PC6001 is a warning; < 0: never */
+	const struct target *target; /* the ParallelCluster checked against; NULL: the default */
+	double idle_cost_warning;    /* USD per hour of idle static nodes in one config
+				      * above which PC6001 is a warning; < 0: never */
 };
 
 /* The old version of a config a change is reviewed against. */
@@ -20,10 +21,12 @@ struct pc_base {
 	const char *name;           /* as users know it: HEAD:clusters/a.yaml, old.yaml */
 };
 
-/* The defaults: the newest ParallelCluster, PC6001 never a warning. */
-extern const struct pc_settings pc_settings_default;
-
+/* Against the default target, PC6001 never a warning; pcluster_lint_at
+ * against target's ParallelCluster (and the Slurm it runs);
+ * pcluster_lint_with with every setting. */
 void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
+		      struct diag_list *diags);
 void pcluster_lint_with(struct source *src, const yamldoc *doc, const struct pc_settings *set,
 			struct diag_list *diags);
 /* The PC5 findings of the change from base to doc, in src. */

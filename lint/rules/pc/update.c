@@ -15,7 +15,7 @@ struct review {
 	const struct cluster *old;
 	const char *base;             /* the old version's name */
 	const struct cupd_context *ctx;
-	int version;
+	int version;                  /* update_policy_version of the target */
 };
 
 static const char stop_fleet[] = "stop the fleet first: `pcluster update-compute-fleet --status STOP_REQUESTED`";
@@ -394,7 +394,7 @@ static void update_applies_live(const struct review *rv, const struct cdiff_chan
 /* PC5008 update-policy-unknown */
 static void update_policy_unknown(const struct review *rv, const struct cdiff_change *ch)
 {
-	int v = rv->version ? rv->version : update_policy_newest();
+	int v = rv->version;
 	report(rv, R_PC5008, ch, "docs/update-policy.md lists the keys trainforge knows",
 	       ": no update policy is known for %s in ParallelCluster %d.%d; `pcluster update-cluster "
 	       "--dryrun true` decides", ch->key, v / 100, v % 100);
@@ -421,14 +421,15 @@ static void judge(const struct review *rv, const struct cdiff_change *ch)
 void pcluster_review(struct source *src, const yamldoc *doc, const struct pc_base *base,
 		     const struct pc_settings *set, struct diag_list *diags)
 {
+	struct target t = set->target ? *set->target : target_default();
 	struct cluster now = cluster_of(src, doc), old = cluster_of(NULL, base->doc);
-	const struct pc_settings *s = set ? set : &pc_settings_default;
-	struct pc pc = { &now, diags, s };
+	struct pc pc = { &now, diags, &t, set->idle_cost_warning };
+	int version = update_policy_version(t.pc);
 	struct cdiff changes = { 0 };
-	cluster_diff(&old, &now, s->version, &changes);
+	cluster_diff(&old, &now, version, &changes);
 	struct cupd_context ctx;
 	cupd_context_init(&ctx, &old, &now, &changes);
-	struct review rv = { &pc, &old, base->name, &ctx, s->version };
+	struct review rv = { &pc, &old, base->name, &ctx, version };
 	for (size_t i = 0; i < changes.len; i++)
 		judge(&rv, &changes.v[i]);
 	cdiff_free(&changes);
