@@ -14,6 +14,8 @@ static const char diff_usage[] =
 	"      --ignore LIST      not these rules\n"
 	"      --severity ID=LEVEL  re-level a rule (error, warning, info)\n"
 	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
+	"      --target T         parallelcluster=V: the release whose update policies judge\n"
+	"                         the change (default: the newest, 3.16)\n"
 	"      --stdin-filename P the path to report stdin as\n"
 	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
 	"      --color WHEN       auto (default), always, never\n"

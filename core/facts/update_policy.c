@@ -9,7 +9,7 @@ static const struct up_entry rows[] = {
 #undef UP
 };
 
-enum { NEWEST = 316 };
+enum { OLDEST = 311, NEWEST = 316 };
 
 /* What ParallelCluster 3.11 checks for each policy, in words
  * (docs/updates.md, "The conditions", says what each outcome asks of the
@@ -63,6 +63,9 @@ static const struct up_policy_info policies[UP__COUNT] = {
 	[UP_NOT_COMPARED] = { "NOT_COMPARED",
 		"not compared: ParallelCluster reads Script and Args of a custom action, so a "
 		"change inside Sequence passes unchecked" },
+	[UP_UNCONFIRMED] = { "UNCONFIRMED",
+		"not known: the release added the key and no source read states its policy; "
+		"`pcluster update-cluster --dryrun true` decides" },
 };
 
 int update_policy_newest(void)
@@ -101,8 +104,9 @@ const struct up_entry *update_policy_find(const char *path, size_t len, int vers
 		if (version >= e->from && (!e->until || version < e->until))
 			return e;
 	}
-	/* a version before the table's knowledge gets its earliest row */
-	return first && version < first->from ? first : NULL;
+	/* a version before the table's knowledge gets 3.11's row; a key a
+	 * later release added is not one of its keys */
+	return first && version < OLDEST && first->from == OLDEST ? first : NULL;
 }
 
 size_t update_policy_count(void)

@@ -9,8 +9,9 @@
 
 #include "version.h"
 
-/* The policies ParallelCluster's schema names (UpdatePolicy.X), and
- * NOT_COMPARED for keys its comparison never reads. */
+/* The policies ParallelCluster's schema names (UpdatePolicy.X),
+ * NOT_COMPARED for keys its comparison never reads, and UNCONFIRMED for
+ * a key of a later release whose policy no source read states. */
 enum up_policy {
 	UP_UNSUPPORTED,
 	UP_SUPPORTED,
@@ -29,6 +30,7 @@ enum up_policy {
 	UP_AWSBATCH_CE_MAX_RESIZE,
 	UP_READ_ONLY_RESOURCE_BUCKET,
 	UP_NOT_COMPARED,
+	UP_UNCONFIRMED,
 	UP__COUNT
 };
 
@@ -56,8 +58,9 @@ int update_policy_newest(void);
 int update_policy_version(struct version pc);
 
 /* The row for the key path path[0..len) that holds at version (0: the
- * newest); versions older than the table's first row get that row.
- * NULL when no row has the path, or the key is gone at version. */
+ * newest); versions older than 3.11 get 3.11's row. NULL when no row
+ * has the path, or the key is not one of version's (added later, or
+ * gone). */
 const struct up_entry *update_policy_find(const char *path, size_t len, int version);
 
 /* Every row, in table order, for docs and tests. */

@@ -75,6 +75,12 @@ static struct cupd_verdict not_checked(const struct cupd_context *ctx, const str
 	return verdict(CUPD_NOT_CHECKED, CUPD_BY_POLICY);
 }
 
+static struct cupd_verdict unconfirmed(const struct cupd_context *ctx, const struct cdiff_change *ch)
+{
+	(void)ctx, (void)ch;
+	return verdict(CUPD_UNKNOWN, CUPD_BY_POLICY);
+}
+
 static struct cupd_verdict fleet_stop(const struct cupd_context *ctx, const struct cdiff_change *ch)
 {
 	(void)ctx, (void)ch;
@@ -313,6 +319,7 @@ static const judge_fn judges[UP__COUNT] = {
 	[UP_AWSBATCH_CE_MAX_RESIZE] = max_vcpus,
 	[UP_READ_ONLY_RESOURCE_BUCKET] = read_only,
 	[UP_NOT_COMPARED] = not_checked,
+	[UP_UNCONFIRMED] = unconfirmed,
 };
 
 struct cupd_verdict cluster_update_judge(const struct cupd_context *ctx,

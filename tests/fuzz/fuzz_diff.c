@@ -6,7 +6,8 @@
  * their documents, a document compared with itself has no change but
  * those ParallelCluster would find too (list items sharing a Name: each
  * new one pairs with the first old one), and every finding has a
- * position. */
+ * position. The release judged for is one of four the size picks (3.11,
+ * 3.14, 3.15 where rows change, the newest). */
 #include <stdbool.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "diag.h"
 #include "fuzz.h"
 #include "pcluster.h"
+#include "update_policy.h"
 
 static void check_change(const yamldoc *od, const yamldoc *nd, const struct cdiff_change *ch)
 {
@@ -40,11 +42,15 @@ static bool explained(const struct cdiff_change *ch)
 	return crossed;
 }
 
-static void changes(const yamldoc *od, const yamldoc *nd, bool self)
+static const struct version releases[] = {
+	VERSION_LINE(3, 11), VERSION_LINE(3, 14), VERSION_AT(3, 15, 0), { 0 },
+};
+
+static void changes(const yamldoc *od, const yamldoc *nd, bool self, struct version pc)
 {
 	struct cluster old = cluster_of(NULL, od), new = cluster_of(NULL, nd);
 	struct cdiff d = { 0 };
-	cluster_diff(&old, &new, 0, &d);
+	cluster_diff(&old, &new, update_policy_version(pc), &d);
 	struct cupd_context ctx;
 	cupd_context_init(&ctx, &old, &new, &d);
 	for (size_t i = 0; i < d.len; i++) {
@@ -57,12 +63,16 @@ static void changes(const yamldoc *od, const yamldoc *nd, bool self)
 }
 
 
-static void review(const char *text, size_t len, const yamldoc *od, const yamldoc *nd)
+static void review(const char *text, size_t len, const yamldoc *od, const yamldoc *nd,
+		   struct version pc)
 {
 	struct source *src = source_new("new.yaml", strndup(text, len), len);
 	struct diag_list diags = { 0 };
 	struct pc_base base = { od, "old.yaml" };
-	struct pc_settings set = { 0, 0 }; /* every idle cost a warning */
+	struct target t = target_default();
+	if (version_is_set(pc))
+		t.pc = pc;
+	struct pc_settings set = { &t, 0 }; /* every idle cost a warning */
 	pcluster_review(src, nd, &base, &set, &diags);
 	pcluster_lint_with(src, nd, &set, &diags);
 	for (size_t i = 0; i < diags.len; i++) {
@@ -84,10 +94,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	yamldoc *od = yamldoc_parse(text, old_len, NULL);
 	yamldoc *nd = yamldoc_parse(new_text, new_len, NULL);
 	if (!yamldoc_broken(od) && !yamldoc_broken(nd)) {
-		changes(od, nd, false);
-		changes(nd, od, false);
-		changes(nd, nd, true);
-		review(new_text, new_len, od, nd);
+		struct version pc = releases[size % (sizeof releases / sizeof releases[0])];
+		changes(od, nd, false, pc);
+		changes(nd, od, false, pc);
+		changes(nd, nd, true, pc);
+		review(new_text, new_len, od, nd, pc);
 	}
 	yamldoc_free(od);
 	yamldoc_free(nd);

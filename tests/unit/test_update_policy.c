@@ -1,7 +1,8 @@
 /* Unit tests for the update-policy table (core/facts/update_policy.c):
  * its order (the lookup is a binary search), its shape (every row's
- * parent is a section or list row), lookups by path and version, and
- * the table's version of a target. Agreement with ParallelCluster's own schema is
+ * parent is a section or list row, a key's rows follow each other from
+ * release to release), lookups by path and version, and the table's
+ * version of a target. Agreement with ParallelCluster's own schema is
  * tests/update/policy_agree.py's job. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,8 @@ static void test_rows_sorted_and_unique(void **state)
 		int c = strcmp(a->path, b->path);
 		if (c > 0 || (c == 0 && a->from >= b->from))
 			fail_msg("rows out of order: %s, then %s", a->path, b->path);
+		if (c == 0 && a->until != b->from)
+			fail_msg("%s: a row to %d, the next from %d", a->path, a->until, b->from);
 	}
 	assert_null(update_policy_at(n));
 }
@@ -45,9 +48,11 @@ static void test_every_parent_is_a_section_or_list(void **state)
 			continue;
 		size_t len = (size_t)(dot - e->path);
 		bool item = len > 2 && e->path[len - 2] == '[' && e->path[len - 1] == ']';
-		const struct up_entry *p = update_policy_find(e->path, item ? len - 2 : len, 0);
+		/* at the row's first version: a key a release added sits in a
+		 * section that release has */
+		const struct up_entry *p = update_policy_find(e->path, item ? len - 2 : len, e->from);
 		if (!p)
-			fail_msg("%s has no parent row", e->path);
+			fail_msg("%s has no parent row at %d", e->path, e->from);
 		if (p->kind != (item ? UP_LIST : UP_SECTION))
 			fail_msg("%s: its parent is not a %s", e->path, item ? "list" : "section");
 		if (p->kind == UP_LIST && !p->update_key)
@@ -83,6 +88,25 @@ static void test_lookups(void **state)
 	assert_ptr_equal(update_policy_find("HeadNode.InstanceType", 8, 0), find("HeadNode", 0));
 }
 
+/* Rows a later release changed (docs/updates.md, "Per release"). */
+static void test_releases(void **state)
+{
+	(void)state;
+	assert_int_equal(find("Tags", 311)->policy, UP_UNSUPPORTED);
+	assert_int_equal(find("Tags", 314)->policy, UP_UNSUPPORTED);
+	assert_int_equal(find("Tags", 315)->policy, UP_SUPPORTED);
+	assert_int_equal(find("Tags[].Value", 0)->policy, UP_SUPPORTED);
+	assert_string_equal(find("Tags", 316)->update_key, "Key");
+	const char *lto = "Scheduling.SlurmQueues[].ComputeResources[].LaunchTemplateOverrides.Version";
+	assert_null(find(lto, 314));
+	assert_null(find(lto, 305)); /* not even as the oldest row: 3.15 added it */
+	assert_int_equal(find(lto, 315)->policy, UP_QUEUE_UPDATE_STRATEGY);
+	assert_int_equal(find("DevSettings.EfaInterfaceType", 316)->policy, UP_UNCONFIRMED);
+	assert_non_null(find("LoginNodes.Pools[].Ssh.KeyName", 314));
+	assert_null(find("LoginNodes.Pools[].Ssh.KeyName", 315));
+	assert_null(find("LoginNodes.Pools[].Ssh.KeyName", 0));
+}
+
 static void test_policy_names(void **state)
 {
 	(void)state;
@@ -116,6 +140,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows_sorted_and_unique),
+		cmocka_unit_test(test_releases),
 		cmocka_unit_test(test_every_parent_is_a_section_or_list),
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_policy_names),

@@ -5,10 +5,10 @@ does, against a stand-in for the running cluster that answers as
 trainforge assumes (the compute fleet runs; a login pool runs when the
 old config gives it a Count above zero). Every change ParallelCluster
 would refuse or hold for an action must be a blocking finding of
-`trainforge diff` at the same key (PC5001, PC5002, PC5005, or PC5006 for
-a storage deleted with its data), and every blocking finding must be such
-a change (but PC5006, which trainforge reports where ParallelCluster lets
-the deletion pass too). Usage: configpatch_agree.py TF OLD NEW [OLD NEW...]. Prints
+`trainforge diff --target parallelcluster=3.11` at the same key (PC5001,
+PC5002, PC5005, or PC5006 for a storage deleted with its data), and every
+blocking finding must be such a change (but PC5006, which trainforge
+reports where ParallelCluster lets the deletion pass too). Usage: configpatch_agree.py TF OLD NEW [OLD NEW...]. Prints
 RESULT lines."""
 import json
 import os
@@ -85,7 +85,8 @@ def theirs(old, new):
 
 def ours(tf, old_path, new_path):
     """(key path, blocking) for each PC5 finding of trainforge diff."""
-    run = subprocess.run([tf, "diff", "--format", "json", "--fail-level", "never", "--select", "PC5",
+    run = subprocess.run([tf, "diff", "--target", "parallelcluster=3.11", "--format", "json",
+                          "--fail-level", "never", "--select", "PC5",
                           old_path, new_path], capture_output=True, text=True)
     out = []
     for d in json.loads(run.stdout)["diagnostics"]:

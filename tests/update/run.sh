@@ -101,6 +101,34 @@ omits directive-not-unused-without-review-note "$t/out" '[LN0001]'
 expect_rc directive-unused-when-no-change 0 "$TF" diff --format concise --select PC5,LN0001 "$t/acknowledged.yaml" "$t/acknowledged.yaml"
 contains directive-unused-when-no-change-note "$t/out" 'suppression of PC5002 matches no finding [LN0001]'
 
+# ---- the release a change is judged for: --target and target: --------------
+# top-level Tags are updatable from 3.15; LaunchTemplateOverrides is a
+# key of 3.15 (docs/updates.md, "Per release")
+printf 'Tags:\n  - Key: team\n    Value: a\n' | cat "$old" - >"$t/tags-old.yaml"
+sed 's/Value: a$/Value: b/' "$t/tags-old.yaml" >"$t/tags-new.yaml"
+expect_rc release-tags-3.11-refused 1 "$TF" diff --format concise --target parallelcluster=3.11 "$t/tags-old.yaml" "$t/tags-new.yaml"
+contains release-tags-3.11-finding "$t/out" 'Tags[team].Value a -> b: not updatable'
+expect_rc release-tags-3.14-refused 1 "$TF" diff --target parallelcluster=3.14.0 "$t/tags-old.yaml" "$t/tags-new.yaml"
+expect_rc release-tags-3.15-live 0 "$TF" diff --format concise --target parallelcluster=3.15 "$t/tags-old.yaml" "$t/tags-new.yaml"
+omits release-tags-3.15-no-finding "$t/out" 'Tags[team]'
+expect_rc release-tags-newest-live 0 "$TF" diff "$t/tags-old.yaml" "$t/tags-new.yaml"
+mkdir -p "$t/at311"
+cp "$t/tags-new.yaml" "$t/at311/c.yaml"
+printf 'target:\n  parallelcluster: "3.11"\n' >"$t/at311/.trainforge.yaml"
+expect_rc release-target-setting 1 "$TF" diff --format concise "$t/tags-old.yaml" "$t/at311/c.yaml"
+contains release-target-setting-finding "$t/out" '[PC5001]'
+expect_rc release-target-flag-over-setting 0 "$TF" diff --target parallelcluster=3.16 "$t/tags-old.yaml" "$t/at311/c.yaml"
+sed 's/^          MaxCount: 16$/          MaxCount: 16\n          LaunchTemplateOverrides:\n            LaunchTemplateId: lt-0123456789abcdef0\n            Version: 1/' \
+	"$old" >"$t/lto-old.yaml"
+sed 's/Version: 1$/Version: 2/' "$t/lto-old.yaml" >"$t/lto-new.yaml"
+expect_rc release-new-key-3.15 1 "$TF" diff --format concise --target parallelcluster=3.15 "$t/lto-old.yaml" "$t/lto-new.yaml"
+contains release-new-key-3.15-strategy "$t/out" 'LaunchTemplateOverrides.Version 1 -> 2 needs the compute fleet stopped'
+expect_rc release-new-key-3.14-unknown 0 "$TF" diff --format concise --target parallelcluster=3.14 "$t/lto-old.yaml" "$t/lto-new.yaml"
+contains release-new-key-3.14-unknown-finding "$t/out" 'in ParallelCluster 3.14; `pcluster update-cluster --dryrun true` decides [PC5008]'
+expect_rc release-new-section-unconfirmed 0 "$TF" diff --format concise "$old" "$t/lto-new.yaml"
+contains release-new-section-unconfirmed-finding "$t/out" 'LaunchTemplateOverrides added: no update policy is known'
+expect_rc release-bad-target-exits-2 2 "$TF" diff --target parallelcluster=3.10 "$old" "$new"
+
 # ---- lint --base REV in a real repository --------------------------------------
 r=$t/repo
 mkdir -p "$r/clusters"
