@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # SHARED_UP is read by run.sh
-# The e2e group "elastic", sourced by tests/e2e/run.sh (bash): it uses
-# run.sh's helpers (result, note, job_wait...) and cluster.sh.
+# The e2e group "elastic", sourced by tests/e2e/run.sh (bash): it uses the
+# helpers of tests/e2e/lib.sh (result, note, job_wait...) and cluster.sh.
 
 # A mixed reserved+spot job survives losing its spot node.
 # The mixed fleet example's generated script, shrunk to 2 reserved and 1
