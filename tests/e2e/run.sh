@@ -5,9 +5,9 @@
 # ParallelCluster 3.15 and 3.16 ship), by default both, one after the other.
 #
 #   bash tests/e2e/run.sh [GROUP...]    groups: testonly job lint options
-#                                       elastic (default: these five, in that
-#                                       order) and requeue (opt-in, see
-#                                       requeue.sh)
+#                                       versions elastic (default: these six,
+#                                       in that order) and requeue (opt-in,
+#                                       see requeue.sh)
 #   E2E_SLURM=25.11 bash tests/e2e/run.sh   one Slurm (make e2e E2E_SLURM=25.11)
 #
 # Every group runs against the chosen Slurm: its daemons form the cluster
@@ -146,7 +146,7 @@ for a in $(hostname -I); do
 	case $a in 127.*) ;; *) echo "e2e: non-loopback address $a in the namespace" >&2; exit 1 ;; esac
 done
 
-GROUPS_RUN=${*:-testonly job lint options elastic}
+GROUPS_RUN=${*:-testonly job lint options versions elastic}
 TMP=$(mktemp -d /tmp/tf-e2e.XXXXXX)
 START=$(date +%s)
 
@@ -163,6 +163,8 @@ START=$(date +%s)
 . "$ROOT/tests/e2e/lint.sh"
 # shellcheck source=tests/e2e/options.sh
 . "$ROOT/tests/e2e/options.sh"
+# shellcheck source=tests/e2e/versions.sh
+. "$ROOT/tests/e2e/versions.sh"
 # shellcheck source=tests/e2e/requeue.sh
 . "$ROOT/tests/e2e/requeue.sh"
 # shellcheck source=tests/e2e/elastic.sh
@@ -236,9 +238,10 @@ for g in $GROUPS_RUN; do
 	job) group_job ;;
 	lint) group_lint ;;
 	options) group_options ;;
+	versions) group_versions ;;
 	requeue) group_requeue ;;
 	elastic) group_elastic ;;
-	*) result fail "e2e/$g" "unknown group (testonly job lint options elastic requeue)" ;;
+	*) result fail "e2e/$g" "unknown group (testonly job lint options versions elastic requeue)" ;;
 	esac
 done
 
