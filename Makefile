@@ -19,15 +19,43 @@ WARN    := -std=c11 -Wall -Wextra -Werror
 DEFS    := -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -DTF_VERSION='"$(VERSION)"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CFLAGS  += $(WARN) $(OPT) $(DEFS) -Icore -Ilint -Igen -I$(BUILD) $(PKG_CFLAGS)
+# -MMD -MP: each object records the headers it read, so editing a header
+# rebuilds exactly the objects that include it.
+CFLAGS  += $(WARN) $(OPT) $(DEFS) -MMD -MP $(PKG_CFLAGS)
 LDLIBS  += $(PKG_LIBS)
+
+# Layers, lowest first; a folder sees only itself and what it may build
+# on (docs/design.md, "Layout"), so an upward #include does not compile.
+INC_core         := -Icore
+INC_core/yaml    := -Icore/yaml $(INC_core)
+INC_core/report  := -Icore/report $(INC_core/yaml)
+INC_core/facts   := -Icore/facts $(INC_core)
+INC_lint/slurm   := -Ilint/slurm $(INC_core)
+INC_lint/script  := -Ilint/script -Ilint/slurm $(INC_core)
+INC_lint/cluster := -Ilint/cluster -Icore/facts $(INC_core/yaml)
+INC_RULES_BASE   := -Ilint/script -Ilint/slurm -Ilint/cluster -Icore/facts $(INC_core/report)
+INC_lint/rules/pc := -Ilint/rules/pc $(INC_RULES_BASE)
+INC_lint/rules/sb := -Ilint/rules/sb $(INC_RULES_BASE)
+INC_lint/rules/ln := -Ilint/rules/ln $(INC_RULES_BASE)
+INC_lint         := -Ilint -Ilint/settings -Ilint/rules/pc -Ilint/rules/sb -Ilint/rules/ln \
+                    $(INC_RULES_BASE)
+INC_lint/settings := $(INC_lint)
+INC_gen          := -Igen -Icore/facts $(INC_core/report)
+INC_cli          := -Icli -Icli/lsp -Igen $(INC_lint)
+INC_cli/lsp      := $(INC_cli)
+# Programs outside the tree (tests, fuzz targets, benches) see every layer.
+INC_ALL          := $(INC_cli)
+LAYERS := core core/yaml core/report core/facts lint/slurm lint/script lint/cluster \
+          lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp
 
 # EXCLUDE leaves files out of a build (work in progress in a checkout).
 EXCLUDE  ?=
-CORE_SRC := $(filter-out $(EXCLUDE),$(wildcard core/*.c))
-LINT_SRC := $(filter-out $(EXCLUDE),$(wildcard lint/*.c))
-GEN_SRC  := $(filter-out $(EXCLUDE),$(wildcard gen/*.c))
-CLI_SRC  := $(filter-out $(EXCLUDE),$(wildcard cli/*.c))
+layer_src = $(filter-out $(EXCLUDE),$(wildcard $(addsuffix /*.c,$(1))))
+CORE_SRC := $(call layer_src,core core/yaml core/report core/facts)
+LINT_SRC := $(call layer_src,lint lint/slurm lint/script lint/cluster lint/rules/pc \
+            lint/rules/sb lint/rules/ln lint/settings)
+GEN_SRC  := $(call layer_src,gen)
+CLI_SRC  := $(call layer_src,cli cli/lsp)
 GENERATED := $(BUILD)/catalog_data.c $(BUILD)/assets.c
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC)) \
             $(BUILD)/catalog_data.o $(BUILD)/assets.o
@@ -37,12 +65,13 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
 TEMPLATES := $(wildcard templates/*.mustache)
 
-.PHONY: all deps test unit demo bench install clean e2e e2e-slurm FORCE
+.PHONY: all deps test unit demo bench install clean e2e e2e-slurm print-inc FORCE
 .DEFAULT_GOAL := all
 
-all: deps trainforge
+all: trainforge
 
-# Installs what the build and tests need, only when it is missing.
+# Installs what the build and tests need, only when it is missing; demo,
+# test, e2e and bench run it, a plain `make` does not.
 deps:
 	@sh tools/deps.sh
 
@@ -64,22 +93,33 @@ $(BUILD)/libtf.list: FORCE
 $(BUILD)/libtf.a: $(LIB_OBJ) $(BUILD)/libtf.list
 	rm -f $@ && ar rcs $@ $(LIB_OBJ)
 
-$(BUILD)/%.o: %.c $(wildcard core/*.h core/*.def lint/*.h gen/*.h) | $(BUILD)/catalog_data.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+# Each object is compiled with its own folder's include list.
+$(foreach l,$(LAYERS),$(eval $(BUILD)/$(l)/%.o: INC = $(INC_$(l))))
 
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(INC) -c -o $@ $<
+
+$(BUILD)/catalog_data.o: INC = $(INC_core/facts)
+$(BUILD)/assets.o: INC = $(INC_core/yaml)
 $(BUILD)/%.o: $(BUILD)/%.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(INC) -c -o $@ $<
+
+# `make -s print-inc LAYER=lint/script`: the include list of a folder
+# (LAYER=all: of the test programs), for scripts that compile against it.
+print-inc:
+	@echo $(if $(filter all,$(LAYER)),$(INC_ALL),$(INC_$(LAYER)))
 
 # Build-time programs: the catalog and the schemas become static tables.
-build/host/catalog_gen: tools/catalog_gen.c
+build/host/catalog_gen: tools/catalog_gen.c core/facts/catalog.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
-EMBED_SRC := tools/embed.c core/yamldoc.c core/yamldoc_load.c core/yamldoc_scalar.c core/buf.c core/xalloc.c
-build/host/embed: $(EMBED_SRC) core/yamldoc.h core/yamldoc_image.h core/yamldoc_internal.h
+EMBED_SRC := tools/embed.c core/yaml/yamldoc.c core/yaml/yamldoc_load.c core/yaml/yamldoc_scalar.c \
+             core/buf.c core/xalloc.c
+build/host/embed: $(EMBED_SRC) core/yaml/yamldoc.h core/yaml/yamldoc_image.h core/yaml/yamldoc_internal.h
 	@mkdir -p $(dir $@)
-	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) -Icore $(PKG_CFLAGS) -o $@ $(EMBED_SRC) $(PKG_LIBS)
+	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(INC_core/yaml) $(PKG_CFLAGS) -o $@ $(EMBED_SRC) $(PKG_LIBS)
 
 $(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml
 	@mkdir -p $(dir $@)
@@ -92,11 +132,17 @@ $(BUILD)/assets.c: build/host/embed $(SCHEMAS) $(TEMPLATES)
 # Tests
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(INC_ALL) -o $@ $< $(BUILD)/libtf.a $(LDLIBS) -lcmocka
 
-unit: deps $(UNIT_BIN)
+# The targets that install packages first build in a second make, so
+# that a parallel build never compiles while the packages go in.
+SUBMAKE := $(MAKE) --no-print-directory
 
-test: deps trainforge $(UNIT_BIN)
+unit: deps
+	@$(SUBMAKE) $(UNIT_BIN)
+
+test: deps
+	@$(SUBMAKE) trainforge $(UNIT_BIN)
 ifeq ($(VALGRIND),1)
 	@sh tools/deps.sh valgrind
 	@BUILD=$(BUILD) sh tests/valgrind/run.sh
@@ -110,7 +156,8 @@ endif
 # picks the releases (make e2e E2E_SLURM=25.11); e2e-slurm only builds
 # the ones not in the cache yet (tests/e2e/slurm_build.sh).
 E2E_SLURM ?= 22.05 25.11
-e2e: deps trainforge
+e2e: deps
+	@$(SUBMAKE) trainforge
 	@sh tests/e2e/deps.sh
 	@E2E_SLURM="$(E2E_SLURM)" BUILD=$(BUILD) bash tests/e2e/run.sh
 
@@ -118,10 +165,12 @@ e2e-slurm:
 	@sh tests/e2e/deps.sh
 	@E2E_SLURM="$(E2E_SLURM)" bash tests/e2e/run.sh --build-only
 
-demo: deps trainforge
+demo: deps
+	@$(SUBMAKE) trainforge
 	@sh tools/demo.sh
 
-bench: deps trainforge
+bench: deps
+	@$(SUBMAKE) trainforge
 	@sh tests/bench/run.sh
 
 install: trainforge
@@ -134,6 +183,8 @@ install: trainforge
 
 clean:
 	rm -rf build trainforge
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_BIN:=.d)
 
 # Fuzzing targets (make fuzz FUZZ_S=30), when present.
 -include tests/fuzz/fuzz.mk

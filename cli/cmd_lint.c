@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "config.h"
+#include "settings.h"
 #include "fix.h"
 #include "format.h"
 #include "lint.h"
@@ -14,7 +14,7 @@
 
 struct lint_cli {
 	struct lint_options opt;
-	struct config_flags flags;  /* select, ignore, fail level, --config */
+	struct settings_flags flags;  /* select, ignore, fail level, --settings */
 	enum format fmt;
 	int color;          /* -1 auto, 0 never, 1 always */
 	bool quiet, fix, unsafe_fixes, diff;
@@ -258,7 +258,8 @@ static int fix(struct lint_cli *c, struct lint_run *run)
 		if (!c->quiet)
 			fprintf(stderr, "Would fix %zu %s in %zu %s.\n", res.fixes,
 				plural(res.fixes, "problem", "problems"), res.len, plural(res.len, "file", "files"));
-	} else if (!fix_write(&res)) {
+	} else if (!fix_write(&res, &run->trouble)) {
+		trouble_flush(&run->trouble, stderr);
 		rc = EXIT_TROUBLE;
 	} else if (!c->quiet && res.len) {
 		fprintf(stderr, "Fixed %zu %s in %zu %s.\n", res.fixes,
@@ -285,19 +286,30 @@ int cmd_lint(int argc, char **argv)
 		return rc;
 	if (!c.n_paths)
 		paths[c.n_paths++] = ".";
-	config *cfg = config_new(&c.opt, &c.flags);
-	if (!cfg)
+	/* settings files report to the CLI, which prints before the findings */
+	struct trouble trouble = { 0 };
+	settings *cfg = settings_new(&c.opt, &c.flags, &trouble);
+	if (!cfg) {
+		trouble_flush(&trouble, stderr);
+		trouble_free(&trouble);
 		return EXIT_TROUBLE;
-	c.opt.options_for = config_options_for;
+	}
+	c.opt.options_for = settings_options_for;
 	c.opt.options_ctx = cfg;
 	if (c.show_config) {
-		rc = config_show(cfg, c.show_config, stdout) ? EXIT_CLEAN : EXIT_TROUBLE;
-		config_free(cfg);
+		rc = settings_show(cfg, c.show_config, stdout) ? EXIT_CLEAN : EXIT_TROUBLE;
+		trouble_flush(&trouble, stderr);
+		trouble_free(&trouble);
+		settings_free(cfg);
 		return rc;
 	}
 	struct lint_run run;
 	lint_all(&run, &c);
+	trouble_flush(&trouble, stderr);
+	trouble_flush(&run.trouble, stderr);
 	int fixed = c.fix || c.diff ? fix(&c, &run) : EXIT_CLEAN;
+	trouble_flush(&trouble, stderr);
+	trouble_flush(&run.trouble, stderr);
 	rc = EXIT_CLEAN;
 	if (c.diff) {
 		rc = fixed;
@@ -308,16 +320,17 @@ int cmd_lint(int argc, char **argv)
 		if (!c.quiet)
 			summary(&run);
 		for (size_t i = 0; i < run.diags.len; i++)
-			if ((int)run.diags.v[i].sev >= config_fail_level(cfg, run.diags.v[i].src->path))
+			if ((int)run.diags.v[i].sev >= settings_fail_level(cfg, run.diags.v[i].src->path))
 				rc = EXIT_FINDINGS;
 		if (fixed == EXIT_TROUBLE)
 			rc = EXIT_TROUBLE;
 	}
 	if ((c.fix || c.diff) && !c.quiet)
 		unsafe_hint(&run, c.unsafe_fixes);
-	if (run.io_failed || run.shellcheck_failed || config_failed(cfg))
+	if (run.io_failed || run.shellcheck_failed || settings_failed(cfg))
 		rc = EXIT_TROUBLE;
 	lint_run_fini(&run);
-	config_free(cfg);
+	settings_free(cfg);
+	trouble_free(&trouble);
 	return rc;
 }

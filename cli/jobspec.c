@@ -7,21 +7,9 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "issues.h"
 #include "suppress.h"
 #include "xalloc.h"
-
-static void report_issues(struct jobspec *js, struct diag_list *diags)
-{
-	for (size_t i = 0; i < yamldoc_issue_count(js->doc); i++) {
-		const struct yd_issue *is = yamldoc_issue(js->doc, i);
-		enum rule_id rule = is->code == YD_ISSUE_DUPLICATE_KEY ? R_JS0001
-			: is->code == YD_ISSUE_DEPTH ? R_LN1006
-			: is->code == YD_ISSUE_ALIAS_BUDGET ? R_LN1007
-			: is->code == YD_ISSUE_MULTI_DOC ? R_LN1009 : R_LN1001;
-		diag_add(diags, js->src, rule, is->span.line, is->span.col, is->span.end_line,
-			 is->span.end_col, "%s", is->msg);
-	}
-}
 
 /* Only a document without issues is bound: libcyaml would stop at the
  * first duplicate key that our loader has already reported. */
@@ -39,7 +27,7 @@ bool jobspec_open(struct jobspec *js, const char *path, struct diag_list *diags)
 	memset(js, 0, sizeof *js);
 	size_t len;
 	bool too_big;
-	char *text = file_read(path, 16u << 20, &len, &too_big);
+	char *text = file_read(path, TF_DEFAULT_MAX_BYTES, &len, &too_big);
 	if (text && too_big) {
 		free(text);
 		text = NULL;
@@ -50,17 +38,17 @@ bool jobspec_open(struct jobspec *js, const char *path, struct diag_list *diags)
 		return false;
 	}
 	js->src = source_new(strcmp(path, "-") == 0 ? "<stdin>" : path, text, len);
-	js->src->kind = "jobspec";
+	js->src->kind = KIND_JOBSPEC;
 	js->doc = yamldoc_parse(js->src->text, js->src->len, NULL);
 	size_t before = diags->len;
-	report_issues(js, diags);
+	issues_report(diags, js->src, js->doc, KIND_JOBSPEC);
 	js->ok = check(js->src, js->doc, &js->spec, &js->plan, diags);
 	/* `# trainforge disable=` holds for gen and plan as it does for lint;
 	 * a suppressed error still stops gen (check returned false). */
 	static bool every_rule[RULE__COUNT];
 	for (size_t i = 0; i < RULE__COUNT; i++)
 		every_rule[i] = true;
-	suppress_apply(js->src, js->doc, diags, before, every_rule);
+	suppress_apply(js->src, js->doc, diags, before, every_rule, !yamldoc_broken(js->doc));
 	for (size_t i = before; i < diags->len; i++)
 		js->ok &= diags->v[i].sev != SEV_ERROR;
 	return true;

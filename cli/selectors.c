@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config.h"
+#include "settings.h"
 
 bool selectors_apply(const char *list, bool *mark, bool value)
 {
@@ -17,7 +17,7 @@ bool selectors_apply(const char *list, bool *mark, bool value)
 			s++, n--;
 		while (n && isspace((unsigned char)s[n - 1]))
 			n--;
-		if (n && !config_select(s, n, mark, value)) {
+		if (n && !settings_select(s, n, mark, value)) {
 			fprintf(stderr, "trainforge: unknown rule selector '%.*s'\n", (int)n, s);
 			return false;
 		}

@@ -24,6 +24,7 @@ _trainforge() {
 		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
 	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster" -- "$cur") ;;
 	docs) mapfile -t COMPREPLY < <(compgen -W "rules" -- "$cur") ;;
+	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size" -- "$cur")

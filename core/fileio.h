@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The default limit on an input's size (--max-file-size). */
+#define TF_DEFAULT_MAX_BYTES (16u << 20)
+
 /* Reads fd to its end, at most max bytes; *too_big tells a larger input
  * (then what was read is returned). The result is NUL-terminated and the
  * caller frees it; NULL (errno set) on a read error. */

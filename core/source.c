@@ -83,3 +83,11 @@ size_t source_offset(struct source *src, uint32_t line, uint32_t col)
 		return src->len;
 	return (size_t)(p - src->text) + utf8_offset_of_col(p, len, col);
 }
+
+const char *file_kind_name(enum file_kind kind)
+{
+	static const char *const names[] = {
+		[KIND_PCLUSTER] = "pcluster", [KIND_JOBSPEC] = "jobspec", [KIND_SBATCH] = "sbatch",
+	};
+	return kind < sizeof names / sizeof names[0] ? names[kind] : NULL;
+}

@@ -1,14 +1,11 @@
 /* Autofix: byte-range edits on the original text (YAML is never
  * re-serialised, so comments, anchors, order and quoting survive).
  *
- * A fix is safe when it cannot change what ParallelCluster, sbatch or
- * bash will do beyond the finding itself: look-alike characters to ASCII
- * (PC1004, SB0004), NEURON_COMPILE_CACHE_DIR to NEURON_COMPILE_CACHE_URL
- * (SB2104), and stale suppression IDs removed (LN0001; the directive goes
- * when no ID remains). Everything else is unsafe and needs
- * --unsafe-fixes: a lost line continuation gets its ` \` back (SB0002),
- * spaces after a final backslash go (SB0003), a misspelt variable is
- * renamed (SB2103). */
+ * Each rule builds its own fix when it reports (the text and the range
+ * it replaces); rules.def says which rules have one and whether it is
+ * safe: a fix is safe when it cannot change what ParallelCluster, sbatch
+ * or bash will do beyond the finding itself (a look-alike character to
+ * ASCII, a stale suppression removed); the others need --unsafe-fixes. */
 #ifndef TF_FIX_H
 #define TF_FIX_H
 
@@ -42,8 +39,8 @@ void fix_run(const struct lint_options *opt, const struct lint_run *first, bool 
 void fix_result_free(struct fix_result *r);
 
 /* Writes each changed file through a temporary file in its directory and
- * a rename, keeping its mode. False (message on stderr) if one failed. */
-bool fix_write(const struct fix_result *r);
+ * a rename, keeping its mode. False (a message in trouble) if one failed. */
+bool fix_write(const struct fix_result *r, struct trouble *trouble);
 
 /* A unified diff of every changed file (a/PATH, b/PATH: patch -p1). */
 void fix_diff(const struct fix_result *r, FILE *out);

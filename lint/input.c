@@ -11,22 +11,23 @@
 
 #include "fileio.h"
 #include "lint_internal.h"
+#include "ln.h"
 #include "xalloc.h"
 
 enum { WALK_MAX_DEPTH = 64 };
 
 
-static void too_large(struct lint_run *run, const char *path, unsigned long long size)
+static void too_large(struct lint_run *run, const char *path, unsigned long long size, bool named)
 {
-	struct source *src = lint_keep_source(run, path, xmalloc(1), 0);
+	struct lint_file *f = lint_add_file(run, path, xmalloc(1), 0, named);
+	f->input = false; /* no text was read: there is nothing to lint again */
 	size_t first = run->diags.len;
-	diag_add(&run->diags, src, R_LN1005, 1, 1, 1, 1,
-		 "the file is %llu bytes; the limit is %zu bytes", size, run->opt->max_bytes);
+	ln_file_too_large(&run->diags, f->src, size, run->opt->max_bytes);
 	run->files_checked++;
 	lint_apply_selection(run, first);
 }
 
-static void lint_file(struct lint_run *run, const char *path, bool named);
+static void read_file(struct lint_run *run, const char *path, bool named);
 
 static int name_cmp(const void *a, const void *b)
 {
@@ -62,7 +63,7 @@ static void lint_dir(struct lint_run *run, const char *path, unsigned depth)
 			if (S_ISDIR(st.st_mode) && depth < WALK_MAX_DEPTH)
 				lint_dir(run, child, depth + 1);
 			else if (S_ISREG(st.st_mode) && lint_candidate(child))
-				lint_file(run, child, false);
+				read_file(run, child, false);
 		}
 		free(child);
 		free(names[i]);
@@ -70,7 +71,7 @@ static void lint_dir(struct lint_run *run, const char *path, unsigned depth)
 	free(names);
 }
 
-static void lint_file(struct lint_run *run, const char *path, bool named)
+static void read_file(struct lint_run *run, const char *path, bool named)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
@@ -95,7 +96,7 @@ static void lint_file(struct lint_run *run, const char *path, bool named)
 	}
 	if ((unsigned long long)st.st_size > run->opt->max_bytes) {
 		close(fd);
-		too_large(run, path, (unsigned long long)st.st_size);
+		too_large(run, path, (unsigned long long)st.st_size, named);
 		return;
 	}
 	size_t len;
@@ -108,17 +109,17 @@ static void lint_file(struct lint_run *run, const char *path, bool named)
 	}
 	if (too_big) {
 		free(text);
-		too_large(run, path, (unsigned long long)len);
+		too_large(run, path, (unsigned long long)len, named);
 		return;
 	}
 	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
-	lint_source(run, lint_keep_source(run, shown, text, len), named);
+	lint_file_check(run, lint_add_file(run, shown, text, len, named));
 }
 
 void lint_path(struct lint_run *run, const char *path)
 {
 	if (strcmp(path, "-") != 0) {
-		lint_file(run, path, true);
+		read_file(run, path, true);
 		return;
 	}
 	size_t len;
@@ -131,8 +132,8 @@ void lint_path(struct lint_run *run, const char *path)
 	}
 	if (too_big) {
 		free(text);
-		too_large(run, name, (unsigned long long)len);
+		too_large(run, name, (unsigned long long)len, true);
 		return;
 	}
-	lint_source(run, lint_keep_source(run, name, text, len), true);
+	lint_file_check(run, lint_add_file(run, name, text, len, true));
 }

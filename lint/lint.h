@@ -7,11 +7,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cluster.h"
 #include "diag.h"
+#include "fileio.h"
+#include "script.h"
 #include "shellcheck.h"
+#include "trouble.h"
 #include "yamldoc.h"
-
-enum lint_kind { KIND_AUTO, KIND_PCLUSTER, KIND_JOBSPEC, KIND_SBATCH, KIND_UNKNOWN };
 
 /* Checks a job spec; the CLI passes the generator's spec and plan checks
  * here, since lint/ does not include gen/. */
@@ -23,7 +25,7 @@ struct lint_options;
 typedef const struct lint_options *(*lint_options_fn)(void *ctx, const char *path);
 
 struct lint_options {
-	enum lint_kind kind;
+	enum file_kind kind;
 	const char *stdin_filename;
 	size_t max_bytes;
 	bool enabled[RULE__COUNT];         /* after --select/--ignore */
@@ -32,39 +34,35 @@ struct lint_options {
 	const char *cluster_path;          /* --cluster: pairs every batch script */
 	enum shellcheck_mode shellcheck;
 	const char *shellcheck_program;    /* NULL: from PATH */
-	const char *cluster_fallback;      /* a config's cluster: after the script's own comment */
-	bool excluded;                     /* a config's exclude: the file is not linted */
+	const char *cluster_fallback;      /* settings' cluster: after the script's own comment */
+	bool excluded;                     /* settings' exclude: the file is not linted */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
 	void *options_ctx;
 };
 
-/* An input as handed to the rules, so that a run can be repeated on
- * changed text (--fix). */
-struct lint_input {
+/* One file of the run, parsed once: what every rule, the pairing, the
+ * suppressions and the fixes of this pass read. */
+struct lint_file {
 	struct source *src;
-	bool named;
-};
-
-/* A cluster config of the run, kept for batch-script cross-checks. */
-struct lint_cluster {
-	struct source *src;
-	yamldoc *doc;
+	enum file_kind kind;     /* KIND_UNKNOWN: input checks only */
+	bool named;              /* given on the command line, not found by a walk */
+	bool input;              /* its text was read and linted; false: a cluster
+				    config read for pairing, or a file over the
+				    size limit */
+	bool shell;              /* a .sh/.bash without #SBATCH: linted only when a
+				    batch script starts it with srun */
+	bool complete;           /* it parsed: every check could run */
+	yamldoc *doc;            /* YAML kinds: the document */
+	sb_model *model;         /* scripts: the model */
+	struct cluster cluster;  /* a cluster config that parsed: the model over doc */
 };
 
 struct lint_run {
 	const struct lint_options *opt;
 	struct diag_list diags;
-	struct source **sources;
-	size_t n_sources, cap_sources;
-	struct source **scripts;           /* checked at lint_run_finish */
-	size_t n_scripts, cap_scripts;
-	struct source **shells;            /* .sh inputs: scripts if a batch script runs them */
-	bool *shells_named;
-	size_t n_shells, cap_shells;
-	struct lint_cluster *clusters;
-	size_t n_clusters, cap_clusters;
-	struct lint_input *inputs;         /* in the order they were linted */
-	size_t n_inputs, cap_inputs;
+	struct trouble trouble;            /* messages for stderr, not findings */
+	struct lint_file **files;          /* in the order they were read */
+	size_t n_files, cap_files;
 	size_t files_checked;
 	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
 	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */

@@ -1,5 +1,6 @@
-/* What the files of the lint pipeline share (input.c reads, lint.c
- * classifies and runs the rules). Not an API. */
+/* What the files of the lint pipeline share: input.c reads, classify.c
+ * decides kinds, pair.c finds each script's cluster, lint.c runs the
+ * rules. Not an API. */
 #ifndef TF_LINT_INTERNAL_H
 #define TF_LINT_INTERNAL_H
 
@@ -7,13 +8,37 @@
 
 #include "lint.h"
 
-struct source *lint_keep_source(struct lint_run *run, const char *path, char *text, size_t len);
+/* A new file of the run, holding text (which it takes). */
+struct lint_file *lint_add_file(struct lint_run *run, const char *path, char *text, size_t len,
+				bool named);
 void lint_io_error(struct lint_run *run, const char *path, const char *why);
-/* Classifies and lints one input; named: given on the command line. */
-void lint_source(struct lint_run *run, struct source *src, bool named);
+/* Classifies and lints one input. */
+void lint_file_check(struct lint_run *run, struct lint_file *f);
 /* Drops disabled rules and applies --severity from diagnostic first on. */
 void lint_apply_selection(struct lint_run *run, size_t first);
-/* A file a directory walk should look at: YAML or a batch script name. */
+
+/* classify.c */
+/* A file a directory walk should look at: YAML or a script name. */
 bool lint_candidate(const char *path);
+bool lint_yaml_name(const char *path);
+/* A batch script by name (.sbatch, .slurm), a shell script by name. */
+bool lint_script_name(const char *path);
+bool lint_shell_name(const char *path);
+/* Whether any line starts with #SBATCH. */
+bool lint_has_sbatch_line(const struct source *src);
+/* The kind of a YAML document by its top-level keys. */
+enum file_kind lint_classify_yaml(const yamldoc *doc);
+
+/* pair.c */
+/* Shell scripts that a batch script of the run starts with srun become
+ * scripts of the run; the others, when named, get the note. */
+void lint_adopt_shells(struct lint_run *run);
+/* The cluster config a script is checked against, or NULL. */
+const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
+				size_t known_clusters);
+/* The first of scripts[0..n) that starts `script` on every node with
+ * srun, or NULL. */
+const struct lint_file *lint_caller_of(struct lint_file *const *scripts, size_t n,
+				       const struct lint_file *script);
 
 #endif

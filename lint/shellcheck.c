@@ -76,8 +76,9 @@ static long long num(const yamldoc *d, yd_node obj, const char *key)
 	return v;
 }
 
-/* Maps json1 comments (columns count a tab as one) to diagnostics of the
- * script whose temporary file name (its index) they name. */
+/* SC0000 shellcheck: maps json1 comments (columns count a tab as one)
+ * to diagnostics of the script whose temporary file name (its index)
+ * they name. */
 static void add_comments(const char *json, size_t len, struct source *const *scripts,
 			 size_t n, const char *dir, struct diag_list *diags)
 {
@@ -109,7 +110,7 @@ static void add_comments(const char *json, size_t len, struct source *const *scr
 }
 
 bool shellcheck_run(struct source *const *scripts, size_t n, enum shellcheck_mode mode,
-		    const char *program, struct diag_list *diags)
+		    const char *program, struct diag_list *diags, struct trouble *trouble)
 {
 	if (mode == SHELLCHECK_OFF || n == 0)
 		return true;
@@ -138,7 +139,7 @@ bool shellcheck_run(struct source *const *scripts, size_t n, enum shellcheck_mod
 	if (ok)
 		add_comments(out.p ? out.p : "", out.len, scripts, n, dir, diags);
 	else if (mode == SHELLCHECK_AUTO)
-		fprintf(stderr, "trainforge: shellcheck %s; batch scripts got trainforge's checks only (--shellcheck off silences this)\n",
+		trouble_add(trouble, "trainforge: shellcheck %s; batch scripts got trainforge's checks only (--shellcheck off silences this)",
 			status == 127 ? "is not installed" : "did not run");
 	for (size_t i = 6; i < argc; i++) {
 		unlink(argv[i]);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "ln.h"
 #include "text.h"
 #include "xalloc.h"
 
@@ -97,12 +98,12 @@ static void parse_ids(struct source *src, struct diag_list *diags,
 		int r = rule_find(p + a, b - a);
 		uint32_t c = col + (uint32_t)utf8_count(p, a);
 		if (b == a) {
-			diag_add(diags, src, R_LN0003, line, c, line, c + 1,
-				 "empty rule ID in trainforge directive");
+			ln_malformed_directive(diags, src, line, c, c + 1,
+					       "empty rule ID in trainforge directive");
 		} else if (r < 0) {
-			diag_add(diags, src, R_LN0002, line, c, line,
-				 c + (uint32_t)utf8_count(p + a, b - a),
-				 "unknown rule '%.*s' in trainforge directive", (int)(b - a), p + a);
+			ln_unknown_rule_in_directive(diags, src, line, c,
+						     c + (uint32_t)utf8_count(p + a, b - a),
+						     p + a, b - a);
 		} else if (d->n_rules < sizeof d->rules / sizeof d->rules[0]) {
 			d->at[d->n_rules] = base + a;
 			d->rules[d->n_rules++] = r;
@@ -148,8 +149,8 @@ static bool parse_directive(struct source *src, struct diag_list *diags,
 	if (is_cluster)
 		return false; /* pairing, read by the batch-script checks */
 	if ((!is_disable && !is_file) || i >= len || p[i] != '=') {
-		diag_add(diags, src, R_LN0003, line, col, line, d->end_col,
-			 "malformed trainforge directive; expected 'disable=ID[,ID]' or 'disable-file=ID[,ID]'");
+		ln_malformed_directive(diags, src, line, col, d->end_col,
+			"malformed trainforge directive; expected 'disable=ID[,ID]' or 'disable-file=ID[,ID]'");
 		return false;
 	}
 	d->file_wide = is_file;
@@ -249,7 +250,7 @@ static char *without_stale(const struct directive *d, const bool *stale)
 }
 
 void suppress_apply(struct source *src, const yamldoc *doc,
-		    struct diag_list *diags, size_t first, const bool *enabled)
+		    struct diag_list *diags, size_t first, const bool *enabled, bool complete)
 {
 	struct directives ds = { 0 };
 	size_t before = diags->len;
@@ -276,12 +277,9 @@ void suppress_apply(struct source *src, const yamldoc *doc,
 			any |= stale[i] = !d->used[i] && enabled[d->rules[i]];
 		char *fix = any ? without_stale(d, stale) : NULL;
 		for (size_t i = 0; i < d->n_rules; i++)
-			if (stale[i]) {
-				struct diag *g = diag_add(diags, src, R_LN0001, d->line, d->col, d->line,
-							  d->end_col, "suppression of %s matches no finding",
-							  rule_table[d->rules[i]].id);
-				diag_set_fix(g, fix, true);
-			}
+			if (stale[i])
+				ln_unused_suppression(diags, src, d->line, d->col, d->end_col,
+						      (enum rule_id)d->rules[i], complete ? fix : NULL);
 		free(fix);
 	}
 	free(ds.v);

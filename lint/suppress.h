@@ -14,10 +14,12 @@
 
 /* Filters the diagnostics of src from index `first` on (others are left
  * alone). doc gives own-line directives their YAML node's extent; NULL
- * for scripts. enabled
- * tells which rules ran, so a directive for a rule that was switched off
- * is not called unused. */
+ * for scripts. enabled tells which rules ran, so a directive for a rule
+ * that was switched off is not called unused. complete: every check ran
+ * (the file parsed), so an unused directive is truly stale and its fix
+ * may remove it; in a file that does not parse, every directive looks
+ * unused. */
 void suppress_apply(struct source *src, const yamldoc *doc,
-		    struct diag_list *diags, size_t first, const bool *enabled);
+		    struct diag_list *diags, size_t first, const bool *enabled, bool complete);
 
 #endif

@@ -102,7 +102,7 @@ while read -r id; do
 	"$TF" explain --example good "$id" >"$t/good" 2>/dev/null
 	rc_good=$?
 	if [ -z "$why" ] || [ "$rc_bad" != 0 ] || [ "$rc_good" != 0 ]; then
-		no "explained/$id: add EXPLAIN($id, why, bad, good, validator) to core/explain.def"
+		no "explained/$id: add EXPLAIN($id, why, bad, good, validator) to core/report/explain.def"
 		continue
 	fi
 	if [ ! -s "$t/good" ] || { [ ! -s "$t/bad" ] && [ "$id" != LN1004 ]; }; then

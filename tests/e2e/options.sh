@@ -104,9 +104,10 @@ group_options() {
 	local dump=$TMP/sbopt_dump name short arg since flags ex long shortv with s rc lint_out known="" m got
 	mkdir -p "$TMP/opts"
 	# shellcheck disable=SC2046
-	if ! cc -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I"$ROOT/lint" -I"$ROOT/core" -I"$BUILD" \
+	# the include list of the test programs, from the Makefile's layers
+	if ! (cd "$ROOT" && cc -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L $(make -s print-inc LAYER=all) \
 		-o "$dump" "$ROOT/tests/e2e/sbopt_dump.c" "$BUILD/libtf.a" \
-		$(pkg-config --libs yaml-0.1 libcyaml libpcre2-8) 2>"$TMP/opts/cc.err"; then
+		$(pkg-config --libs yaml-0.1 libcyaml libpcre2-8)) 2>"$TMP/opts/cc.err"; then
 		result fail options/table "cannot build tests/e2e/sbopt_dump.c against $BUILD/libtf.a"
 		indent <"$TMP/opts/cc.err"
 		return

@@ -1,4 +1,4 @@
-/* Prints the linter's sbatch option table (lint/sbatch_options.c), one
+/* Prints the linter's sbatch option table (lint/slurm/options.c), one
  * option a line, for tests/e2e/run.sh to hold against the real sbatch:
  *
  *   name TAB short TAB arg TAB since TAB flags TAB example
@@ -10,7 +10,7 @@
  * Built by run.sh against the project's libtf.a. */
 #include <stdio.h>
 
-#include "sbatch_options.h"
+#include "options.h"
 
 static const char *arg_name(enum sbopt_arg a)
 {

@@ -1,4 +1,4 @@
-/* .trainforge.yaml (lint/config.h): the input is written as the config
+/* .trainforge.yaml (lint/settings/settings.h): the input is written as the config
  * file of a private directory tree and read through --config, then the
  * options of a few paths in that tree are resolved (globs of exclude and
  * per-file-ignores, extends, cluster) and --show-config is written to
@@ -9,11 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "settings.h"
 #include "fuzz.h"
 #include "lint.h"
 
-static char dir[64], cfg_path[128];
+static char dir[64], settings_path[128];
 static const char *const paths[] = {
 	"c.yaml", "clusters/test-1.yaml", "build/x/bad.yaml", "jobs/train.sbatch",
 };
@@ -23,7 +23,7 @@ static void cleanup(void)
 	char p[160];
 	snprintf(p, sizeof p, "%s/b.yaml", dir);
 	unlink(p);
-	unlink(cfg_path);
+	unlink(settings_path);
 	rmdir(dir);
 }
 
@@ -31,7 +31,7 @@ static void setup(void)
 {
 	strcpy(dir, "/tmp/tf-fuzz-config-XXXXXX");
 	FUZZ_CHECK(mkdtemp(dir) != NULL);
-	snprintf(cfg_path, sizeof cfg_path, "%s/.trainforge.yaml", dir);
+	snprintf(settings_path, sizeof settings_path, "%s/.trainforge.yaml", dir);
 	char p[160];
 	snprintf(p, sizeof p, "%s/b.yaml", dir);
 	FILE *f = fopen(p, "w");
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!dir[0])
 		setup();
-	FILE *f = fopen(cfg_path, "w");
+	FILE *f = fopen(settings_path, "w");
 	FUZZ_CHECK(f != NULL);
 	fwrite(data, 1, size, f);
 	fclose(f);
@@ -55,26 +55,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct lint_options base;
 	lint_options_init(&base);
 	base.shellcheck = SHELLCHECK_OFF;
-	struct config_flags flags = { .config_path = cfg_path, .fail_level = -1 };
-	config *cfg = config_new(&base, &flags);
+	struct settings_flags flags = { .config_path = settings_path, .fail_level = -1 };
+	struct trouble trouble = { 0 };
+	settings *cfg = settings_new(&base, &flags, &trouble);
 	if (cfg) {
 		FILE *null = fuzz_devnull();
 		for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
 			char p[192];
 			snprintf(p, sizeof p, "%s/%s", dir, paths[i]);
-			const struct lint_options *o = config_options_for(cfg, p);
+			const struct lint_options *o = settings_options_for(cfg, p);
 			FUZZ_CHECK(o != NULL);
-			(void)config_fail_level(cfg, p);
+			(void)settings_fail_level(cfg, p);
 			if (i == 0)
-				(void)config_show(cfg, p, null);
+				(void)settings_show(cfg, p, null);
 		}
 		fflush(null);
-		config_free(cfg);
+		settings_free(cfg);
 	}
+	trouble_free(&trouble);
 
 	bool mark[RULE__COUNT];
 	const char *nl = memchr(data, '\n', size);
 	size_t len = nl ? (size_t)(nl - (const char *)data) : size;
-	(void)config_select((const char *)data, len, mark, true);
+	(void)settings_select((const char *)data, len, mark, true);
 	return 0;
 }

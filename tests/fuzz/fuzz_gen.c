@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = xmalloc(size + 1);
 	memcpy(text, data, size);
 	struct source *src = source_new("job.yaml", text, size);
-	src->kind = "jobspec";
+	src->kind = KIND_JOBSPEC;
 	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
 	struct diag_list diags = { 0 };
 	struct spec spec;

@@ -50,7 +50,7 @@ static void write_all(const struct diag_list *l, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct {
-		enum lint_kind kind;
+		enum file_kind kind;
 		const char *path;
 		bool named;
 	} runs[] = {

@@ -1,4 +1,4 @@
-/* The batch-script model (lint/sbatch_model.h) on arbitrary bytes: every
+/* The batch-script model (lint/script/script.h) on arbitrary bytes: every
  * public reader over the whole model, variable resolution at each
  * command, and the sbatch option table's lookups and value checks on
  * each directive. Bounded: the parser has its own limits, and the walk
@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "sbatch_model.h"
-#include "sbatch_options.h"
+#include "script.h"
+#include "options.h"
 
 enum { MAX_RECORDS = 4096, MAX_RESOLVE = 256 };
 

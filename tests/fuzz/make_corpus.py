@@ -183,7 +183,7 @@ SHELL_TOKENS = [
 
 
 def sbatch_options():
-    text = read("lint/sbatch_options.c").decode()
+    text = read("lint/slurm/options.c").decode()
     return sorted(set(re.findall(r'^\s*OPT\("([a-z0-9-]+)"', text, re.M)))
 
 
@@ -195,7 +195,7 @@ def build_dicts():
     write_dict("lint", YAML_TOKENS + DIRECTIVES + pc + js + instance_names() + SHELL_TOKENS[:30])
     write_dict("jobspec", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
     write_dict("gen", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
-    opts = ["--" + o for o in sbatch_options()] if os.path.exists(os.path.join(ROOT, "lint/sbatch_options.c")) else []
+    opts = ["--" + o for o in sbatch_options()] if os.path.exists(os.path.join(ROOT, "lint/slurm/options.c")) else []
     write_dict("config", YAML_TOKENS + [
         "select: ", "ignore: ", "per-file-ignores:", "exclude: ", "severity: ", "fail-level: ",
         "extends: ", "extends: b.yaml", "cluster: ", "shellcheck: ", "info", "warning", "error",

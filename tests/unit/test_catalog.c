@@ -1,4 +1,4 @@
-/* Unit tests for the instance catalog (core/catalog.c over the generated
+/* Unit tests for the instance catalog (core/facts/catalog.c over the generated
  * table) and for tools/catalog_gen's rejection of bad catalogs.
  *
  * Run from the repository root; the generator is $CATALOG_GEN, else

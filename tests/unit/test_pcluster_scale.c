@@ -13,7 +13,7 @@
 
 #include "buf.h"
 #include "diag.h"
-#include "pcluster.h"
+#include "pc.h"
 #include "source.h"
 #include "yamldoc.h"
 

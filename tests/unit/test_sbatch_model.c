@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
-#include "sbatch_model.h"
+#include "script.h"
 
 static sb_model *parse(const char *s)
 {

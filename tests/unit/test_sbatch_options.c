@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "sbatch_options.h"
+#include "options.h"
 
 static enum sbopt_verdict check(const char *name, const char *value)
 {

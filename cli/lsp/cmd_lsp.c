@@ -1,0 +1,530 @@
+/* trainforge lsp: a diagnostics-only language server on stdio. Each open
+ * document is linted as if it were the file at its URI's path (kind,
+ * pairing and on-disk cluster configs as `trainforge lint` sees them),
+ * after every queued message has been read, so a burst of edits lints
+ * once. docs/editors.md, "The language server", describes the exchange. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "settings.h"
+#include "jobspec.h"
+#include "lint.h"
+#include "lsp_rpc.h"
+#include "selectors.h"
+#include "text.h"
+#include "xalloc.h"
+
+/* Lint at least once per this many messages, even while input keeps coming. */
+enum { MAX_BURST = 256 };
+
+enum { E_PARSE = -32700, E_INVALID = -32600, E_NO_METHOD = -32601,
+       E_PARAMS = -32602, E_NOT_INITIALIZED = -32002 };
+
+struct document {
+	char *uri, *path, *text;
+	size_t len;
+	long long version;
+	bool dirty;
+};
+
+struct server {
+	struct rpc_in in;
+	int out;
+	struct lint_options opt;
+	bool initialized, shut_down, exiting, utf8, broken_pipe;
+	struct document *docs;
+	size_t n_docs, cap_docs;
+};
+
+static const char lsp_usage[] =
+	"usage: trainforge lsp [OPTIONS]\n"
+	"  A language server on stdin/stdout (LSP, diagnostics only).\n"
+	"      --shellcheck MODE  off (default), auto, required, or a path to shellcheck\n"
+	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
+	"      --ignore LIST      not these rules\n";
+
+/* ---- output ---------------------------------------------------------- */
+
+static void send(struct server *s, struct buf *b)
+{
+	if (!s->broken_pipe && !rpc_send(s->out, b))
+		s->broken_pipe = true;
+	buf_free(b);
+}
+
+static void put_str(struct buf *b, const char *str, size_t len)
+{
+	buf_putc(b, '"');
+	buf_put_json(b, str, len);
+	buf_putc(b, '"');
+}
+
+/* id is the request's id node, or 0 for null. */
+static void begin_response(struct buf *b, const yamldoc *doc, yd_node id)
+{
+	buf_puts(b, "{\"jsonrpc\":\"2.0\",\"id\":");
+	if (!id || !json_put_scalar(doc, id, b))
+		buf_puts(b, "null");
+}
+
+static void reply(struct server *s, const yamldoc *doc, yd_node id, const char *result)
+{
+	struct buf b = BUF_INIT;
+	begin_response(&b, doc, id);
+	buf_printf(&b, ",\"result\":%s}", result);
+	send(s, &b);
+}
+
+static void reply_error(struct server *s, const yamldoc *doc, yd_node id, int code,
+			const char *msg)
+{
+	struct buf b = BUF_INIT;
+	begin_response(&b, doc, id);
+	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
+	put_str(&b, msg, strlen(msg));
+	buf_puts(&b, "}}");
+	send(s, &b);
+}
+
+/* ---- diagnostics ----------------------------------------------------- */
+
+/* The LSP character offset of 1-based code-point column col: bytes under
+ * utf-8, UTF-16 code units otherwise. Past the line's end, one per column. */
+static uint32_t lsp_char(struct server *s, struct source *src, uint32_t line, uint32_t col)
+{
+	size_t len;
+	const char *p = col > 1 ? source_line(src, line, &len) : NULL;
+	if (!p)
+		return col > 1 ? col - 1 : 0;
+	uint32_t units = 0, at = 1;
+	size_t i = 0;
+	while (at < col && i < len) {
+		size_t adv;
+		int32_t cp = utf8_decode(p + i, len - i, &adv);
+		units += s->utf8 ? (uint32_t)adv : cp >= 0x10000 ? 2 : 1;
+		i += adv;
+		at++;
+	}
+	return units + (col - at);
+}
+
+static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev,
+		     const char *id, const char *msg, const char *help, int ext_code)
+{
+	static const int lsp_severity[] = { [SEV_ERROR] = 1, [SEV_WARNING] = 2, [SEV_INFO] = 3 };
+	buf_printf(b, "{\"range\":{\"start\":{\"line\":%u,\"character\":%u},"
+		   "\"end\":{\"line\":%u,\"character\":%u}},\"severity\":%d,\"code\":\"%s\","
+		   "\"codeDescription\":{\"href\":\"%s%s\"},\"source\":\"trainforge\",\"message\":\"",
+		   range[0], range[1], range[2], range[3], lsp_severity[sev], id,
+		   ext_code ? "https://www.shellcheck.net/wiki/" : "https://trainforge.dev/rules/", id);
+	buf_put_json(b, msg, strlen(msg));
+	if (help && *help) {
+		buf_puts(b, "\\nhelp: ");
+		buf_put_json(b, help, strlen(help));
+	}
+	buf_puts(b, "\"}");
+}
+
+static void put_findings(struct server *s, struct document *d, struct buf *b,
+			 struct trouble *trouble)
+{
+	if (d->len > s->opt.max_bytes) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "the file is %zu bytes; the limit is %zu bytes",
+			 d->len, s->opt.max_bytes);
+		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR, "LN1005", msg, NULL, 0);
+		return;
+	}
+	/* .trainforge.yaml is found again for every lint: an edit to it
+	 * applies on the next keystroke, with nothing to watch */
+	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true };
+	settings *cfg = settings_new(&s->opt, &flags, trouble);
+	struct lint_options opt = s->opt;
+	if (cfg) {
+		opt.options_for = settings_options_for;
+		opt.options_ctx = cfg;
+	}
+	struct lint_run run;
+	lint_run_init(&run, &opt);
+	lint_text(&run, d->path, d->text, d->len, true);
+	struct source *src = run.files[0]->src;
+	lint_run_finish(&run);
+	for (size_t i = 0; i < run.trouble.len; i++)
+		trouble_add(trouble, "%s", run.trouble.msgs[i]);
+	diag_list_sort(&run.diags);
+	bool first = true;
+	for (size_t i = 0; i < run.diags.len; i++) {
+		const struct diag *g = &run.diags.v[i];
+		if (g->src != src) /* a finding in a cluster config read from disk */
+			continue;
+		uint32_t range[4] = {
+			g->line ? g->line - 1 : 0, lsp_char(s, src, g->line, g->col),
+			g->end_line ? g->end_line - 1 : 0, lsp_char(s, src, g->end_line, g->end_col),
+		};
+		char idbuf[8];
+		if (!first)
+			buf_putc(b, ',');
+		first = false;
+		put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
+	}
+	lint_run_fini(&run);
+	settings_free(cfg);
+}
+
+/* What kept the linter from its job (an invalid .trainforge.yaml, a
+ * shellcheck that cannot run) goes to the client's log. */
+static void log_trouble(struct server *s, const struct trouble *t)
+{
+	for (size_t i = 0; i < t->len; i++) {
+		struct buf b = BUF_INIT;
+		buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\","
+			     "\"params\":{\"type\":2,\"message\":");
+		put_str(&b, t->msgs[i], strlen(t->msgs[i]));
+		buf_puts(&b, "}}");
+		send(s, &b);
+	}
+}
+
+/* Publishes d's findings, or an empty set when closing. */
+static void publish(struct server *s, struct document *d, bool closing)
+{
+	struct buf b = BUF_INIT;
+	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
+		     "\"params\":{\"uri\":");
+	put_str(&b, d->uri, strlen(d->uri));
+	if (!closing)
+		buf_printf(&b, ",\"version\":%lld", d->version);
+	buf_puts(&b, ",\"diagnostics\":[");
+	struct trouble trouble = { 0 };
+	if (!closing)
+		put_findings(s, d, &b, &trouble);
+	buf_puts(&b, "]}}");
+	send(s, &b);
+	d->dirty = false;
+	log_trouble(s, &trouble);
+	trouble_free(&trouble);
+}
+
+static void lint_dirty(struct server *s)
+{
+	for (size_t i = 0; i < s->n_docs && !s->broken_pipe; i++)
+		if (s->docs[i].dirty)
+			publish(s, &s->docs[i], false);
+}
+
+/* ---- documents ------------------------------------------------------- */
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The path a URI names: file URIs are percent-decoded; other schemes
+ * (untitled:) keep their last segment, named .yaml for YAML documents so
+ * that kind detection treats them as YAML. */
+static char *uri_path(const char *uri, const char *language)
+{
+	struct buf b = BUF_INIT;
+	const char *p = uri;
+	if (strncmp(p, "file://", 7) == 0) {
+		p += 7;
+		if (strncmp(p, "localhost/", 10) == 0)
+			p += 9;
+	} else {
+		const char *slash = strrchr(p, '/'), *colon = strchr(p, ':');
+		p = slash ? slash + 1 : colon ? colon + 1 : p;
+	}
+	for (; *p && *p != '?' && *p != '#'; p++) {
+		int hi, lo;
+		if (*p == '%' && (hi = hexval(p[1])) >= 0 && (lo = hexval(p[2])) >= 0 && (hi | lo)) {
+			buf_putc(&b, (char)(hi << 4 | lo));
+			p += 2;
+		} else {
+			buf_putc(&b, *p);
+		}
+	}
+	size_t n = b.len;
+	bool yaml = n >= 5 && (!strcmp(b.p + n - 5, ".yaml") || !strcmp(b.p + n - 4, ".yml"));
+	if (strncmp(uri, "file://", 7) != 0 && language && !strcmp(language, "yaml") && !yaml)
+		buf_puts(&b, ".yaml");
+	if (!b.len)
+		buf_puts(&b, "untitled");
+	return buf_detach(&b);
+}
+
+static struct document *find_doc(struct server *s, const char *uri)
+{
+	for (size_t i = 0; i < s->n_docs; i++)
+		if (!strcmp(s->docs[i].uri, uri))
+			return &s->docs[i];
+	return NULL;
+}
+
+static void set_text(struct document *d, const char *text, size_t len)
+{
+	free(d->text);
+	d->text = xstrndup(text, len);
+	d->len = len;
+	d->dirty = true;
+}
+
+static void doc_free(struct document *d)
+{
+	free(d->uri);
+	free(d->path);
+	free(d->text);
+}
+
+/* ---- methods --------------------------------------------------------- */
+
+static void on_initialize(struct server *s, const yamldoc *doc, yd_node id, yd_node params)
+{
+	yd_node encs = json_get(doc, params, "capabilities.general.positionEncodings");
+	for (size_t i = 0; encs && yd_kind(doc, encs) == YD_SEQUENCE && i < yd_len(doc, encs); i++)
+		if (yd_str_eq(doc, yd_item(doc, encs, i), "utf-8"))
+			s->utf8 = true;
+	s->initialized = true;
+	char result[320];
+	snprintf(result, sizeof result,
+		 "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":"
+		 "{\"openClose\":true,\"change\":1,\"save\":{\"includeText\":false}}},"
+		 "\"serverInfo\":{\"name\":\"trainforge\",\"version\":\"%s\"}}",
+		 s->utf8 ? "utf-8" : "utf-16", TF_VERSION);
+	reply(s, doc, id, result);
+}
+
+static void on_open(struct server *s, const yamldoc *doc, yd_node params)
+{
+	size_t len;
+	const char *uri = json_str(doc, params, "textDocument.uri", NULL);
+	const char *text = json_str(doc, params, "textDocument.text", &len);
+	if (!uri || !text) {
+		fputs("trainforge lsp: didOpen without uri or text; ignored\n", stderr);
+		return;
+	}
+	struct document *d = find_doc(s, uri);
+	if (!d) {
+		s->docs = xgrow(s->docs, &s->cap_docs, s->n_docs + 1, sizeof *s->docs);
+		d = &s->docs[s->n_docs++];
+		*d = (struct document){ .uri = xstrdup(uri) };
+		d->path = uri_path(uri, json_str(doc, params, "textDocument.languageId", NULL));
+	}
+	long long version = 0;
+	yd_int(doc, json_get(doc, params, "textDocument.version"), &version);
+	d->version = version;
+	set_text(d, text, len);
+}
+
+static void on_change(struct server *s, const yamldoc *doc, yd_node params)
+{
+	const char *uri = json_str(doc, params, "textDocument.uri", NULL);
+	struct document *d = uri ? find_doc(s, uri) : NULL;
+	yd_node changes = json_get(doc, params, "contentChanges");
+	if (!d || !changes || yd_kind(doc, changes) != YD_SEQUENCE || !yd_len(doc, changes)) {
+		fputs("trainforge lsp: didChange for a document that is not open, or without changes; ignored\n", stderr);
+		return;
+	}
+	/* full sync: the last change holds the whole text */
+	yd_node last = yd_item(doc, changes, yd_len(doc, changes) - 1);
+	size_t len;
+	const char *text = json_str(doc, last, "text", &len);
+	if (!text || json_get(doc, last, "range")) {
+		fputs("trainforge lsp: didChange without the full text (this server syncs whole documents); ignored\n", stderr);
+		return;
+	}
+	yd_int(doc, json_get(doc, params, "textDocument.version"), &d->version);
+	set_text(d, text, len);
+}
+
+/* A save re-lints every open document: a batch script's findings depend
+ * on the cluster config on disk that it pairs with. */
+static void on_save(struct server *s, const yamldoc *doc, yd_node params)
+{
+	const char *uri = json_str(doc, params, "textDocument.uri", NULL);
+	struct document *d = uri ? find_doc(s, uri) : NULL;
+	size_t len;
+	const char *text = json_str(doc, params, "text", &len);
+	if (d && text)
+		set_text(d, text, len);
+	for (size_t i = 0; i < s->n_docs; i++)
+		s->docs[i].dirty = true;
+}
+
+static void on_close(struct server *s, const yamldoc *doc, yd_node params)
+{
+	const char *uri = json_str(doc, params, "textDocument.uri", NULL);
+	struct document *d = uri ? find_doc(s, uri) : NULL;
+	if (!d)
+		return;
+	publish(s, d, true);
+	doc_free(d);
+	*d = s->docs[--s->n_docs];
+}
+
+static void on_request(struct server *s, const yamldoc *doc, yd_node id, const char *method,
+		       yd_node params)
+{
+	if (!strcmp(method, "initialize")) {
+		if (s->initialized)
+			reply_error(s, doc, id, E_INVALID, "initialize was already received");
+		else if (s->shut_down)
+			reply_error(s, doc, id, E_INVALID, "the server is shut down");
+		else
+			on_initialize(s, doc, id, params);
+	} else if (s->shut_down) {
+		reply_error(s, doc, id, E_INVALID, "the server is shut down");
+	} else if (!s->initialized) {
+		reply_error(s, doc, id, E_NOT_INITIALIZED, "the server is not initialized");
+	} else if (!strcmp(method, "shutdown")) {
+		s->shut_down = true;
+		for (size_t i = 0; i < s->n_docs; i++)
+			s->docs[i].dirty = false;
+		reply(s, doc, id, "null");
+	} else {
+		reply_error(s, doc, id, E_NO_METHOD, "method not found");
+	}
+}
+
+static void on_notification(struct server *s, const yamldoc *doc, const char *method,
+			    yd_node params)
+{
+	if (!strcmp(method, "exit")) {
+		s->exiting = true;
+		return;
+	}
+	if (!s->initialized || s->shut_down)
+		return;
+	if (!strcmp(method, "textDocument/didOpen"))
+		on_open(s, doc, params);
+	else if (!strcmp(method, "textDocument/didChange"))
+		on_change(s, doc, params);
+	else if (!strcmp(method, "textDocument/didSave"))
+		on_save(s, doc, params);
+	else if (!strcmp(method, "textDocument/didClose"))
+		on_close(s, doc, params);
+	/* initialized, $/cancelRequest, $/setTrace and the rest need nothing */
+}
+
+static void handle(struct server *s, const char *body, size_t len)
+{
+	yamldoc *doc = json_parse(body, len);
+	if (!doc) {
+		reply_error(s, NULL, 0, E_PARSE, "parse error: the message is not JSON");
+		return;
+	}
+	yd_node root = yd_root(doc);
+	bool object = yd_kind(doc, root) == YD_MAPPING;
+	yd_node id = object ? yd_get(doc, root, "id") : 0;
+	const char *method = object ? json_str(doc, root, "method", NULL) : NULL;
+	yd_node params = object ? yd_get(doc, root, "params") : 0;
+	struct buf probe = BUF_INIT;
+	bool good_id = !id || json_put_scalar(doc, id, &probe); /* a string, number or null */
+	buf_free(&probe);
+	if (!method && id && good_id && (yd_get(doc, root, "result") || yd_get(doc, root, "error")))
+		; /* a response to a request we never send */
+	else if (!method || !good_id)
+		reply_error(s, doc, good_id ? id : 0, E_INVALID, "invalid request");
+	else if (params && yd_kind(doc, params) != YD_MAPPING && yd_kind(doc, params) != YD_SEQUENCE)
+		reply_error(s, doc, id, E_PARAMS, "params must be an object or an array");
+	else if (id)
+		on_request(s, doc, id, method, params);
+	else
+		on_notification(s, doc, method, params);
+	yamldoc_free(doc);
+}
+
+/* ---- main ------------------------------------------------------------ */
+
+static int parse_args(struct server *s, int argc, char **argv, const char **select,
+		      const char **ignore)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(lsp_usage, stdout);
+			return -1;
+		} else if (!strcmp(a, "--stdio") || !strncmp(a, "--clientProcessId", 17)) {
+			continue; /* what generic clients pass; stdio is the only transport */
+		} else if (!strcmp(a, "--shellcheck") && v) {
+			i++;
+			if (!strcmp(v, "auto"))
+				s->opt.shellcheck = SHELLCHECK_AUTO;
+			else if (!strcmp(v, "off"))
+				s->opt.shellcheck = SHELLCHECK_OFF;
+			else if (!strcmp(v, "required") || strchr(v, '/')) {
+				s->opt.shellcheck = SHELLCHECK_REQUIRED;
+				s->opt.shellcheck_program = strchr(v, '/') ? v : NULL;
+			} else {
+				fprintf(stderr, "trainforge: invalid value '%s' for --shellcheck\n", v);
+				return EXIT_TROUBLE;
+			}
+		} else if (!strcmp(a, "--select") && v) {
+			*select = argv[++i];
+		} else if (!strcmp(a, "--ignore") && v) {
+			*ignore = argv[++i];
+		} else {
+			fprintf(stderr, "trainforge: unknown option or missing value '%s'\n%s", a, lsp_usage);
+			return EXIT_TROUBLE;
+		}
+	}
+	return EXIT_CLEAN;
+}
+
+static int apply_selection(struct server *s, const char *select, const char *ignore)
+{
+	if (select) {
+		memset(s->opt.enabled, 0, sizeof s->opt.enabled);
+		if (!selectors_apply(select, s->opt.enabled, true))
+			return EXIT_TROUBLE;
+	}
+	if (ignore && !selectors_apply(ignore, s->opt.enabled, false))
+		return EXIT_TROUBLE;
+	return EXIT_CLEAN;
+}
+
+int cmd_lsp(int argc, char **argv)
+{
+	struct server s = { .out = STDOUT_FILENO };
+	lint_options_init(&s.opt);
+	s.opt.check_jobspec = jobspec_lint;
+	s.opt.shellcheck = SHELLCHECK_OFF;
+	const char *select = NULL, *ignore = NULL;
+	int rc = parse_args(&s, argc, argv, &select, &ignore);
+	if (!rc)
+		rc = apply_selection(&s, select, ignore);
+	if (rc)
+		return rc < 0 ? EXIT_CLEAN : rc;
+	signal(SIGPIPE, SIG_IGN); /* a vanished client is a failed write, not a death */
+	rpc_in_init(&s.in, STDIN_FILENO);
+	unsigned burst = 0;
+	while (!s.exiting && !s.broken_pipe) {
+		bool dirty = false;
+		for (size_t i = 0; i < s.n_docs; i++)
+			dirty |= s.docs[i].dirty;
+		if (dirty && (burst >= MAX_BURST || !rpc_pending(&s.in))) {
+			lint_dirty(&s);
+			burst = 0;
+		}
+		const char *body;
+		size_t len;
+		enum rpc_status st = rpc_read(&s.in, &body, &len);
+		if (st == RPC_EOF)
+			break;
+		if (st == RPC_TOO_LARGE)
+			reply_error(&s, NULL, 0, E_INVALID, "message too large");
+		else
+			handle(&s, body, len);
+		burst++;
+	}
+	for (size_t i = 0; i < s.n_docs; i++)
+		doc_free(&s.docs[i]);
+	free(s.docs);
+	rpc_in_free(&s.in);
+	return s.shut_down && !s.broken_pipe ? EXIT_CLEAN : EXIT_FINDINGS;
+}

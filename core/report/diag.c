@@ -1,0 +1,123 @@
+#include "diag.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+struct diag *diag_add(struct diag_list *list, struct source *src,
+		      enum rule_id rule, uint32_t line, uint32_t col,
+		      uint32_t end_line, uint32_t end_col, const char *fmt, ...)
+{
+	list->v = xgrow(list->v, &list->cap, list->len + 1, sizeof *list->v);
+	struct diag *d = &list->v[list->len++];
+	memset(d, 0, sizeof *d);
+	d->src = src;
+	d->rule = rule;
+	d->sev = rule_table[rule].level;
+	d->line = line ? line : 1;
+	d->col = col ? col : 1;
+	if (end_line < d->line || (end_line == d->line && end_col <= d->col)) {
+		end_line = d->line;
+		end_col = d->col + 1;
+	}
+	d->end_line = end_line;
+	d->end_col = end_col;
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	d->msg = buf_detach(&b);
+	return d;
+}
+
+void diag_set_help(struct diag *d, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	free(d->help);
+	d->help = buf_detach(&b);
+}
+
+const char *diag_id(const struct diag *d, char buf[8])
+{
+	if (!d->ext_code)
+		return rule_table[d->rule].id;
+	snprintf(buf, 8, "SC%04d", d->ext_code % 10000);
+	return buf;
+}
+
+void diag_set_fix_bytes(struct diag *d, size_t start, size_t end, const char *text)
+{
+	assert(rule_fixability(d->rule) != FIX_NONE && start <= end && end <= d->src->len);
+	free(d->fix);
+	d->fix = xstrdup(text);
+	d->fix_safe = rule_fixability(d->rule) == FIX_SAFE;
+	d->fix_start = start;
+	d->fix_end = end;
+	source_locate(d->src, start, &d->fix_line, &d->fix_col);
+	source_locate(d->src, end, &d->fix_end_line, &d->fix_end_col);
+}
+
+void diag_set_fix(struct diag *d, const char *text)
+{
+	size_t start = source_offset(d->src, d->line, d->col);
+	size_t end = source_offset(d->src, d->end_line, d->end_col);
+	diag_set_fix_bytes(d, start, end < start ? start : end, text);
+}
+
+static void diag_fini(struct diag *d)
+{
+	free(d->msg);
+	free(d->help);
+	free(d->fix);
+	free(d->yaml_path);
+}
+
+void diag_remove(struct diag_list *list, size_t i)
+{
+	diag_fini(&list->v[i]);
+	memmove(&list->v[i], &list->v[i + 1],
+		(list->len - i - 1) * sizeof list->v[0]);
+	list->len--;
+}
+
+static int diag_cmp(const void *pa, const void *pb)
+{
+	const struct diag *a = pa, *b = pb;
+	int c = strcmp(a->src->path, b->src->path);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->col != b->col)
+		return a->col < b->col ? -1 : 1;
+	char ba[8], bb[8];
+	c = strcmp(diag_id(a, ba), diag_id(b, bb));
+	if (c)
+		return c;
+	return strcmp(a->msg, b->msg);
+}
+
+void diag_list_sort(struct diag_list *list)
+{
+	if (list->len > 1)
+		qsort(list->v, list->len, sizeof list->v[0], diag_cmp);
+}
+
+void diag_list_free(struct diag_list *list)
+{
+	for (size_t i = 0; i < list->len; i++)
+		diag_fini(&list->v[i]);
+	free(list->v);
+	list->v = NULL;
+	list->len = list->cap = 0;
+}

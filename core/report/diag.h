@@ -1,0 +1,61 @@
+/* Diagnostics: every problem a user sees is one of these, with a
+ * position. Modules add them to a list; only the CLI prints them. */
+#ifndef TF_DIAG_H
+#define TF_DIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "source.h"
+
+struct diag {
+	struct source *src;
+	uint32_t line, col;         /* 1-based; col counts code points */
+	uint32_t end_line, end_col; /* exclusive end */
+	enum severity sev;
+	enum rule_id rule;
+	char *msg;
+	char *help;                 /* optional */
+	char *fix;                  /* optional replacement text for the fix range */
+	size_t fix_start, fix_end;  /* the bytes it replaces: the finding's own */
+	uint32_t fix_line, fix_col; /* range unless set apart, and where they */
+	uint32_t fix_end_line, fix_end_col; /* are as the user counts */
+	bool fix_safe;              /* the fix cannot change what the file does */
+	char *yaml_path;            /* optional JSON array of path segments */
+	int ext_code;               /* a shellcheck code (rule R_SC0000), else 0 */
+};
+
+struct diag_list {
+	struct diag *v;
+	size_t len, cap;
+};
+
+/* Appends a diagnostic at the rule's default level and returns it so the
+ * caller can add help, fix or path; the list owns its strings. The
+ * pointer is valid until the next diag_add or diag_remove on the same
+ * list (the array grows): use it at once, never keep it. */
+struct diag *diag_add(struct diag_list *list, struct source *src,
+		      enum rule_id rule, uint32_t line, uint32_t col,
+		      uint32_t end_line, uint32_t end_col, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
+void diag_set_help(struct diag *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The ID users see: the rule's, or SCnnnn for a shellcheck finding.
+ * buf must hold 8 bytes; the result may point into it. */
+const char *diag_id(const struct diag *d, char buf[8]);
+
+/* Sets (or replaces) the fix: replacement text for the finding's range,
+ * or for another range of the same file. Whether it is safe is the rule's
+ * (rules.def); a rule without a fix there must not set one. */
+void diag_set_fix(struct diag *d, const char *text);
+void diag_set_fix_bytes(struct diag *d, size_t start, size_t end, const char *text);
+
+/* Removes entry i, keeping order. */
+void diag_remove(struct diag_list *list, size_t i);
+/* Sorts by path, line, column, rule: the order users and tools rely on. */
+void diag_list_sort(struct diag_list *list);
+void diag_list_free(struct diag_list *list);
+
+#endif

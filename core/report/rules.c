@@ -1,0 +1,80 @@
+#include "rules.h"
+
+#include <string.h>
+#include <strings.h>
+
+/* The table in file order: a rule's area is the last AREA row above it. */
+static const struct {
+	enum rule_area area; /* for AREA rows */
+	int rule;            /* for RULE rows; -1 for AREA rows */
+} rows[] = {
+#define AREA(key, family, title, file) { AREA_##key, -1 },
+#define RULE(id, name, level, fix, summary) { 0, R_##id },
+#include "rules.def"
+#undef RULE
+#undef AREA
+};
+
+const struct area area_table[AREA__COUNT] = {
+#define AREA(key, family, title, file) [AREA_##key] = { family, title, file },
+#define RULE(id, name, level, fix, summary)
+#include "rules.def"
+#undef RULE
+#undef AREA
+};
+
+const struct rule rule_table[RULE__COUNT] = {
+#define AREA(key, family, title, file)
+#define RULE(id, name, level, fix, summary) \
+	[R_##id] = { #id, name, SEV_##level, FIX_##fix, summary },
+#include "rules.def"
+#undef RULE
+#undef AREA
+};
+
+enum fixability rule_fixability(enum rule_id rule)
+{
+	return rule_table[rule].fix;
+}
+
+enum rule_area rule_area_of(enum rule_id rule)
+{
+	enum rule_area area = 0;
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		if (rows[i].rule < 0)
+			area = rows[i].area;
+		else if (rows[i].rule == (int)rule)
+			break;
+	}
+	return area;
+}
+
+static const char *const severity_names[] = {
+	[SEV_INFO] = "info",
+	[SEV_WARNING] = "warning",
+	[SEV_ERROR] = "error",
+};
+
+const char *severity_name(enum severity sev)
+{
+	return severity_names[sev];
+}
+
+int severity_parse(const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (strcmp(s, severity_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+int rule_find(const char *s, size_t len)
+{
+	for (int i = 0; i < RULE__COUNT; i++) {
+		const struct rule *r = &rule_table[i];
+		if ((strlen(r->id) == len && strncasecmp(r->id, s, len) == 0) ||
+		    (strlen(r->name) == len && strncmp(r->name, s, len) == 0))
+			return i;
+	}
+	return -1;
+}

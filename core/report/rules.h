@@ -1,0 +1,61 @@
+/* Rule metadata shared by lint, gen, `rules`, `explain` and the docs:
+ * one table (rules.def) of areas and the rules in each. */
+#ifndef TF_RULES_H
+#define TF_RULES_H
+
+#include <stddef.h>
+
+enum severity { SEV_INFO, SEV_WARNING, SEV_ERROR };
+
+/* What --fix can do about a rule's findings: nothing, a fix that cannot
+ * change what the file does (applied by --fix), or one that can (needs
+ * --unsafe-fixes). */
+enum fixability { FIX_NONE, FIX_SAFE, FIX_UNSAFE };
+
+enum rule_id {
+#define AREA(key, family, title, file)
+#define RULE(id, name, level, fix, summary) R_##id,
+#include "rules.def"
+#undef RULE
+#undef AREA
+	RULE__COUNT
+};
+
+enum rule_area {
+#define AREA(key, family, title, file) AREA_##key,
+#define RULE(id, name, level, fix, summary)
+#include "rules.def"
+#undef RULE
+#undef AREA
+	AREA__COUNT
+};
+
+struct rule {
+	const char *id;
+	const char *name;
+	enum severity level;
+	enum fixability fix;
+	const char *summary;
+};
+
+/* A group of rules that one file implements. */
+struct area {
+	const char *family; /* "ParallelCluster config" */
+	const char *title;  /* "EFA" */
+	const char *file;   /* "lint/rules/pc/efa.c" */
+};
+
+extern const struct rule rule_table[RULE__COUNT];
+extern const struct area area_table[AREA__COUNT];
+
+enum fixability rule_fixability(enum rule_id rule);
+/* The area a rule belongs to (an index into area_table). */
+enum rule_area rule_area_of(enum rule_id rule);
+
+const char *severity_name(enum severity sev);
+/* Parses "error", "warning" or "info"; returns -1 otherwise. */
+int severity_parse(const char *s);
+/* Finds a rule by ID (case-insensitive) or by name; -1 if none. */
+int rule_find(const char *s, size_t len);
+
+#endif

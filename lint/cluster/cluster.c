@@ -1,0 +1,148 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "xalloc.h"
+
+struct cluster cluster_of(struct source *src, const yamldoc *doc)
+{
+	return (struct cluster){ src, doc, yd_root(doc) };
+}
+
+yd_node cluster_queues(const struct cluster *c)
+{
+	yd_node q = yd_get(c->doc, yd_get(c->doc, c->root, "Scheduling"), "SlurmQueues");
+	return yd_kind(c->doc, q) == YD_SEQUENCE ? q : 0;
+}
+
+yd_node cluster_compute_resources(const struct cluster *c, yd_node queue)
+{
+	yd_node crs = yd_get(c->doc, queue, "ComputeResources");
+	return yd_kind(c->doc, crs) == YD_SEQUENCE ? crs : 0;
+}
+
+struct text {
+	const char *s;
+	size_t len;
+};
+
+static int text_cmp(const void *pa, const void *pb)
+{
+	const struct text *a = pa, *b = pb;
+	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+static bool text_eq(const struct text *a, const struct text *b)
+{
+	return a->len == b->len && memcmp(a->s, b->s, a->len) == 0;
+}
+
+/* Distinct texts of v[0..n): pairwise for a short list, sorted (in
+ * place) for a long one, where comparing every pair would not end. */
+static size_t count_distinct(struct text *v, size_t n)
+{
+	size_t distinct = 0;
+	if (n <= 16) {
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = text_eq(&v[i], &v[j]);
+			distinct += !seen;
+		}
+		return distinct;
+	}
+	qsort(v, n, sizeof *v, text_cmp);
+	for (size_t i = 0; i < n; i++)
+		distinct += i == 0 || !text_eq(&v[i], &v[i - 1]);
+	return distinct;
+}
+
+size_t cluster_subnet_count(const struct cluster *c, yd_node queue)
+{
+	const yamldoc *d = c->doc;
+	yd_node ids = yd_get(d, yd_get(d, queue, "Networking"), "SubnetIds");
+	size_t n = yd_kind(d, ids) == YD_SEQUENCE ? yd_len(d, ids) : 0, m = 0;
+	struct text few[16];
+	struct text *v = n <= 16 ? few : xmalloc(n * sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		v[m].s = yd_str(d, yd_item(d, ids, i), &v[m].len);
+		m += v[m].s != NULL;
+	}
+	size_t distinct = count_distinct(v, m);
+	if (v != few)
+		free(v);
+	return distinct;
+}
+
+const char *cluster_capacity_type(const struct cluster *c, yd_node queue)
+{
+	const char *t = yd_str(c->doc, yd_get(c->doc, queue, "CapacityType"), NULL);
+	return t ? t : "ONDEMAND";
+}
+
+size_t cluster_instance_types(const struct cluster *c, yd_node cr, yd_node *out, size_t max)
+{
+	const yamldoc *d = c->doc;
+	size_t n = 0;
+	yd_node single = yd_get(d, cr, "InstanceType");
+	if (yd_kind(d, single) == YD_SCALAR && max)
+		out[n++] = single;
+	yd_node list = yd_get(d, cr, "Instances");
+	for (size_t i = 0; yd_kind(d, list) == YD_SEQUENCE && i < yd_len(d, list); i++) {
+		yd_node t = yd_get(d, yd_item(d, list, i), "InstanceType");
+		if (yd_kind(d, t) == YD_SCALAR && n < max)
+			out[n++] = t;
+	}
+	return n;
+}
+
+const struct instance_type *cluster_instance(const struct cluster *c, yd_node type)
+{
+	size_t len;
+	const char *s = yd_str(c->doc, type, &len);
+	return s ? catalog_find(s, len) : NULL;
+}
+
+bool cluster_flag(const struct cluster *c, yd_node map, const char *key)
+{
+	bool v = false;
+	return yd_bool(c->doc, yd_get(c->doc, map, key), &v) && v;
+}
+
+void cluster_placement_of(const struct cluster *c, yd_node queue, yd_node cr,
+		     struct cluster_placement *out)
+{
+	const yamldoc *d = c->doc;
+	memset(out, 0, sizeof *out);
+	yd_node pg = yd_get(d, yd_get(d, cr, "Networking"), "PlacementGroup");
+	if (!pg)
+		pg = yd_get(d, yd_get(d, queue, "Networking"), "PlacementGroup");
+	if (yd_kind(d, pg) != YD_MAPPING)
+		return;
+	out->map = pg;
+	out->enabled = yd_get(d, pg, "Enabled");
+	bool v;
+	if (yd_bool(d, out->enabled, &v)) {
+		out->enabled_true = v;
+		out->enabled_false = !v;
+	}
+	out->name = yd_get(d, pg, "Name");
+	out->id = yd_get(d, pg, "Id");
+	out->active = out->enabled_true ||
+		      (!out->enabled_false && (out->name || out->id));
+}
+
+long long cluster_queue_max_nodes(const struct cluster *c, yd_node queue)
+{
+	const yamldoc *d = c->doc;
+	yd_node crs = cluster_compute_resources(c, queue);
+	long long total = 0;
+	for (size_t i = 0; i < yd_len(d, crs); i++) {
+		long long max = 10; /* ParallelCluster's default MaxCount */
+		yd_int(d, yd_get(d, yd_item(d, crs, i), "MaxCount"), &max);
+		if (max > 0)
+			total += max;
+	}
+	return total;
+}

@@ -1,0 +1,134 @@
+/* Which cluster config each batch script is checked against, and which
+ * shell scripts run on every node because a batch script starts them
+ * (docs/design.md, "Pairing"): --cluster, then a `# trainforge
+ * cluster=PATH` comment, then `cluster:` in the settings, then the only
+ * cluster config among the inputs. */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "fileio.h"
+#include "lint_internal.h"
+#include "ln.h"
+#include "sbatch.h"
+#include "xalloc.h"
+
+static struct lint_file *find_cluster(const struct lint_run *run, const char *path)
+{
+	for (size_t i = 0; i < run->n_files; i++) {
+		struct lint_file *f = run->files[i];
+		if (f->kind == KIND_PCLUSTER && f->complete && strcmp(f->src->path, path) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+/* Reads the cluster config a script names; NULL when it cannot be used.
+ * Relative paths are relative to the script. */
+static const struct cluster *load_cluster(struct lint_run *run, const char *path,
+					  const char *relative_to)
+{
+	struct buf full = BUF_INIT;
+	if (path[0] != '/' && relative_to) {
+		char *copy = xstrdup(relative_to);
+		buf_printf(&full, "%s/%s", dirname(copy), path);
+		free(copy);
+	} else {
+		buf_puts(&full, path);
+	}
+	struct lint_file *f = find_cluster(run, full.p);
+	if (f) {
+		buf_free(&full);
+		return &f->cluster;
+	}
+	size_t len;
+	bool too_big;
+	char *text = file_read(full.p, run->opt->max_bytes, &len, &too_big);
+	if (!text || too_big) {
+		free(text);
+		buf_free(&full);
+		return NULL;
+	}
+	f = lint_add_file(run, full.p, text, len, false);
+	buf_free(&full);
+	f->input = false;
+	f->doc = yamldoc_parse(f->src->text, f->src->len, NULL);
+	if (yamldoc_broken(f->doc) || lint_classify_yaml(f->doc) != KIND_PCLUSTER)
+		return NULL;
+	f->kind = f->src->kind = KIND_PCLUSTER;
+	f->complete = true;
+	f->cluster = cluster_of(f->src, f->doc);
+	return &f->cluster;
+}
+
+const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
+				size_t known_clusters)
+{
+	char named[4096];
+	const struct lint_options *opt = lint_options_of(run, script->src);
+	if (opt->cluster_path)
+		return load_cluster(run, opt->cluster_path, NULL);
+	if (sbatch_cluster_directive(script->src, named, sizeof named)) {
+		const struct cluster *c = load_cluster(run, named, script->src->path);
+		if (!c)
+			sbatch_report_unreadable_cluster(script->src, named, &run->diags);
+		return c;
+	}
+	if (opt->cluster_fallback) {
+		const struct cluster *c = load_cluster(run, opt->cluster_fallback, NULL);
+		if (!c)
+			sbatch_report_unreadable_cluster(script->src, opt->cluster_fallback, &run->diags);
+		return c;
+	}
+	if (known_clusters != 1)
+		return NULL;
+	for (size_t i = 0; i < run->n_files; i++)
+		if (run->files[i]->input && run->files[i]->kind == KIND_PCLUSTER &&
+		    run->files[i]->complete)
+			return &run->files[i]->cluster;
+	return NULL;
+}
+
+static bool is_batch_script(const struct lint_file *f)
+{
+	return f->kind == KIND_SBATCH && !f->shell;
+}
+
+const struct lint_file *lint_caller_of(struct lint_file *const *scripts, size_t n,
+				       const struct lint_file *script)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct lint_file *f = scripts[k];
+		if (f != script && sbatch_calls_with_srun(f->model, f->src->path, script->src->path))
+			return f;
+	}
+	return NULL;
+}
+
+void lint_adopt_shells(struct lint_run *run)
+{
+	size_t n = run->n_files;
+	for (size_t i = 0; i < n; i++) {
+		struct lint_file *sh = run->files[i];
+		if (!sh->shell)
+			continue;
+		bool called = false;
+		for (size_t k = 0; k < n && !called; k++)
+			called = is_batch_script(run->files[k]) &&
+				 sbatch_calls_with_srun(run->files[k]->model, run->files[k]->src->path,
+							sh->src->path);
+		if (called) {
+			run->files_checked++;
+			sh->kind = sh->src->kind = KIND_SBATCH;
+			sh->model = sb_parse(sh->src->text, sh->src->len, NULL);
+			sh->complete = sb_problem_count(sh->model) == 0;
+		} else if (sh->named) {
+			size_t first = run->diags.len;
+			run->files_checked++;
+			ln_unknown_kind(&run->diags, sh->src,
+				"a shell script without #SBATCH lines that no batch script among the inputs starts with srun; only input checks ran");
+			lint_apply_selection(run, first);
+		}
+	}
+}

@@ -1,0 +1,37 @@
+/* The LN rules: what the linter itself finds about an input before any
+ * kind's rules run (bytes, size, kind; input.c) and about its own
+ * directives (directives.c). */
+#ifndef TF_LN_H
+#define TF_LN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "yamldoc.h"
+
+/* The checks on bytes before any parse (LN1002-LN1004); false stops the
+ * file. Findings only for a named file: a walk skips such files. */
+bool ln_check_bytes(struct diag_list *diags, struct source *src, bool named);
+/* LN1005, for a file of `size` bytes above `limit`. */
+void ln_file_too_large(struct diag_list *diags, struct source *src, unsigned long long size,
+		       size_t limit);
+/* LN1008: src is of no kind; why says what was done instead. */
+void ln_unknown_kind(struct diag_list *diags, struct source *src, const char *why);
+/* The YAML loader's issues as the file's kind reads them (LN1001,
+ * LN1006, LN1007, LN1009, and the kind's duplicate-key rule). */
+void ln_yaml_issues(struct diag_list *diags, struct source *src, const yamldoc *doc,
+		    enum file_kind kind);
+
+/* Directive findings at line, columns col..end_col of src. */
+void ln_malformed_directive(struct diag_list *diags, struct source *src, uint32_t line,
+			    uint32_t col, uint32_t end_col, const char *what);
+void ln_unknown_rule_in_directive(struct diag_list *diags, struct source *src, uint32_t line,
+				  uint32_t col, uint32_t end_col, const char *id, size_t id_len);
+/* LN0001 for rule at the directive; fix: the directive's text without the
+ * stale IDs (NULL: no fix; ""): the directive goes. A directive that goes
+ * takes its line with it when it was the line's only content. */
+void ln_unused_suppression(struct diag_list *diags, struct source *src, uint32_t line,
+			   uint32_t col, uint32_t end_col, enum rule_id rule, const char *fix);
+
+#endif

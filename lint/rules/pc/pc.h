@@ -1,0 +1,31 @@
+/* Checks of ParallelCluster v3 cluster configs (PC rules), one file per
+ * rule area of rules.def, all reading one cluster model. */
+#ifndef TF_PC_H
+#define TF_PC_H
+
+#include <stdbool.h>
+
+#include "cluster.h"
+#include "diag.h"
+#include "pcluster.h"
+
+/* What every PC rule gets: the model it reads, the list it reports to. */
+struct pc {
+	const struct cluster *cl;
+	struct diag_list *diags;
+};
+
+/* Reports at node `at` (its span and YAML path). */
+struct diag *pc_report(const struct pc *pc, enum rule_id rule, yd_node at,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The areas, one file each (rules.def). */
+void pc_check_schema(const struct pc *pc);
+void pc_check_values(const struct pc *pc);
+void pc_check_efa(const struct pc *pc);
+void pc_check_placement(const struct pc *pc);
+void pc_check_capacity(const struct pc *pc);
+void pc_check_platform(const struct pc *pc);
+void pc_check_storage(const struct pc *pc);
+
+#endif

@@ -1,0 +1,292 @@
+/* Batch-script checks: builds the model, learns what it can of the target
+ * machine, and runs each rule family. */
+#include "sb.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "values.h"
+#include "xalloc.h"
+
+/* An array spliced into two commands shows the same words twice; one
+ * finding per place is enough. */
+static struct diag *already(const struct sbc *c, enum rule_id rule, struct sb_span span)
+{
+	for (size_t i = c->first_diag; i < c->diags->len; i++) {
+		struct diag *d = &c->diags->v[i];
+		if (d->src == c->src && d->rule == rule && d->line == span.line && d->col == span.col)
+			return d;
+	}
+	return NULL;
+}
+
+struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
+			const char *fmt, ...)
+{
+	struct diag *d = already(c, rule, span);
+	if (d)
+		return d;
+	struct buf msg = BUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&msg, fmt, ap);
+	va_end(ap);
+	d = diag_add(c->diags, c->src, rule, span.line, span.col,
+		     span.end_line, span.end_col, "%s", msg.p);
+	buf_free(&msg);
+	return d;
+}
+
+static bool parse_int(const char *s, long long *out)
+{
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long long *out)
+{
+	if (!w)
+		return false;
+	if (parse_int(sb_word_value(w), out))
+		return true;
+	struct sb_resolved r;
+	if (sb_resolve_word(c->m, w, at, &r) == SB_RES_VALUE)
+		return parse_int(r.value, out);
+	/* $SLURM_JOB_NUM_NODES and friends hold the allocation's node count:
+	 * in the batch step of a heterogeneous job, component 0's alone; in
+	 * a step (a script srun starts on every node), the step's nodes. */
+	long long nodes = c->per_node ? c->nodes : c->batch_nodes;
+	if (r.kind == SB_RES_ENV && r.var && nodes &&
+	    (!strcmp(r.var, "SLURM_JOB_NUM_NODES") || !strcmp(r.var, "SLURM_NNODES"))) {
+		*out = nodes;
+		return true;
+	}
+	return false;
+}
+
+/* torchrun reads --nnodes as N or MIN:MAX (torch.distributed.run). */
+bool sbc_nnodes(const struct sbc *c, const sb_part *torch, const sb_cmd *cmd, long long *min,
+		long long *max)
+{
+	const sb_word *w = sb_flag(torch, "nnodes");
+	long long n;
+	if (!w)
+		return false;
+	if (sbc_word_int(c, w, cmd, &n)) {
+		*min = *max = n;
+		return true;
+	}
+	const char *text = sb_word_value(w);
+	struct sb_resolved r;
+	if (!text && sb_resolve_word(c->m, w, cmd, &r) == SB_RES_VALUE)
+		text = r.value;
+	const char *colon = text ? strchr(text, ':') : NULL;
+	if (!colon)
+		return false;
+	char lo[32];
+	size_t n_lo = (size_t)(colon - text);
+	if (n_lo >= sizeof lo)
+		return false;
+	memcpy(lo, text, n_lo);
+	lo[n_lo] = '\0';
+	long long a, b;
+	if (!parse_int(lo, &a) || !parse_int(colon + 1, &b) || a < 1 || b < a)
+		return false;
+	*min = a;
+	*max = b;
+	return true;
+}
+
+const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where)
+{
+	struct sb_resolved r;
+	if (sb_resolve(c->m, name, NULL, &r) != SB_RES_VALUE)
+		return NULL;
+	if (where)
+		*where = r.assign;
+	return r.value;
+}
+
+const struct sb_assign *sbc_assignment(const struct sbc *c, const char *name)
+{
+	const struct sb_assign *last = NULL;
+	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+		const struct sb_assign *a = sb_assign_at(c->m, i);
+		if (!strcmp(a->name, name) && a->kind != SB_ASSIGN_UNSET && a->kind != SB_ASSIGN_MARK)
+			last = a;
+	}
+	return last;
+}
+
+const char *sbc_assign_value(const struct sb_assign *a)
+{
+	return a && a->value ? sb_word_value(a->value) : NULL;
+}
+
+bool sbc_multi_node(const struct sbc *c)
+{
+	return c->nodes > 1;
+}
+
+/* --nodes=4 or 2-4 in each component; a heterogeneous job's node count
+ * is the sum of its components'. A script started on every node by
+ * another takes the caller's allocation. */
+static void read_allocation(struct sbc *c, const sb_model *from)
+{
+	c->alloc = from;
+	c->ncomp = sb_component_count(from);
+	c->comp = xcalloc(c->ncomp, sizeof *c->comp);
+	long long min = 0, max = 0;
+	bool known = true;
+	for (unsigned k = 0; k < c->ncomp; k++) {
+		struct sbc_component *comp = &c->comp[k];
+		comp->partition = sb_directive_find_in(from, k, "partition");
+		comp->nodes = sb_directive_find_in(from, k, "nodes");
+		uint64_t lo, hi;
+		if (comp->nodes && comp->nodes->value &&
+		    sbv_node_range(comp->nodes->value, &lo, &hi) && hi <= INT32_MAX) {
+			comp->min_nodes = (long long)lo;
+			comp->max_nodes = (long long)hi;
+			min += comp->min_nodes;
+			max += comp->max_nodes;
+		} else {
+			known = false;
+		}
+	}
+	if (known) {
+		c->nodes = min;
+		c->nodes_max = max;
+	}
+	c->batch_nodes = c->comp[0].min_nodes;
+	const struct sb_directive *d = sb_directive_find(from, "ntasks-per-node");
+	if (d && d->value)
+		c->tasks_per_node = strtoll(d->value, NULL, 10);
+}
+
+/* Without a cluster, the family shows in the variables the script sets. */
+static enum sb_family family_from_script(const sb_model *m)
+{
+	for (size_t i = 0; i < sb_assign_count(m); i++) {
+		const char *n = sb_assign_at(m, i)->name;
+		if (!strncmp(n, "NEURON_", 7))
+			return FAMILY_NEURON;
+		if (!strncmp(n, "NCCL_", 5) || !strncmp(n, "CUDA_", 5))
+			return FAMILY_GPU;
+	}
+	return FAMILY_UNKNOWN;
+}
+
+/* The queue a component lands in: its --partition, else the first queue
+ * (Slurm's default partition on ParallelCluster); 0 when the partition
+ * is not a queue. */
+static yd_node component_queue(const struct cluster *cl, const struct sbc_component *comp)
+{
+	const struct sb_directive *part = comp->partition;
+	yd_node queues = cluster_queues(cl);
+	for (size_t i = 0; i < yd_len(cl->doc, queues); i++) {
+		yd_node q = yd_item(cl->doc, queues, i);
+		if (!part || !part->value ? i == 0
+					  : yd_str_eq(cl->doc, yd_get(cl->doc, q, "Name"), part->value))
+			return q;
+	}
+	return 0;
+}
+
+/* The one instance type of a queue's compute resources: false when they
+ * have several, or one the catalog does not know. */
+static bool queue_type(const struct cluster *cl, yd_node queue, const struct instance_type **only)
+{
+	yd_node crs = cluster_compute_resources(cl, queue);
+	for (size_t i = 0; i < yd_len(cl->doc, crs); i++) {
+		yd_node types[16];
+		size_t n = cluster_instance_types(cl, yd_item(cl->doc, crs, i), types, 16);
+		for (size_t k = 0; k < n; k++) {
+			const struct instance_type *it = cluster_instance(cl, types[k]);
+			if (!it || (*only && *only != it))
+				return false;
+			*only = it;
+		}
+	}
+	return true;
+}
+
+/* Each component's queue; the machine is known when every component's
+ * queue has the same single instance type. */
+static void read_cluster(struct sbc *c)
+{
+	if (!c->cluster)
+		return;
+	const struct instance_type *only = NULL;
+	bool one_type = true;
+	for (unsigned k = 0; k < c->ncomp; k++) {
+		c->comp[k].queue = component_queue(c->cluster, &c->comp[k]);
+		one_type = one_type && queue_type(c->cluster, c->comp[k].queue, &only);
+	}
+	c->queue = c->comp[0].queue;
+	c->it = one_type ? only : NULL;
+}
+
+void sbatch_lint(struct source *script, const sb_model *m, const struct cluster *cluster,
+		 const sb_model *caller, struct diag_list *diags)
+{
+	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
+			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL };
+	read_allocation(&c, caller ? caller : m);
+	read_cluster(&c);
+	if (c.it)
+		c.family = catalog_is_neuron(c.it) ? FAMILY_NEURON
+			 : c.it->accel == ACCEL_NVIDIA_GPU ? FAMILY_GPU : FAMILY_UNKNOWN;
+	else
+		c.family = family_from_script(m);
+	sbc_check_text(&c);
+	sbc_check_options(&c);
+	if (sb_complete(m)) {
+		/* facts about what runs need the whole script */
+		sbc_check_launch(&c);
+		sbc_check_env(&c);
+		sbc_check_parallel(&c);
+		sbc_check_elastic(&c);
+	}
+	sbc_check_cluster(&c);
+	free(c.comp);
+}
+
+bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path)
+{
+	char *dir = xstrdup(caller_path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[1] = '\0';
+	else
+		dir[0] = '\0';
+	bool found = false;
+	for (size_t i = 0; i < sb_cmd_count(caller) && !found; i++) {
+		const sb_cmd *cmd = sb_cmd_at(caller, i);
+		const sb_part *run = sb_cmd_find(cmd, SB_PROG_SCRIPT);
+		const char *entry = run && sb_cmd_find(cmd, SB_PROG_SRUN)
+			? sb_word_value(sb_part_entry(run)) : NULL;
+		if (!entry)
+			continue;
+		struct buf want = BUF_INIT;
+		if (entry[0] == '/')
+			buf_puts(&want, entry);
+		else
+			buf_printf(&want, "%s%s", dir, strncmp(entry, "./", 2) ? entry : entry + 2);
+		const char *p = strncmp(path, "./", 2) ? path : path + 2;
+		found = !strcmp(want.p, p);
+		buf_free(&want);
+	}
+	free(dir);
+	return found;
+}

@@ -1,0 +1,73 @@
+/* What the SB rule files share: the script, its model, and what is known
+ * of the machine it will run on (from the paired cluster config, else
+ * from what the script itself shows). Not an API. */
+#ifndef TF_SBATCH_RULES_H
+#define TF_SBATCH_RULES_H
+
+#include <stdbool.h>
+
+#include "catalog.h"
+#include "cluster.h"
+#include "diag.h"
+#include "sbatch.h"
+#include "script.h"
+
+enum sb_family { FAMILY_UNKNOWN, FAMILY_NEURON, FAMILY_GPU };
+
+/* One component of the allocation (a job without "#SBATCH hetjob" has
+ * one): its own partition and node count. */
+struct sbc_component {
+	const struct sb_directive *partition, *nodes; /* NULL when not given */
+	yd_node queue;                      /* the partition's queue, or 0 */
+	long long min_nodes, max_nodes;     /* --nodes=N or MIN-MAX; 0 unknown */
+};
+
+struct sbc {
+	struct source *src;
+	const sb_model *m;
+	struct diag_list *diags;
+	size_t first_diag;                  /* this script's findings start here */
+	const struct cluster *cluster; /* NULL when unpaired */
+	yd_node queue;                      /* component 0's queue (the batch step's), or 0 */
+	const struct instance_type *it;     /* the one type of every component's queue, or NULL */
+	enum sb_family family;
+	const sb_model *alloc;              /* the script whose #SBATCH lines make the allocation */
+	struct sbc_component *comp;         /* the allocation's components */
+	unsigned ncomp;
+	/* Node counts: the allocation's smallest and largest (sums over the
+	 * components), and what $SLURM_JOB_NUM_NODES holds in the batch step,
+	 * which in a heterogeneous job is component 0's count alone. 0 when
+	 * some component's count is unknown. */
+	long long nodes, nodes_max, batch_nodes;
+	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
+	bool per_node;                      /* started on every node by a batch script */
+};
+
+struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
+			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A literal integer value of a word (resolving $NAME through the model
+ * when it can); false when unknown. */
+bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long long *out);
+/* The literal value a variable holds for the whole job (the last plain
+ * or exported assignment), or NULL. */
+const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where);
+/* The last assignment of name anywhere in the script (not an unset),
+ * or NULL; and the literal value an assignment gives, or NULL. */
+const struct sb_assign *sbc_assignment(const struct sbc *c, const char *name);
+const char *sbc_assign_value(const struct sb_assign *a);
+/* True when the job spans more than one node (by --nodes). */
+bool sbc_multi_node(const struct sbc *c);
+/* torchrun's --nnodes: N (min = max = N) or the elastic MIN:MAX; false
+ * when absent or not a literal (resolvable) value. */
+bool sbc_nnodes(const struct sbc *c, const sb_part *torch, const sb_cmd *cmd, long long *min,
+		long long *max);
+
+void sbc_check_text(struct sbc *c);
+void sbc_check_options(struct sbc *c);
+void sbc_check_launch(struct sbc *c);
+void sbc_check_env(struct sbc *c);
+void sbc_check_parallel(struct sbc *c);
+void sbc_check_elastic(struct sbc *c);
+void sbc_check_cluster(struct sbc *c);
+
+#endif

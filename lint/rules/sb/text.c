@@ -1,0 +1,154 @@
+/* SB0xxx: what sbatch and bash read differently from what the author
+ * meant: late #SBATCH lines, lost continuations, backslash-space,
+ * look-alike characters, and text the model cannot parse. */
+#include <stdint.h>
+#include <string.h>
+
+#include "sb.h"
+#include "text.h"
+#include "xalloc.h"
+
+/* SB0001 directive-after-command */
+static void directive_after_command(struct sbc *c)
+{
+	uint32_t first = sb_first_command_line(c->m);
+	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
+		const struct sb_directive *d = sb_directive_at(c->m, i);
+		if (!d->after_command || d->index_on_line)
+			continue;
+		struct diag *g = sbc_report(c, R_SB0001, d->span,
+			"#SBATCH %s comes after the first command (line %u); sbatch ignores it",
+			d->name, first);
+		diag_set_help(g, "move every #SBATCH line above the first command");
+	}
+}
+
+static bool at_line_end(const struct source *src, size_t at)
+{
+	return at >= src->len || src->text[at] == '\n' || src->text[at] == '\r';
+}
+
+/* SB0003 backslash-space */
+static void backslash_space(struct sbc *c, const struct sb_fact *f)
+{
+	struct diag *g = sbc_report(c, R_SB0003, f->span,
+		"a backslash followed by spaces escapes a space; the line does not continue");
+	diag_set_help(g, "delete the spaces after the backslash");
+	/* before a comment, a backslash would escape its '#' */
+	if (at_line_end(c->src, source_offset(c->src, g->end_line, g->end_col)))
+		diag_set_fix(g, "\\");
+}
+
+/* Where ` \` restores the continuation of the line above `line`: after
+ * its last byte, when it is plain command text; SIZE_MAX when not. */
+static size_t continuation_point(struct source *src, uint32_t line)
+{
+	size_t len;
+	const char *prev = line > 1 ? source_line(src, line - 1, &len) : NULL;
+	if (!prev || !len)
+		return SIZE_MAX;
+	size_t i = 0;
+	while (i < len && (prev[i] == ' ' || prev[i] == '\t'))
+		i++;
+	if (i == len || prev[i] == '#' || prev[len - 1] == '\\')
+		return SIZE_MAX;
+	for (size_t k = 1; k < len; k++)
+		if (prev[k] == '#' && (prev[k - 1] == ' ' || prev[k - 1] == '\t'))
+			return SIZE_MAX; /* a comment would swallow the backslash */
+	return (size_t)(prev - src->text) + len;
+}
+
+/* SB0002 lost-continuation */
+static void lost_continuation(struct sbc *c, const struct sb_fact *f)
+{
+	struct sb_span prev = sb_cmd_span(f->prev);
+	struct diag *g = sbc_report(c, R_SB0002, f->span,
+		"this line starts with a flag, but line %u does not end with a backslash: bash runs it as a command of its own",
+		prev.end_line);
+	diag_set_help(g, "end line %u with ' \\'", prev.end_line);
+	size_t at = continuation_point(c->src, g->line);
+	if (at != SIZE_MAX)
+		diag_set_fix_bytes(g, at, at, " \\");
+}
+
+static void continuation_facts(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_fact_count(c->m); i++) {
+		const struct sb_fact *f = sb_fact_at(c->m, i);
+		if (f->kind == SB_FACT_BACKSLASH_SPACE)
+			backslash_space(c, f);
+		else if (f->kind == SB_FACT_LOST_CONTINUATION && f->prev)
+			lost_continuation(c, f);
+	}
+}
+
+/* SB0004 script-non-ascii-lookalike: look-alikes matter where bash or
+ * sbatch read them: command words and directives, not comments or
+ * here-document text. */
+static void script_non_ascii_lookalike(struct sbc *c, const char *raw, size_t len, struct sb_span at)
+{
+	uint32_t line = at.line, col = at.col;
+	for (size_t i = 0; i < len;) {
+		size_t adv;
+		int32_t cp = utf8_decode(raw + i, len - i, &adv);
+		if (raw[i] == '\n') {
+			line++;
+			col = 1;
+			i++;
+			continue;
+		}
+		const struct lookalike *l = cp >= 0x80 ? text_lookalike(cp) : NULL;
+		if (l) {
+			struct sb_span s = { line, col, line, col + 1, 0, 0 };
+			struct diag *g = sbc_report(c, R_SB0004, s,
+				"U+%04X (%s) looks like '%s' but is not ASCII", (unsigned)cp, l->name, l->ascii);
+			diag_set_help(g, "replace it with '%s'", l->ascii);
+			diag_set_fix(g, l->ascii);
+		}
+		col++;
+		i += adv;
+	}
+}
+
+static void lookalikes(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		if (sb_cmd_context(cmd) & SB_CTX_NESTED)
+			continue; /* its words are inside the parent's string, seen there */
+		for (size_t w = 0; w < sb_cmd_word_count(cmd); w++) {
+			size_t len;
+			const char *raw = sb_word_raw(sb_cmd_word(cmd, w), &len);
+			script_non_ascii_lookalike(c, raw, len, sb_word_span(sb_cmd_word(cmd, w)));
+		}
+	}
+	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
+		const struct sb_directive *d = sb_directive_at(c->m, i);
+		size_t len;
+		struct sb_span s = d->span;
+		const char *line = source_line(c->src, s.line, &len);
+		if (!line || s.end_line != s.line)
+			continue;
+		size_t a = utf8_offset_of_col(line, len, s.col);
+		size_t b = utf8_offset_of_col(line, len, s.end_col);
+		script_non_ascii_lookalike(c, line + a, b > a ? b - a : 0, s);
+	}
+}
+
+/* SB0005 script-parse-problem */
+static void script_parse_problem(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_problem_count(c->m); i++) {
+		const struct sb_problem *p = sb_problem_at(c->m, i);
+		sbc_report(c, R_SB0005, p->span, "%s; the checks that need the whole script are skipped",
+			   p->msg);
+	}
+}
+
+void sbc_check_text(struct sbc *c)
+{
+	directive_after_command(c);
+	continuation_facts(c);
+	lookalikes(c);
+	script_parse_problem(c);
+}

@@ -1,0 +1,326 @@
+/* The launcher chain of a command: "time srun -l "${ARGS[@]}" torchrun
+ * "${TORCHRUN_ARGS[@]}" train.py --lr 1" becomes the parts WRAPPER, SRUN,
+ * TORCHRUN, PYTHON, each with its flags parsed by that tool's table.
+ *
+ * Words are first expanded the way bash would where the script decides
+ * it: "${ARR[@]}" splices the array's elements, an unquoted $VAR splits
+ * its value into fields, when the resolver says the value is certain.
+ * Where it is not, the word stays opaque. An opaque word among a
+ * launcher's options is harmless when every value the variable may hold
+ * is a complete set of that launcher's options (the usual AUTO_RESUME=""
+ * or "--auto-resume=1"); otherwise the chain is marked assumed. A bash -c
+ * string that is a literal is parsed as a script of its own, and its
+ * commands are placed right after the command. */
+#include "chain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define MAX_PARTS 16
+#define MAX_NESTED_SCRIPTS 1000
+
+/* ---- bash -c ---- */
+
+static void nested_script(struct chain *ch, const sb_word *str, size_t index)
+{
+	sb_model *m = ch->m;
+	sb_cmd *c = ch->c;
+	const char *raw = m->text + str->off;
+	size_t len = str->end - str->off;
+	if (len < 2 || (raw[0] != '\'' && raw[0] != '"') || raw[len - 1] != raw[0])
+		return;
+	char q = raw[0];
+	for (unsigned i = 0; i < str->nparts; i++)
+		if (str->parts[i].quote != q || (q == '\'' && str->parts[i].kind != WP_LIT))
+			return;
+	/* In double quotes the batch shell unescapes first; read it only
+	 * when there is nothing to unescape. */
+	if (q == '"' && memchr(raw, '\\', len))
+		return;
+	if (c->nest + 1 > m->lim.max_nest) {
+		sbm_problem(m, SB_PROB_LIMIT, str->off, str->end,
+			    "bash -c nested deeper than the limit: not modelled");
+		return;
+	}
+	struct parse_env env = { 0 };
+	env.nest = c->nest + 1;
+	env.block = sbm_block_new(m, c->block, BK_SCOPE, true);
+	env.scope = ++m->next_scope;
+	env.ctx = c->ctx | SB_CTX_NESTED;
+	env.func = c->func;
+	env.parent = c;
+	env.quote = q;
+	env.in_string = true;
+	size_t first = m->cmds.len;
+	if (++m->nested_scripts > MAX_NESTED_SCRIPTS) {
+		if (m->nested_scripts == MAX_NESTED_SCRIPTS + 1)
+			sbm_problem(m, SB_PROB_LIMIT, str->off, str->end,
+				    "more bash -c strings than the limit: the rest not modelled");
+		m->nested_failed = true;
+		return;
+	}
+	if (!sbp_parse_range(m, str->off + 1, str->end - 1, &env))
+		m->nested_failed = true;
+	sbr_index_update(m);
+	size_t n = m->cmds.len - first;
+	if (!n)
+		return;
+	/* Move the new commands right after their command. Their
+	 * assignments stay at the end of the list: they belong to a scope
+	 * of their own, so no order between them and others matters. */
+	sb_cmd **tmp = xmalloc(n * sizeof *tmp);
+	memcpy(tmp, m->cmds.v + first, n * sizeof *tmp);
+	memmove(m->cmds.v + index + 1 + n, m->cmds.v + index + 1, (first - index - 1) * sizeof *tmp);
+	memcpy(m->cmds.v + index + 1, tmp, n * sizeof *tmp);
+	free(tmp);
+	for (size_t i = index + 1; i < m->cmds.len; i++)
+		m->cmds.v[i]->index = i;
+}
+
+/* ---- the chain ---- */
+
+static void python_part(struct chain *ch, size_t *i, const sb_word *program);
+
+/* After torchrun's options: the training script, run with python (or a
+ * module with -m). Returns true when, with --no-python, the next word is
+ * a program of its own that the chain goes on with. */
+static bool torchrun_tail(struct chain *ch, size_t i)
+{
+	bool no_python = false;
+	for (size_t k = 0; k < ch->flags.len; k++)
+		no_python |= strcmp(ch->flags.v[k].name, "no-python") == 0;
+	sbx_close_part(ch);
+	if (i >= ch->a.len || no_python)
+		return no_python;
+	struct sb_part *p = sbx_new_part(ch, SB_PROG_PYTHON, ch->a.v[i].w);
+	p->entry = ch->a.v[i].w;
+	if (ch->a.v[i].opaque)
+		ch->c->assumed = true;
+	sbx_rest_args(ch, i + 1);
+	sbx_close_part(ch);
+	return false;
+}
+
+static void python_part(struct chain *ch, size_t *i, const sb_word *program)
+{
+	sb_model *m = ch->m;
+	struct sb_part *p = sbx_new_part(ch, SB_PROG_PYTHON, program);
+	char text[256];
+	while (*i < ch->a.len) {
+		const struct arg *a = &ch->a.v[*i];
+		size_t n = a->opaque ? 0 : sbx_lit_prefix(a->w, text, sizeof text);
+		if (n < 2 || text[0] != '-' || text[1] == '-') {
+			if (n > 2 && text[1] == '-')
+				sbx_add_flag(ch, a->w, text, strcspn(text, "="), NULL), (*i)++;
+			else
+				break;
+			continue;
+		}
+		(*i)++;
+		for (size_t k = 1; k < n; k++) {
+			char o = text[k];
+			if (o != 'm' && o != 'c' && o != 'W' && o != 'X') {
+				sbx_add_flag(ch, a->w, (char[]){ '-', o }, 2, NULL)->arity = SB_ARITY_NONE;
+				continue;
+			}
+			const sb_word *val = NULL;
+			if (k + 1 < n)
+				val = sbl_word_sub(m, a->w, sbx_raw_of(m, a->w, k + 1), a->w->end);
+			else if (*i < ch->a.len)
+				val = ch->a.v[(*i)++].w;
+			struct sb_flag *f = sbx_add_flag(ch, a->w, (char[]){ '-', o }, 2, NULL);
+			f->arity = SB_ARITY_ONE;
+			f->value = val;
+			if (o == 'm' && val && val->value &&
+			    (!strcmp(val->value, "torch.distributed.run") ||
+			     !strcmp(val->value, "torch.distributed.launch"))) {
+				p->kind = SB_PROG_TORCHRUN;
+				p->entry = val;
+				ch->flags.len = 0;
+				sbx_parse_options(ch, &sbf_torchrun, i);
+				if (!torchrun_tail(ch, *i))
+					*i = ch->a.len;
+				return;
+			}
+			if (o == 'm' || o == 'c') {
+				p->entry = val;
+				sbx_rest_args(ch, *i);
+				sbx_close_part(ch);
+				*i = ch->a.len;
+				return;
+			}
+			break;
+		}
+	}
+	if (*i < ch->a.len) {
+		p->entry = ch->a.v[*i].w;
+		sbx_rest_args(ch, *i + 1);
+	}
+	sbx_close_part(ch);
+	*i = ch->a.len;
+}
+
+static void shell_part(struct chain *ch, size_t *i, const sb_word *program, size_t index)
+{
+	char text[64];
+	while (*i < ch->a.len) {
+		const struct arg *a = &ch->a.v[*i];
+		size_t n = a->opaque ? 0 : sbx_lit_prefix(a->w, text, sizeof text);
+		if (n < 2 || (text[0] != '-' && text[0] != '+') || !strcmp(text, "--"))
+			break;
+		(*i)++;
+		if (text[1] != '-' && strchr(text + 1, 'c')) {
+			struct sb_part *p = sbx_new_part(ch, SB_PROG_SHELL_C, program);
+			if (*i < ch->a.len) {
+				p->entry = ch->a.v[*i].w;
+				sbx_rest_args(ch, *i + 1);
+			}
+			sbx_close_part(ch);
+			if (p->entry && !ch->a.v[*i].opaque)
+				nested_script(ch, p->entry, index);
+			*i = ch->a.len;
+			return;
+		}
+		if (!strcmp(text, "-o") || !strcmp(text, "+o"))
+			(*i)++;
+	}
+	if (*i >= ch->a.len || ch->a.v[*i].opaque) {
+		sbx_new_part(ch, SB_PROG_OTHER, program);
+		sbx_rest_args(ch, *i);
+	} else {
+		struct sb_part *p = sbx_new_part(ch, SB_PROG_SCRIPT, program);
+		p->entry = ch->a.v[*i].w;
+		sbx_rest_args(ch, *i + 1);
+	}
+	sbx_close_part(ch);
+	*i = ch->a.len;
+}
+
+static bool wrapper_part(struct chain *ch, size_t *i, const struct wrapdef *wd)
+{
+	char text[64];
+	if (wd->query)
+		for (size_t k = *i; k < ch->a.len; k++) {
+			size_t n = ch->a.v[k].opaque ? 0 : sbx_lit_prefix(ch->a.v[k].w, text, sizeof text);
+			if (n < 2 || text[0] != '-')
+				break;
+			if (strpbrk(text + 1, wd->query))
+				return false;
+		}
+	sbx_parse_options(ch, &wd->flags, i);
+	while (wd->assigns && *i < ch->a.len && ch->a.v[*i].v && strchr(ch->a.v[*i].v, '=') &&
+	       sb_is_name_start((unsigned char)ch->a.v[*i].v[0]))
+		VEC_PUSH(ch->args, ch->a.v[(*i)++].w);
+	for (unsigned k = 0; k < wd->positionals && *i < ch->a.len; k++)
+		VEC_PUSH(ch->args, ch->a.v[(*i)++].w);
+	sbx_close_part(ch);
+	return true;
+}
+
+void sbx_analyse(sb_model *m, size_t index)
+{
+	sb_cmd *c = m->cmds.v[index];
+	if (c->analysed)
+		return;
+	c->analysed = true;
+	struct chain ch = { .m = m, .c = c };
+	if (c->arith) {
+		/* (( ... )) is the shell's own arithmetic. */
+		struct sb_part part = { .kind = SB_PROG_OTHER, .program = c->words[0], .name = "((" };
+		c->parts = sbm_alloc(m, sizeof *c->parts);
+		c->parts[0] = part;
+		c->nparts = 1;
+		return;
+	}
+	sbx_expand(&ch);
+	size_t i = 0;
+	while (i < ch.a.len && ch.parts.len < MAX_PARTS) {
+		const struct arg *a = &ch.a.v[i];
+		const char *pname = a->v ? a->v : a->opaque ? NULL : sbx_tail_name(a->w);
+		if (!pname) {
+			const struct arg *nx = i + 1 < ch.a.len ? &ch.a.v[i + 1] : NULL;
+			sbx_new_part(&ch, SB_PROG_UNKNOWN, a->w);
+			if (a->opaque && nx && !nx->opaque && sbx_known_program(nx->v)) {
+				/* "$MAYBE_COMPILE torchrun ...": read on as if the
+				 * expansion were empty or a wrapper. */
+				sbx_cur(&ch)->nopaque++;
+				sbx_close_part(&ch);
+				c->assumed = true;
+				i++;
+				continue;
+			}
+			sbx_rest_args(&ch, i + 1);
+			sbx_close_part(&ch);
+			break;
+		}
+		const struct wrapdef *wd;
+		enum pclass pc = sbf_classify(pname, &wd);
+		const sb_word *prog = a->w;
+		i++;
+		switch (pc) {
+		case PC_WRAPPER:
+			sbx_new_part(&ch, SB_PROG_WRAPPER, prog);
+			if (!wrapper_part(&ch, &i, wd)) {
+				sbx_cur(&ch)->kind = SB_PROG_OTHER;
+				sbx_rest_args(&ch, i);
+				sbx_close_part(&ch);
+				i = ch.a.len;
+			}
+			continue;
+		case PC_SRUN:
+			sbx_new_part(&ch, SB_PROG_SRUN, prog);
+			sbx_parse_options(&ch, &sbf_srun, &i);
+			sbx_close_part(&ch);
+			continue;
+		case PC_MPIRUN:
+			sbx_new_part(&ch, SB_PROG_MPIRUN, prog);
+			sbx_parse_options(&ch, &sbf_mpirun, &i);
+			sbx_close_part(&ch);
+			continue;
+		case PC_NPC:
+			sbx_new_part(&ch, SB_PROG_NEURON_PARALLEL_COMPILE, prog);
+			sbx_parse_options(&ch, &sbf_npc, &i);
+			sbx_close_part(&ch);
+			continue;
+		case PC_TORCHRUN:
+			sbx_new_part(&ch, SB_PROG_TORCHRUN, prog);
+			sbx_parse_options(&ch, &sbf_torchrun, &i);
+			if (!torchrun_tail(&ch, i))
+				i = ch.a.len;
+			continue;
+		case PC_PYTHON:
+			python_part(&ch, &i, prog);
+			continue;
+		case PC_SHELL:
+			shell_part(&ch, &i, prog, index);
+			continue;
+		case PC_SCRIPT:
+			sbx_new_part(&ch, SB_PROG_SCRIPT, prog)->entry = prog;
+			break;
+		case PC_LAUNCHER:
+			sbx_new_part(&ch, SB_PROG_LAUNCHER, prog);
+			break;
+		case PC_OTHER:
+			sbx_new_part(&ch, SB_PROG_OTHER, prog);
+			break;
+		}
+		sbx_rest_args(&ch, i);
+		sbx_close_part(&ch);
+		i = ch.a.len;
+	}
+	/* "env" or "time" alone runs nothing. */
+	if (ch.parts.len && ch.parts.v[ch.parts.len - 1].kind == SB_PROG_WRAPPER)
+		ch.parts.v[ch.parts.len - 1].kind = SB_PROG_OTHER;
+	if (ch.parts.len) {
+		c->parts = sbm_alloc(m, ch.parts.len * sizeof *c->parts);
+		memcpy(c->parts, ch.parts.v, ch.parts.len * sizeof *c->parts);
+		c->nparts = ch.parts.len;
+	}
+	free(ch.a.v);
+	free(ch.parts.v);
+	free(ch.flags.v);
+	free(ch.args.v);
+}
+

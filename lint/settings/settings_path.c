@@ -1,0 +1,140 @@
+/* Paths for the config files: absolute for comparing and matching,
+ * relative to the working directory for showing, and the globs of
+ * exclude and per-file-ignores. */
+#include "settings_internal.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+enum { GLOB_MAX_SEGS = 128 };
+
+/* ---- paths ----------------------------------------------------------- */
+
+static char *normalise(const char *path)
+{
+	struct buf out = BUF_INIT;
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (n == 0 || (n == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = out.len ? strrchr(out.p, '/') : NULL;
+			out.len = slash ? (size_t)(slash - out.p) : 0;
+			if (out.p)
+				out.p[out.len] = '\0';
+		} else {
+			buf_putc(&out, '/');
+			buf_put(&out, p, n);
+		}
+		p += n;
+	}
+	if (!out.len)
+		buf_putc(&out, '/');
+	return buf_detach(&out);
+}
+
+char *settings_join(const char *dir, const char *rel)
+{
+	if (rel[0] == '/')
+		return xstrdup(rel);
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "%s/%s", dir, rel);
+	return buf_detach(&b);
+}
+
+char *settings_absolute(const char *path)
+{
+	char *joined;
+	if (path[0] == '/') {
+		joined = xstrdup(path);
+	} else {
+		char *cwd = getcwd(NULL, 0);
+		joined = settings_join(cwd ? cwd : ".", path);
+		free(cwd);
+	}
+	char *abs = normalise(joined);
+	free(joined);
+	/* the directory through realpath, so that symlinks and the working
+	 * directory agree; the file itself is kept as named */
+	char *slash = strrchr(abs, '/');
+	char *dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
+	char *real = realpath(dir, NULL);
+	free(dir);
+	if (real) {
+		char *out = strcmp(real, "/") == 0 ? settings_join("", slash + 1) : settings_join(real, slash + 1);
+		free(real);
+		free(abs);
+		return out;
+	}
+	return abs;
+}
+
+char *settings_shown(const char *abs)
+{
+	char *cwd = getcwd(NULL, 0);
+	size_t n = cwd ? strlen(cwd) : 0;
+	char *out;
+	if (cwd && strncmp(abs, cwd, n) == 0 && abs[n] == '/' && n > 1)
+		out = xstrdup(abs + n + 1);
+	else
+		out = xstrdup(abs);
+	free(cwd);
+	return out;
+}
+
+/* ---- globs ----------------------------------------------------------- */
+
+static size_t split(char *s, char **segs)
+{
+	size_t n = 0;
+	for (char *p = strtok(s, "/"); p && n < GLOB_MAX_SEGS; p = strtok(NULL, "/"))
+		segs[n++] = p;
+	return n;
+}
+
+/* ** matches any number of segments; a pattern that runs out first
+ * matches a leading directory, which covers everything under it. */
+static bool match_segs(char **p, size_t np, char **s, size_t ns, unsigned *budget)
+{
+	if (!(*budget)--)
+		return false;
+	if (np == 0)
+		return true;
+	if (strcmp(p[0], "**") == 0) {
+		for (size_t k = 0; k <= ns; k++)
+			if (match_segs(p + 1, np - 1, s + k, ns - k, budget))
+				return true;
+		return false;
+	}
+	return ns > 0 && fnmatch(p[0], s[0], 0) == 0 && match_segs(p + 1, np - 1, s + 1, ns - 1, budget);
+}
+
+bool settings_glob_match(const char *dir, const char *glob, const char *abs)
+{
+	size_t dl = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+	if (strncmp(abs, dir, dl) != 0 || abs[dl] != '/')
+		return false;
+	char *pat = xstrdup(glob[0] == '/' ? glob + 1 : glob);
+	char *rel = xstrdup(abs + dl + 1);
+	bool anchored = strchr(pat, '/') != NULL;
+	char *p[GLOB_MAX_SEGS], *s[GLOB_MAX_SEGS];
+	size_t np = split(pat, p), ns = split(rel, s);
+	unsigned budget = 100000;
+	bool hit = false;
+	if (anchored || np != 1)
+		hit = np > 0 && match_segs(p, np, s, ns, &budget);
+	else /* a bare name: the file or any directory above it, at any depth */
+		for (size_t i = 0; i < ns && !hit; i++)
+			hit = fnmatch(p[0], s[i], 0) == 0;
+	free(pat);
+	free(rel);
+	return hit;
+}
