@@ -1,5 +1,5 @@
 /* Prints the linter's sbatch option table (lint/slurm/options.c), one
- * option a line, for tests/e2e/run.sh to hold against the real sbatch:
+ * option a line, for tests/e2e/options.sh to hold against the real sbatch:
  *
  *   name TAB short TAB arg TAB since TAB flags TAB example
  *
@@ -7,7 +7,7 @@
  * the Slurm release that added the option or "-" (in 22.05); flags is a
  * comma list of hidden, site, client, privileged, file or "-"; example is
  * the value the table says sbatch accepts, or "-" when none is taken.
- * Built by run.sh against the project's libtf.a. */
+ * Built by options.sh against the project's libtf.a. */
 #include <stdio.h>
 
 #include "options.h"
