@@ -337,6 +337,13 @@ elastic_variant() { # kill|drain|unguarded|requeued
 			"job $id $state; spot component $spot_state, Restarts=$spot_restarts, Reason=$(elastic_spot_field "$id" Reason)"
 		tf_target_check hetjob-spot-requeued "$EL_SB" "$got_spot"
 	fi
+	if [ "$v" = kill ] || [ "$v" = drain ]; then
+		local got_job=reject
+		[ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ] && got_job=accept
+		observe gen-fleet-goes-on "$v: the generated mixed-fleet job loses its spot node" accept "$got_job" \
+			"job $id $state, ExitCode=$(job_field "$id" ExitCode); spot component $spot_state"
+		tf_target_check gen-fleet-goes-on "$EL_SB" "$got_job"
+	fi
 	if [ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ] && [ "$got_spot" = "$want_spot" ]; then
 		result pass "elastic/$v/completed" "job $id COMPLETED, exit 0:0; the spot component ${spot_state}, Restarts=$spot_restarts (node3 $(timeout 20 sinfo -h -n node3 -o %T | head -1))"
 	else

@@ -45,7 +45,12 @@ group_job() {
 	result pass job/submit "job $id"
 	limit=${TF_E2E_JOB_LIMIT:-300}
 	state=$(job_wait "$id" "$limit")
-	if [ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ]; then
+	local got=reject
+	[ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ] && got=accept
+	observe gen-job-completed "$name: 2 nodes x 2 workers, torchrun via srun" accept "$got" \
+		"job $id $state, ExitCode=$(job_field "$id" ExitCode)"
+	tf_target_check gen-job-completed "$sb" "$got"
+	if [ "$got" = accept ]; then
 		result pass job/completed
 	else
 		result fail job/completed "state $state, exit code $(job_field "$id" ExitCode)"

@@ -112,9 +112,11 @@ EOF
 #
 # slurm is the full version (25.11.7); claim names what is claimed (e.g.
 # output-dir-created); subject what was tried (an option, a directory);
-# expected and observed are verdicts, accept or reject (the job or command
-# worked, or Slurm refused or failed it); detail the job state and what
-# Slurm said, in a line. A row is written whether or not the two verdicts
+# expected and observed are verdicts: accept or reject (the job or command
+# worked, or Slurm refused or failed it), or, where Slurm has more answers
+# than two, the answer (ignore: srun took a value and ignored it;
+# requeued, cancelled, ended: what became of a job or a component); detail
+# the job state and what Slurm said, in a line. A row is written whether or not the two verdicts
 # agree: the check's RESULT line says which.
 observe() { # CLAIM SUBJECT EXPECTED OBSERVED DETAIL
 	local detail=${5//$'\t'/ }
@@ -128,5 +130,8 @@ observe() { # CLAIM SUBJECT EXPECTED OBSERVED DETAIL
 # whoever adds the target makes it run the check and report a RESULT for
 # each CLAIM, from SCRIPT (a batch script) and OBSERVED (accept|reject).
 tf_target_check() { # CLAIM SCRIPT OBSERVED
-	TF_TARGET_UNCHECKED="${TF_TARGET_UNCHECKED:+$TF_TARGET_UNCHECKED }$1"
+	case " ${TF_TARGET_UNCHECKED:-} " in
+	*" $1 "*) ;;
+	*) TF_TARGET_UNCHECKED="${TF_TARGET_UNCHECKED:+$TF_TARGET_UNCHECKED }$1" ;;
+	esac
 }

@@ -50,7 +50,11 @@ sbatch_test_only() { # SCRIPT NAME EXPECT_PARTITION
 	grep -q '^#SBATCH hetjob' "$1" && want="to start at .* using [0-9]* processors on [^ ]*\$"
 	out=$(cd "$TMP/submit" && timeout 60 sbatch --test-only "$1" 2>&1)
 	rc=$?
-	if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q "$want"; then
+	local got=reject
+	[ $rc = 0 ] && printf '%s\n' "$out" | grep -q "$want" && got=accept
+	observe gen-script-test-only "${2#testonly/}" accept "$got" "sbatch --test-only exit $rc: $(printf '%s' "$out" | tail -1)"
+	tf_target_check gen-script-test-only "$1" "$got"
+	if [ "$got" = accept ]; then
 		result pass "$2"
 	else
 		result fail "$2" "sbatch --test-only exited $rc"
