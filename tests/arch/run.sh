@@ -3,15 +3,10 @@
 # list, so an upward include fails (a probe source proves it both ways);
 # every rule is emitted only in the file that rules.def names for its
 # area, and carries its /* ID name */ marker there. Prints RESULT lines.
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 CC=${CC:-cc}
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
 
 # probe LAYER HEADER yes|no: whether a source in LAYER may include HEADER
 probe() {
