@@ -33,7 +33,7 @@
 # a job may take, default 300; one takes ~15 here), TF_E2E_KEEP=1 keeps the
 # temporary directory (kept anyway after a failure), TF_E2E_TEMPLATES=DIR
 # generates with `trainforge gen --templates DIR`, TF_E2E_ELASTIC="kill
-# drain" the elastic group's variants (see there), TF_E2E_NO_SKIP=1 makes
+# drain unguarded requeued" the elastic group's variants (see there), TF_E2E_NO_SKIP=1 makes
 # every skip a failure (CI: nothing may be left untested).
 # Every wait is a bounded hang guard, never a timing measurement.
 set -u
@@ -73,10 +73,8 @@ if [ -z "${TF_E2E_INNER:-}" ]; then
 	}
 	# The whole run ends before it began: that line, then the summary.
 	early_end() { # fail|skip NAME REASON
-		local r=$1
-		[ "$r" = skip ] && [ -n "${TF_E2E_NO_SKIP:-}" ] && r=fail
-		early "$r" "$2" "$3"
-		if [ "$r" = fail ]; then
+		early "$@"
+		if [ "$1" = fail ] || [ -n "${TF_E2E_NO_SKIP:-}" ]; then
 			echo "0 passed, 1 failed, 0 skipped"
 			exit 1
 		fi
