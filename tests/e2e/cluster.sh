@@ -1,13 +1,13 @@
 # shellcheck shell=bash
 # A throwaway Slurm cluster for the end-to-end tests, sourced by
 # tests/e2e/run.sh (bash), of whichever Slurm is first on PATH
-# (tests/e2e/slurm.sh): the same slurm.conf serves 22.05 and 25.11, whose
-# several slurmd -N on one host need 25.11 built with
-# --enable-multiple-slurmd (slurm_build.sh; Debian's 22.05 runs them as it
-# is). One slurmctld and NNODES `slurmd -N nodeI` on
-# loopback ports, all state, spool, logs and pid files under one directory,
-# auth/none and cred/none (no munge), SlurmUser=root. Every command of the
-# tests reads this cluster's slurm.conf through SLURM_CONF.
+# (tests/e2e/slurm.sh): the same slurm.conf serves 22.05 and 25.11. (For
+# several slurmd -N on one host, 25.11 is built with
+# --enable-multiple-slurmd; Debian's 22.05 runs them as it is.) One
+# slurmctld and NNODES `slurmd -N nodeI` on loopback ports, all state,
+# spool, logs and pid files under one directory, auth/none and cred/none
+# (no munge), SlurmUser=root. Every command of the tests reads this
+# cluster's slurm.conf through SLURM_CONF.
 #
 #   cluster_start DIR NNODES PARTITION...   start it; wait until idle
 #   cluster_stop                            cancel jobs, stop every daemon
