@@ -6,7 +6,8 @@
 # test. Each claim names the release that changed it; the check expects the
 # old behaviour before that release and the new one from it on, and leaves
 # a row of what really happened (observe). The options that releases added
-# or removed are the options group's (options.sh); here:
+# or removed are the options group's (options.sh); here, after a check
+# that the jobs' srun is the Slurm under test:
 #
 #   output-dir-created  23.02 creates missing directories of --output and
 #                       --error ("Automatically create directories for
@@ -112,7 +113,30 @@ versions_cpu_bind_rank() {
 	fi
 }
 
+# The jobs must find the Slurm under test first on PATH (they inherit the
+# submitter's): another release's srun cannot talk to this controller.
+versions_job_srun() {
+	local d=$TMP/versions/path s said
+	mkdir -p "$d"
+	s=$d/path.sbatch
+	{
+		echo "#!/bin/bash"
+		echo "#SBATCH --partition=$DEFAULT_PART"
+		echo "#SBATCH --output=$d/%j.out"
+		# shellcheck disable=SC2016 # expanded in the job
+		echo 'echo "srun $(command -v srun) $(srun --version)"'
+	} >"$s"
+	versions_run "$d" "$s"
+	said=$(grep -m1 '^srun ' "$d/$V_ID.out" 2>/dev/null)
+	case $said in
+	"srun $(command -v srun) "*" $SLURM_VERSION")
+		result pass versions/job-srun "the batch step's srun is this Slurm's: ${said#srun }" ;;
+	*) result fail versions/job-srun "the batch step found '${said#srun }' ($V_DETAIL), not $(command -v srun) of $SLURM_VERSION" ;;
+	esac
+}
+
 group_versions() {
+	versions_job_srun
 	versions_output_dirs
 	versions_cpu_bind_rank
 }
