@@ -159,8 +159,8 @@ PYEOF
 }
 
 # Takes node3 away: SIGKILL to all its processes (kill and the variants
-# like it), or (drain) SIGTERM
-# first and SIGKILL to what is left after 5 s. Prints what it did.
+# like it), or (drain) SIGTERM first and SIGKILL to what is left after
+# 5 s. Prints what it did.
 elastic_lose_node() { # drain|VARIANT
 	local pids=() p t left
 	mapfile -t pids < <(cluster_node_pids 3)
