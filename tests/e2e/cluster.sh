@@ -82,7 +82,10 @@ cluster_write_conf() {
 		echo "InactiveLimit=0"
 		echo "MessageTimeout=20"
 		echo "GresTypes=gpu"
-		echo "Licenses=matlab:4"
+		# The licenses the option examples name (--licenses=matlab,
+		# 25.11's --resources=ib:1), and ports for --resv-ports.
+		echo "Licenses=matlab:4,ib:4"
+		echo "MpiParams=ports=12000-12999"
 		# --core-spec and --thread-spec are ignored (with an error line)
 		# unless the site allows them.
 		echo "AllowSpecResourcesUsage=YES"

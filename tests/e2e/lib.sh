@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# shellcheck disable=SC2034 # SHIM_PATH is read by the groups
+# shellcheck disable=SC2034 # SHIM_PATH and TF_TARGET are read by the groups
 # What every e2e group shares, sourced by tests/e2e/run.sh (bash) inside
 # its namespaces once ROOT, TMP, TF, PY and the Slurm (tests/e2e/slurm.sh)
 # are set: RESULT printers named after the Slurm under test, job states,
@@ -8,6 +8,8 @@
 # (tf_target_check).
 
 passed=0 failed=0 skipped=0
+# The linter judges for the Slurm under test (lint.sh, options.sh).
+TF_TARGET=slurm=$SLURM_SERIES
 
 # Every check is named after the Slurm it ran on: "RESULT pass 25.11/job/completed".
 result() { # pass|fail|skip NAME [REASON]
@@ -125,10 +127,12 @@ observe() { # CLAIM SUBJECT EXPECTED OBSERVED DETAIL
 
 # The hook for trainforge's side of each observed claim: with `--target
 # slurm=SERIES`, `trainforge lint` (or gen) should give the verdict the
-# real Slurm gave, for the script the claim was observed on. trainforge
-# has no --target yet, so this checks nothing and says so in one note;
-# whoever adds the target makes it run the check and report a RESULT for
-# each CLAIM, from SCRIPT (a batch script) and OBSERVED (accept|reject).
+# real Slurm gave, for the script the claim was observed on. The lint and
+# options groups already hold the linter, with that target, to sbatch on
+# every option it accepts or does not know yet (SB1001-SB1003); this hook
+# checks nothing and says so in one note at the end. Whoever holds
+# trainforge to a claim makes it run that check and report a RESULT for
+# CLAIM, from SCRIPT (a batch script) and OBSERVED (the verdict).
 tf_target_check() { # CLAIM SCRIPT OBSERVED
 	case " ${TF_TARGET_UNCHECKED:-} " in
 	*" $1 "*) ;;

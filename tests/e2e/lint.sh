@@ -8,7 +8,8 @@
 # shim), each keeping its one mistake. The linter must show RULE on the bad
 # copy and not on the good one, and Slurm must show the consequence.
 lint_shows() { # FILE RULE -> 0 when the finding is there
-	"$TF" lint --format concise -q --shellcheck off --select "$2" "$1" 2>/dev/null | grep -q "\[$2\]\$"
+	"$TF" lint --format concise -q --shellcheck off --target "$TF_TARGET" --select "$2" "$1" 2>/dev/null |
+		grep -q "\[$2\]\$"
 }
 lint_pair() { # RULE: the linter agrees with the fixtures
 	local f=$ROOT/tests/e2e/lint/$1
@@ -16,7 +17,7 @@ lint_pair() { # RULE: the linter agrees with the fixtures
 		result pass "lint/$1/linter" "trainforge lint shows $1 on the bad copy only"
 	else
 		result fail "lint/$1/linter" "trainforge lint does not show $1 on the bad copy only"
-		"$TF" lint --format concise --shellcheck off "$f-bad.sbatch" "$f-good.sbatch" 2>&1 | indent
+		"$TF" lint --format concise --shellcheck off --target "$TF_TARGET" "$f-bad.sbatch" "$f-good.sbatch" 2>&1 | indent
 	fi
 }
 # Submits a fixture; prints the job id (empty when sbatch refused it).

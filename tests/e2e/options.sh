@@ -26,19 +26,12 @@ declare -A OPT_LATER=(
 	[get-user-env]="novalue 25.05"   # CHANGELOG 25.05: its timeout and mode deprecated
 	[export-file]="kept 23.11"       # CHANGELOG 23.11: "removed --export-file option"
 )
-# Options sbatch added that the table has no row for yet, with the
-# release: unknown to sbatch before it, accepted from it on (sbatch
-# --test-only, on this cluster without the topology/block plugin these
-# two are meant for).
-declare -A OPT_NEWER=(
-	[spread-segments]=25.11     # RELEASE_NOTES 25.11
-	[consolidate-segments]=25.11
-)
 # Options sbatch takes only together with another; the test adds the
 # companion. The linter accepts each alone (it checks values, not pairs).
 declare -A OPT_WITH=(
 	[batch]="--constraint=haswell"         # --batch must be a subset of --constraint
 	[cpus-per-gpu]="--gpus=1"              # 23.02 and later: no GPU, no --cpus-per-gpu
+	[resv-ports]="--stepmgr"               # "Slurmstepd step management must be enabled"
 	[gpus-per-socket]="--sockets-per-node=2"
 	[gpus-per-task]="--ntasks=2"           # or --gpus
 	[mem-per-gpu]="--gpus=1"
@@ -62,7 +55,8 @@ sbatch_accepts() { # SCRIPT [sbatch options...] -> sets SB_OUT
 	SB_OUT=$(cd "$TMP/opts" && timeout 60 sbatch --test-only "$@" "$s" 2>&1 </dev/null)
 }
 lint_flags() { # SCRIPT RULES -> prints the matching findings
-	"$TF" lint --format concise -q --shellcheck off --select "$2" "$1" 2>/dev/null </dev/null | grep -E "\[(${2//,/|})\]\$"
+	"$TF" lint --format concise -q --shellcheck off --target "$TF_TARGET" --select "$2" "$1" 2>/dev/null </dev/null |
+		grep -E "\[(${2//,/|})\]\$"
 }
 # sbatch's answer in SB_OUT as a verdict: accept or reject.
 sb_verdict() { # RC
@@ -244,10 +238,6 @@ group_options() {
 	done 3<"$TMP/opts/table.tsv"
 	timeout 20 scontrol delete ReservationName=maint >/dev/null 2>&1
 
-	for name in "${!OPT_NEWER[@]}"; do
-		opt_newer "$name" "${OPT_NEWER[$name]}"
-	done
-
 	# Misspellings: sbatch and SB1001 must agree on each. getopt_long takes
 	# a unique prefix of a long option as that option, so a truncated name
 	# is not unknown to sbatch, and the linter must not call it unknown.
@@ -308,22 +298,5 @@ opt_needs_db() { # NAME SHOWN SCRIPT
 		result pass "options/$label" "$2: sbatch parses it and asks slurmdbd ($(sb_said)); the linter does not flag it"
 	else
 		result fail "options/$label" "$2: sbatch said: $(sb_said); lint: ${lint_out:-nothing}"
-	fi
-}
-
-# An OPT_NEWER option on the Slurm under test.
-opt_newer() { # NAME SINCE
-	local s=$TMP/opts/$1.sbatch want=reject got rc
-	slurm_at_least "$2" && want=accept
-	opt_script "$s" "--partition=$DEFAULT_PART" "--$1"
-	sbatch_accepts "$s"
-	rc=$?
-	got=$(sb_verdict $rc)
-	observe "option-added-$2" "--$1" "$want" "$got" "sbatch --test-only exit $rc: $(sb_said)"
-	tf_target_check "option-added-$2" "$s" "$got"
-	if [ "$got" = "$want" ] && { [ "$want" = accept ] || printf '%s' "$SB_OUT" | grep -q 'unrecognized option'; }; then
-		result pass "options/--$1" "added in $2: sbatch $SLURM_SERIES says: $(sb_said)"
-	else
-		result fail "options/--$1" "added in $2: expected sbatch $SLURM_SERIES to $want it, exit $rc: $(sb_said)"
 	fi
 }
