@@ -10,7 +10,8 @@
  *    cancelled when a node of any component fails, so every component
  *    needs it; sbatch carries it from one component into the next.
  *  - srun's --no-kill: without it srun aborts the whole step and kills
- *    torchrun on the surviving nodes too, although the job lives on.
+ *    torchrun on the surviving nodes too, although the job lives on;
+ *    unless the step is a unit meant to leave whole (leaves_as_unit).
  *  - torchrun's --max-restarts above its default of 0: a lost node fails
  *    the survivors' worker group, and each restart uses one up (nodes
  *    that join do not).
@@ -108,13 +109,35 @@ static void job_no_kill(struct sbc *c, const struct elastic *e)
 	diag_set_help(g, "add '#SBATCH --no-kill' to the first component (sbatch carries it into the later ones)");
 }
 
-static void step_no_kill(struct sbc *c, const struct elastic *e)
+static bool group_nodes(const struct sbc *c, const struct elastic *all, size_t n, size_t i,
+			long long *out, char *how, size_t cap);
+static bool step_nodes(const struct sbc *c, const struct elastic *e, long long *out, char *how,
+		       size_t cap);
+
+/* A step without --no-kill leaves its rendezvous as a whole when one of
+ * its nodes fails. That is a spot unit's design when the other steps of
+ * the rendezvous hold at least MIN nodes without it: the group re-forms
+ * at a size the job chose (docs/jobspec.md, "Mixed fleet"). */
+static bool leaves_as_unit(const struct sbc *c, const struct elastic *all, size_t n, size_t i)
 {
+	long long group, own;
+	char how[96];
+	if (!group_nodes(c, all, n, i, &group, how, sizeof how) ||
+	    !step_nodes(c, &all[i], &own, how, sizeof how))
+		return false;
+	return group - own >= all[i].min && group > own;
+}
+
+static void step_no_kill(struct sbc *c, const struct elastic *all, size_t n, size_t i)
+{
+	const struct elastic *e = &all[i];
 	if (!e->srun || c->per_node)
 		return;
 	const struct sb_flag *f = sb_flag_find(e->srun, "no-kill");
 	if (f ? !says_off(f->value ? sb_word_value(f->value) : NULL)
 	      : sbc_env_value(c, "SLURM_NO_KILL", NULL) != NULL)
+		return;
+	if (leaves_as_unit(c, all, n, i))
 		return;
 	struct diag *g = sbc_report(c, R_SB2208, sb_word_span(sb_part_program(e->srun)),
 		"srun without --no-kill aborts the whole step when one of its nodes fails: torchrun is killed on every node, so --nnodes=%lld:%lld never goes on with fewer",
@@ -129,7 +152,7 @@ static void elastic_without_no_kill(struct sbc *c, const struct elastic *all, si
 	if (n)
 		job_no_kill(c, &all[0]);
 	for (size_t i = 0; i < n; i++)
-		step_no_kill(c, &all[i]);
+		step_no_kill(c, all, n, i);
 }
 
 /* SB2209 elastic-without-restarts */
