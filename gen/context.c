@@ -255,6 +255,19 @@ static struct tv *fleet_map(const struct plan *p)
 	set_int(m, "min_nodes", f->reserved);
 	set_int(m, "max_nodes", f->reserved + f->spot);
 	set_int(m, "max_restarts", f->max_restarts);
+	set_int(m, "unit", f->unit);
+	set_int(m, "units", f->units);
+	tv_map_set(m, "one_unit", tv_bool(f->units == 1));
+	/* One hetjob component and one srun step per unit, after the
+	 * reserved nodes' component 0. */
+	struct tv *l = tv_list_new();
+	for (int k = 1; k <= f->units; k++) {
+		struct tv *u = tv_map_new();
+		set_int(u, "component", k);
+		set_int(u, "first", f->reserved + (k - 1) * f->unit);
+		tv_list_push(l, u);
+	}
+	tv_map_set(m, "spot_units", l);
 	return m;
 }
 

@@ -21,12 +21,20 @@ struct plan_fleet {
 	int gap_total, gap_layout, gap_batch;     /* counts between that cannot train */
 	int gap[8], gap_count;                    /* the first of them */
 	long long batch_everywhere;               /* a global batch that divides at every count; 0 none */
+	/* The spot nodes join and leave in units of unit nodes (units of
+	 * them, one hetjob component and one srun step each): the smallest
+	 * divisor of spot at which reserved + k x unit trains for every k.
+	 * The whole spot queue when no smaller one does (docs/jobspec.md,
+	 * "Mixed fleet"). */
+	int unit, units;
+	int layout_unit;                          /* the same, the batch aside */
+	long long batch_for_units;                /* a global batch that allows layout_unit; 0 none */
 };
 
 struct plan_fleet_cost {
 	double reserved_hour, spot_hour, total_hour, blended_node_hour; /* < 0 unknown */
 	const char *reserved_how, *spot_how;
-	int after_loss_nodes;                     /* where training goes on after one spot loss */
+	int after_loss_nodes;                     /* where training goes on after one spot unit is lost */
 	double step_factor_one, step_factor_all;  /* step time over the full fleet's */
 };
 

@@ -1,8 +1,10 @@
 /* A mixed fleet: reserved nodes in one queue, spot nodes in another, one
  * elastic job between the reserved nodes alone (every spot node lost)
- * and the whole fleet. The planner's invariants must hold at both ends;
- * the node counts between them are reported where they do not, since
- * torchrun admits any count in its --nnodes range. */
+ * and the whole fleet. The planner's invariants must hold at both ends.
+ * torchrun admits any count in its --nnodes range, so the spot nodes go
+ * in units at which every count trains (choose_unit): the generated job
+ * stops a unit as a whole when one of its nodes goes (docs/jobspec.md,
+ * "Mixed fleet"). */
 #include "plan.h"
 
 #include <string.h>
@@ -97,6 +99,63 @@ static void find_gaps(struct plan *p)
 		? lcm * ((p->global + lcm - 1) / lcm) : 0;
 }
 
+/* Whether reserved + k x unit trains for every k (layout_only: the
+ * batch aside), and the least common multiple of micro x DP over those
+ * counts (capped: 0 past a batch no one would take). */
+static bool unit_trains(const struct plan *p, int unit, bool layout_only, long long *lcm)
+{
+	const struct plan_fleet *f = &p->fleet;
+	*lcm = p->micro;
+	for (int n = f->reserved; n <= f->reserved + f->spot; n += unit) {
+		int dp;
+		enum layout_fault why = size_problem(p, n, &dp);
+		if (why != LAYOUT_OK && (!layout_only || why != LAYOUT_BATCH))
+			return false;
+		if (!dp || !*lcm)
+			continue;
+		long long need = (long long)p->micro * dp, g = *lcm, r = need;
+		while (r) {
+			long long t = g % r;
+			g = r, r = t;
+		}
+		*lcm = *lcm / g * need;
+		if (*lcm > (long long)p->global * 16)
+			*lcm = 0;
+	}
+	return true;
+}
+
+/* The spot nodes' unit: the smallest divisor of the spot count at
+ * which every count reserved + k x unit trains, so that losing a unit
+ * (or all of them) always leaves a world that trains. The whole spot
+ * queue always qualifies, as both ends train. layout_unit is the same
+ * with the batch aside: the expert grid or TP x PP x CP spanning nodes
+ * needs it whatever the batch. When the batch makes the unit larger, a
+ * modest batch that would allow layout_unit is kept for JS2014. */
+static void choose_unit(struct plan *p)
+{
+	struct plan_fleet *f = &p->fleet;
+	long long lcm;
+	f->unit = f->layout_unit = f->spot;
+	for (int u = 1; u < f->spot; u++)
+		if (f->spot % u == 0 && unit_trains(p, u, true, &lcm)) {
+			f->layout_unit = u;
+			if (lcm && u < f->spot && !unit_trains(p, u, false, &lcm)) {
+				unit_trains(p, u, true, &lcm);
+				f->batch_for_units = lcm * ((p->global + lcm - 1) / lcm);
+			}
+			break;
+		}
+	for (int u = f->layout_unit; u < f->spot; u++)
+		if (f->spot % u == 0 && unit_trains(p, u, false, &lcm)) {
+			f->unit = u;
+			break;
+		}
+	f->units = f->spot / f->unit;
+	if (f->unit == f->layout_unit)
+		f->batch_for_units = 0;
+}
+
 /* JS2014 elastic-gap-sizes */
 static void elastic_gap_sizes(const struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
@@ -111,17 +170,27 @@ static void elastic_gap_sizes(const struct plan *p, const struct spec *spec, str
 		snprintf(how_many, sizeof how_many, "every node count");
 	else
 		snprintf(how_many, sizeof how_many, "%d of the %d node counts", f->gap_total, f->spot - 1);
+	char unit[96];
+	if (f->units == 1)
+		snprintf(unit, sizeof unit, "one unit of all %d", f->spot);
+	else
+		snprintf(unit, sizeof unit, "%d groups of %d", f->units, f->unit);
 	struct diag *d = spec_report(spec, diags, R_JS2014, "capacity.spot",
-		"%s between %d and %d cannot train (%s%s%s): torchrun admits them, the workers stop at start-up, and each try costs a restart until the count changes",
+		"%s between %d and %d cannot train (%s%s%s), so the %d spot nodes join and leave as %s: a reclaim notice for one of them stops %d, and training goes on at %d nodes",
 		how_many, f->reserved, f->reserved + f->spot, list.p,
 		f->gap_layout ? "; the layout does not divide" : "",
-		f->gap_batch ? "; the global batch does not divide" : "");
+		f->gap_batch ? "; the global batch does not divide" : "",
+		f->spot, unit, f->unit, f->reserved + f->spot - f->unit);
 	if (f->batch_everywhere)
-		diag_set_help(d, "global batch %lld divides at every count from %d to %d nodes",
+		diag_set_help(d, "global batch %lld divides at every count from %d to %d nodes: the spot nodes would then go one by one",
 			      f->batch_everywhere, f->reserved, f->reserved + f->spot);
+	else if (f->batch_for_units)
+		diag_set_help(d, "global batch %lld divides at every %d nodes from %d to %d: the spot nodes would then go in groups of %d, as the layout allows",
+			      f->batch_for_units, f->layout_unit, f->reserved, f->reserved + f->spot,
+			      f->layout_unit);
 	else
-		diag_set_help(d, "spot nodes usually go in groups; make sure --max_restarts (capacity.max_restarts, now %d) covers the tries",
-			      f->max_restarts);
+		diag_set_help(d, "the layout alone allows groups of %d, but no global batch up to 16 x %d divides at all of those counts; a batch that does lets the spot nodes go in smaller groups",
+			      f->layout_unit, p->global);
 	buf_free(&list);
 }
 
@@ -151,7 +220,8 @@ bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list 
 	} else {
 		f->min_micro_batches = (int)layout_micro_batches(&smallest.layout);
 		find_gaps(p);
-		if (f->gap_total)
+		choose_unit(p);
+		if (f->unit > f->layout_unit)
 			elastic_gap_sizes(p, spec, diags);
 	}
 	if (!j->capacity->watcher->script_url) {
@@ -205,17 +275,10 @@ void plan_fleet_costs(const struct plan *p, struct plan_fleet_cost *c)
 	c->spot_hour = s >= 0 ? s * f->spot : -1;
 	c->total_hour = r >= 0 && s >= 0 ? c->reserved_hour + c->spot_hour : -1;
 	c->blended_node_hour = c->total_hour >= 0 ? c->total_hour / (f->reserved + f->spot) : -1;
-	/* Losing one spot node: training goes on at the largest count below
-	 * the full fleet that can train; the step takes as much longer as
-	 * each rank's share of the global batch grows. */
-	c->after_loss_nodes = f->reserved;
-	for (int n = f->reserved + f->spot - 1; n > f->reserved; n--) {
-		int dp;
-		if (size_problem(p, n, &dp) == LAYOUT_OK) {
-			c->after_loss_nodes = n;
-			break;
-		}
-	}
+	/* Losing one spot node stops its unit: training goes on at the full
+	 * fleet less one unit; the step takes as much longer as each rank's
+	 * share of the global batch grows. */
+	c->after_loss_nodes = f->reserved + f->spot - (f->unit ? f->unit : f->spot);
 	int dp_after;
 	size_problem(p, c->after_loss_nodes, &dp_after);
 	c->step_factor_one = dp_after ? (double)p->dp / dp_after : -1;
@@ -242,6 +305,12 @@ void plan_fleet_text(const struct plan *p, struct buf *b)
 		   f->reserved, capacity_name(j->capacity->type), j->cluster->queue, f->spot,
 		   spot_strategy_name(j->capacity->spot_strategy), j->cluster->queue, f->reserved,
 		   f->reserved + f->spot, f->max_restarts);
+	if (f->units == 1)
+		buf_printf(b, "  spot units       one unit of all %d spot nodes (no smaller group trains at every count): one hetjob component, one srun step\n",
+			   f->spot);
+	else
+		buf_printf(b, "  spot units       %d groups of %d nodes (%d + %d k nodes train for every k): a hetjob component and an srun step each\n",
+			   f->units, f->unit, f->reserved, f->unit);
 	buf_printf(b, "  smallest fleet   %d nodes x %d = world %d -> DP %d; micro %d x DP %d x %d micro-batches = global %d\n",
 		   f->reserved, p->ppn, f->min_world, f->min_dp, p->micro, f->min_dp,
 		   f->min_micro_batches, p->global);
@@ -257,8 +326,12 @@ void plan_fleet_text(const struct plan *p, struct buf *b)
 	buf_puts(b, ", blended ");
 	money(b, c.blended_node_hour, " per node-hour");
 	buf_putc(b, '\n');
-	buf_printf(b, "  spot loss        one node: training goes on at %d nodes, step x %.3g; every spot node: %d nodes, step x %.3g (plus a restart from the latest checkpoint each time)\n",
-		   c.after_loss_nodes, c.step_factor_one, f->reserved, c.step_factor_all);
+	if (f->units == 1)
+		buf_printf(b, "  spot loss        a reclaim notice for one spot node stops all %d (the watcher drains the node, asks for a checkpoint and stops the unit's step): training goes on at %d nodes from the latest checkpoint, step x %.3g\n",
+			   f->spot, c.after_loss_nodes, c.step_factor_one);
+	else
+		buf_printf(b, "  spot loss        a reclaim notice for one spot node stops its group of %d (the watcher drains the node, asks for a checkpoint and stops the group's step): training goes on at %d nodes from the latest checkpoint, step x %.3g; every group lost: %d nodes, step x %.3g\n",
+			   f->unit, c.after_loss_nodes, c.step_factor_one, f->reserved, c.step_factor_all);
 }
 
 static void jnum(struct buf *b, const char *key, double v)
@@ -291,6 +364,7 @@ void plan_fleet_json(const struct plan *p, struct buf *b)
 	jnum(b, "usdPerHour", c.total_hour);
 	buf_putc(b, ',');
 	jnum(b, "blendedUsdPerNodeHour", c.blended_node_hour);
+	buf_printf(b, ",\"spotUnitNodes\":%d,\"spotUnits\":%d", f->unit, f->units);
 	buf_printf(b, ",\"afterOneLossNodes\":%d,", c.after_loss_nodes);
 	jnum(b, "stepFactorOneLoss", c.step_factor_one);
 	buf_putc(b, ',');
@@ -306,11 +380,11 @@ void plan_fleet_loss_text(const struct plan *p, const struct plan_est *e, struct
 		return;
 	struct plan_fleet_cost c;
 	plan_fleet_costs(p, &c);
-	buf_printf(b, "  spot loss        step %.3g s -> %.3g s at %d nodes (one spot node lost), %.3g s at %d (all)",
+	buf_printf(b, "  spot loss        step %.3g s -> %.3g s at %d nodes (one spot unit of %d lost), %.3g s at %d (all)",
 		   e->step_seconds, e->step_seconds * c.step_factor_one, c.after_loss_nodes,
-		   e->step_seconds * c.step_factor_all, p->fleet.reserved);
+		   p->fleet.unit, e->step_seconds * c.step_factor_all, p->fleet.reserved);
 	if (e->run_seconds > 0)
-		buf_printf(b, "; lost at the start, one node adds %.1f h to the %.1f h run",
+		buf_printf(b, "; lost at the start, one unit adds %.1f h to the %.1f h run",
 			   e->run_seconds * (c.step_factor_one - 1) / 3600, e->run_seconds / 3600);
 	buf_putc(b, '\n');
 }

@@ -25,12 +25,13 @@ assert abs(f["spotUsdPerHour"] - 2 * od * 0.5) < 1e-6, (f, od)
 assert abs(f["usdPerHour"] - 3 * od) < 1e-6
 assert abs(f["blendedUsdPerNodeHour"] - 0.75 * od) < 1e-6'
 check p5-lost-node '
+assert (f["spotUnitNodes"], f["spotUnits"]) == (1, 2), f
 assert f["afterOneLossNodes"] == 3, f
 assert abs(f["stepFactorOneLoss"] - 4 / 3) < 1e-9 and f["stepFactorAllLost"] == 2, f'
 "$TF" plan $S/fleet-p5.yaml >"$t/out" 2>&1
 grep -q 'smallest fleet   2 nodes x 8 = world 16 -> DP 2; micro 1 x DP 2 x 12 micro-batches = global 24' "$t/out" \
 	&& ok p5-text-accumulation || { no p5-text-accumulation; cat "$t/out"; }
-grep -q 'spot loss        step .* at 3 nodes (one spot node lost).*one node adds [0-9.]* h to the' "$t/out" \
+grep -q 'spot loss        step .* at 3 nodes (one spot unit of 1 lost).*one unit adds [0-9.]* h to the' "$t/out" \
 	&& ok p5-text-loss-hours || no p5-text-loss-hours
 
 expect_rc reference-plans 0 "$TF" plan --format json examples/jobs/moe-176b-trn2-mixed.yaml
@@ -38,7 +39,23 @@ check reference-fleet '
 assert f["smallest"]["data"] == 96 and f["smallest"]["microBatchesPerStep"] == 16, f
 assert d["data"] == 128 and d["microBatchesPerStep"] == 12, d
 assert f["countsThatCannotTrain"] == 15 and f["afterOneLossNodes"] == 48, f
+assert (f["spotUnitNodes"], f["spotUnits"]) == (16, 1), f
 assert f["reservedUsdPerHour"] > 0 and f["spotUsdPerHour"] > 0, f'
+# What the plan says the reference job does when one spot node goes.
+"$TF" plan examples/jobs/moe-176b-trn2-mixed.yaml >"$t/out" 2>&1
+grep -q '^  spot units       one unit of all 16 spot nodes' "$t/out" && grep -q '^  spot loss        a reclaim notice for one spot node stops all 16 .*training goes on at 48 nodes from the latest checkpoint' "$t/out" \
+	&& ok reference-spot-loss-line || { no reference-spot-loss-line; cat "$t/out"; }
+
+# Groups: the smallest unit at which every count trains.
+expect_rc groups-plans 0 "$TF" plan --format json $S/fleet-groups.yaml
+check groups-unit '
+assert (f["spotUnitNodes"], f["spotUnits"]) == (2, 2), f
+assert f["countsThatCannotTrain"] == 2 and f["afterOneLossNodes"] == 4, f
+assert f["stepFactorOneLoss"] == 1.5 and f["stepFactorAllLost"] == 3, f'
+"$TF" plan $S/fleet-groups.yaml >"$t/out" 2>&1
+grep -q '^  spot units       2 groups of 2 nodes' "$t/out" && grep -q 'stops its group of 2 .*training goes on at 4 nodes' "$t/out" \
+	&& ok groups-spot-loss-line || { no groups-spot-loss-line; cat "$t/out"; }
+grep -q 'JS2014' "$t/out" && no groups-layout-unit-no-js2014 || ok groups-layout-unit-no-js2014
 
 expect_rc capacity-block-plans 0 "$TF" plan --format json $S/fleet-capacity-block.yaml
 check capacity-block-unknown-prices '
@@ -116,21 +133,35 @@ assert "CustomActions" not in r
 assert {"BucketName": "fleet-artifacts", "EnableWriteAccess": True} in s["Iam"]["S3Access"], s
 PY
 grep -q '^#SBATCH hetjob$' "$b" && ok script-hetjob || no script-hetjob
-[ "$(grep -c '^#SBATCH --no-kill$' "$b")" = 2 ] && ok script-no-kill-each-component || no script-no-kill-each-component
+# fleet-p5 trains at every count: each spot node is a unit of its own.
+[ "$(grep -c '^#SBATCH --no-kill$' "$b")" = 3 ] && [ "$(grep -c '^#SBATCH hetjob$' "$b")" = 2 ] \
+	&& ok script-no-kill-each-component || no script-no-kill-each-component
 grep -q -- '^	--nnodes=2:4$' "$b" && grep -q -- '^	--max_restarts=2$' "$b" && grep -q -- '--rdzv_backend=c10d' "$b" \
 	&& ok script-elastic-torchrun || no script-elastic-torchrun
-# One step per component: the spot step in the background, the reserved
-# step's status is the job's; a one-node spot component is not requeued.
-grep -q '^srun --het-group=1 .*--no-kill' "$b" && grep -q '^	torchrun "${torchrun_args\[@\]}" "${train_args\[@\]}" &$' "$b" \
-	&& grep -q '^srun --het-group=0 .*--no-kill' "$b" && ok script-two-steps || no script-two-steps
+# One step per component: each spot unit's in the background, leaving as
+# a whole (no --no-kill, --kill-on-bad-exit=1); the reserved step keeps
+# going (--no-kill) and its status is the job's.
+[ "$(grep -c '^srun --het-group=[12] --ntasks-per-node=1 --kill-on-bad-exit=1 \\$' "$b")" = 2 ] \
+	&& [ "$(grep -c '^	torchrun "${torchrun_args\[@\]}" "${train_args\[@\]}" &$' "$b")" = 2 ] \
+	&& ! grep -q '^srun --het-group=[12] .*--no-kill' "$b" \
+	&& grep -q '^srun --het-group=0 .*--no-kill' "$b" && ok script-unit-steps || no script-unit-steps
 awk '/^#SBATCH hetjob/ {spot=1} spot && /^#SBATCH --no-requeue$/ {ok=1} END {exit !ok}' "$b" \
 	&& ok script-spot-no-requeue || no script-spot-no-requeue
-[ "$(grep -c -- '--output="$RUN_DIR/node-%N.log"' "$b")" = 2 ] && ok script-logs-per-host || no script-logs-per-host
+[ "$(grep -c -- '--output="$RUN_DIR/node-%N.log"' "$b")" = 3 ] && ok script-logs-per-host || no script-logs-per-host
 grep -q '^export RESUME=latest$' "$b" && grep -q -- '--load "$CHECKPOINT_DIR"' "$b" \
 	&& ok script-resumes || no script-resumes
 "$TF" lint --select ALL --fail-level info --format concise "$c" "$b" >"$t/lint" 2>&1 \
 	&& ok generated-lint-clean || { no generated-lint-clean; cat "$t/lint"; }
 shellcheck "$b" "$w" >"$t/sc" 2>&1 && ok generated-shellcheck || { no generated-shellcheck; cat "$t/sc"; }
+
+mkdir "$t/og"
+expect_rc groups-gen 0 "$TF" gen -o "$t/og" $S/fleet-groups.yaml
+bg=$t/og/fleet-groups.sbatch
+[ "$(grep -c '^#SBATCH --nodes=2$' "$bg")" = 3 ] && [ "$(grep -c '^srun --het-group=[12] ' "$bg")" = 2 ] \
+	&& ok groups-script-component-per-group || no groups-script-component-per-group
+"$TF" lint --select ALL --fail-level info --format concise "$t/og/fleet-groups-cluster.yaml" "$bg" >"$t/lint" 2>&1 \
+	&& ok groups-lint-clean || { no groups-lint-clean; cat "$t/lint"; }
+shellcheck "$bg" >"$t/sc" 2>&1 && ok groups-shellcheck || { no groups-shellcheck; cat "$t/sc"; }
 
 mkdir "$t/o2"
 expect_rc capacity-block-gen 0 "$TF" gen -o "$t/o2" $S/fleet-capacity-block.yaml

@@ -43,6 +43,11 @@ if [ "\$1" = listpids ]; then
 fi
 EOF
 chmod +x "$t/bin/scontrol"
+cat >"$t/bin/scancel" <<EOF
+#!/bin/sh
+echo "\$(date +%s.%N) \$*" >>"$state/scancel"
+EOF
+chmod +x "$t/bin/scancel"
 export PATH="$t/bin:$PATH"
 
 # A worker (LOCAL_RANK set, as torchrun sets it) and its launcher (not).
@@ -57,11 +62,11 @@ printf '%s 7 0 0 0\n%s 7 0 1 1\n' "$launcher" "$worker" >"$state/pids"
 # ends (up to 0.1 s after the signal), so wait that out before clearing.
 reset_state() {
 	sleep 0.3
-	rm -f "$state/notice" "$state/scontrol" "$state/worker"
+	rm -f "$state/notice" "$state/scontrol" "$state/worker" "$state/scancel"
 }
 
-run() { # args...: the watcher, bounded
-	timeout 20 bash "$w" --endpoint "$ep" --node spot-dy-trn2-1 "$@"
+run() { # args...: the watcher, bounded; the unit stopped at once unless told
+	timeout 20 bash "$w" --endpoint "$ep" --node spot-dy-trn2-1 --stop-after 0 "$@"
 }
 
 # No notice: one poll, nothing drained.
@@ -81,6 +86,27 @@ grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN reason=spot interruption no
 	&& ok drains-the-node || { no drains-the-node; cat "$state/scontrol" "$t/out"; }
 [ -s "$state/worker" ] && ok worker-gets-usr1 || { no worker-gets-usr1; cat "$t/out"; }
 [ ! -e "$state/launcher" ] && ok launcher-spared || no launcher-spared
+# The unit goes as a whole: SIGTERM to the workers' step, once.
+[ "$(cut -d' ' -f2- "$state/scancel" 2>/dev/null)" = "--signal=TERM 7.0" ] && grep -q 'stopped step 7.0' "$t/out" \
+	&& ok stops-the-unit-step || { no stops-the-unit-step; cat "$state/scancel" "$t/out"; }
+reset_state
+
+# --stop-after: the checkpoint's time before the unit is stopped.
+printf '{"action": "terminate", "time": "2026-11-30T16:00:00Z"}' >"$state/notice"
+before=$(date +%s.%N)
+run --once --stop-after 2 >"$t/out" 2>&1; rc=$?
+waited=$(awk -v a="$before" '{print $1 - a; exit}' "$state/scancel" 2>/dev/null)
+[ $rc = 0 ] && [ -s "$state/worker" ] && awk -v w="${waited:-0}" 'BEGIN {exit !(w >= 1.9)}' \
+	&& ok stop-after-waits || { no "stop-after-waits (stopped after ${waited:-never} s)"; cat "$t/out"; }
+reset_state
+
+# No worker on the node (nothing signalled): no step to stop.
+mv "$state/pids" "$state/pids.keep"
+printf '%s 7 0 0 0\n' "$launcher" >"$state/pids"
+printf '{"action": "terminate", "time": "2026-11-30T16:00:00Z"}' >"$state/notice"
+run --once >"$t/out" 2>&1
+[ ! -e "$state/scancel" ] && ok no-worker-no-stop || { no no-worker-no-stop; cat "$state/scancel"; }
+mv "$state/pids.keep" "$state/pids"
 reset_state
 
 # Watching: the notice appears after a few polls and is acted on once.
@@ -134,6 +160,7 @@ run --once --endpoint http://127.0.0.1:9 >"$t/out" 2>&1; rc=$?
 run --interval soon >"$t/out" 2>&1; [ $? = 2 ] && ok bad-interval || no bad-interval
 run --interval 0 >"$t/out" 2>&1; [ $? = 2 ] && ok zero-interval || no zero-interval
 run --what >"$t/out" 2>&1; [ $? = 2 ] && ok unknown-option || no unknown-option
+run --stop-after later >"$t/out" 2>&1; [ $? = 2 ] && ok bad-stop-after || no bad-stop-after
 
 # As CustomActions run it: it installs a copy and starts it in the
 # background (no systemd here), then returns; the copy acts on a notice.

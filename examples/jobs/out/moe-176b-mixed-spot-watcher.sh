@@ -10,10 +10,14 @@
 # notice, which comes about two minutes before the instance is reclaimed.
 # On a notice it drains the node in Slurm, so that nothing new starts
 # there, and sends SIGUSR1 to the training workers on this node, which
-# asks them for a checkpoint; the job goes on without the node.
+# asks them for a checkpoint. --stop-after seconds later (90 by default,
+# before the two minutes are up) it stops the job step those workers
+# belong to: SIGTERM to its torchrun on every node of the spot unit, so
+# that the unit leaves the rendezvous as a whole and the nodes left
+# re-form it at a size that trains, from the latest checkpoint.
 #
 #   spot-watcher.sh [--endpoint URL] [--interval SECONDS] [--node NAME]
-#                   [--foreground | --once]
+#                   [--stop-after SECONDS] [--foreground | --once]
 #
 # Without --foreground or --once it copies itself to a fixed place and
 # starts itself there in the background (a systemd unit where systemd
@@ -22,6 +26,7 @@ set -euo pipefail
 
 endpoint='http://169.254.169.254'
 interval=5
+stop_after=90
 node=""
 mode=install
 # SPOT_WATCHER_HOME moves the installed copy (tests install it elsewhere).
@@ -31,7 +36,7 @@ readonly TOKEN_TTL=21600
 log() { echo "spot-watcher: $*" >&2; }
 
 usage() {
-	log "usage: $0 [--endpoint URL] [--interval SECONDS] [--node NAME] [--foreground | --once]"
+	log "usage: $0 [--endpoint URL] [--interval SECONDS] [--node NAME] [--stop-after SECONDS] [--foreground | --once]"
 	exit 2
 }
 
@@ -40,12 +45,14 @@ while [ $# -gt 0 ]; do
 	--endpoint) [ $# -ge 2 ] || usage; endpoint=$2; shift 2 ;;
 	--interval) [ $# -ge 2 ] || usage; interval=$2; shift 2 ;;
 	--node) [ $# -ge 2 ] || usage; node=$2; shift 2 ;;
+	--stop-after) [ $# -ge 2 ] || usage; stop_after=$2; shift 2 ;;
 	--foreground) mode=watch; shift ;;
 	--once) mode=once; shift ;;
 	*) usage ;;
 	esac
 done
 case $interval in '' | *[!0-9]* | 0) log "--interval takes whole seconds, at least 1: $interval"; exit 2 ;; esac
+case $stop_after in '' | *[!0-9]*) log "--stop-after takes whole seconds: $stop_after"; exit 2 ;; esac
 endpoint=${endpoint%/}
 # ParallelCluster names each compute node's host after its Slurm node.
 node=${node:-${SLURMD_NODENAME:-$(hostname -s)}}
@@ -56,7 +63,8 @@ install_and_start() {
 		cp "$0" "$INSTALLED"
 		chmod 0755 "$INSTALLED"
 	fi
-	local args=(--foreground --endpoint "$endpoint" --interval "$interval" --node "$node")
+	local args=(--foreground --endpoint "$endpoint" --interval "$interval" --node "$node"
+		--stop-after "$stop_after")
 	if command -v systemd-run >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
 		systemd-run --unit=trainforge-spot-watcher --property=Restart=on-failure \
 			"$INSTALLED" "${args[@]}"
@@ -91,20 +99,40 @@ read_notice() {
 
 # The training workers of every job step on this node: torchrun sets
 # LOCAL_RANK for them and not for itself, so the launcher is spared (its
-# default action for SIGUSR1 is to exit). Sets sent to how many.
+# default action for SIGUSR1 is to exit). Sets sent to how many, and
+# steps to the job steps (JOBID.STEPID) they run in.
 sent=0
+steps=""
 signal_workers() {
-	local pid
+	local pid job step
 	sent=0
-	for pid in $(scontrol listpids '*' "$node" 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9]+$/ {print $1}'); do
+	while read -r pid job step; do
 		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q '^LOCAL_RANK='; then
 			kill -USR1 "$pid" 2>/dev/null && sent=$((sent + 1))
+			case " $steps " in *" $job.$step "*) ;; *) steps="${steps:+$steps }$job.$step" ;; esac
+		fi
+	done < <(scontrol listpids '*' "$node" 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ {print $1, $2, $3}')
+}
+
+# Stops the spot unit: SIGTERM to the tasks of the steps the workers run
+# in, on every node of the step. torchrun ends its workers and exits
+# without closing the rendezvous (it does close it when it exits on its
+# own), srun's --kill-on-bad-exit ends the step, and the other nodes
+# restart their workers without this unit.
+stop_unit() {
+	local s
+	for s in $steps; do
+		if scancel --signal=TERM "$s"; then
+			log "stopped step $s (its torchrun on every node of the unit)"
+		else
+			log "could not stop step $s"
 		fi
 	done
 }
 
 act_on() {
-	local notice=$1 reason
+	local notice=$1 reason started
+	started=$(date +%s)
 	reason="spot interruption notice: $(head -c 4096 "$notice" | tr -cd '[:alnum:] :,._-' | cut -c1-120)"
 	log "$reason"
 	if scontrol update nodename="$node" state=DRAIN reason="$reason"; then
@@ -122,6 +150,11 @@ act_on() {
 		sleep "$interval"
 	done
 	log "sent SIGUSR1 to $sent worker(s)"
+	[ -n "$steps" ] || return 0
+	# The checkpoint's time, then the unit goes, before the instance does.
+	local left=$((started + stop_after - $(date +%s)))
+	[ "$left" -le 0 ] || sleep "$left"
+	stop_unit
 }
 
 watch() {
