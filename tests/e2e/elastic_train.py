@@ -22,7 +22,18 @@ every rank, the signalled ones or not, saves its own shard,
 CHECKPOINT_DIR/signal-S/rank-R.pt (and rank 0 the usual step-S.pt), and
 prints "elastic_train rank=R saved signal checkpoint step=S".
 
-    elastic_train.py --steps N [--step-time SECONDS]
+    elastic_train.py --steps N [--step-time SECONDS] [Megatron's layout flags]
+
+It takes Megatron-LM's layout flags as the generated launch line writes
+them (--tensor-model-parallel-size, --pipeline-model-parallel-size,
+--context-parallel-size, --micro-batch-size, --global-batch-size; others
+are ignored) and rejects a world they do not fit as Megatron's
+validate_args does, before any collective: every rank prints
+
+    elastic_train rank=R rejects world_size=W: REASON
+
+and exits 1, so a worker group at a size the layout does not allow
+shows in the log and costs torchrun a restart, as it would in a real run.
 
 Rank 0 prints "elastic_train done step=N world_size=W" at the end.
 """
@@ -77,17 +88,41 @@ def latest(ckpt_dir):
     return int(state["step"]), float(state["total"])
 
 
+def layout_problem(args, world):
+    """What Megatron's validate_args would refuse at this world, or None."""
+    model = (args.tensor_model_parallel_size * args.pipeline_model_parallel_size
+             * args.context_parallel_size)
+    if world % model:
+        return f"world size is not divisible by TP x PP x CP = {model}"
+    dp = world // model
+    if args.global_batch_size is not None and args.micro_batch_size is not None \
+            and args.global_batch_size % (args.micro_batch_size * dp):
+        return (f"global batch {args.global_batch_size} is not a multiple of "
+                f"micro batch {args.micro_batch_size} x DP {dp}")
+    return None
+
+
 def main(argv):
     global signalled
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(allow_abbrev=False)
     ap.add_argument("--steps", type=int, required=True, help="total steps of the run")
     ap.add_argument("--step-time", type=float, default=0.5, help="seconds of work per step")
     ap.add_argument("--keep", type=int, default=3, help="step checkpoints to keep")
-    args = ap.parse_args(argv)
+    ap.add_argument("--tensor-model-parallel-size", type=int, default=1)
+    ap.add_argument("--pipeline-model-parallel-size", type=int, default=1)
+    ap.add_argument("--context-parallel-size", type=int, default=1)
+    ap.add_argument("--micro-batch-size", type=int, default=None)
+    ap.add_argument("--global-batch-size", type=int, default=None)
+    args, _ = ap.parse_known_args(argv)
     signal.signal(signal.SIGUSR1, on_usr1)
 
-    ckpt_dir = os.environ["CHECKPOINT_DIR"]
     rank = int(os.environ["RANK"])
+    problem = layout_problem(args, int(os.environ["WORLD_SIZE"]))
+    if problem:
+        log(f"rank={rank} rejects world_size={os.environ['WORLD_SIZE']}: {problem}")
+        return 1
+
+    ckpt_dir = os.environ["CHECKPOINT_DIR"]
     local_rank = int(os.environ["LOCAL_RANK"])
     node = os.environ.get("SLURMD_NODENAME", "?")
     restart = os.environ.get("TORCHELASTIC_RESTART_COUNT", "?")
