@@ -1,10 +1,12 @@
 /* trainforge gen SPEC [-o DIR] [--force] [--check] [--templates DIR] */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "fileio.h"
 #include "format.h"
 #include "jobspec.h"
 #include "lint.h"
@@ -15,7 +17,7 @@
 static const char gen_usage[] =
 	"usage: trainforge gen SPEC [-o DIR] [--force] [--check] [--templates DIR] [--target T]\n"
 	"  writes NAME-cluster.yaml and NAME.sbatch (and NAME-spot-watcher.sh for a mixed fleet)\n"
-	"  into DIR (default .) and prints the plan\n"
+	"  into DIR (default .; made with its parents when missing) and prints the plan\n"
 	"  --force          overwrite files that differ\n"
 	"  --check          write nothing; exit 1 when a file is missing or differs\n"
 	"  --templates DIR  use DIR/<template> instead of the built-in one of that name\n"
@@ -63,8 +65,10 @@ static int parse(struct gen_args *a, int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	a->target = target_apply(target_default(), &req);
+	/* A missing DIR is made when there is something to write (the
+	 * README's tour runs gen -o out/ first); another kind of file is not. */
 	struct stat st;
-	if (stat(a->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+	if (stat(a->dir, &st) == 0 ? !S_ISDIR(st.st_mode) : errno != ENOENT) {
 		fprintf(stderr, "trainforge: %s: not a directory\n", a->dir);
 		return EXIT_TROUBLE;
 	}
@@ -112,6 +116,10 @@ static bool lint_generated(const struct gen_files *files, const char *dir,
 static int write_files(const struct gen_args *a, const struct gen_files *files)
 {
 	int rc = EXIT_CLEAN;
+	if (!a->check && !dir_make(a->dir)) {
+		fprintf(stderr, "trainforge: %s: %s\n", a->dir, strerror(errno));
+		return EXIT_TROUBLE;
+	}
 	for (size_t i = 0; i < files->len; i++) {
 		const struct gen_file *f = &files->v[i];
 		enum output_result r = output_write(a->dir, f->name, f->text, f->len, a->force, a->check);

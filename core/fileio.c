@@ -100,3 +100,38 @@ bool file_write_atomic(const char *path, const char *text, size_t len, unsigned 
 	buf_free(&tmp);
 	return ok;
 }
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return false;
+	if (!S_ISDIR(st.st_mode))
+		errno = ENOTDIR;
+	return S_ISDIR(st.st_mode);
+}
+
+/* Each prefix up to a slash, then the whole path; an existing directory
+ * (made meanwhile by another process too) is success. */
+bool dir_make(const char *path)
+{
+	if (is_dir(path))
+		return true;
+	if (errno != ENOENT)
+		return false;
+	struct buf p = BUF_INIT;
+	buf_puts(&p, path);
+	bool ok = true;
+	for (char *s = p.p + 1; ok; s++) {
+		char c = *s;
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		ok = mkdir(p.p, 0777) == 0 || (errno == EEXIST && is_dir(p.p));
+		*s = c;
+		if (!c)
+			break;
+	}
+	buf_free(&p);
+	return ok;
+}

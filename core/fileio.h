@@ -20,5 +20,9 @@ char *file_read(const char *path, size_t max, size_t *len, bool *too_big);
  * mode is the new file's permissions. False (errno set) on failure, with
  * the old file untouched. */
 bool file_write_atomic(const char *path, const char *text, size_t len, unsigned mode);
+/* Makes the directory path and its missing parents (mkdir -p, mode 0777
+ * less the umask). True when it is a directory afterwards; false (errno
+ * set) otherwise, ENOTDIR when path or a parent is another kind of file. */
+bool dir_make(const char *path);
 
 #endif

@@ -38,7 +38,18 @@ echo "# edited" >>"$t/o/bert-large.sbatch"
 	&& ok force-overwrites || no force-overwrites
 [ "$(find "$t/o" -name '.*' -type f | wc -l)" = 0 ] && ok no-temp-files || no no-temp-files
 "$TF" gen --check -o "$t/o" "$spec" >/dev/null 2>&1 && ok check-clean || no check-clean
-"$TF" gen -o "$t/nowhere" "$spec" >/dev/null 2>&1; [ $? = 2 ] && ok missing-dir || no missing-dir
+# -o DIR makes DIR and its parents, only when something is written.
+"$TF" gen --check -o "$t/new/a/b" "$spec" >/dev/null 2>&1; rc=$?
+[ $rc = 1 ] && [ ! -e "$t/new" ] && ok check-makes-no-dir || no "check-makes-no-dir ($rc)"
+"$TF" gen -o "$t/new/a/b" tests/cases/JS2001/bad.yaml >/dev/null 2>&1
+[ ! -e "$t/new" ] && ok findings-make-no-dir || no findings-make-no-dir
+"$TF" gen -o "$t/new/a/b/" "$spec" >/dev/null 2>&1 && [ -f "$t/new/a/b/bert-large.sbatch" ] \
+	&& ok missing-dir-made || no missing-dir-made
+: >"$t/plainfile"
+"$TF" gen -o "$t/plainfile" "$spec" >/dev/null 2>"$t/err"; [ $? = 2 ] && grep -q 'not a directory' "$t/err" \
+	&& ok file-not-dir || no file-not-dir
+"$TF" gen -o "$t/plainfile/sub" "$spec" >/dev/null 2>"$t/err"; [ $? = 2 ] && grep -q 'plainfile/sub' "$t/err" \
+	&& ok under-file-not-dir || { no under-file-not-dir; cat "$t/err"; }
 "$TF" gen -o "$t/o" tests/cases/JS2001/bad.yaml >/dev/null 2>"$t/err"; rc=$?
 [ $rc = 1 ] && grep -q JS2001 "$t/err" && ok bad-spec-diagnostic || no bad-spec-diagnostic
 
