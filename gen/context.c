@@ -34,40 +34,19 @@ static void flag_int(struct tv *list, const char *name, long long v)
 	flag(list, name, num);
 }
 
-/* The plan's value of every knob a framework's flags can carry. */
-static void knob_values(const struct plan *p, long long v[FK__COUNT])
-{
-	const struct spec_model *m = p->job->model;
-	v[FK_TP] = p->tp;
-	v[FK_PP] = p->pp;
-	v[FK_VPP] = p->vpp;
-	v[FK_CP] = p->cp;
-	v[FK_EP] = p->ep;
-	v[FK_DP] = p->dp;
-	v[FK_MICRO] = p->micro;
-	v[FK_GLOBAL] = p->global;
-	v[FK_RANK_BATCH] = p->global / p->dp;
-	v[FK_MICRO_BATCHES] = p->micro_batches;
-	v[FK_LAYERS] = m->layers;
-	v[FK_HIDDEN] = m->hidden_size;
-	v[FK_HEADS] = m->attention_heads;
-	v[FK_GROUPS] = m->query_groups;
-	v[FK_EXPERTS] = m->experts;
-	v[FK_SEQ] = m->seq_length;
-}
-
 /* The framework's own spelling of the layout, from its flag table
  * (docs/frameworks.md, "Flags"). The checkpoint directory is the
  * script's $CHECKPOINT_DIR. */
 static struct tv *parallel_flags(const struct plan *p)
 {
 	const struct fw_def *fw = fw_def(p->job->framework);
-	long long v[FK__COUNT] = { 0 };
-	knob_values(p, v);
+	long long v[FK__COUNT];
+	plan_knob_values(p, v);
 	struct tv *l = tv_list_new();
 	for (size_t i = 0; i < fw->nflags; i++) {
 		const struct fw_flag *f = &fw->flags[i];
-		if (!fw_flag_written(f, v))
+		/* entry.args with the same flag and value: not written twice */
+		if (!fw_flag_written(f, v) || plan_arg_given(p, f))
 			continue;
 		switch (f->form) {
 		case FW_INT:
@@ -78,6 +57,9 @@ static struct tv *parallel_flags(const struct plan *p)
 			break;
 		case FW_DIR:
 			flag(l, f->flag, "\"$CHECKPOINT_DIR\"");
+			break;
+		case FW_WORD:
+			flag(l, f->flag, f->word);
 			break;
 		}
 	}
@@ -92,17 +74,58 @@ static struct tv *string_list(char **v, unsigned n)
 	return l;
 }
 
-/* env comes from the document: a free-form mapping the binding skips. */
-static struct tv *env_list(const struct spec *spec)
+/* env comes from the document: a free-form mapping the binding skips.
+ * A value the script sets itself to the same text is not written twice
+ * (another value is JS3002's). */
+static struct tv *env_list(const struct plan *p, const struct spec *spec)
 {
 	struct tv *l = tv_list_new();
 	const yamldoc *d = spec->doc;
 	yd_node env = yd_get(d, yd_root(d), "env");
 	for (size_t i = 0; i < yd_len(d, env) && yd_kind(d, env) == YD_MAPPING; i++) {
+		const char *name = yd_str(d, yd_key(d, env, i), NULL);
+		const char *value = yd_str(d, yd_value(d, env, i), NULL);
+		const struct plan_env_set *g = plan_env_generated(p, name);
+		if (g && g->value && !strcmp(g->value, value))
+			continue;
 		struct tv *e = tv_map_new();
-		tv_map_set(e, "name", tv_str(yd_str(d, yd_key(d, env, i), NULL)));
-		tv_map_set(e, "value", tv_str(yd_str(d, yd_value(d, env, i), NULL)));
+		tv_map_set(e, "name", tv_str(name));
+		tv_map_set(e, "value", tv_str(value));
 		tv_list_push(l, e);
+	}
+	return l;
+}
+
+/* The user's NEURON_CC_FLAGS, when it carries the plan's LNC itself. */
+static const char *user_cc_flags(const struct plan *p, const struct spec *spec)
+{
+	const yamldoc *d = spec->doc;
+	const char *v = yd_str(d, yd_get(d, yd_get(d, yd_root(d), "env"), "NEURON_CC_FLAGS"), NULL);
+	return plan_cc_flags_agree(p, v) ? v : NULL;
+}
+
+/* path_prepend: each variable's directories, joined, before its old
+ * value; ${NAME:+:${NAME}} adds the colon only when there is one (and
+ * keeps `set -u` quiet for an unset variable). */
+static struct tv *path_prepend_list(const struct spec *spec)
+{
+	struct tv *l = tv_list_new();
+	const yamldoc *d = spec->doc;
+	yd_node pp = yd_get(d, yd_root(d), "path_prepend");
+	for (size_t i = 0; yd_kind(d, pp) == YD_MAPPING && i < yd_len(d, pp); i++) {
+		const char *name = yd_str(d, yd_key(d, pp, i), NULL);
+		yd_node dirs = yd_value(d, pp, i);
+		struct buf joined = BUF_INIT, old = BUF_INIT;
+		for (size_t k = 0; yd_kind(d, dirs) == YD_SEQUENCE && k < yd_len(d, dirs); k++)
+			buf_printf(&joined, "%s%s", k ? ":" : "", yd_str(d, yd_item(d, dirs, k), NULL));
+		buf_printf(&old, "\"${%s:+:${%s}}\"", name, name);
+		struct tv *e = tv_map_new();
+		tv_map_set(e, "name", tv_str(name));
+		tv_map_set(e, "dirs", tv_str(joined.p ? joined.p : ""));
+		tv_map_set(e, "old", tv_str(old.p));
+		tv_list_push(l, e);
+		buf_free(&joined);
+		buf_free(&old);
 	}
 	return l;
 }
@@ -288,17 +311,15 @@ static void batch_keys(struct tv *c, const struct plan *p, const struct spec *sp
 		set_int(c, "lnc", p->lnc);
 	else
 		tv_map_set(c, "lnc", tv_null());
-	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200)
-	 * (docs/frameworks.md, "Megatron-LM"). */
-	bool blackwell = strstr(j->instance, "b200") != NULL;
-	tv_map_set(c, "cuda_max_connections",
-		   tv_bool(p->gpu && fw_def(j->framework)->cuda_max_connections &&
-			   (p->tp > 1 || p->cp > 1) && !blackwell));
+	tv_map_set(c, "cuda_max_connections", tv_bool(plan_cuda_max_connections(p)));
+	/* a user NEURON_CC_FLAGS with the same LNC replaces the generated one */
+	tv_map_set(c, "lnc_cc_flags", tv_bool(!user_cc_flags(p, spec)));
 	set_int(c, "rdzv_port", 29500);
 	set_str(c, "script", j->entry->script);
 	tv_map_set(c, "args", string_list(j->entry->args, j->entry->args_count));
 	tv_map_set(c, "parallel_flags", parallel_flags(p));
-	tv_map_set(c, "env", env_list(spec));
+	tv_map_set(c, "env", env_list(p, spec));
+	tv_map_set(c, "path_prepend", path_prepend_list(spec));
 }
 
 struct tv *context_build(const struct plan *p, const struct spec *spec,

@@ -457,6 +457,7 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	ok &= check_model(&r);
 	ok &= fsx_size_invalid(spec, diags);
 	ok &= compile_cache_not_shared(p, spec, diags);
+	ok &= plan_run_check(p, spec, diags);
 	p->os = j->cluster->os ? j->cluster->os : p->neuron ? "ubuntu2204" : "alinux2023";
 	if (ok)
 		estimate(p, j);

@@ -90,6 +90,23 @@ void plan_fleet_json(const struct plan *p, struct buf *b);
 struct plan_est;
 void plan_fleet_loss_text(const struct plan *p, const struct plan_est *e, struct buf *b);
 
+/* ---- what every worker runs (gen/plan_run.c) -----------------------------
+ * env and entry.args against what gen writes itself (JS30xx). */
+bool plan_run_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
+/* The plan's value of every knob a framework's flags can carry. */
+void plan_knob_values(const struct plan *p, long long v[FK__COUNT]);
+/* Whether entry.args already gives row f with the value gen would write
+ * (gen then does not write it twice). */
+bool plan_arg_given(const struct plan *p, const struct fw_flag *f);
+/* Megatron's CUDA_DEVICE_MAX_CONNECTIONS=1 is needed. */
+bool plan_cuda_max_connections(const struct plan *p);
+/* A variable the generated script sets itself: its value (NULL for the
+ * script's own read-only variables) and where that comes from. */
+struct plan_env_set { const char *name, *value, *why; };
+const struct plan_env_set *plan_env_generated(const struct plan *p, const char *name);
+/* A user NEURON_CC_FLAGS that compiles for the plan's LNC. */
+bool plan_cc_flags_agree(const struct plan *p, const char *user);
+
 /* ---- estimates (gen/plan_estimate.c) ------------------------------------
  * Time, memory, network and cost of the plan's layout on one instance
  * type. Every figure that needs an input the spec or the catalog lacks is

@@ -155,6 +155,7 @@ static const cyaml_schema_field_t job_fields[] = {
 	CYAML_FIELD_SEQUENCE("s3_buckets", OPT_PTR, struct job_spec, s3_buckets, &string_entry, 0, CYAML_UNLIMITED),
 	STR("time_limit", struct job_spec, time_limit),
 	CYAML_FIELD_IGNORE("env", OPT), /* free-form: read from the document */
+	CYAML_FIELD_IGNORE("path_prepend", OPT), /* free-form: read from the document */
 	CYAML_FIELD_END
 };
 
@@ -458,6 +459,12 @@ struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
 			 enum rule_id rule, const char *path, const char *fmt, ...)
 {
 	REPORT_AT(rule, spec_node(spec, path));
+}
+
+struct diag *spec_report_at(const struct spec *spec, struct diag_list *diags,
+			    enum rule_id rule, yd_node at, const char *fmt, ...)
+{
+	REPORT_AT(rule, at);
 }
 
 static const char *const storage_names[] = {

@@ -89,6 +89,11 @@ struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
 			 enum rule_id rule, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Reports rule at a node of the spec. */
+struct diag *spec_report_at(const struct spec *spec, struct diag_list *diags,
+			    enum rule_id rule, yd_node at, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 /* The structure rules (JS0xxx) at a node (spec_node of a dotted path),
  * for what the planner finds of the spec's keys beyond the schema. */
 struct diag *spec_missing_key(const struct spec *spec, struct diag_list *diags,

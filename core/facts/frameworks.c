@@ -8,23 +8,35 @@
  * of 1 are its defaults and stay unwritten; the experts go with EP, the
  * model shape with the spec's model. It has no data-parallel flag. */
 static const struct fw_flag megatron[] = {
-	{ "--tensor-model-parallel-size", FK_TP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--pipeline-model-parallel-size", FK_PP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--num-virtual-stages-per-pipeline-rank", FK_VPP, FW_INT, FW_ABOVE_ONE, FK_NONE, false },
-	{ "--context-parallel-size", FK_CP, FW_INT, FW_ABOVE_ONE, FK_NONE, true },
-	{ "--expert-model-parallel-size", FK_EP, FW_INT, FW_ABOVE_ONE, FK_NONE, true },
-	{ "--num-experts", FK_EXPERTS, FW_INT, FW_ABOVE_ONE, FK_EP, true },
-	{ "--num-layers", FK_LAYERS, FW_INT, FW_GIVEN, FK_NONE, true },
-	{ "--hidden-size", FK_HIDDEN, FW_INT, FW_GIVEN, FK_NONE, false },
-	{ "--num-attention-heads", FK_HEADS, FW_INT, FW_GIVEN, FK_NONE, true },
-	{ "--group-query-attention", FK_NONE, FW_SWITCH, FW_GIVEN, FK_GROUPS, false },
-	{ "--num-query-groups", FK_GROUPS, FW_INT, FW_GIVEN, FK_NONE, true },
-	{ "--seq-length", FK_SEQ, FW_INT, FW_GIVEN, FK_NONE, false },
-	{ "--max-position-embeddings", FK_SEQ, FW_INT, FW_GIVEN, FK_NONE, false },
-	{ "--micro-batch-size", FK_MICRO, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--global-batch-size", FK_GLOBAL, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--save", FK_CHECKPOINTS, FW_DIR, FW_ALWAYS, FK_NONE, false },
-	{ "--load", FK_CHECKPOINTS, FW_DIR, FW_ALWAYS, FK_NONE, false },
+	{ "--tensor-model-parallel-size", FK_TP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--pipeline-model-parallel-size", FK_PP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--num-virtual-stages-per-pipeline-rank", FK_VPP, FW_INT, FW_ABOVE_ONE, FK_NONE, false, 0, NULL },
+	{ "--context-parallel-size", FK_CP, FW_INT, FW_ABOVE_ONE, FK_NONE, true, 0, NULL },
+	{ "--expert-model-parallel-size", FK_EP, FW_INT, FW_ABOVE_ONE, FK_NONE, true, 0, NULL },
+	{ "--num-experts", FK_EXPERTS, FW_INT, FW_ABOVE_ONE, FK_EP, true, 0, NULL },
+	{ "--num-layers", FK_LAYERS, FW_INT, FW_GIVEN, FK_NONE, true, 0, NULL },
+	{ "--hidden-size", FK_HIDDEN, FW_INT, FW_GIVEN, FK_NONE, false, 0, NULL },
+	{ "--num-attention-heads", FK_HEADS, FW_INT, FW_GIVEN, FK_NONE, true, 0, NULL },
+	{ "--group-query-attention", FK_NONE, FW_SWITCH, FW_GIVEN, FK_GROUPS, false, 0, NULL },
+	{ "--num-query-groups", FK_GROUPS, FW_INT, FW_GIVEN, FK_NONE, true, 0, NULL },
+	{ "--seq-length", FK_SEQ, FW_INT, FW_GIVEN, FK_NONE, false, 0, NULL },
+	{ "--max-position-embeddings", FK_SEQ, FW_INT, FW_GIVEN, FK_NONE, false, 0, NULL },
+	{ "--micro-batch-size", FK_MICRO, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--global-batch-size", FK_GLOBAL, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	/* What the plan's memory and time assume (docs/frameworks.md,
+	 * "What the plan assumes"): bf16, sequence parallelism with TP, the
+	 * distributed optimizer for ZeRO, the recompute mode. */
+	{ "--bf16", FK_NONE, FW_SWITCH, FW_ALWAYS, FK_NONE, false, 0, NULL },
+	{ "--fp16", FK_NONE, FW_SWITCH, FW_AGAINST, FK_NONE, false, 0, NULL },
+	{ "--sequence-parallel", FK_NONE, FW_SWITCH, FW_ABOVE_ONE, FK_TP, false, 0, NULL },
+	{ "--use-distributed-optimizer", FK_NONE, FW_SWITCH, FW_AT_LEAST, FK_ZERO, false, 1, NULL },
+	{ "--recompute-granularity", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_SELECTIVE, "selective" },
+	{ "--recompute-granularity", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_FULL, "full" },
+	{ "--recompute-method", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_FULL, "uniform" },
+	{ "--recompute-num-layers", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_FULL, "1" },
+	{ "--recompute-activations", FK_NONE, FW_SWITCH, FW_AGAINST, FK_NONE, false, 0, NULL },
+	{ "--save", FK_CHECKPOINTS, FW_DIR, FW_ALWAYS, FK_NONE, false, 0, NULL },
+	{ "--load", FK_CHECKPOINTS, FW_DIR, FW_ALWAYS, FK_NONE, false, 0, NULL },
 };
 
 /* NeuronX Distributed's example training scripts (docs/frameworks.md,
@@ -32,11 +44,11 @@ static const struct fw_flag megatron[] = {
  * micro-batches matter only to a pipeline. gen has no CP for it, but a
  * hand-written script's CP counts in the world. */
 static const struct fw_flag nxd[] = {
-	{ "--tensor_parallel_size", FK_TP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--pipeline_parallel_size", FK_PP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--num_microbatches", FK_MICRO_BATCHES, FW_INT, FW_ABOVE_ONE, FK_PP, false },
-	{ "--train_batch_size", FK_RANK_BATCH, FW_INT, FW_ALWAYS, FK_NONE, false },
-	{ "--context_parallel_size", FK_CP, FW_INT, FW_NEVER, FK_NONE, true },
+	{ "--tensor_parallel_size", FK_TP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--pipeline_parallel_size", FK_PP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--num_microbatches", FK_MICRO_BATCHES, FW_INT, FW_ABOVE_ONE, FK_PP, false, 0, NULL },
+	{ "--train_batch_size", FK_RANK_BATCH, FW_INT, FW_ALWAYS, FK_NONE, false, 0, NULL },
+	{ "--context_parallel_size", FK_CP, FW_INT, FW_NEVER, FK_NONE, true, 0, NULL },
 };
 
 /* torchtitan's job config as command-line overrides (docs/frameworks.md,
@@ -45,13 +57,18 @@ static const struct fw_flag nxd[] = {
  * and no script rule looks at EP without the experts, which it leaves to
  * the model flavor. */
 static const struct fw_flag torchtitan[] = {
-	{ "--parallelism.tensor_parallel_degree", FK_TP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--parallelism.pipeline_parallel_degree", FK_PP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--parallelism.context_parallel_degree", FK_CP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--parallelism.expert_parallel_degree", FK_EP, FW_INT, FW_ALWAYS, FK_NONE, false },
-	{ "--parallelism.data_parallel_shard_degree", FK_DP, FW_INT, FW_ALWAYS, FK_NONE, true },
-	{ "--training.local_batch_size", FK_MICRO, FW_INT, FW_ALWAYS, FK_NONE, false },
-	{ "--training.global_batch_size", FK_GLOBAL, FW_INT, FW_ALWAYS, FK_NONE, false },
+	{ "--parallelism.tensor_parallel_degree", FK_TP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--parallelism.pipeline_parallel_degree", FK_PP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--parallelism.context_parallel_degree", FK_CP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--parallelism.expert_parallel_degree", FK_EP, FW_INT, FW_ALWAYS, FK_NONE, false, 0, NULL },
+	{ "--parallelism.data_parallel_shard_degree", FK_DP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
+	{ "--training.local_batch_size", FK_MICRO, FW_INT, FW_ALWAYS, FK_NONE, false, 0, NULL },
+	{ "--training.global_batch_size", FK_GLOBAL, FW_INT, FW_ALWAYS, FK_NONE, false, 0, NULL },
+	/* the plan's recompute mode; selective as op-level (the matmuls kept) */
+	{ "--activation_checkpoint.mode", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_NONE, "none" },
+	{ "--activation_checkpoint.mode", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_SELECTIVE, "selective" },
+	{ "--activation_checkpoint.selective_ac_option", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_SELECTIVE, "op" },
+	{ "--activation_checkpoint.mode", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_FULL, "full" },
 };
 
 static const struct fw_def defs[FW__COUNT] = {
@@ -60,6 +77,8 @@ static const struct fw_def defs[FW__COUNT] = {
 		.name = "megatron", .title = "Megatron", .flags = megatron, .nflags = N(megatron),
 		.virtual_stages = true, .even_stages = true, .expert_grid = FW_GRID_EP_PP_TP,
 		.cuda_max_connections = true, .refused_dp_flag = "--data-parallel-size",
+		.zero_stages = 1u << 0 | 1u << 1 | 1u << 2,
+		.zero_how = "its distributed optimizer (--use-distributed-optimizer) partitions the optimizer state and gradients, not the parameters",
 	},
 	[FW_NXD] = {
 		.name = "nxd", .title = "NeuronX Distributed", .flags = nxd, .nflags = N(nxd),
@@ -68,6 +87,8 @@ static const struct fw_def defs[FW__COUNT] = {
 	[FW_TORCHTITAN] = {
 		.name = "torchtitan", .title = "torchtitan", .flags = torchtitan, .nflags = N(torchtitan),
 		.expert_grid = FW_GRID_EP_IN_DP_CP_TP,
+		.zero_stages = 1u << 3,
+		.zero_how = "FSDP over --parallelism.data_parallel_shard_degree, as gen writes it, partitions parameters, gradients and optimizer state (stage 3)",
 	},
 };
 
@@ -93,6 +114,9 @@ bool fw_flag_written(const struct fw_flag *f, const long long value[FK__COUNT])
 	case FW_ABOVE_ONE: return gate > 1;
 	case FW_GIVEN: return gate != 0;
 	case FW_NEVER: return false;
+	case FW_IS: return gate == f->is;
+	case FW_AT_LEAST: return gate >= f->is;
+	case FW_AGAINST: return false;
 	}
 	return false;
 }

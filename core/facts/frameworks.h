@@ -20,8 +20,13 @@ enum fw_knob {
 	FK_MICRO_BATCHES,  /* micro-batches per step per data-parallel rank */
 	FK_LAYERS, FK_HIDDEN, FK_HEADS, FK_GROUPS, FK_EXPERTS, FK_SEQ,
 	FK_CHECKPOINTS,    /* the checkpoint directory */
+	FK_ZERO,           /* the ZeRO stage the plan assumes, 0-3 */
+	FK_RECOMPUTE,      /* the recomputation it assumes: enum fw_recompute */
 	FK__COUNT
 };
+
+/* FK_RECOMPUTE's values: the plan's activation recomputation. */
+enum fw_recompute { FW_RC_NONE = 1, FW_RC_SELECTIVE, FW_RC_FULL };
 
 /* When gen writes a flag, judged on the value of the row's gate. */
 enum fw_when {
@@ -29,9 +34,13 @@ enum fw_when {
 	FW_ABOVE_ONE,  /* the gate is above 1: a size of 1 is the framework's default */
 	FW_GIVEN,      /* the spec gives the gate (it is not 0) */
 	FW_NEVER,      /* lint reads it; gen has no setting that writes it */
+	FW_IS,         /* the gate equals the row's `is` */
+	FW_AT_LEAST,   /* the gate is `is` or more */
+	FW_AGAINST,    /* never written: in entry.args it contradicts what the plan assumes */
 };
 
-enum fw_form { FW_INT, FW_SWITCH, FW_DIR };
+/* FW_WORD: a fixed value, the row's `word` (a recompute mode). */
+enum fw_form { FW_INT, FW_SWITCH, FW_DIR, FW_WORD };
 
 struct fw_flag {
 	const char *flag;    /* as gen writes it; lint matches '-' and '_' alike */
@@ -40,6 +49,8 @@ struct fw_flag {
 	enum fw_when when;
 	enum fw_knob gate;   /* whose value `when` looks at; FK_NONE: the knob's own */
 	bool read;           /* lint's layout rules take its value (one flag a knob) */
+	long long is;        /* FW_IS, FW_AT_LEAST: the gate's value */
+	const char *word;    /* FW_WORD: the value written */
 };
 
 /* How expert parallelism carves the world. */
@@ -59,6 +70,10 @@ struct fw_def {
 	bool batch_per_rank;          /* its batch flag is per data-parallel rank */
 	bool cuda_max_connections;    /* needs CUDA_DEVICE_MAX_CONNECTIONS=1 with TP or CP > 1 before Blackwell */
 	const char *refused_dp_flag;  /* a data-parallel flag people pass that it rejects; NULL */
+	/* The ZeRO stages its written flags run as the plan assumes (bit
+	 * N: stage N); 0: gen writes none, the entry point decides. */
+	unsigned zero_stages;
+	const char *zero_how;         /* what its flags do, for JS3005 */
 };
 
 const struct fw_def *fw_def(enum framework f);

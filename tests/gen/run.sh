@@ -25,6 +25,105 @@ for f in examples/jobs/out/*.sbatch; do
 		&& ok "sbatch-lines-first/$n" || no "sbatch-lines-first/$n"
 done
 
+# Every example's launch line says what its plan assumes: the layout and
+# batch (the table's rows), bf16, sequence parallelism, ZeRO and the
+# recompute mode, each flag once.
+for spec in examples/jobs/*.yaml; do
+	name=$(basename "$spec" .yaml)
+	"$TF" plan --format json "$spec" >"$t/plan.json" 2>/dev/null
+	out=$(sed -n 's/^name: //p' "$spec")
+	if python3 - "$t/plan.json" "examples/jobs/out/$out.sbatch" >"$t/out" 2>&1 <<'PY'; then ok "launch-line-matches-plan/$name"; else no "launch-line-matches-plan/$name"; cat "$t/out"; fi
+import json, re, sys
+plan = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+args = re.search(r"^train_args=\(\n(.*?)^\)", text, re.S | re.M).group(1)
+words = [w.strip("'") for line in args.splitlines() for w in line.split()]
+a, fw = plan["assumptions"], plan["framework"]
+def value(flag):
+    assert words.count(flag) == 1, f"{flag} {words.count(flag)} times in {words}"
+    i = words.index(flag)
+    return words[i + 1] if i + 1 < len(words) and not words[i + 1].startswith("--") else True
+want = {}
+if fw == "megatron":
+    want = {"--tensor-model-parallel-size": str(plan["tensor"]), "--pipeline-model-parallel-size": str(plan["pipeline"]),
+            "--micro-batch-size": str(plan["microBatch"]), "--global-batch-size": str(plan["globalBatch"]), "--bf16": True}
+    if plan["tensor"] > 1:
+        want["--sequence-parallel"] = True
+    if plan["expert"] > 1:
+        want["--expert-model-parallel-size"] = str(plan["expert"])
+    if a["zeroStage"] in (1, 2):
+        want["--use-distributed-optimizer"] = True
+    else:
+        assert "--use-distributed-optimizer" not in words
+    if a["recompute"] == "none":
+        assert "--recompute-granularity" not in words
+    else:
+        want["--recompute-granularity"] = a["recompute"]
+    if a["recompute"] == "full":
+        want.update({"--recompute-method": "uniform", "--recompute-num-layers": "1"})
+elif fw == "torchtitan":
+    want = {"--parallelism.tensor_parallel_degree": str(plan["tensor"]),
+            "--parallelism.data_parallel_shard_degree": str(plan["data"]),
+            "--activation_checkpoint.mode": a["recompute"]}
+    assert a["zeroStage"] == 3, "torchtitan's FSDP is stage 3"
+elif fw == "nxd":
+    want = {"--tensor_parallel_size": str(plan["tensor"]), "--pipeline_parallel_size": str(plan["pipeline"])}
+for flag, v in want.items():
+    assert value(flag) == v, f"{flag}: {value(flag)}, the plan says {v}"
+print(fw, a, "ok")
+PY
+done
+
+# entry.args that repeat a generated flag are not written twice; ones
+# that contradict the spec are refused at their line, and nothing is written.
+cat >"$t/dup.yaml" <<'EOF2'
+trainforge: 1
+name: dup
+instance: p5.48xlarge
+nodes: 2
+framework: megatron
+parallel: {tensor: 8}
+training: {zero_stage: 1, recompute: full}
+entry: {script: /fsx/Megatron-LM/pretrain_gpt.py, args: [--bf16, --tensor-model-parallel-size, "8", --recompute-method=uniform]}
+cluster: {subnet: subnet-0a1b2c3d4e5f60004, ssh_key: key}
+EOF2
+"$TF" gen -o "$t/od" "$t/dup.yaml" >/dev/null 2>&1
+[ "$(grep -c -e '--bf16' "$t/od/dup.sbatch")" = 1 ] && [ "$(grep -c -e '--tensor-model-parallel-size' "$t/od/dup.sbatch")" = 1 ] \
+	&& [ "$(grep -c -e '--recompute-method' "$t/od/dup.sbatch")" = 1 ] && grep -q -- '--use-distributed-optimizer' "$t/od/dup.sbatch" \
+	&& ok args-not-written-twice || { no args-not-written-twice; cat "$t/od/dup.sbatch"; }
+sed 's/"8", --recompute-method=uniform/"4", --recompute-method=uniform/' "$t/dup.yaml" >"$t/contra.yaml"
+"$TF" gen -o "$t/oc" "$t/contra.yaml" >/dev/null 2>"$t/err"; rc=$?
+[ $rc = 1 ] && grep -q 'contra.yaml:8:.*JS3003' "$t/err" && [ ! -e "$t/oc" ] && ok args-contradiction-refused || { no "args-contradiction-refused ($rc)"; cat "$t/err"; }
+"$TF" lint --format concise "$t/contra.yaml" >"$t/lint" 2>&1; grep -q 'contra.yaml:8:.*JS3003' "$t/lint" \
+	&& ok args-contradiction-in-lint || { no args-contradiction-in-lint; cat "$t/lint"; }
+
+# path_prepend: the old value kept, on purpose; run with stand-ins, PATH
+# still finds srun.
+cat >"$t/pp.yaml" <<EOF2
+trainforge: 1
+name: pp
+instance: g5.48xlarge
+nodes: 2
+entry: {script: /opt/train.py}
+cluster: {subnet: subnet-0a1b2c3d4e5f60004, ssh_key: key}
+storage: {type: ebs, mount: $t/ppshared}
+path_prepend: {PATH: [/fsx/envs/train/bin], PYTHONPATH: [/fsx/code, /fsx/lib]}
+EOF2
+mkdir -p "$t/opp" "$t/ppbin"
+"$TF" gen -o "$t/opp" "$t/pp.yaml" >/dev/null 2>&1 && grep -qxF "export PATH='/fsx/envs/train/bin'\"\${PATH:+:\${PATH}}\"" "$t/opp/pp.sbatch" \
+	&& ok path-prepend-rendered || { no path-prepend-rendered; grep -n PATH "$t/opp/pp.sbatch"; }
+shellcheck "$t/opp/pp.sbatch" >"$t/out" 2>&1 && bash -n "$t/opp/pp.sbatch" && ok path-prepend-shellcheck || { no path-prepend-shellcheck; cat "$t/out"; }
+# shellcheck disable=SC2016 # the stand-in's own $PATH
+printf '#!/bin/sh\nprintf "%%s\\n" "$PATH" >"%s/srun-path"; printf "%%s\\n" "$PYTHONPATH" >>"%s/srun-path"\n' "$t" "$t" >"$t/ppbin/srun"
+printf '#!/bin/sh\necho 127.0.0.1\n' >"$t/ppbin/hostname"
+chmod +x "$t/ppbin/srun" "$t/ppbin/hostname"
+(unset PYTHONPATH; SLURM_JOB_ID=7 PATH="$t/ppbin:$PATH" bash "$t/opp/pp.sbatch" >/dev/null 2>&1) \
+	&& [ "$(sed -n 1p "$t/srun-path")" = "/fsx/envs/train/bin:$t/ppbin:$PATH" ] && [ "$(sed -n 2p "$t/srun-path")" = "/fsx/code:/fsx/lib" ] \
+	&& ok path-prepend-runs || { no path-prepend-runs; cat "$t/srun-path"; }
+printf 'env: {PATH: "/fsx/envs/train/bin:$PATH"}\n' >>"$t/pp.yaml"
+"$TF" gen -o "$t/opp2" "$t/pp.yaml" >/dev/null 2>"$t/err"; [ $? = 1 ] && grep -q 'JS3001' "$t/err" && [ ! -e "$t/opp2" ] \
+	&& ok env-path-refused || { no env-path-refused; cat "$t/err"; }
+
 # Safe writes: no overwrite without --force, drift is exit 1, no temp files.
 spec=examples/jobs/bert-g5.yaml
 mkdir "$t/o"

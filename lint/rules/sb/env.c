@@ -178,8 +178,33 @@ static void nccl_socket_excludes_eth(struct sbc *c)
 	}
 }
 
+/* SB2109 path-replaced: a PATH whose new value does not read the old
+ * one. A value that reads it only inside a command substitution
+ * (PATH=$(echo "$PATH" | ...)) counts as reading it. */
+static void path_replaced(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+		const struct sb_assign *a = sb_assign_at(c->m, i);
+		if (strcmp(a->name, "PATH") || !a->value || a->append || a->array ||
+		    (a->kind != SB_ASSIGN_PLAIN && a->kind != SB_ASSIGN_EXPORT &&
+		     a->kind != SB_ASSIGN_DECLARE))
+			continue;
+		bool reads_old = false;
+		for (size_t k = 0; k < sb_word_ref_count(a->value); k++)
+			reads_old |= !strcmp(sb_word_ref(a->value, k), "PATH");
+		if (reads_old)
+			continue;
+		const char *v = sb_word_value(a->value);
+		struct diag *g = sbc_report(c, R_SB2109, a->span,
+			"PATH is set without its old value%s%s%s: srun, hostname and the launcher are no longer found",
+			v ? " (to '" : "", v ? v : "", v ? "')" : "");
+		diag_set_help(g, "prepend to it: export PATH=\"/fsx/venv/bin:${PATH}\"");
+	}
+}
+
 void sbc_check_env(struct sbc *c)
 {
+	path_replaced(c);
 	nccl_socket_excludes_eth(c);
 	known_bad_names(c);
 	efa_variable_aborts(c);
