@@ -176,9 +176,14 @@ else:
     for node in survivors:
         text = records(node) or ""
         groups = list(start.finditer(text))
-        last = max((int(m[5]) for m in groups), default=0)
-        final = [m for m in groups if int(m[5]) == last]
-        if last < 1 or len(final) != 2 or any(int(m[4]) != world for m in final):
+        # The node's last worker group: its last two start lines (a log is
+        # appended to in order). Not by restart count: an agent whose
+        # workers had not failed yet when the others re-formed the group
+        # restarts them as a membership change, which torchrun does not
+        # count (TORCHELASTIC_RESTART_COUNT stays).
+        final = groups[-2:]
+        if len(groups) < 4 or sorted(m[2] for m in final) != ["0", "1"] \
+                or any(int(m[4]) != world for m in final):
             problems.append(f"node-{node}.log: last worker group "
                             f"{[m.group(0).split(' ', 1)[1] for m in final]}, expected 2 workers "
                             f"of world {world} after a restart")
