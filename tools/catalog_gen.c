@@ -280,7 +280,7 @@ static bool scan_positions(struct ctx *c, const char *text, size_t len)
 enum { ACC_UNSET, ACC_NONE, ACC_NVIDIA, ACC_TRN, ACC_TRN2, ACC_INF2 };
 enum { TRI_UNSET, TRI_N, TRI_Y };
 enum { ARCH_UNSET, ARCH_X86_64, ARCH_ARM64 };
-enum { KIND_UNSET, KIND_AWS_DOC, KIND_API_DERIVED, KIND_THIRD_PARTY, KIND_RESEARCH };
+enum { KIND_UNSET, KIND_AWS_DOC, KIND_API_DERIVED, KIND_THIRD_PARTY };
 
 static const cyaml_strval_t accel_strings[] = {
 	{ "none", ACC_NONE }, { "nvidia-gpu", ACC_NVIDIA },
@@ -293,7 +293,7 @@ static const cyaml_strval_t arch_strings[] = {
 };
 static const cyaml_strval_t kind_strings[] = {
 	{ "aws-doc", KIND_AWS_DOC }, { "aws-api-derived", KIND_API_DERIVED },
-	{ "third-party", KIND_THIRD_PARTY }, { "research", KIND_RESEARCH },
+	{ "third-party", KIND_THIRD_PARTY },
 };
 
 struct source {
@@ -491,7 +491,7 @@ static void report_cyaml(struct ctx *c, const struct cylog *lg, cyaml_err_t rc)
 		const char *expect =
 			strcmp(field, "accel") == 0 ? "none, nvidia-gpu, trainium, trainium2, inferentia2" :
 			strcmp(field, "arch") == 0 ? "x86_64, arm64" :
-			strcmp(field, "kind") == 0 ? "aws-doc, aws-api-derived, third-party, research" :
+			strcmp(field, "kind") == 0 ? "aws-doc, aws-api-derived, third-party" :
 			"yes, no";
 		err_line(c, line, "invalid value '%s' for '%s' (expected one of: %s)",
 			 lg->msg + 20, field, expect);
@@ -650,14 +650,58 @@ static bool valid_id(const char *s)
 	return true;
 }
 
-static bool valid_location(const char *s)
+static bool is_hex_commit(const char *s, size_t n)
 {
-	if (strncmp(s, "https://", 8) != 0 && strncmp(s, "research/", 9) != 0)
+	if (n != 40)
 		return false;
-	for (size_t i = 0; s[i] != '\0'; i++)
-		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return false;
 	return true;
+}
+
+/* The ref segment of a repository file URL: github.com/O/R/blob|tree|raw/REF/...
+ * or raw.githubusercontent.com/O/R/REF/...; NULL for any other URL. */
+static const char *repo_ref(const char *url, size_t *len)
+{
+	static const char *const views[] = { "/blob/", "/tree/", "/raw/" };
+	const char *p = NULL;
+
+	if (strncmp(url, "https://github.com/", 19) == 0) {
+		const char *owner_end = strchr(url + 19, '/');
+		const char *repo_end = owner_end ? strchr(owner_end + 1, '/') : NULL;
+		for (size_t i = 0; repo_end && !p && i < sizeof views / sizeof views[0]; i++)
+			if (strncmp(repo_end, views[i], strlen(views[i])) == 0)
+				p = repo_end + strlen(views[i]);
+	} else if (strncmp(url, "https://raw.githubusercontent.com/", 34) == 0) {
+		const char *owner_end = strchr(url + 34, '/');
+		const char *repo_end = owner_end ? strchr(owner_end + 1, '/') : NULL;
+		p = repo_end ? repo_end + 1 : NULL;
+	}
+	if (p == NULL)
+		return NULL;
+	*len = strcspn(p, "/#?");
+	return p;
+}
+
+/* Every citation is one a user can open: an https:// URL, and a file of
+ * a repository pinned to the commit that was read (a branch moves, and
+ * a note that is not shipped, such as research/..., opens nothing).
+ * NULL when the location is fine, else what is wrong with it. */
+static const char *location_problem(const char *s)
+{
+	const char *ref;
+	size_t n;
+
+	if (strncmp(s, "https://", 8) != 0 || s[8] == '\0' || s[8] == '/')
+		return "needs a location anyone can open: an https:// URL (a local path such as research/... is not shipped)";
+	for (size_t i = 0; s[i] != '\0'; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return "has a location with spaces or control characters";
+	ref = repo_ref(s, &n);
+	if (ref != NULL && !is_hex_commit(ref, n))
+		return "cites a repository file at a branch or tag: pin it to the 40-digit commit that was read";
+	return NULL;
 }
 
 static bool has_control(const char *s)
@@ -697,6 +741,7 @@ static void check_sources(struct ctx *c, struct doc *d)
 {
 	for (unsigned i = 0; i < d->sources_count; i++) {
 		struct source *s = &d->sources[i];
+		const char *problem;
 		char p[64];
 
 		snprintf(p, sizeof p, "sources[%u]", i);
@@ -708,11 +753,13 @@ static void check_sources(struct ctx *c, struct doc *d)
 			if (d->sources[j].id != NULL && strcmp(d->sources[j].id, s->id) == 0)
 				err_at(c, p, "duplicate source id '%s'", s->id);
 		if (s->kind == KIND_UNSET)
-			err_at(c, p, "source '%s' has no kind (aws-doc, aws-api-derived, third-party, research)", s->id);
+			err_at(c, p, "source '%s' has no kind (aws-doc, aws-api-derived, third-party)", s->id);
 		if (s->title == NULL || s->title[0] == '\0' || has_control(s->title))
 			err_at(c, p, "source '%s' needs a one-line title", s->id);
-		if (s->location == NULL || !valid_location(s->location))
-			err_at(c, p, "source '%s' needs a location: an https:// URL or research/<file>#<section>", s->id);
+		if (s->location == NULL)
+			err_at(c, p, "source '%s' needs a location: an https:// URL anyone can open", s->id);
+		else if ((problem = location_problem(s->location)) != NULL)
+			err_at(c, p, "source '%s' %s", s->id, problem);
 		if (s->date == NULL || !valid_date(s->date))
 			err_at(c, p, "source '%s' needs a date as YYYY-MM-DD", s->id);
 		if (s->note != NULL && has_control(s->note))

@@ -40,24 +40,24 @@ struct expect {
 	bool priced;
 };
 
-/* Every instance of research section (c), with the figures the catalog
- * must carry; -1 and TRI_UNKNOWN where no source was found. */
+/* The training instances, with the figures the catalog must carry; -1
+ * and TRI_UNKNOWN where no source was found. */
 static const struct expect research[] = {
 	{ "trn1.2xlarge", ACCEL_TRAINIUM, 1, 2, 2, 1, 8, 32, TRI_NO, 0, TRI_NO, TRI_NO, true },
 	{ "trn1.32xlarge", ACCEL_TRAINIUM, 16, 32, 32, 1, 128, 512, TRI_YES, 8, TRI_YES, TRI_NO, true },
 	{ "trn1n.32xlarge", ACCEL_TRAINIUM, 16, 32, 32, 1, 128, 512, TRI_YES, 16, TRI_YES, TRI_NO, true },
-	{ "trn2.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, -1, TRI_YES, TRI_NO, true },
+	{ "trn2.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, 16, TRI_YES, TRI_NO, true },
 	{ "trn2u.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, -1, TRI_YES, TRI_NO, false },
 	{ "inf2.48xlarge", ACCEL_INFERENTIA2, 12, 24, 24, 1, 192, 768, TRI_NO, 0, TRI_NO, TRI_NO, true },
 	{ "p4d.24xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 96, 1152, TRI_YES, 4, TRI_YES, TRI_YES, true },
-	{ "p4de.24xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 96, 1152, TRI_YES, -1, TRI_YES, TRI_YES, true },
+	{ "p4de.24xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 96, 1152, TRI_YES, 4, TRI_YES, TRI_YES, true },
 	{ "p5.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 32, TRI_YES, TRI_YES, true },
 	{ "p5e.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 32, TRI_YES, TRI_YES, false },
-	{ "p5en.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, -1, TRI_YES, TRI_YES, true },
+	{ "p5en.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 16, TRI_YES, TRI_YES, true },
 	{ "p6-b200.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 8, TRI_YES, TRI_YES, true },
 	{ "g5.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 1, TRI_NO, TRI_NO, true },
 	{ "g5.12xlarge", ACCEL_NVIDIA_GPU, 4, 0, 0, 0, 48, 192, TRI_YES, 1, TRI_NO, TRI_NO, true },
-	{ "g6.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 1, TRI_NO, TRI_NO, true },
+	{ "g6.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 1, TRI_UNKNOWN, TRI_NO, true },
 	{ "g6e.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 1536, TRI_YES, 4, TRI_UNKNOWN, TRI_NO, true },
 };
 
@@ -677,12 +677,72 @@ static void test_gen_structure(void **state)
 	expect_error("unused", "version: 1\n"
 		     "sources:\n"
 		     "  - { id: doc, kind: aws-doc, title: t, location: https://e.x/, date: 2026-01-02 }\n"
-		     "  - { id: spare, kind: research, title: t, location: research/x.md, date: 2026-01-02 }\n"
+		     "  - { id: spare, kind: aws-doc, title: t, location: https://e.x/y, date: 2026-01-02 }\n"
 		     "instances:\n"
 		     "  - { name: c5.xlarge, accel: none, sources: [ { ref: doc, fields: [accel] } ] }\n",
 		     "unused.yaml:4: error:", "source 'spare' is not used");
 	expect_error("twodocs", HEAD P5 "---\nversion: 1\n", "twodocs.yaml:18: error:",
 		     "more than one YAML document");
+}
+
+/* Only a document a user can open is a citation: a research note is not
+ * shipped, a branch moves, http and file URLs are not what was read. */
+static void test_gen_public_sources_only(void **state)
+{
+	static const struct { const char *name, *source, *what; } bad[] = {
+		{ "kind", "{ id: doc, kind: research, title: t, location: https://e.x/, date: 2026-01-02 }",
+		  "invalid value 'research' for 'kind'" },
+		{ "path", "{ id: doc, kind: aws-doc, title: t, location: research/training-scripts.md#c, date: 2026-01-02 }",
+		  "source 'doc' needs a location anyone can open" },
+		{ "http", "{ id: doc, kind: aws-doc, title: t, location: http://docs.aws.amazon.com/x, date: 2026-01-02 }",
+		  "needs a location anyone can open" },
+		{ "file", "{ id: doc, kind: aws-doc, title: t, location: file:///work/shared/research/x.md, date: 2026-01-02 }",
+		  "needs a location anyone can open" },
+		{ "nohost", "{ id: doc, kind: aws-doc, title: t, location: https:///x, date: 2026-01-02 }",
+		  "needs a location anyone can open" },
+		{ "branch", "{ id: doc, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/blob/master/src/platform-aws.cpp, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+		{ "short", "{ id: doc, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/blob/45197dfa/src/platform-aws.cpp, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+		{ "tree", "{ id: doc, kind: aws-doc, title: t, location: https://github.com/o/r/tree/main, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+		{ "raw", "{ id: doc, kind: aws-doc, title: t, location: https://raw.githubusercontent.com/o/r/main/f.md, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+	};
+	char yaml[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(yaml, sizeof yaml, "version: 1\nsources:\n  - %s\ninstances:\n"
+			 "  - { name: c5.xlarge, accel: none, sources: [ { ref: doc, fields: [accel] } ] }\n",
+			 bad[i].source);
+		expect_error(bad[i].name, yaml, ".yaml:3: error:", bad[i].what);
+	}
+	/* Pinned repository files, pull requests and plain pages are fine. */
+	snprintf(yaml, sizeof yaml, "version: 1\nsources:\n"
+		 "  - { id: a, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/blob/45197dfad429db8e9fbc2da408d7c906c76dda2d/src/platform-aws.cpp, date: 2026-01-02 }\n"
+		 "  - { id: b, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/issues/547, date: 2026-01-02 }\n"
+		 "  - { id: c, kind: aws-doc, title: t, location: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html, date: 2026-01-02 }\n"
+		 "instances:\n"
+		 "  - { name: c5.xlarge, accel: none, sources: [ { ref: a, fields: [accel] }, { ref: b, fields: [accel] }, { ref: c, fields: [accel] } ] }\n");
+	assert_int_equal(run_gen("pinned", yaml), 0);
+	assert_string_equal(errbuf, "");
+}
+
+/* Every source of the real catalog is a public https:// document. */
+static void test_real_catalog_sources_public(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < catalog_count(); i++) {
+		const struct instance_type *t = catalog_at(i);
+		const char *p = t->source;
+		print_message("checking %s\n", t->name);
+		/* each figure's source is "title <location> (date)" */
+		while ((p = strchr(p, '<')) != NULL) {
+			assert_int_equal(strncmp(p, "<https://", 9), 0);
+			p++;
+		}
+	}
 }
 
 /* Input meant to crash or hang a loader gets a positioned error. */
@@ -749,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_table_order),
 		cmocka_unit_test(test_derived_facts),
 		cmocka_unit_test(test_prices_sourced),
+		cmocka_unit_test(test_real_catalog_sources_public),
 		cmocka_unit_test(test_check_name_valid),
 		cmocka_unit_test(test_check_name_plausible),
 		cmocka_unit_test(test_check_name_invalid),
@@ -767,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_gen_unsourced_figure),
 		cmocka_unit_test(test_gen_inconsistent),
 		cmocka_unit_test(test_gen_structure),
+		cmocka_unit_test(test_gen_public_sources_only),
 		cmocka_unit_test(test_gen_hostile),
 		cmocka_unit_test(test_gen_real_catalog_deterministic),
 	};
