@@ -317,7 +317,7 @@ struct inst {
 	char *name, *accel_model, *notes;
 	char *accel_count, *neuron_cores_physical, *neuron_cores_logical;
 	char *lnc_default, *accel_memory_gib, *vcpus, *memory_mib;
-	char *max_efa_interfaces, *gpu_memory_gib, *efa_gbps;
+	char *max_efa_interfaces, *gpu_memory_mib, *efa_gbps;
 	char *accel_peak_bf16_tflops; /* a decimal, not a count */
 	int accel, arch, efa, efa_device_rdma, gpudirect_rdma;
 	struct price *price, *price_spot, *price_reserved;
@@ -379,7 +379,7 @@ static const cyaml_schema_field_t inst_fields[] = {
 	STR("neuron_cores_logical", struct inst, neuron_cores_logical, 16),
 	STR("lnc_default", struct inst, lnc_default, 16),
 	STR("accel_memory_gib", struct inst, accel_memory_gib, 16),
-	STR("gpu_memory_gib", struct inst, gpu_memory_gib, 16),
+	STR("gpu_memory_mib", struct inst, gpu_memory_mib, 16),
 	STR("accel_peak_bf16_tflops", struct inst, accel_peak_bf16_tflops, 16),
 	STR("vcpus", struct inst, vcpus, 16),
 	STR("memory_mib", struct inst, memory_mib, 16),
@@ -521,7 +521,7 @@ static const char *const fig_names[F__COUNT] = {
 	"accel", "accel_model", "accel_count", "neuron_cores_physical",
 	"neuron_cores_logical", "lnc_default", "accel_memory_gib", "vcpus",
 	"memory_mib", "arch", "efa", "max_efa_interfaces", "efa_device_rdma",
-	"gpudirect_rdma", "gpu_memory_gib", "accel_peak_bf16_tflops", "efa_gbps",
+	"gpudirect_rdma", "gpu_memory_mib", "accel_peak_bf16_tflops", "efa_gbps",
 };
 
 /* The string behind a numeric figure, NULL for the others. */
@@ -536,7 +536,7 @@ static const char *fig_number(const struct inst *in, int f)
 	case F_VCPUS:       return in->vcpus;
 	case F_MEM:         return in->memory_mib;
 	case F_MAX_EFA:     return in->max_efa_interfaces;
-	case F_GPU_MEM:     return in->gpu_memory_gib;
+	case F_GPU_MEM:     return in->gpu_memory_mib;
 	case F_EFA_GBPS:    return in->efa_gbps;
 	default:            return NULL;
 	}
@@ -846,9 +846,9 @@ static void check_consistency(struct ctx *c, const struct inst *in, const char *
 	if (in->accel == ACC_NVIDIA && has_nc)
 		err_at(c, p, "%s: NeuronCore figures do not apply to NVIDIA GPUs", label);
 	if (in->accel != ACC_NVIDIA && n[F_GPU_MEM] >= 0)
-		err_at(c, p, "%s: gpu_memory_gib applies to NVIDIA GPUs only (Neuron types give accel_memory_gib)", label);
+		err_at(c, p, "%s: gpu_memory_mib applies to NVIDIA GPUs only (Neuron types give accel_memory_gib)", label);
 	if (in->accel == ACC_NVIDIA && n[F_GPU_MEM] == 0)
-		err_at(c, p, "%s: gpu_memory_gib must be at least 1", label);
+		err_at(c, p, "%s: gpu_memory_mib must be at least 1", label);
 	if (in->accel == ACC_NONE && in->accel_peak_bf16_tflops != NULL)
 		err_at(c, p, "%s: accel_peak_bf16_tflops does not apply to accel: none", label);
 	if (in->efa != TRI_Y && n[F_EFA_GBPS] >= 0)
@@ -1098,7 +1098,8 @@ static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
 	fprintf(o, "\t\t.max_efa_interfaces = %d,\n", n[F_MAX_EFA]);
 	fprintf(o, "\t\t.efa_device_rdma = %s,\n", tri_c(r->rdma));
 	fprintf(o, "\t\t.gpudirect_rdma = %s,\n", tri_c(r->gdr));
-	fprintf(o, "\t\t.gpu_memory_gib = %d,\n", n[F_GPU_MEM]);
+	fprintf(o, "\t\t.gpu_memory_gib = %d,\n", n[F_GPU_MEM] < 0 ? -1 : n[F_GPU_MEM] / 1024);
+	fprintf(o, "\t\t.gpu_memory_mib = %d,\n", n[F_GPU_MEM]);
 	fprintf(o, "\t\t.accel_peak_bf16_tflops = %s,\n",
 		in->accel_peak_bf16_tflops != NULL ? in->accel_peak_bf16_tflops : "-1.0");
 	fprintf(o, "\t\t.efa_gbps = %d,\n", n[F_EFA_GBPS]);

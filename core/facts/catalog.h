@@ -47,7 +47,8 @@ struct instance_type {
 	int max_efa_interfaces;    /* one EFA per network card */
 	enum tri efa_device_rdma;  /* FI_EFA_USE_DEVICE_RDMA=1 aborts if TRI_NO */
 	enum tri gpudirect_rdma;
-	int gpu_memory_gib;        /* one NVIDIA GPU; 0 on other kinds */
+	int gpu_memory_gib;        /* one NVIDIA GPU, whole GiB rounded down; 0 on other kinds */
+	int gpu_memory_mib;        /* one NVIDIA GPU, exact, as the EC2 API reports it */
 	double accel_peak_bf16_tflops; /* dense BF16, one GPU or Neuron chip; < 0 unknown */
 	int efa_gbps;              /* EFA bandwidth of the instance; 0 without EFA */
 	/* "title <location> (date)" of the figure above, NULL when unknown */

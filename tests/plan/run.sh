@@ -98,7 +98,7 @@ g = by["g6e.48xlarge"]
 assert g["time"]["peakFlopsPerAccelerator"] is None and g["time"]["runDays"] is None and g["time"]["peakSource"] is None
 assert g["cost"]["usdPerPflopHour"] is None and g["cost"]["onDemand"]["usdPerHour"] is not None
 p5e = by["p5e.48xlarge"]
-assert p5e["memory"]["capacityBytes"] is None and p5e["memory"]["fits"] is None
+assert abs(p5e["memory"]["capacityBytes"] - 144384 * 2**20) < 1e3 and p5e["time"]["peakFlopsPerAccelerator"] is None
 assert p5e["cost"]["onDemand"]["usdPerHour"] is None
 trn = by["trn2u.48xlarge"]
 assert trn["nodes"] == 16 and trn["processesPerNode"] == 64

@@ -102,6 +102,15 @@ static void test_specific_figures(void **state)
 	assert_string_equal(t->price_date, "2026-01-19");
 	/* NVIDIA memory is deliberately unknown (marketing GB, not GiB). */
 	assert_int_equal(t->accel_memory_gib, -1);
+	assert_int_equal(t->gpu_memory_mib, 81920);
+	assert_int_equal(t->gpu_memory_gib, 80);
+	/* GPU memory is the EC2 API's MiB, exact where it is not whole GiB. */
+	t = find("p6-b200.48xlarge");
+	assert_int_equal(t->gpu_memory_mib, 183359);
+	assert_int_equal(t->gpu_memory_gib, 179);
+	assert_int_equal(find("g5.48xlarge")->gpu_memory_mib, 22888);
+	assert_int_equal(find("p5en.48xlarge")->gpu_memory_mib, 144384);
+	assert_int_equal(find("trn2.48xlarge")->gpu_memory_mib, 0);
 
 	t = find("trn2.48xlarge");
 	assert_int_equal(t->accel_memory_gib, 1536);
