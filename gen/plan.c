@@ -209,6 +209,8 @@ static void estimate(struct plan *p, const struct job_spec *j)
 		? 2.0 * (p->dp - 1) / p->dp * (j->model->parameters / ((double)p->tp * p->pp)) * 2
 		: -1;
 	p->price_hour = catalog_cost(p->it, p->nodes, 1);
+	p->cb = catalog_capacity_block(p->it, j->cluster->region, NULL);
+	p->cb_hour = p->cb ? p->cb->usd_per_hour * p->nodes : -1;
 }
 
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags)
@@ -291,7 +293,17 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 		buf_printf(&b, " (%s, %s, %s)\n", it->price_region ? it->price_region : "?",
 			   it->price_source ? it->price_source : "?", it->price_date ? it->price_date : "?");
 	} else {
-		buf_printf(&b, "unknown: the catalog has no price for %s\n", it->name);
+		buf_printf(&b, "unknown: the catalog has no on-demand price for %s\n", it->name);
+	}
+	if (p->cb) {
+		buf_printf(&b, "  capacity block   %d x $%.6g/h = ", p->nodes, p->cb->usd_per_hour);
+		money(&b, p->cb_hour);
+		buf_puts(&b, "/h");
+		if (hours > 0) {
+			buf_printf(&b, "; %.0f h: ", hours);
+			money(&b, p->cb_hour * hours);
+		}
+		buf_printf(&b, " (%s, %s, %s)\n", p->cb->region, p->cb->source, p->cb->date);
 	}
 	buf_printf(&b, "  storage          %s at %s; compile cache %s\n",
 		   storage_name(j->storage->type), j->storage->mount, j->paths->compile_cache);
@@ -356,5 +368,15 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	json_str(b, "priceDate", p->it->price_date);
 	buf_putc(b, ',');
 	json_str(b, "priceRegion", p->it->price_region);
+	buf_putc(b, ',');
+	json_num(b, "capacityBlockPerHour", p->cb_hour, p->cb != NULL);
+	buf_putc(b, ',');
+	json_num(b, "capacityBlockPerRun", p->cb_hour * hours, p->cb != NULL && hours > 0);
+	buf_putc(b, ',');
+	json_str(b, "capacityBlockSource", p->cb ? p->cb->source : NULL);
+	buf_putc(b, ',');
+	json_str(b, "capacityBlockDate", p->cb ? p->cb->date : NULL);
+	buf_putc(b, ',');
+	json_str(b, "capacityBlockRegion", p->cb ? p->cb->region : NULL);
 	plan_fleet_json(p, b);
 }

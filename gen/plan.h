@@ -39,6 +39,8 @@ struct plan {
 	double bubble;                    /* pipeline bubble fraction */
 	double grad_bytes;                /* gradient all-reduce bytes per step per rank; < 0 unknown */
 	double price_hour;                /* whole cluster, on demand; < 0 unknown */
+	const struct catalog_price *cb;   /* Capacity Block rate in the spec's region, or NULL */
+	double cb_hour;                   /* whole cluster at that rate; < 0 unknown */
 	const char *os;
 	struct plan_fleet fleet;
 };

@@ -209,7 +209,7 @@ static void src_line(struct buf *b, const char *what, const char *src)
 	buf_printf(b, "    %-14s %s\n", what, src ? src : "unknown (not in the catalog)");
 }
 
-static void text_sources(const struct plan_est *e, struct buf *b)
+static void text_sources(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	buf_puts(b, "  sources\n");
@@ -226,6 +226,16 @@ static void text_sources(const struct plan_est *e, struct buf *b)
 		buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", plan_price_name((enum plan_price)k),
 			   price, region, date, src);
 	}
+	const char *region = p->job->cluster->region;
+	const struct catalog_price *cb = catalog_capacity_block(it, region, NULL);
+	if (cb)
+		buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", "capacity block", cb->usd_per_hour,
+			   cb->region, cb->date, cb->source);
+	else if (it->capacity_block_count)
+		buf_printf(b, "    %-14s none in %s (the catalog has rates in %d other regions)\n",
+			   "capacity block", region, it->capacity_block_count);
+	else
+		src_line(b, "capacity block", NULL);
 }
 
 static void text_estimate(const struct plan *p, const struct plan_est *e, struct buf *b)
@@ -243,7 +253,7 @@ static void text_estimate(const struct plan *p, const struct plan_est *e, struct
 	if (e->own)
 		plan_fleet_loss_text(p, e, b);
 	text_cost(e, b);
-	text_sources(e, b);
+	text_sources(p, e, b);
 }
 
 static void text_table(const struct plan_est *es, size_t n, struct buf *b)
@@ -312,7 +322,7 @@ static void jstr(struct buf *b, const char *key, const char *v)
 	buf_putc(b, '"');
 }
 
-static void json_estimate(const struct plan_est *e, struct buf *b)
+static void json_estimate(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	buf_putc(b, '{');
@@ -406,7 +416,20 @@ static void json_estimate(const struct plan_est *e, struct buf *b)
 		jstr(b, "region", region);
 		buf_putc(b, '}');
 	}
+	const struct catalog_price *cb = catalog_capacity_block(it, p->job->cluster->region, NULL);
+	buf_puts(b, ",\"capacityBlock\":{");
+	jnum(b, "usdPerNodeHour", cb ? cb->usd_per_hour : -1);
 	buf_putc(b, ',');
+	jnum(b, "usdPerHour", cb && e->nodes > 0 ? cb->usd_per_hour * e->nodes : -1);
+	buf_putc(b, ',');
+	jnum(b, "usdPerRun", cb && e->nodes > 0 && e->run_hours > 0 ? cb->usd_per_hour * e->nodes * e->run_hours : -1);
+	buf_putc(b, ',');
+	jstr(b, "source", cb ? cb->source : NULL);
+	buf_putc(b, ',');
+	jstr(b, "date", cb ? cb->date : NULL);
+	buf_putc(b, ',');
+	jstr(b, "region", cb ? cb->region : NULL);
+	buf_puts(b, "},");
 	jnum(b, "spotAssumedUsdPerHour", e->spot_assumed_hour);
 	buf_putc(b, ',');
 	jnum(b, "usdPerPflopHour", e->usd_per_pflop_hour);
@@ -440,7 +463,7 @@ void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE 
 		plan_estimate(p, types[i], rq->hours, &e);
 		if (i)
 			buf_putc(&b, ',');
-		json_estimate(&e, &b);
+		json_estimate(p, &e, &b);
 	}
 	buf_puts(&b, "]}\n");
 	fputs(b.p, out);

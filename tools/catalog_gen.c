@@ -321,6 +321,8 @@ struct inst {
 	char *accel_peak_bf16_tflops; /* a decimal, not a count */
 	int accel, arch, efa, efa_device_rdma, gpudirect_rdma;
 	struct price *price, *price_spot, *price_reserved;
+	struct price *capacity_block; /* per region and date */
+	unsigned capacity_block_count;
 	struct ref *sources;
 	unsigned sources_count;
 };
@@ -370,6 +372,9 @@ static const cyaml_schema_field_t price_fields[] = {
 	STR("date", struct price, date, 32),
 	CYAML_FIELD_END
 };
+static const cyaml_schema_value_t price_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct price, price_fields),
+};
 static const cyaml_schema_field_t inst_fields[] = {
 	STR("name", struct inst, name, 64),
 	ENUM("accel", struct inst, accel, accel_strings),
@@ -392,6 +397,8 @@ static const cyaml_schema_field_t inst_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("price", OPT, struct inst, price, price_fields),
 	CYAML_FIELD_MAPPING_PTR("price_spot", OPT, struct inst, price_spot, price_fields),
 	CYAML_FIELD_MAPPING_PTR("price_reserved", OPT, struct inst, price_reserved, price_fields),
+	CYAML_FIELD_SEQUENCE("capacity_block", OPT, struct inst, capacity_block, &price_schema,
+			     0, 128),
 	CYAML_FIELD_SEQUENCE("sources", OPT, struct inst, sources, &ref_schema,
 			     0, 64),
 	STR("notes", struct inst, notes, 2048),
@@ -944,6 +951,20 @@ static void check_instance(struct ctx *c, struct doc *d, unsigned i, struct reso
 		check_price(c, d, in->price_spot, p, "price_spot", label);
 	if (in->price_reserved != NULL)
 		check_price(c, d, in->price_reserved, p, "price_reserved", label);
+	for (unsigned k = 0; k < in->capacity_block_count; k++) {
+		const struct price *a = &in->capacity_block[k];
+		char key[48];
+		snprintf(key, sizeof key, "capacity_block[%u]", k);
+		check_price(c, d, a, p, key, label);
+		for (unsigned m = 0; m < k; m++) {
+			const struct price *b = &in->capacity_block[m];
+			if (a->region && b->region && a->date && b->date &&
+			    strcmp(a->region, b->region) == 0 && strcmp(a->date, b->date) == 0) {
+				snprintf(fp, sizeof fp, "%s.%s", p, key);
+				err_at(c, fp, "%s: two Capacity Block rates for %s on %s", label, a->region, a->date);
+			}
+		}
+	}
 	if (in->accel_peak_bf16_tflops != NULL && !valid_price(in->accel_peak_bf16_tflops)) {
 		snprintf(fp, sizeof fp, "%s.accel_peak_bf16_tflops", p);
 		err_at(c, fp, "%s: accel_peak_bf16_tflops '%s' is not a positive decimal like 989.4",
@@ -1051,6 +1072,37 @@ static void put_figure_source(FILE *o, const char *member, const struct doc *d,
 	fputs("NULL,\n", o);
 }
 
+/* Capacity Block rates in region, then date order, for the run time's
+ * lookup by region and date. */
+static int by_region_date(const void *a, const void *b)
+{
+	const struct price *x = a, *y = b;
+	int c = strcmp(x->region, y->region);
+
+	return c != 0 ? c : strcmp(x->date, y->date);
+}
+
+static void emit_capacity_blocks(FILE *o, const struct doc *d, const struct inst *in,
+				 unsigned index)
+{
+	struct price *cb = in->capacity_block;
+
+	if (in->capacity_block_count == 0)
+		return;
+	qsort(cb, in->capacity_block_count, sizeof *cb, by_region_date);
+	fprintf(o, "static const struct catalog_price catalog__cb_%u[] = {\n", index);
+	for (unsigned k = 0; k < in->capacity_block_count; k++) {
+		fprintf(o, "\t{ %s, ", cb[k].usd_per_hour);
+		put_str(o, cb[k].region);
+		fputs(", ", o);
+		put_str(o, cb[k].date);
+		fputs(",\n\t  ", o);
+		put_source_text(o, &d->sources[source_index(d, cb[k].source)]);
+		fputs(" },\n", o);
+	}
+	fputs("};\n\n", o);
+}
+
 /* A price block, or the unknown marks: the decimal text as written, no
  * float round trip. */
 static void put_price(FILE *o, const struct doc *d, const struct price *pr,
@@ -1072,7 +1124,7 @@ static void put_price(FILE *o, const struct doc *d, const struct price *pr,
 }
 
 static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
-		       const struct resolved *r)
+		       const struct resolved *r, unsigned index)
 {
 	static const char *const accel_c[] = {
 		"ACCEL_NONE", "ACCEL_NONE", "ACCEL_NVIDIA_GPU", "ACCEL_TRAINIUM",
@@ -1109,6 +1161,11 @@ static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
 	put_figure_source(o, "efa_gbps_source", d, in, F_EFA_GBPS);
 	put_price(o, d, in->price_spot, "price_spot");
 	put_price(o, d, in->price_reserved, "price_reserved");
+	if (in->capacity_block_count > 0)
+		fprintf(o, "\t\t.capacity_block = catalog__cb_%u,\n\t\t.capacity_block_count = %u,\n",
+			index, in->capacity_block_count);
+	else
+		fputs("\t\t.capacity_block = NULL,\n\t\t.capacity_block_count = 0,\n", o);
 	if (in->price != NULL) {
 		/* The decimal text as written: no float round trip. */
 		fprintf(o, "\t\t.price_on_demand = %s,\n\t\t.price_region = ", in->price->usd_per_hour);
@@ -1146,11 +1203,13 @@ static void emit(FILE *o, const char *file, const struct doc *d,
 		" * Unknown figures are -1, TRI_UNKNOWN or NULL; see core/facts/catalog.h. */\n"
 		"#include <stddef.h>\n\n#include \"catalog.h\"\n\n"
 		"extern const struct instance_type catalog__table[];\n"
-		"extern const size_t catalog__table_len;\n\n"
-		"const struct instance_type catalog__table[] = {\n",
+		"extern const size_t catalog__table_len;\n\n",
 		file, d->instances_count);
 	for (unsigned i = 0; i < d->instances_count; i++)
-		emit_entry(o, d, &d->instances[order[i]], &res[order[i]]);
+		emit_capacity_blocks(o, d, &d->instances[order[i]], i);
+	fputs("const struct instance_type catalog__table[] = {\n", o);
+	for (unsigned i = 0; i < d->instances_count; i++)
+		emit_entry(o, d, &d->instances[order[i]], &res[order[i]], i);
 	fputs("};\n\nconst size_t catalog__table_len =\n"
 	      "\tsizeof catalog__table / sizeof catalog__table[0];\n", o);
 }

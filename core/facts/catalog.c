@@ -278,6 +278,22 @@ double catalog_cost(const struct instance_type *t, long nodes, double hours)
 	return t->price_on_demand * (double)nodes * hours;
 }
 
+const struct catalog_price *catalog_capacity_block(const struct instance_type *t,
+						   const char *region, const char *date)
+{
+	const struct catalog_price *best = NULL;
+
+	if (t == NULL || region == NULL)
+		return NULL;
+	/* sorted by region, then date: the last match not after date wins */
+	for (int i = 0; i < t->capacity_block_count; i++) {
+		const struct catalog_price *p = &t->capacity_block[i];
+		if (strcmp(p->region, region) == 0 && (date == NULL || strcmp(p->date, date) <= 0))
+			best = p;
+	}
+	return best;
+}
+
 const char *catalog_accel_kind_name(enum accel_kind k)
 {
 	switch (k) {

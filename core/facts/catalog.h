@@ -25,6 +25,15 @@ enum accel_kind {
 /* Absent figure = unknown; zero so that a forgotten field reads unknown. */
 enum tri { TRI_UNKNOWN = 0, TRI_NO, TRI_YES };
 
+/* A dated price in one region: Capacity Block rates differ by region and
+ * change over time, so the catalog keeps each one it has a source for. */
+struct catalog_price {
+	double usd_per_hour;       /* one instance */
+	const char *region;        /* us-east-2 */
+	const char *date;          /* YYYY-MM-DD the rate was valid */
+	const char *source;        /* "title <location> (date)" */
+};
+
 /* One catalog entry. Integer figures use -1 for unknown. Figures that
  * follow from others are filled in by the generator (no accelerator
  * means accel_count and accel_memory_gib 0; no EFA means
@@ -62,6 +71,11 @@ struct instance_type {
 	const char *price_spot_region, *price_spot_source, *price_spot_date;
 	double price_reserved;
 	const char *price_reserved_region, *price_reserved_source, *price_reserved_date;
+	/* Capacity Block rates (a different product from on demand: a block
+	 * of instances bought ahead for a fixed time), sorted by region, then
+	 * date; see catalog_capacity_block. */
+	const struct catalog_price *capacity_block;
+	int capacity_block_count;
 	double price_on_demand;    /* USD per hour, Linux; < 0 = unknown */
 	const char *price_region;  /* the price is for this region only */
 	const char *price_source;
@@ -173,6 +187,12 @@ int catalog_procs_per_node(const struct instance_type *t, int lnc);
  * t->price_region; negative when the price is unknown or an argument is
  * negative. */
 double catalog_cost(const struct instance_type *t, long nodes, double hours);
+
+/* The Capacity Block rate of t in region that was valid on date
+ * (YYYY-MM-DD): the latest one dated on or before it, or with date NULL
+ * the latest of all. NULL when the catalog has no such rate. */
+const struct catalog_price *catalog_capacity_block(const struct instance_type *t,
+						   const char *region, const char *date);
 
 /* Spellings used in the YAML ("nvidia-gpu"; "unknown", "no", "yes"). */
 const char *catalog_accel_kind_name(enum accel_kind k);

@@ -86,7 +86,7 @@ assert abs(n["bubbleFraction"] - 7 / (96 + 7)) < 1e-9'
 check every-known-figure-has-a-source '
 assert e["time"]["peakSource"] and "arxiv.org/abs/2104.04473" in e["time"]["peakSource"]
 assert e["memory"]["capacitySource"] and "ecs-gpu" in e["memory"]["capacitySource"]
-assert e["cost"]["onDemand"]["source"] and e["cost"]["onDemand"]["date"] == "2026-01-19"
+assert e["cost"]["onDemand"]["source"] and e["cost"]["onDemand"]["date"] == "2026-07-20"
 for k in ("spot", "reserved"):
     assert e["cost"][k]["usdPerHour"] is None and e["cost"][k]["source"] is None'
 expect_rc compare-plans 0 "$TF" plan --format json --compare g6e.48xlarge,p5e.48xlarge,trn2u.48xlarge $S/gpt3-175b.yaml

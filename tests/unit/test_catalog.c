@@ -46,7 +46,7 @@ static const struct expect research[] = {
 	{ "trn1.2xlarge", ACCEL_TRAINIUM, 1, 2, 2, 1, 8, 32, TRI_NO, 0, TRI_NO, TRI_NO, true },
 	{ "trn1.32xlarge", ACCEL_TRAINIUM, 16, 32, 32, 1, 128, 512, TRI_YES, 8, TRI_YES, TRI_NO, true },
 	{ "trn1n.32xlarge", ACCEL_TRAINIUM, 16, 32, 32, 1, 128, 512, TRI_YES, 16, TRI_YES, TRI_NO, true },
-	{ "trn2.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, 16, TRI_YES, TRI_NO, true },
+	{ "trn2.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, 16, TRI_YES, TRI_NO, false },
 	{ "trn2u.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, -1, TRI_YES, TRI_NO, false },
 	{ "inf2.48xlarge", ACCEL_INFERENTIA2, 12, 24, 24, 1, 192, 768, TRI_NO, 0, TRI_NO, TRI_NO, true },
 	{ "p4d.24xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 96, 1152, TRI_YES, 4, TRI_YES, TRI_YES, true },
@@ -99,7 +99,7 @@ static void test_specific_figures(void **state)
 	assert_string_equal(t->arch, "x86_64");
 	assert_true(fabs(t->price_on_demand - 55.04) < 1e-9);
 	assert_string_equal(t->price_region, "us-east-1");
-	assert_string_equal(t->price_date, "2026-01-19");
+	assert_string_equal(t->price_date, "2026-07-20");
 	/* NVIDIA memory is deliberately unknown (marketing GB, not GiB). */
 	assert_int_equal(t->accel_memory_gib, -1);
 	assert_int_equal(t->gpu_memory_mib, 81920);
@@ -114,7 +114,9 @@ static void test_specific_figures(void **state)
 
 	t = find("trn2.48xlarge");
 	assert_int_equal(t->accel_memory_gib, 1536);
-	assert_string_equal(t->price_region, "us-east-2");
+	/* The third-party "on-demand" 35.76 was the Capacity Block rate. */
+	assert_true(t->price_on_demand < 0);
+	assert_null(t->price_region);
 	t = find("trn2u.48xlarge");
 	assert_null(t->arch);
 	assert_null(t->price_source);
@@ -417,6 +419,45 @@ static void test_cost(void **state)
 	assert_true(catalog_cost(NULL, 1, 1.0) < 0);
 }
 
+static void test_capacity_block(void **state)
+{
+	const struct instance_type *trn2 = find("trn2.48xlarge");
+	const struct instance_type *p5 = find("p5.48xlarge");
+	const struct catalog_price *cb;
+
+	(void)state;
+	cb = catalog_capacity_block(trn2, "us-east-2", NULL);
+	assert_non_null(cb);
+	assert_true(fabs(cb->usd_per_hour - 35.7608) < 1e-9);
+	assert_string_equal(cb->date, "2026-07-22");
+	assert_non_null(strstr(cb->source, "https://github.com/koyakimu/"));
+	/* per region: none in us-east-1 for trn2, and p5 differs by region */
+	assert_null(catalog_capacity_block(trn2, "us-east-1", NULL));
+	assert_true(fabs(catalog_capacity_block(p5, "us-east-1", NULL)->usd_per_hour - 41.528) < 1e-9);
+	assert_true(fabs(catalog_capacity_block(p5, "ap-northeast-1", NULL)->usd_per_hour - 37.76) < 1e-9);
+	/* per date: a rate dated after the asked date does not apply yet */
+	assert_non_null(catalog_capacity_block(trn2, "us-east-2", "2026-07-22"));
+	assert_non_null(catalog_capacity_block(trn2, "us-east-2", "2027-01-01"));
+	assert_null(catalog_capacity_block(trn2, "us-east-2", "2026-07-21"));
+	assert_null(catalog_capacity_block(find("c5.xlarge"), "us-east-1", NULL));
+	assert_null(catalog_capacity_block(NULL, "us-east-1", NULL));
+	assert_null(catalog_capacity_block(p5, NULL, NULL));
+	/* sorted by region then date, every rate sourced and positive */
+	for (size_t i = 0; i < catalog_count(); i++) {
+		const struct instance_type *t = catalog_at(i);
+		for (int k = 0; k < t->capacity_block_count; k++) {
+			const struct catalog_price *a = &t->capacity_block[k];
+			assert_true(a->usd_per_hour > 0);
+			assert_non_null(strstr(a->source, "<https://"));
+			if (k > 0) {
+				const struct catalog_price *b = &t->capacity_block[k - 1];
+				int c = strcmp(b->region, a->region);
+				assert_true(c < 0 || (c == 0 && strcmp(b->date, a->date) < 0));
+			}
+		}
+	}
+}
+
 static void test_enum_names(void **state)
 {
 	(void)state;
@@ -587,6 +628,50 @@ static void test_gen_bad_enum(void **state)
 		     "    accel: nvidia-gpu\n"
 		     "    efa: true\n",
 		     "tri.yaml:11: error:", "invalid value 'true' for 'efa'");
+}
+
+static void test_gen_capacity_block(void **state)
+{
+	char out[16384], path[128];
+
+	(void)state;
+	assert_int_equal(run_gen("cb", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 41.528, region: us-west-2, source: doc, date: 2026-07-22 }\n"
+		"      - { usd_per_hour: 31.464, region: us-east-1, source: doc, date: 2026-01-05 }\n"
+		"      - { usd_per_hour: 41.528, region: us-east-1, source: doc, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n"), 0);
+	snprintf(path, sizeof path, "%s/out.c", tmpdir);
+	slurp(path, out, sizeof out);
+	/* emitted in region, then date order */
+	assert_non_null(strstr(out, "{ 31.464, \"us-east-1\", \"2026-01-05\""));
+	assert_true(strstr(out, "\"2026-01-05\"") < strstr(out, "{ 41.528, \"us-east-1\", \"2026-07-22\""));
+	assert_true(strstr(out, "{ 41.528, \"us-east-1\"") < strstr(out, "{ 41.528, \"us-west-2\""));
+	assert_non_null(strstr(out, ".capacity_block_count = 3,"));
+	expect_error("cbdup", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 41.528, region: us-east-1, source: doc, date: 2026-07-22 }\n"
+		"      - { usd_per_hour: 40.0, region: us-east-1, source: doc, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"cbdup.yaml:13: error:", "two Capacity Block rates for us-east-1 on 2026-07-22");
+	expect_error("cbregion", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 112.32, region: us-east-1-atl-2a, source: doc, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"cbregion.yaml:12: error:", "price needs a region");
+	expect_error("cbsource", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 1.5, region: us-east-1, source: nowhere, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"cbsource.yaml:12: error:", "price source 'nowhere' is not listed");
 }
 
 static void test_gen_bad_numbers(void **state)
@@ -826,6 +911,7 @@ int main(void)
 		cmocka_unit_test(test_family_len),
 		cmocka_unit_test(test_procs_per_node),
 		cmocka_unit_test(test_cost),
+		cmocka_unit_test(test_capacity_block),
 		cmocka_unit_test(test_enum_names),
 	};
 	const struct CMUnitTest gen_tests[] = {
@@ -834,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_gen_price_without_source),
 		cmocka_unit_test(test_gen_bad_enum),
 		cmocka_unit_test(test_gen_bad_numbers),
+		cmocka_unit_test(test_gen_capacity_block),
 		cmocka_unit_test(test_gen_unsourced_figure),
 		cmocka_unit_test(test_gen_inconsistent),
 		cmocka_unit_test(test_gen_structure),
