@@ -72,9 +72,12 @@ static bool derive_nodes(struct plan *p, const struct spec *spec, struct diag_li
 		p->nodes = (int)(world / p->ppn);
 	}
 	p->world = p->nodes * p->ppn;
-	if (p->nodes > 1 && p->it->efa == TRI_NO) {
+	/* A type whose EFA the catalog does not know gets no EFA settings in
+	 * the generated files, so they would start nodes that cannot talk. */
+	if (p->nodes > 1 && p->it->efa != TRI_YES) {
 		spec_report(spec, diags, R_JS1002, j->nodes ? "nodes" : "parallel.data",
-			    "%d nodes of %s, which has no EFA: multi-node training needs it",
+			    p->it->efa == TRI_NO ? "%d nodes of %s, which has no EFA: multi-node training needs it"
+						 : "%d nodes of %s, whose EFA support the catalog does not know: multi-node training needs EFA",
 			    p->nodes, j->instance);
 		return false;
 	}

@@ -59,6 +59,10 @@ static const struct expect research[] = {
 	{ "g5.12xlarge", ACCEL_NVIDIA_GPU, 4, 0, 0, 0, 48, 192, TRI_YES, 1, TRI_NO, TRI_NO, true },
 	{ "g6.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 1, TRI_UNKNOWN, TRI_NO, true },
 	{ "g6e.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 1536, TRI_YES, 4, TRI_UNKNOWN, TRI_NO, true },
+	{ "p6-b300.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 4096, TRI_YES, 16, TRI_YES, TRI_YES, true },
+	{ "p5.4xlarge", ACCEL_NVIDIA_GPU, 1, 0, 0, 0, 16, 256, TRI_YES, 1, TRI_YES, TRI_YES, true },
+	{ "g7e.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 4, TRI_UNKNOWN, TRI_UNKNOWN, true },
+	{ "g7.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 2, TRI_UNKNOWN, TRI_UNKNOWN, true },
 };
 
 static void test_research_instances(void **state)
@@ -121,6 +125,25 @@ static void test_specific_figures(void **state)
 	assert_null(t->arch);
 	assert_null(t->price_source);
 	assert_null(t->price_date);
+
+	t = find("p6-b300.48xlarge");
+	assert_int_equal(t->gpu_memory_mib, 275040);
+	assert_int_equal(t->efa_gbps, 6400);
+	assert_true(fabs(t->price_on_demand - 142.416) < 1e-9);
+	/* no AWS or NVIDIA source for the B300's BF16 peak: unknown */
+	assert_true(t->accel_peak_bf16_tflops < 0);
+	assert_null(t->peak_source);
+	assert_int_equal(find("g7.48xlarge")->efa_gbps, 700);
+	assert_string_equal(find("g7e.48xlarge")->accel_model, "RTX PRO 6000 Server");
+	/* one Trainium2 chip; host figures and EFA unknown */
+	t = find("trn2.3xlarge");
+	assert_int_equal(t->accel_count, 1);
+	assert_int_equal(catalog_procs_per_node(t, 0), 4);
+	assert_int_equal(catalog_procs_per_node(t, 1), 8);
+	assert_int_equal(t->vcpus, -1);
+	assert_int_equal(t->efa, TRI_UNKNOWN);
+	assert_true(t->price_on_demand < 0);
+	assert_non_null(catalog_capacity_block(t, "sa-east-1", NULL));
 
 	t = find("c6gn.16xlarge");
 	assert_string_equal(t->arch, "arm64");
@@ -273,7 +296,7 @@ static void test_check_name_plausible(void **state)
 	static const char *const plausible[] = {
 		"trn3.48xlarge", "u-6tb1.112xlarge", "c7gd.metal", "m7i.metal-48xl",
 		"c7i-flex.large", "mac2-m2pro.metal", "t4g.nano", "x2iedn.32xlarge",
-		"c0.xlarge", "p6-b300.48xlarge", "g6f.medium", "r8g.micro",
+		"c0.xlarge", "p6e-gb200.36xlarge", "g6f.medium", "r8g.micro",
 	};
 	char buf[64];
 
