@@ -6,6 +6,27 @@
 #include "buf.h"
 #include "regions.h"
 
+/* JS1005 spec-provisional-instance: one note; the plan's text says
+ * which figures are derived. */
+static void spec_provisional_instance(const struct plan *p, const struct spec *spec,
+				      struct diag_list *diags)
+{
+	struct diag *d = spec_report(spec, diags, R_JS1005, "instance",
+		"%s is provisional in the catalog, its name and per-instance figures not yet confirmed by EC2: %s",
+		p->it->name, p->it->provisional);
+	diag_set_help(d, "`trainforge plan` marks which figures are derived; check them when AWS publishes the type");
+}
+
+/* JS1006 spec-lnc-required: processes per node are cores / LNC, and
+ * without a stated default there is nothing to divide by. */
+static void spec_lnc_required(const struct plan *p, const struct spec *spec, struct diag_list *diags)
+{
+	struct diag *d = spec_report(spec, diags, R_JS1006, "instance",
+		"no source states the default Logical NeuronCore config of %s, so its processes per node are unknown",
+		p->it->name);
+	diag_set_help(d, "set lnc: 2 (two physical NeuronCores per process, as on Trainium2) or lnc: 1");
+}
+
 /* The checks that need only the instance: facts, LNC, processes, nodes. */
 static bool derive_placement(struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
@@ -21,6 +42,8 @@ static bool derive_placement(struct plan *p, const struct spec *spec, struct dia
 	p->neuron = catalog_is_neuron(p->it);
 	p->gpu = p->it->accel == ACCEL_NVIDIA_GPU;
 	bool ok = true;
+	if (p->it->provisional)
+		spec_provisional_instance(p, spec, diags);
 	if (!region_supported(j->cluster->region)) {
 		const char *near = region_nearest(j->cluster->region);
 		struct diag *d = spec_report(spec, diags, R_JS1004, "cluster.region",
@@ -41,6 +64,10 @@ static bool derive_placement(struct plan *p, const struct spec *spec, struct dia
 	if (j->lnc && !catalog_lnc_valid(p->it, j->lnc)) {
 		spec_report(spec, diags, R_JS1003, "lnc", "LNC %d is not available on %s", j->lnc, j->instance);
 		ok = false;
+	}
+	if (!j->lnc && catalog_has_lnc(p->it) && p->it->lnc_default <= 0) {
+		spec_lnc_required(p, spec, diags);
+		return false;
 	}
 	p->lnc = p->neuron ? (j->lnc ? j->lnc : p->it->lnc_default) : 0;
 	int cores = catalog_procs_per_node(p->it, j->lnc);
@@ -266,6 +293,9 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 	else
 		buf_puts(&b, "no accelerators");
 	buf_printf(&b, ", EFA %s\n", catalog_tri_name(it->efa));
+	if (it->provisional)
+		buf_printf(&b, "  provisional      not yet confirmed by EC2: %s (DERIVED figures are marked below)\n",
+			   it->provisional);
 	buf_printf(&b, "  nodes            %d x %d processes = world %d\n", p->nodes, p->ppn, p->world);
 	plan_fleet_text(p, &b);
 	buf_printf(&b, "  layout           %s: TP %d x PP %d", framework_name(j->framework), p->tp, p->pp);
@@ -352,6 +382,8 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	json_str(b, "instance", p->it->name);
 	buf_putc(b, ',');
 	json_str(b, "framework", framework_name(j->framework));
+	buf_putc(b, ',');
+	json_str(b, "provisional", p->it->provisional);
 	buf_printf(b, ",\"nodes\":%d,\"processesPerNode\":%d,\"world\":%d,\"lnc\":%d", p->nodes,
 		   p->ppn, p->world, p->lnc);
 	buf_printf(b, ",\"tensor\":%d,\"pipeline\":%d,\"virtualStages\":%d,\"context\":%d,\"expert\":%d,\"data\":%d",

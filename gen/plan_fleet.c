@@ -226,6 +226,10 @@ static double spot_price(const struct plan *p, const char **how)
 		*how = "on demand less the spec's capacity.spot_discount";
 		return p->it->price_on_demand * (1 - discount);
 	}
+	if (discount > 0) {
+		*how = "capacity.spot_discount applies to an on-demand price, which the catalog lacks";
+		return -1;
+	}
 	*how = "no spot price in the catalog; set capacity.spot_discount";
 	return -1;
 }

@@ -209,13 +209,27 @@ static void src_line(struct buf *b, const char *what, const char *src)
 	buf_printf(b, "    %-14s %s\n", what, src ? src : "unknown (not in the catalog)");
 }
 
+/* A figure's source, marked when the figure is DERIVED (computed from
+ * what the source states, not stated for the instance). */
+static void fig_line(struct buf *b, const char *what, const struct instance_type *it,
+		     enum catalog_fig f, const char *src)
+{
+	if (src && catalog_fig_derived(it, f))
+		buf_printf(b, "    %-14s DERIVED from %s\n", what, src);
+	else
+		src_line(b, what, src);
+}
+
 static void text_sources(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	buf_puts(b, "  sources\n");
-	src_line(b, "peak BF16", it->peak_source);
-	src_line(b, "memory", e->capacity_source);
-	src_line(b, "EFA bandwidth", it->efa_gbps_source);
+	fig_line(b, "peak BF16", it, CATALOG_FIG_PEAK, it->peak_source);
+	fig_line(b, "memory", it, catalog_is_neuron(it) ? CATALOG_FIG_ACCEL_MEM : CATALOG_FIG_GPU_MEM,
+		 e->capacity_source);
+	fig_line(b, "EFA bandwidth", it, CATALOG_FIG_EFA_GBPS, it->efa_gbps_source);
+	if (it->derived_note)
+		buf_printf(b, "    %-14s %s\n", "derived", it->derived_note);
 	for (int k = 0; k < PRICE__COUNT; k++) {
 		const char *src, *date, *region;
 		double price = plan_price_of(it, (enum plan_price)k, &src, &date, &region);
@@ -330,6 +344,14 @@ static void json_estimate(const struct plan *p, const struct plan_est *e, struct
 	buf_printf(b, ",\"own\":%s,\"nodes\":%d,\"processesPerNode\":%d,\"ranks\":%d,\"accelerators\":%d,\"wholeNodes\":%s",
 		   e->own ? "true" : "false", e->nodes, e->ppn, e->ranks, e->accels,
 		   e->whole_nodes ? "true" : "false");
+	buf_putc(b, ',');
+	jstr(b, "provisional", it->provisional);
+	buf_puts(b, ",\"derivedFigures\":[");
+	for (int f = 0, n = 0; f < CATALOG_FIG__COUNT; f++)
+		if (catalog_fig_derived(it, (enum catalog_fig)f))
+			buf_printf(b, "%s\"%s\"", n++ ? "," : "", catalog_fig_name((enum catalog_fig)f));
+	buf_puts(b, "],");
+	jstr(b, "derivedNote", it->derived_note);
 	buf_puts(b, ",\"memory\":{");
 	jnum(b, "parametersPerRank", e->params_rank);
 	buf_putc(b, ',');

@@ -236,7 +236,18 @@ bool catalog_is_neuron(const struct instance_type *t)
 {
 	return t != NULL && (t->accel == ACCEL_TRAINIUM ||
 			     t->accel == ACCEL_TRAINIUM2 ||
+			     t->accel == ACCEL_TRAINIUM3 ||
 			     t->accel == ACCEL_INFERENTIA2);
+}
+
+bool catalog_has_lnc(const struct instance_type *t)
+{
+	return t != NULL && (t->accel == ACCEL_TRAINIUM2 || t->accel == ACCEL_TRAINIUM3);
+}
+
+bool catalog_fig_derived(const struct instance_type *t, enum catalog_fig f)
+{
+	return t != NULL && (unsigned)f < CATALOG_FIG__COUNT && (t->derived >> f & 1u);
 }
 
 bool catalog_lnc_valid(const struct instance_type *t, int lnc)
@@ -247,7 +258,7 @@ bool catalog_lnc_valid(const struct instance_type *t, int lnc)
 		return true;
 	if (lnc == 1)
 		return catalog_is_neuron(t);
-	return lnc == 2 && t->accel == ACCEL_TRAINIUM2;
+	return lnc == 2 && catalog_has_lnc(t);
 }
 
 int catalog_procs_per_node(const struct instance_type *t, int lnc)
@@ -261,6 +272,7 @@ int catalog_procs_per_node(const struct instance_type *t, int lnc)
 		return t->accel_count;
 	case ACCEL_TRAINIUM:
 	case ACCEL_TRAINIUM2:
+	case ACCEL_TRAINIUM3:
 	case ACCEL_INFERENTIA2:
 		if (lnc == 0)
 			lnc = t->lnc_default;
@@ -302,6 +314,7 @@ const char *catalog_accel_kind_name(enum accel_kind k)
 	case ACCEL_TRAINIUM:    return "trainium";
 	case ACCEL_TRAINIUM2:   return "trainium2";
 	case ACCEL_INFERENTIA2: return "inferentia2";
+	case ACCEL_TRAINIUM3:   return "trainium3";
 	}
 	return "?";
 }

@@ -190,7 +190,7 @@ static void test_head_nodes(void **state)
 static void test_unknown_lookups(void **state)
 {
 	(void)state;
-	assert_null(find("trn3.48xlarge"));
+	assert_null(find("trn3p.48xlarge"));
 	assert_null(find("p5.48xlarg"));
 	assert_null(find("p5.48xlarge "));
 	assert_null(find("P5.48XLARGE"));
@@ -237,9 +237,15 @@ static void test_derived_facts(void **state)
 			assert_int_equal(t->accel_count, 0);
 			assert_null(t->accel_model);
 		}
-		if (catalog_is_neuron(t) && t->neuron_cores_physical >= 0)
+		if (catalog_is_neuron(t) && t->lnc_default > 0)
 			assert_int_equal(t->neuron_cores_logical * t->lnc_default,
 					 t->neuron_cores_physical);
+		if (catalog_is_neuron(t) && t->lnc_default < 0)
+			assert_int_equal(t->neuron_cores_logical, -1);
+		/* a provisional entry says why; a confirmed one marks nothing */
+		if (t->provisional != NULL)
+			assert_true(strlen(t->provisional) > 20);
+		assert_int_equal(t->derived != 0, t->derived_note != NULL);
 		if (!catalog_is_neuron(t))
 			assert_int_equal(t->neuron_cores_physical, 0);
 		if (t->memory_mib >= 0)
@@ -294,7 +300,7 @@ static void test_check_name_valid(void **state)
 static void test_check_name_plausible(void **state)
 {
 	static const char *const plausible[] = {
-		"trn3.48xlarge", "u-6tb1.112xlarge", "c7gd.metal", "m7i.metal-48xl",
+		"trn3p.48xlarge", "u-6tb1.112xlarge", "c7gd.metal", "m7i.metal-48xl",
 		"c7i-flex.large", "mac2-m2pro.metal", "t4g.nano", "x2iedn.32xlarge",
 		"c0.xlarge", "p6e-gb200.36xlarge", "g6f.medium", "r8g.micro",
 	};
@@ -319,6 +325,8 @@ static void test_check_name_invalid(void **state)
 
 	(void)state;
 	assert_int_equal(check("trn3-48xlarge", buf, sizeof buf), CATALOG_INVALID);
+	assert_string_equal(buf, "trn3.48xlarge");
+	assert_int_equal(check("trn2-48xlarge", buf, sizeof buf), CATALOG_INVALID);
 	assert_string_equal(buf, "trn2.48xlarge");
 	/* U+2011 NON-BREAKING HYPHEN where the dot belongs */
 	assert_int_equal(check("trn2\u2011" "48xlarge", buf, sizeof buf), CATALOG_INVALID);
@@ -440,6 +448,49 @@ static void test_cost(void **state)
 	assert_true(catalog_cost(p5, 1, NAN) < 0);
 	assert_true(catalog_cost(find("p5e.48xlarge"), 1, 1.0) < 0);
 	assert_true(catalog_cost(NULL, 1, 1.0) < 0);
+}
+
+/* Trainium3: the chip is documented, the instance type is not yet. */
+static void test_provisional_trn3(void **state)
+{
+	const struct instance_type *t = find("trn3.48xlarge");
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(t->accel, ACCEL_TRAINIUM3);
+	assert_true(catalog_is_neuron(t) && catalog_has_lnc(t));
+	assert_non_null(t->provisional);
+	assert_non_null(strstr(t->provisional, "the Neuron driver's"));
+	assert_int_equal(t->accel_count, 16);
+	assert_int_equal(t->neuron_cores_physical, 128);
+	assert_true(fabs(t->accel_peak_bf16_tflops - 671) < 1e-9);
+	/* no source states Trn3's default LNC: lnc 0 cannot be resolved */
+	assert_int_equal(t->lnc_default, -1);
+	assert_int_equal(catalog_procs_per_node(t, 0), -1);
+	assert_int_equal(catalog_procs_per_node(t, 1), 128);
+	assert_int_equal(catalog_procs_per_node(t, 2), 64);
+	assert_false(catalog_lnc_valid(t, 3));
+	/* the per-server figures are DERIVED from the UltraServer's totals */
+	assert_int_equal(t->vcpus, 192);
+	assert_int_equal(t->memory_mib, 2097152);
+	assert_int_equal(t->efa_gbps, 3200);
+	assert_int_equal(t->accel_memory_gib, 2304);
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_VCPUS));
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_MEM));
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_EFA_GBPS));
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_ACCEL_MEM));
+	assert_false(catalog_fig_derived(t, CATALOG_FIG_ACCEL_COUNT));
+	assert_false(catalog_fig_derived(t, CATALOG_FIG_PEAK));
+	assert_non_null(strstr(t->derived_note, "vcpus, memory_mib, efa_gbps: the Gen1 UltraServer"));
+	assert_non_null(strstr(t->derived_note, "; accel_memory_gib: 16 chips x 144 GiB"));
+	assert_true(t->price_on_demand < 0);
+	/* Trn2 is confirmed and derives nothing */
+	assert_null(find("trn2.48xlarge")->provisional);
+	assert_int_equal(find("trn2.48xlarge")->derived, 0);
+	assert_false(catalog_fig_derived(NULL, CATALOG_FIG_VCPUS));
+	assert_string_equal(catalog_fig_name(CATALOG_FIG_EFA_GBPS), "efa_gbps");
+	assert_string_equal(catalog_fig_name(CATALOG_FIG__COUNT), "?");
+	assert_string_equal(catalog_accel_kind_name(ACCEL_TRAINIUM3), "trainium3");
 }
 
 static void test_capacity_block(void **state)
@@ -651,6 +702,71 @@ static void test_gen_bad_enum(void **state)
 		     "    accel: nvidia-gpu\n"
 		     "    efa: true\n",
 		     "tri.yaml:11: error:", "invalid value 'true' for 'efa'");
+}
+
+static void test_gen_provisional(void **state)
+{
+	char out[16384], path[128];
+
+	(void)state;
+	assert_int_equal(run_gen("prov", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    neuron_cores_physical: 128\n"
+		"    vcpus: 192\n"
+		"    provisional: \"not in the EC2 API yet\"\n"
+		"    sources:\n"
+		"      - { ref: doc, fields: [name, accel, neuron_cores_physical] }\n"
+		"      - { ref: doc, fields: [vcpus], derived: \"768 vCPUs / 4 servers\" }\n"), 0);
+	snprintf(path, sizeof path, "%s/out.c", tmpdir);
+	slurp(path, out, sizeof out);
+	assert_non_null(strstr(out, ".provisional = \"not in the EC2 API yet\""));
+	assert_non_null(strstr(out, ".lnc_default = -1,"));
+	assert_non_null(strstr(out, ".neuron_cores_logical = -1,"));
+	assert_non_null(strstr(out, "\"vcpus: 768 vCPUs / 4 servers (\""));
+	assert_non_null(strstr(out, ".derived = 0x80u,")); /* 1 << CATALOG_FIG_VCPUS */
+	/* a provisional entry says where its name was seen */
+	expect_error("provname", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    provisional: \"not in the EC2 API yet\"\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"provname.yaml:9: error:", "name has no source");
+	expect_error("provempty", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    provisional: \"\"\n"
+		"    sources: [ { ref: doc, fields: [name, accel] } ]\n",
+		"provempty.yaml:9: error:", "provisional must say in one line why");
+	expect_error("derivedempty", HEAD
+		"  - name: c5.xlarge\n"
+		"    accel: none\n"
+		"    vcpus: 4\n"
+		"    sources: [ { ref: doc, fields: [accel] }, { ref: doc, fields: [vcpus], derived: \"\" } ]\n",
+		"derivedempty.yaml:", "derived must say in one line how");
+	/* LNC 2 on Trainium3 and Trainium2 only; logical needs the default */
+	expect_error("lnc1", HEAD
+		"  - name: trn1.32xlarge\n"
+		"    accel: trainium\n"
+		"    neuron_cores_physical: 32\n"
+		"    neuron_cores_logical: 16\n"
+		"    lnc_default: 2\n"
+		"    sources: [ { ref: doc, fields: [accel, neuron_cores_physical, neuron_cores_logical, lnc_default] } ]\n",
+		"lnc1.yaml:9: error:", "lnc_default 2 is not valid here (1, or 2 on Trainium2 and Trainium3)");
+	expect_error("lnchalf", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    neuron_cores_physical: 128\n"
+		"    neuron_cores_logical: 64\n"
+		"    sources: [ { ref: doc, fields: [accel, neuron_cores_physical, neuron_cores_logical] } ]\n",
+		"lnchalf.yaml:9: error:", "neuron_cores_logical with lnc_default or neither");
+	assert_int_equal(run_gen("lnc3", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    neuron_cores_physical: 128\n"
+		"    neuron_cores_logical: 64\n"
+		"    lnc_default: 2\n"
+		"    sources: [ { ref: doc, fields: [accel, neuron_cores_physical, neuron_cores_logical, lnc_default] } ]\n"), 0);
 }
 
 static void test_gen_capacity_block(void **state)
@@ -935,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(test_procs_per_node),
 		cmocka_unit_test(test_cost),
 		cmocka_unit_test(test_capacity_block),
+		cmocka_unit_test(test_provisional_trn3),
 		cmocka_unit_test(test_enum_names),
 	};
 	const struct CMUnitTest gen_tests[] = {
@@ -944,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(test_gen_bad_enum),
 		cmocka_unit_test(test_gen_bad_numbers),
 		cmocka_unit_test(test_gen_capacity_block),
+		cmocka_unit_test(test_gen_provisional),
 		cmocka_unit_test(test_gen_unsourced_figure),
 		cmocka_unit_test(test_gen_inconsistent),
 		cmocka_unit_test(test_gen_structure),

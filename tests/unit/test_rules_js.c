@@ -39,6 +39,15 @@ static void js_instance(void **state)
 	verify_not(R_JS1001, SPEC("trn2.48xlarge", "nodes: 2\n"));
 	verify(R_JS1002, SPEC("trn1.2xlarge", "nodes: 2\n"));
 	verify_not(R_JS1002, SPEC("trn1.2xlarge", "nodes: 1\n"));
+	verify(R_JS1002, SPEC("trn2.3xlarge", "nodes: 2\n"));      /* EFA unknown */
+	verify_not(R_JS1002, SPEC("trn2.3xlarge", "nodes: 1\n"));
+	verify(R_JS1005, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\n"));
+	verify_not(R_JS1005, SPEC("trn2.48xlarge", "nodes: 2\nlnc: 2\n"));
+	verify(R_JS1006, SPEC("trn3.48xlarge", "nodes: 2\n"));
+	verify_not(R_JS1006, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\n"));
+	verify_not(R_JS1006, SPEC("trn2.48xlarge", "nodes: 2\n"));
+	verify(R_JS1003, SPEC("trn1.32xlarge", "nodes: 2\nlnc: 2\n"));
+	verify_not(R_JS1003, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\n"));
 	verify(R_JS1004, "trainforge: 1\nname: job\ninstance: trn1.32xlarge\nnodes: 2\n"
 			 "entry: {script: /fsx/train.py}\n"
 			 "cluster: {region: us-moon-1, subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n");

@@ -58,6 +58,10 @@ static void pc_values(void **state)
 	/* U+2011, a non-breaking hyphen pasted from a web page */
 	verify(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
 	verify_not(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml-infra\"}]\n");
+	/* a type the catalog holds provisionally, in either spelling of the list */
+	verify(R_PC1005, QUEUE(GROUP, "{Name: trn3, InstanceType: trn3.48xlarge, MaxCount: 4" EFA "}"));
+	verify(R_PC1005, QUEUE(GROUP, "{Name: trn3, Instances: [{InstanceType: trn3.48xlarge}], MaxCount: 4" EFA "}"));
+	verify_not(R_PC1005, QUEUE(GROUP, TRN2));
 }
 
 static void pc_efa(void **state)
