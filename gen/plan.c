@@ -262,6 +262,7 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	ok &= check_model(p, spec, diags);
 	ok &= check_storage(p, spec, diags);
 	p->os = j->cluster->os ? j->cluster->os : p->neuron ? "ubuntu2204" : "alinux2023";
+	ok &= plan_software_check(p, spec, diags);
 	if (ok)
 		estimate(p, j);
 	return ok;

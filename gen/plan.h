@@ -55,6 +55,10 @@ void plan_print_json(const struct plan *p, FILE *out, double hours);
 struct buf;
 void plan_json_fields(const struct plan *p, struct buf *b, double hours);
 
+/* The software the spec's nodes run (software:) against the instance
+ * (gen/plan_software.c); false after an error finding. */
+bool plan_software_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
+
 /* The mixed fleet: plan_fleet_nodes before the node count is derived,
  * plan_fleet_check once the full fleet's layout and batch are known. */
 bool plan_fleet_nodes(struct plan *p, const struct spec *spec, struct diag_list *diags);

@@ -137,3 +137,11 @@ print("IMG=neuron:" + "-sdk" * 20000 + "2.18.2")
 print("X=\"Deep Learning AMI Neuron " + "2" * 100000 + " 20241027\"")
 ' >"$t/pins.sbatch"
 check script-many-neuron-pins 1 SB2109 --shellcheck off "$t/pins.sbatch"
+# A job spec's Neuron release of 100 KB of digits: the schema refuses it
+# before any version is read.
+python3 -c '
+print("trainforge: 1\nname: j\ninstance: trn2.48xlarge\nnodes: 2")
+print("entry: {script: /fsx/t.py}\ncluster: {subnet: subnet-0123456789abcdef0, ssh_key: k}")
+print("software: {neuron: \"2." + "1" * 100000 + "\"}")
+' >"$t/neuron-spec.yaml"
+check spec-long-neuron-release 1 JS0005 "$t/neuron-spec.yaml"

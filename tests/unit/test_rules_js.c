@@ -80,6 +80,16 @@ static void js_fleet(void **state)
 	verify_not(R_JS2014, FLEET("{reserved: 4, spot: 2, placement_group: job-pg}"));
 }
 
+static void js_software(void **state)
+{
+	(void)state;
+	verify(R_JS3001, SPEC("trn2.48xlarge", "nodes: 2\nsoftware: {neuron: \"2.20.0\"}\n"));
+	verify_not(R_JS3001, SPEC("trn2.48xlarge", "nodes: 2\nsoftware: {neuron: \"2.21.0\"}\n"));
+	verify(R_JS3001, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\nsoftware: {neuron: \"2.26.1\"}\n"));
+	verify_not(R_JS3001, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\nsoftware: {neuron: \"2.27\"}\n"));
+	verify_not(R_JS3001, TRN1("software: {neuron: \"2.18.0\"}\n"));
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -93,6 +103,7 @@ int main(void)
 		cmocka_unit_test(js_instance),
 		cmocka_unit_test(js_layout),
 		cmocka_unit_test(js_fleet),
+		cmocka_unit_test(js_software),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
