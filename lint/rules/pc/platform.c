@@ -99,6 +99,15 @@ static void neuron_install_too_old(const struct pc *pc)
 	}
 }
 
+/* The OSes to suggest instead of alinux2: ubuntu2404 only where the
+ * target has it, from 3.13.0 (docs/versions.md, "pc-schema-os"). */
+static const char *neuron_os_help(const struct pc *pc)
+{
+	static const struct version ubuntu2404 = VERSION_AT(3, 13, 0);
+	return version_cmp(pc->target->pc, ubuntu2404) >= 0 ? "use Os alinux2023, ubuntu2204 or ubuntu2404"
+							    : "use Os alinux2023 or ubuntu2204";
+}
+
 /* PC3001 os-accelerator-mismatch: no Neuron release after 2.19 has a
  * runtime for Amazon Linux 2 (docs/versions.md, neuron-os), so neither
  * Trainium2 (2.21 and later) nor Trainium3 (2.27) runs on alinux2, and
@@ -127,7 +136,7 @@ static void os_accelerator_mismatch(const struct pc *pc, yd_node os)
 				"this script installs Neuron %s, and no Neuron release after %s has a runtime for Os alinux2 (line %u)",
 				neuron_version_str(sdk, v, sizeof v),
 				neuron_version_str(neuron_al2_last(), last, sizeof last), yd_span(d, os).line);
-			diag_set_help(g, "use Os alinux2023, ubuntu2204 or ubuntu2404");
+			diag_set_help(g, "%s", neuron_os_help(pc));
 		}
 	}
 	for (size_t i = 0; i < yd_len(d, qs); i++) {
@@ -141,7 +150,7 @@ static void os_accelerator_mismatch(const struct pc *pc, yd_node os)
 			"Os alinux2 cannot run %s: %s needs Neuron %s or later, and no Neuron release after %s supports Amazon Linux 2 (queue line %u)",
 			it->name, first.accel, neuron_version_str(first.version, min, sizeof min),
 			neuron_version_str(neuron_al2_last(), last, sizeof last), yd_span(d, type).line);
-		diag_set_help(g, "use alinux2023, ubuntu2204 or ubuntu2404");
+		diag_set_help(g, "%s", neuron_os_help(pc));
 		return;
 	}
 }
