@@ -40,9 +40,10 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT])
 
 bool plan_cuda_max_connections(const struct plan *p)
 {
-	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200)
-	 * (docs/frameworks.md, "Megatron-LM"). */
-	bool blackwell = strstr(p->job->instance, "b200") != NULL;
+	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200,
+	 * B300) (docs/frameworks.md, "Megatron-LM"). */
+	const char *model = p->it->accel_model ? p->it->accel_model : "";
+	bool blackwell = !strcmp(model, "B200") || !strcmp(model, "B300");
 	return p->gpu && fw_def(p->job->framework)->cuda_max_connections &&
 	       (p->tp > 1 || p->cp > 1) && !blackwell;
 }
@@ -207,7 +208,7 @@ bool plan_arg_given(const struct plan *p, const struct fw_flag *f)
 	return false;
 }
 
-/* JS3003 args-contradict-spec */
+/* JS4003 args-contradict-spec */
 static bool args_contradict_spec(const struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
 	const struct job_spec *j = p->job;
@@ -226,13 +227,13 @@ static bool args_contradict_spec(const struct plan *p, const struct spec *spec, 
 		if (w && !same_value(p, w, &u, v)) {
 			const char *val = row_value(p, w, v, num, sizeof num);
 			snprintf(want, sizeof want, "%s%s%s", w->flag, val ? " " : "", val ? val : "");
-			struct diag *d = report_arg(spec, diags, R_JS3003, i,
+			struct diag *d = report_arg(spec, diags, R_JS4003, i,
 				"entry.args gives %s, but the spec says %s (%s), which the plan assumes and gen writes",
 				given, want, row_key(w));
 			diag_set_help(d, "change %s in the spec, or drop the argument", row_key(w));
 			ok = false;
 		} else if (!w && against && against->gate == FK_NONE && against->when == FW_AGAINST) {
-			struct diag *d = report_arg(spec, diags, R_JS3003, i,
+			struct diag *d = report_arg(spec, diags, R_JS4003, i,
 				"entry.args gives %s, but the plan assumes bf16 and gen writes --bf16",
 				given, NULL, NULL);
 			diag_set_help(d, "drop the argument");
@@ -245,7 +246,7 @@ static bool args_contradict_spec(const struct plan *p, const struct spec *spec, 
 				snprintf(now, sizeof now, "%s (%s)", row_key(against),
 					 recompute_name(j->training->recompute != RC_UNSET ? j->training->recompute
 											   : PLAN_DEFAULT_RECOMPUTE));
-			struct diag *d = report_arg(spec, diags, R_JS3003, i,
+			struct diag *d = report_arg(spec, diags, R_JS4003, i,
 				"entry.args gives %s, which %s does not say: the plan and the flags gen writes go by the spec",
 				given, now, NULL);
 			diag_set_help(d, "say it in the spec (%s), or drop the argument", row_key(against));
@@ -270,7 +271,7 @@ static bool hydra_override(const char *w)
 	return true;
 }
 
-/* JS3004 hydra-args-for-megatron */
+/* JS4004 hydra-args-for-megatron */
 static bool hydra_args_for_megatron(const struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
 	const struct job_spec *j = p->job;
@@ -280,7 +281,7 @@ static bool hydra_args_for_megatron(const struct plan *p, const struct spec *spe
 	base = base ? base + 1 : j->entry->script;
 	/* NeMo 1's entry points, as neuronx-nemo-megatron runs them */
 	if (!strcmp(base, "megatron_gpt_pretraining.py") || !strncmp(base, "megatron_llama", 14)) {
-		struct diag *d = spec_report(spec, diags, R_JS3004, "entry.script",
+		struct diag *d = spec_report(spec, diags, R_JS4004, "entry.script",
 			"%s is a NeMo (neuronx-nemo-megatron) entry point: it takes Hydra overrides such as model.tensor_model_parallel_size=%d, not the Megatron-LM flags that framework: megatron writes",
 			base, p->tp);
 		diag_set_help(d, "use framework: plain and give the layout as overrides in entry.args");
@@ -290,7 +291,7 @@ static bool hydra_args_for_megatron(const struct plan *p, const struct spec *spe
 		if (hydra_override(j->entry->args[i])) {
 			char tp[32];
 			snprintf(tp, sizeof tp, "%d", p->tp);
-			struct diag *d = report_arg(spec, diags, R_JS3004, i,
+			struct diag *d = report_arg(spec, diags, R_JS4004, i,
 				"entry.args has the Hydra override %s (neuronx-nemo-megatron, NeMo), but framework: megatron writes Megatron-LM flags such as --tensor-model-parallel-size %s, which a Hydra entry point rejects",
 				j->entry->args[i], tp, NULL);
 			diag_set_help(d, "use framework: plain and give the whole layout as overrides");
@@ -299,7 +300,7 @@ static bool hydra_args_for_megatron(const struct plan *p, const struct spec *spe
 	return true;
 }
 
-/* JS3005 zero-stage-not-generated */
+/* JS4005 zero-stage-not-generated */
 static void zero_stage_not_generated(const struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
 	const struct fw_def *fw = fw_def(p->job->framework);
@@ -310,7 +311,7 @@ static void zero_stage_not_generated(const struct plan *p, const struct spec *sp
 	for (int s = 0; s < 4; s++)
 		if (fw->zero_stages & (1u << s) && (near < 0 || abs(s - stage) < abs(near - stage)))
 			near = s;
-	struct diag *d = spec_report(spec, diags, R_JS3005, p->job->training->zero_stage ? "training.zero_stage" : "framework",
+	struct diag *d = spec_report(spec, diags, R_JS4005, p->job->training->zero_stage ? "training.zero_stage" : "framework",
 		"the plan assumes ZeRO stage %d, but with %s %s: its memory figures are not what runs",
 		stage, fw->title, fw->zero_how);
 	diag_set_help(d, "training: {zero_stage: %d} states what the generated job does", near);
@@ -408,13 +409,13 @@ static bool names_itself(const char *name, const char *value)
 	return false;
 }
 
-/* JS3001 env-replaces-path */
+/* JS4001 env-replaces-path */
 static bool env_replaces_path(const struct spec *spec, struct diag_list *diags, yd_node key,
 			      const char *name, const char *value)
 {
 	if (!path_like(name) || (strcmp(name, "PATH") && !names_itself(name, value)))
 		return true;
-	struct diag *d = spec_report_at(spec, diags, R_JS3001, key,
+	struct diag *d = spec_report_at(spec, diags, R_JS4001, key,
 		"env.%s replaces %s with '%s' as written (env values never expand)%s",
 		name, name, value, !strcmp(name, "PATH")
 			? ": srun, hostname and torchrun are no longer found" : "");
@@ -422,7 +423,7 @@ static bool env_replaces_path(const struct spec *spec, struct diag_list *diags, 
 	return false;
 }
 
-/* JS3002 env-overrides-generated */
+/* JS4002 env-overrides-generated */
 static bool env_overrides_generated(const struct plan *p, const struct spec *spec,
 				    struct diag_list *diags, yd_node key, const char *name,
 				    const char *value)
@@ -434,7 +435,7 @@ static bool env_overrides_generated(const struct plan *p, const struct spec *spe
 		return true; /* it carries the generated setting: gen writes it alone */
 	struct diag *d;
 	if (!g->value) {
-		d = spec_report_at(spec, diags, R_JS3002, key,
+		d = spec_report_at(spec, diags, R_JS4002, key,
 			"env.%s is a variable the generated script sets itself (%s)", name, g->why);
 		diag_set_help(d, "choose another name");
 	} else if (!strcmp(name, "NEURON_CC_FLAGS")) {
@@ -442,12 +443,12 @@ static bool env_overrides_generated(const struct plan *p, const struct spec *spe
 		char cc_text[48] = "LNC 2 (its default)";
 		if (cc)
 			snprintf(cc_text, sizeof cc_text, "LNC %d", cc);
-		d = spec_report_at(spec, diags, R_JS3002, key,
+		d = spec_report_at(spec, diags, R_JS4002, key,
 			"env.NEURON_CC_FLAGS='%s' replaces the generated NEURON_CC_FLAGS=\"%s\" (from %s): the compiler would build for %s while the runtime runs NEURON_LOGICAL_NC_CONFIG=%d",
 			value, g->value, g->why, cc_text, p->lnc);
 		diag_set_help(d, "add %s to env.NEURON_CC_FLAGS; gen then writes yours alone", g->value);
 	} else {
-		d = spec_report_at(spec, diags, R_JS3002, key,
+		d = spec_report_at(spec, diags, R_JS4002, key,
 			"env.%s='%s' replaces the generated %s=%s (from %s)", name, value, name, g->value, g->why);
 		diag_set_help(d, "drop env.%s, or change %s", name, g->why);
 	}

@@ -73,7 +73,7 @@ struct fw_def {
 	/* The ZeRO stages its written flags run as the plan assumes (bit
 	 * N: stage N); 0: gen writes none, the entry point decides. */
 	unsigned zero_stages;
-	const char *zero_how;         /* what its flags do, for JS3005 */
+	const char *zero_how;         /* what its flags do, for JS4005 */
 };
 
 const struct fw_def *fw_def(enum framework f);
