@@ -205,10 +205,23 @@ static struct tv *queue_map(const struct plan *p, const char *name, enum capacit
 	tv_map_set(q, "placement_group", tv_bool(p->it->efa == TRI_YES && cap != CAP_CAPACITY_BLOCK));
 	set_str(q, "placement_group_name", c->placement_group);
 	tv_map_set(q, "watcher", spot_of_mixed ? watcher_map(c->watcher) : tv_null());
+	struct buf url = BUF_INIT;
+	bool install = plan_neuron_install(p, &url);
+	/* One OnNodeConfigured action: a Sequence when the queue has both */
+	tv_map_set(q, "actions", tv_bool(install || spot_of_mixed));
+	tv_map_set(q, "sequence", tv_bool(install && spot_of_mixed));
 	char *bucket = spot_of_mixed ? s3_bucket(c->watcher->script_url) : NULL;
-	tv_map_set(q, "queue_s3", tv_bool(j->s3_buckets_count > 0 || bucket));
-	tv_map_set(q, "buckets", queue_buckets(j, bucket));
+	tv_map_set(q, "queue_s3", tv_bool(j->s3_buckets_count > 0 || bucket || install));
+	struct tv *buckets = queue_buckets(j, bucket);
+	if (install) {
+		struct tv *b = tv_map_new();
+		set_str(b, "name", PLAN_NEURON_BUCKET);
+		set_str(b, "write", "false");
+		tv_list_push(buckets, b);
+	}
+	tv_map_set(q, "buckets", buckets);
 	free(bucket);
+	buf_free(&url);
 	return q;
 }
 
@@ -257,6 +270,14 @@ static void cluster_keys(struct tv *c, const struct plan *p)
 	set_str(c, "mount", st->mount);
 	set_int(c, "size_gib", st->size_gib);
 	set_str(c, "storage_id", st->id);
+	/* The Neuron SDK, on the head node and every compute node, from
+	 * Neuron's install script (JS3002 when there is none for the OS). */
+	struct buf url = BUF_INIT;
+	bool install = plan_neuron_install(p, &url);
+	set_str(c, "neuron_install", install ? url.p : NULL);
+	buf_free(&url);
+	tv_map_set(c, "neuron_bucket", install ? tv_str(PLAN_NEURON_BUCKET) : tv_null());
+	tv_map_set(c, "head_iam", tv_bool(j->s3_buckets_count > 0 || install));
 	tv_map_set(c, "has_s3", tv_bool(j->s3_buckets_count > 0));
 	tv_map_set(c, "s3_buckets", string_list(j->s3_buckets, j->s3_buckets_count));
 }
@@ -297,6 +318,29 @@ static struct tv *fleet_map(const struct plan *p)
 	return m;
 }
 
+/* software.python and software.container: the batch script activates
+ * the virtualenv, or every srun runs torchrun in the image with the
+ * shared mount (and the spec's mounts). */
+static void software_keys(struct tv *c, const struct plan *p)
+{
+	const struct spec_software *sw = p->job->software;
+	set_str(c, "venv", sw && sw->python ? sw->python->venv : NULL);
+	if (!sw || !sw->container) {
+		tv_map_set(c, "container", tv_null());
+		return;
+	}
+	struct buf m = BUF_INIT;
+	const char *mount = p->job->storage->mount;
+	buf_printf(&m, "%s:%s", mount, mount);
+	for (unsigned i = 0; i < sw->container->mounts_count; i++)
+		buf_printf(&m, ",%s", sw->container->mounts[i]);
+	struct tv *k = tv_map_new();
+	set_str(k, "image", sw->container->image);
+	set_str(k, "mounts", m.p);
+	tv_map_set(c, "container", k);
+	buf_free(&m);
+}
+
 static void batch_keys(struct tv *c, const struct plan *p, const struct spec *spec)
 {
 	const struct job_spec *j = p->job;
@@ -323,6 +367,7 @@ static void batch_keys(struct tv *c, const struct plan *p, const struct spec *sp
 	tv_map_set(c, "parallel_flags", parallel_flags(p));
 	tv_map_set(c, "env", env_list(p, spec));
 	tv_map_set(c, "path_prepend", path_prepend_list(spec));
+	software_keys(c, p);
 }
 
 struct tv *context_build(const struct plan *p, const struct spec *spec,

@@ -85,6 +85,13 @@ bool plan_check_smallest(const struct plan *p, const struct spec *spec, struct d
 /* The software the spec's nodes run (software:) against the instance
  * (gen/plan_software.c); false after an error finding. */
 bool plan_software_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
+/* Neuron's ParallelCluster install script for the spec's software.neuron
+ * on the plan's OS, appended to url; false when gen installs nothing (no
+ * Neuron, no software.neuron, a cluster.ami, or an OS without one). */
+#define PLAN_NEURON_BUCKET "neuron-s3"
+struct buf;
+bool plan_neuron_install(const struct plan *p, struct buf *url);
+const char *plan_neuron_install_os(const char *os);
 
 /* The mixed fleet: plan_fleet_nodes before the node count is derived,
  * plan_fleet_check once the full fleet's layout and batch are known. */

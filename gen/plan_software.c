@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "buf.h"
+
 #include "neuron.h"
 
 /* JS3001 spec-neuron-sdk-too-old */
@@ -24,11 +26,53 @@ static bool spec_neuron_sdk_too_old(const struct plan *p, const struct spec *spe
 	return false;
 }
 
+/* The OS part of Neuron's ParallelCluster install script path
+ * (docs/versions.md, neuron-parallelcluster): the samples name u20 for
+ * ubuntu2004 and al2 for alinux2; u22 and u24 follow the same pattern.
+ * NULL: no script for that OS (a Neuron DLAMI as cluster.ami instead). */
+const char *plan_neuron_install_os(const char *os)
+{
+	static const struct { const char *os, *dir; } dirs[] = {
+		{ "ubuntu2004", "u20" }, { "ubuntu2204", "u22" }, { "ubuntu2404", "u24" },
+		{ "alinux2", "al2" },
+	};
+	for (size_t i = 0; os && i < sizeof dirs / sizeof dirs[0]; i++)
+		if (!strcmp(os, dirs[i].os))
+			return dirs[i].dir;
+	return NULL;
+}
+
+bool plan_neuron_install(const struct plan *p, struct buf *url)
+{
+	const struct spec_software *sw = p->job->software;
+	const char *dir = plan_neuron_install_os(p->os);
+	if (!p->neuron || !sw || !sw->neuron || p->job->cluster->ami || !dir)
+		return false;
+	buf_printf(url, "s3://%s/pcluster/post-install-scripts/neuron-installation/v%s/%s/pt/install_neuron.sh",
+		   PLAN_NEURON_BUCKET, sw->neuron, dir);
+	return true;
+}
+
+/* JS3002 neuron-install-unavailable */
+static bool neuron_install_unavailable(const struct plan *p, const struct spec *spec,
+				       struct diag_list *diags)
+{
+	const struct spec_software *sw = p->job->software;
+	if (!p->neuron || !sw || !sw->neuron || p->job->cluster->ami || plan_neuron_install_os(p->os))
+		return true;
+	struct diag *d = spec_report(spec, diags, R_JS3002, "software.neuron",
+		"Neuron's ParallelCluster install script has no %s version, so gen cannot install Neuron %s on the nodes",
+		p->os, sw->neuron);
+	diag_set_help(d, "use cluster.os ubuntu2204 or ubuntu2404, or give a Neuron DLAMI as cluster.ami");
+	return false;
+}
+
 bool plan_software_check(const struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
 	const struct spec_software *sw = p->job->software;
 	struct neuron_version sdk;
 	if (!sw || !sw->neuron || !neuron_version_parse(sw->neuron, strlen(sw->neuron), &sdk))
 		return true; /* the schema checked its form */
-	return spec_neuron_sdk_too_old(p, spec, diags, sdk);
+	bool ok = spec_neuron_sdk_too_old(p, spec, diags, sdk);
+	return neuron_install_unavailable(p, spec, diags) && ok;
 }

@@ -134,8 +134,21 @@ static const cyaml_schema_field_t paths_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t python_fields[] = {
+	STR("venv", struct spec_python, venv),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t container_fields[] = {
+	STR("image", struct spec_container, image),
+	CYAML_FIELD_SEQUENCE("mounts", OPT_PTR, struct spec_container, mounts, &string_entry, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t software_fields[] = {
 	STR("neuron", struct spec_software, neuron),
+	CYAML_FIELD_MAPPING_PTR("python", OPT_PTR, struct spec_software, python, python_fields),
+	CYAML_FIELD_MAPPING_PTR("container", OPT_PTR, struct spec_software, container, container_fields),
 	CYAML_FIELD_END
 };
 

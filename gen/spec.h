@@ -43,7 +43,13 @@ struct spec_capacity {
 struct spec_storage { enum storage type; char *mount; int size_gib; char *id; };
 struct spec_paths { char *compile_cache, *checkpoints, *logs; };
 /* What the nodes run; NULL members when not given. */
-struct spec_software { char *neuron; };
+struct spec_python { char *venv; };
+struct spec_container { char *image; char **mounts; unsigned mounts_count; };
+struct spec_software {
+	char *neuron;
+	struct spec_python *python;       /* NULL when absent */
+	struct spec_container *container; /* NULL when absent */
+};
 
 /* Absent integers read 0 (every one must be >= 1 when given) and absent
  * strings NULL until spec_apply_defaults. */

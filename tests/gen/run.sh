@@ -130,6 +130,63 @@ printf 'env: {PATH: "/fsx/envs/train/bin:$PATH"}\n' >>"$t/pp.yaml"
 "$TF" gen -o "$t/opp2" "$t/pp.yaml" >/dev/null 2>"$t/err"; [ $? = 1 ] && grep -q 'JS4001' "$t/err" && [ ! -e "$t/opp2" ] \
 	&& ok env-path-refused || { no env-path-refused; cat "$t/err"; }
 
+# software.neuron: Neuron's install action on the head node and every
+# compute node, with read access to its bucket; a Sequence with the spot
+# watcher on a mixed fleet's spot queue. Lint clean at the default target,
+# and ParallelCluster 3.11's own schema and offline validators accept it
+# at target 3.11.
+shared=${TF_SHARED:-../shared}
+for sw in trn1:plain trn2:mixed; do
+	ty=${sw%%:*}; kind=${sw#*:}
+	d="$t/neuron-$ty"
+	mkdir -p "$d/default" "$d/311"
+	{
+		printf 'trainforge: 1\nname: nrn\ninstance: %s.%s\n' "$ty" "$([ "$ty" = trn1 ] && echo 32xlarge || echo 48xlarge)"
+		[ "$kind" = mixed ] && printf 'capacity: {reserved: 2, spot: 2}\ns3_buckets: [nrn-artifacts]\n' || printf 'nodes: 2\n'
+		printf 'entry: {script: /fsx/train.py}\ncluster: {subnet: subnet-0a1b2c3d4e5f60004, ssh_key: key}\n'
+		printf 'storage: {type: fsx-lustre, mount: /fsx}\nsoftware: {neuron: "2.29.0"}\n'
+	} >"$d/spec.yaml"
+	url=s3://neuron-s3/pcluster/post-install-scripts/neuron-installation/v2.29.0/u22/pt/install_neuron.sh
+	"$TF" gen -o "$d/default" "$d/spec.yaml" >"$d/out" 2>&1 && "$TF" gen --target parallelcluster=3.11 -o "$d/311" "$d/spec.yaml" >>"$d/out" 2>&1 \
+		|| { no "neuron-install-gen/$ty"; cat "$d/out"; continue; }
+	if python3 - "$d/default/nrn-cluster.yaml" "$url" "$kind" >"$d/out" 2>&1 <<'PY'; then ok "neuron-install-action/$ty"; else no "neuron-install-action/$ty"; cat "$d/out"; fi
+import sys, yaml
+c, url, kind = yaml.safe_load(open(sys.argv[1])), sys.argv[2], sys.argv[3]
+h = c["HeadNode"]
+assert h["CustomActions"]["OnNodeConfigured"]["Script"] == url, h
+assert {"BucketName": "neuron-s3", "EnableWriteAccess": False} in h["Iam"]["S3Access"], h
+qs = c["Scheduling"]["SlurmQueues"]
+assert len(qs) == (2 if kind == "mixed" else 1), qs
+for q in qs:
+    a = q["CustomActions"]["OnNodeConfigured"]
+    scripts = [x["Script"] for x in a["Sequence"]] if "Sequence" in a else [a["Script"]]
+    assert scripts[0] == url, a
+    assert len(scripts) == (2 if q["CapacityType"] == "SPOT" and kind == "mixed" else 1), a
+    assert {"BucketName": "neuron-s3", "EnableWriteAccess": False} in q["Iam"]["S3Access"], q
+PY
+	"$TF" lint --select ALL --fail-level info --format concise "$d/default/nrn-cluster.yaml" "$d/default/nrn.sbatch" >"$d/out" 2>&1 \
+		&& "$TF" lint --target parallelcluster=3.11 --fail-level info --format concise "$d/311/nrn-cluster.yaml" "$d/311/nrn.sbatch" >>"$d/out" 2>&1 \
+		&& ok "neuron-install-lint-clean/$ty" || { no "neuron-install-lint-clean/$ty"; cat "$d/out"; }
+	if [ -x "$shared/tools/pcluster_schema_check.py" ] && [ -x "$shared/tools/pcluster_offline_validate.py" ]; then
+		"$shared/tools/pcluster_schema_check.py" "$d/311/nrn-cluster.yaml" >"$d/out" 2>&1 \
+			&& "$shared/tools/pcluster_offline_validate.py" "$d/311/nrn-cluster.yaml" >>"$d/out" 2>&1 \
+			&& ok "neuron-install-pcluster-3.11/$ty" || { no "neuron-install-pcluster-3.11/$ty"; cat "$d/out"; }
+	else
+		skip "neuron-install-pcluster-3.11/$ty: no $shared/tools (set TF_SHARED)"
+	fi
+done
+sed 's/^cluster: {\(.*\)}$/cluster: {\1, os: rhel9}/' "$t/neuron-trn1/spec.yaml" >"$t/neuron-rhel.yaml"
+"$TF" gen -o "$t/neuron-rhel" "$t/neuron-rhel.yaml" >/dev/null 2>"$t/err"; [ $? = 1 ] && grep -q JS3002 "$t/err" \
+	&& ok neuron-install-unavailable || { no neuron-install-unavailable; cat "$t/err"; }
+
+# software.python and software.container: shellcheck and bash -n clean
+# (the examples above), the venv activated, the image on every srun.
+grep -qxF "export VIRTUAL_ENV='/fsx/envs/train'" examples/jobs/out/bert-large-venv.sbatch \
+	&& grep -qF 'export PATH="$VIRTUAL_ENV/bin${PATH:+:${PATH}}"' examples/jobs/out/bert-large-venv.sbatch \
+	&& ok venv-activated || no venv-activated
+[ "$(grep -c "^	--container-image='nvcr.io#nvidia/pytorch:24.12-py3' --container-mounts='/fsx:/fsx,/fsx/data:/data:ro' \\\\$" examples/jobs/out/gpt-8b.sbatch)" = "$(grep -c '^srun ' examples/jobs/out/gpt-8b.sbatch)" ] \
+	&& ok container-on-every-srun || { no container-on-every-srun; grep -n -A2 '^srun' examples/jobs/out/gpt-8b.sbatch; }
+
 # Safe writes: no overwrite without --force, drift is exit 1, no temp files.
 spec=examples/jobs/bert-g5.yaml
 mkdir "$t/o"
