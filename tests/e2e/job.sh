@@ -135,3 +135,89 @@ PYEOF
 		find "$shared/logs" "$sub" 2>&1 | indent 30
 	fi
 }
+
+# A generated job with software.python.venv runs to COMPLETED with torch
+# from the virtualenv: made with --system-site-packages (Debian's
+# python3-torch is the only torch here), its torchrun the console script
+# pip would write, which notes the interpreter's prefix and torch's file.
+group_job_venv() {
+	local name=e2e-venv dir=$TMP/job-venv shared=$TMP/shared venv spec sb id state sub problems
+	venv=$shared/envs/train
+	sub=$dir/submit
+	mkdir -p "$dir/out" "$sub"
+	rm -f "$shared/venv-torchrun.log"
+	if ! $PY -m venv --system-site-packages "$venv" >"$dir/venv.log" 2>&1; then
+		result fail job-venv/venv "python3 -m venv --system-site-packages failed"
+		indent <"$dir/venv.log"
+		return
+	fi
+	cat >"$venv/bin/torchrun" <<PYEOF
+#!$venv/bin/python3
+import os, sys
+import torch
+with open("$shared/venv-torchrun.log", "a") as f:
+    print(os.environ.get("SLURMD_NODENAME", "?"), sys.prefix, torch.__file__, file=f, flush=True)
+from torch.distributed.run import main
+sys.exit(main())
+PYEOF
+	chmod +x "$venv/bin/torchrun"
+	spec=$dir/$name.yaml
+	if ! $PY "$ROOT/tests/e2e/spec_override.py" "$ROOT/examples/jobs/bert-g5-venv.yaml" "$spec" \
+		"name=$name" nodes=2 processes_per_node=2 instance=g5.48xlarge framework=plain \
+		-parallel -batch -model -path_prepend "storage={type: ebs, mount: '$shared'}" \
+		"entry.script=$ROOT/tests/e2e/check_dist.py" \
+		"entry.args=[--out, $shared/venv-results, --world, '4']" \
+		"software={python: {venv: '$venv'}}" time_limit=30 ||
+		! tf_gen --force -o "$dir/out" "$spec" >"$dir/gen.log" 2>&1; then
+		result fail job-venv/generate "spec_override.py or trainforge gen failed"
+		indent <"$dir/gen.log" 2>/dev/null
+		return
+	fi
+	sb=$dir/out/$name.sbatch
+	result pass job-venv/generate "$(grep -c '^export VIRTUAL_ENV=' "$sb") VIRTUAL_ENV export, venv $venv"
+	# The shims come first on the submitting PATH; the script puts the
+	# virtualenv's bin before them.
+	id=$(cd "$sub" && PATH=$SHIM_PATH TF_E2E_SHIM_LOG=$shared/torchrun.log \
+		timeout 60 sbatch --parsable "$sb" 2>"$dir/sbatch.err")
+	if [ -z "$id" ]; then
+		result fail job-venv/submit "sbatch refused the generated script"
+		indent <"$dir/sbatch.err"
+		return
+	fi
+	state=$(job_wait "$id" "${TF_E2E_JOB_LIMIT:-300}")
+	if [ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ]; then
+		result pass job-venv/completed "job $id COMPLETED, exit 0:0"
+	else
+		result fail job-venv/completed "job $id $state, exit $(job_field "$id" ExitCode)"
+		tail -n 30 "$sub"/*.out "$shared/logs/$name/$id"/*.log 2>/dev/null | indent 60
+		[[ $state == *-after-* ]] && timeout 20 scancel "$id"
+		return
+	fi
+	problems=$($PY - "$shared/venv-torchrun.log" "$venv" "$shared/venv-results" <<'PYEOF'
+import json, os, sys
+log, venv, results = sys.argv[1:]
+lines = [l.split() for l in open(log)] if os.path.exists(log) else []
+if len(lines) != 2 or len({l[0] for l in lines}) != 2:
+    print(f"the virtualenv's torchrun started {len(lines)} times: {lines}, expected once on each of 2 nodes")
+for node, prefix, torch_file in lines:
+    if os.path.realpath(prefix) != os.path.realpath(venv):
+        print(f"{node}: torchrun's interpreter prefix {prefix}, not the virtualenv {venv}")
+files = sorted(f for f in os.listdir(results) if f.startswith("rank-")) if os.path.isdir(results) else []
+if len(files) != 4:
+    print(f"{len(files)} rank results, expected 4")
+for f in files:
+    env = json.load(open(os.path.join(results, f)))["environ"]
+    if env.get("VIRTUAL_ENV") != venv or not env.get("PATH", "").startswith(venv + "/bin:"):
+        print(f"{f}: VIRTUAL_ENV={env.get('VIRTUAL_ENV')!r}, PATH={env.get('PATH', '')[:60]!r}")
+if not lines:
+    sys.exit(1)
+print(f"torchrun from {venv}/bin on {' '.join(sorted(l[0] for l in lines))}, torch {lines[0][2]} through it; 4 workers with VIRTUAL_ENV and its bin first on PATH")
+PYEOF
+	)
+	if [ "$(printf '%s\n' "$problems" | wc -l)" = 1 ] && [ -n "$problems" ] && case $problems in torchrun\ from*) true ;; *) false ;; esac; then
+		result pass job-venv/torch-from-venv "$problems"
+	else
+		result fail job-venv/torch-from-venv "$(printf '%s' "$problems" | head -1)"
+		printf '%s\n' "$problems" | indent
+	fi
+}

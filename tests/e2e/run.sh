@@ -242,7 +242,7 @@ for g in $GROUPS_RUN; do
 	fi
 	case $g in
 	testonly) group_testonly ;;
-	job) group_job ;;
+	job) group_job; group_job_venv ;;
 	lint) group_lint ;;
 	options) group_options ;;
 	versions) group_versions ;;
