@@ -7,6 +7,9 @@
 
 #include "buf.h"
 #include "fileio.h"
+#include "format.h"
+#include "lint.h"
+#include "render.h"
 #include "issues.h"
 #include "suppress.h"
 #include "xalloc.h"
@@ -68,11 +71,191 @@ void jobspec_lint(struct source *src, const yamldoc *doc, struct diag_list *diag
 	jobspec_lint_at(src, doc, NULL, diags);
 }
 
+/* As gen does, the files it would write are linted too: what a spec
+ * value causes in them is the spec's finding (JS4006). */
 void jobspec_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
 		     struct diag_list *diags)
 {
-	struct spec spec;
-	struct plan plan;
-	check(src, doc, target, &spec, &plan, diags);
-	spec_free(&spec);
+	struct jobspec js = { .src = src, .doc = (yamldoc *)doc };
+	if (check(src, doc, target, &js.spec, &js.plan, diags)) {
+		struct gen_files files = { 0 };
+		struct jobspec_templates templates;
+		char err[256];
+		jobspec_outputs_check(&js, src->path, NULL, ".", target, &files, diags, NULL, &templates,
+				      err, sizeof err);
+		gen_files_free(&files);
+		jobspec_templates_free(&templates);
+	}
+	spec_free(&js.spec);
+}
+
+/* ---- the files gen would write -------------------------------------------
+ * A generated file that does not lint clean is either the user's doing
+ * (a spec value on the line, a line of a template given with --templates)
+ * or trainforge's. The first is reported where the user can change it. */
+
+static const char *line_of(const char *text, size_t len, uint32_t line, size_t *n)
+{
+	const char *s = text, *end = text + len;
+	for (uint32_t l = 1; l < line && s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		s = nl ? nl + 1 : end;
+	}
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+	*n = (size_t)((nl ? nl : end) - s);
+	return s;
+}
+
+/* The spec node whose text is on the line, the longest: any value of
+ * two characters or more, and the names under env and path_prepend. */
+static void value_on_line(const yamldoc *d, yd_node n, bool names, const char *line, size_t len,
+			  yd_node *best, size_t *best_len, int depth)
+{
+	if (!n || depth > 32)
+		return;
+	if (yd_kind(d, n) == YD_SCALAR) {
+		size_t sl;
+		const char *s = yd_str(d, n, &sl);
+		if (s && sl >= 2 && sl > *best_len && memmem(line, len, s, sl)) {
+			*best = n;
+			*best_len = sl;
+		}
+		return;
+	}
+	for (size_t i = 0; i < yd_len(d, n); i++) {
+		if (yd_kind(d, n) == YD_SEQUENCE) {
+			value_on_line(d, yd_item(d, n, i), false, line, len, best, best_len, depth + 1);
+			continue;
+		}
+		yd_node k = yd_key(d, n, i);
+		if (names)
+			value_on_line(d, k, false, line, len, best, best_len, depth + 1);
+		bool sub = depth == 0 && (yd_str_eq(d, k, "env") || yd_str_eq(d, k, "path_prepend"));
+		value_on_line(d, yd_value(d, n, i), sub, line, len, best, best_len, depth + 1);
+	}
+}
+
+/* The line of a user template that is the generated line itself, or 0. */
+static uint32_t template_line(const struct source *t, const char *line, size_t len)
+{
+	uint32_t l = 1;
+	for (const char *s = t->text, *end = t->text + t->len; s < end; l++) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+		if (n == len && len && !memcmp(s, line, len))
+			return l;
+		s = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static struct source *user_template(const char *dir, const char *name, struct jobspec_templates *t)
+{
+	if (!dir)
+		return NULL;
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	for (size_t i = 0; i < t->len; i++)
+		if (!strcmp(t->v[i]->path, path))
+			return t->v[i];
+	size_t len;
+	bool too_big;
+	char *text = file_read(path, 1u << 22, &len, &too_big);
+	if (!text || t->len == sizeof t->v / sizeof t->v[0]) {
+		free(text);
+		return NULL;
+	}
+	return t->v[t->len++] = source_new(path, text, len);
+}
+
+/* JS4006 generated-file-finding */
+static bool generated_file_finding(struct jobspec *js, const struct gen_file *f, const struct diag *g,
+				   const char *templates_dir, struct jobspec_templates *templates,
+				   struct diag_list *diags)
+{
+	size_t len;
+	const char *line = line_of(f->text, f->len, g->line, &len);
+	char id[8];
+	struct diag *d = NULL;
+	struct source *t = user_template(templates_dir, f->template, templates);
+	uint32_t tl = t ? template_line(t, line, len) : 0;
+	if (tl) {
+		d = diag_add(diags, t, R_JS4006, tl, 1, tl, (uint32_t)len + 1,
+			     "this line of your template makes %s:%u:%u: %s [%s]", f->name, g->line, g->col,
+			     g->msg, diag_id(g, id));
+	} else {
+		yd_node best = 0;
+		size_t best_len = 0;
+		value_on_line(js->doc, yd_root(js->doc), false, line, len, &best, &best_len, 0);
+		if (!best)
+			return false;
+		d = spec_report_at(&js->spec, diags, R_JS4006, best,
+				   "this value makes the generated %s:%u:%u: %s [%s]", f->name, g->line,
+				   g->col, g->msg, diag_id(g, id));
+	}
+	d->sev = g->sev;
+	if (g->help)
+		diag_set_help(d, "%s", g->help);
+	return true;
+}
+
+int jobspec_outputs_check(struct jobspec *js, const char *spec_path, const char *templates_dir,
+			  const char *dir, const struct target *target, struct gen_files *files,
+			  struct diag_list *diags, FILE *internal,
+			  struct jobspec_templates *templates, char *err, size_t cap)
+{
+	memset(templates, 0, sizeof *templates);
+	if (!render_all(&js->plan, &js->spec, spec_path, templates_dir, files, err, cap))
+		return -1;
+	struct lint_options opt;
+	lint_options_init(&opt);
+	opt.target = target ? *target : target_default();
+	opt.shellcheck = SHELLCHECK_OFF; /* the tests run shellcheck on every output */
+	struct lint_run run;
+	lint_run_init(&run, &opt);
+	/* the config first, so that the script pairs with it; the spot
+	 * watcher is a plain shell script, which shellcheck lints in the tests */
+	char paths[4][4096];
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < files->len; i++) {
+			if ((strcmp(files->v[i].kind, "pcluster") == 0) != (pass == 0) ||
+			    strcmp(files->v[i].kind, "script") == 0)
+				continue;
+			snprintf(paths[i], sizeof paths[i], "%s/%s", dir, files->v[i].name);
+			lint_text(&run, paths[i], files->v[i].text, files->v[i].len, true);
+		}
+	lint_run_finish(&run);
+	diag_list_sort(&run.diags);
+	struct diag_list unexplained = { 0 };
+	for (size_t i = 0; i < run.diags.len; i++) {
+		const struct diag *g = &run.diags.v[i];
+		if (g->sev < SEV_WARNING)
+			continue; /* notes (a type newer than the catalog) are not defects */
+		const struct gen_file *f = NULL;
+		for (size_t k = 0; k < files->len; k++)
+			if (g->src && !strcmp(g->src->path, paths[k]) && strcmp(files->v[k].kind, "script"))
+				f = &files->v[k];
+		if (f && generated_file_finding(js, f, g, templates_dir, templates, diags))
+			continue;
+		struct diag *u = diag_add(&unexplained, g->src, g->rule, g->line, g->col, g->end_line,
+					  g->end_col, "%s", g->msg);
+		u->sev = g->sev;
+		u->ext_code = g->ext_code;
+	}
+	if (unexplained.len && internal) {
+		fputs("trainforge: the generated files have findings that no input explains; this is a trainforge bug:\n",
+		      internal);
+		format_write(internal, FMT_CONCISE, &unexplained, false);
+	}
+	int n = (int)unexplained.len;
+	diag_list_free(&unexplained);
+	lint_run_fini(&run);
+	return n;
+}
+
+void jobspec_templates_free(struct jobspec_templates *t)
+{
+	for (size_t i = 0; i < t->len; i++)
+		source_free(t->v[i]);
+	t->len = 0;
 }

@@ -4,6 +4,7 @@
 #define TF_JOBSPEC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include "plan.h"
@@ -28,5 +29,22 @@ void jobspec_close(struct jobspec *js);
 void jobspec_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
 void jobspec_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
 		     struct diag_list *diags);
+
+/* Renders the spec's files (templates_dir may be NULL) and lints them
+ * as gen would write them into dir, against target (NULL: the default).
+ * A finding in a generated file that a spec value or a user template
+ * line explains is reported there (JS4006) into diags; one that nothing
+ * explains is left in internal (a trainforge bug). On a template error
+ * writes it into err. files receives the rendered
+ * files (the caller frees them); templates receives the sources of the
+ * user templates findings point into (the caller frees them with
+ * jobspec_templates_free). */
+struct gen_files;
+struct jobspec_templates { struct source *v[4]; size_t len; };
+int jobspec_outputs_check(struct jobspec *js, const char *spec_path, const char *templates_dir,
+			  const char *dir, const struct target *target, struct gen_files *files,
+			  struct diag_list *diags, FILE *internal,
+			  struct jobspec_templates *templates, char *err, size_t cap);
+void jobspec_templates_free(struct jobspec_templates *t);
 
 #endif

@@ -113,6 +113,7 @@ bool render_all(const struct plan *p, const struct spec *spec, const char *spec_
 		f->len = b.len;
 		f->text = buf_detach(&b);
 		f->kind = outputs[i].kind;
+		f->template = outputs[i].template;
 	}
 	tpl_partials_free(ps);
 	tv_free(ctx);

@@ -13,6 +13,7 @@ struct gen_file {
 	char *text;
 	size_t len;
 	const char *kind; /* "pcluster", "sbatch" or "script" (the spot watcher) */
+	const char *template; /* the template's name, e.g. batch.sbatch.mustache */
 };
 
 struct gen_files {

@@ -187,6 +187,21 @@ grep -qxF "export VIRTUAL_ENV='/fsx/envs/train'" examples/jobs/out/bert-large-ve
 [ "$(grep -c "^	--container-image='nvcr.io#nvidia/pytorch:24.12-py3' --container-mounts='/fsx:/fsx,/fsx/data:/data:ro' \\\\$" examples/jobs/out/gpt-8b.sbatch)" = "$(grep -c '^srun ' examples/jobs/out/gpt-8b.sbatch)" ] \
 	&& ok container-on-every-srun || { no container-on-every-srun; grep -n -A2 '^srun' examples/jobs/out/gpt-8b.sbatch; }
 
+# A finding in a generated file that a spec value or a user template
+# causes is the user's (JS4006), at that value or template line; nothing
+# is written, and lint of the spec says the same.
+"$TF" gen -o "$t/ou" tests/cases/JS4006/bad.yaml >/dev/null 2>"$t/err"; rc=$?
+[ $rc = 1 ] && [ "$(grep -c 'bad.yaml:10:.*\[SB210[24]\] \[JS4006\]' "$t/err")" = 2 ] && ! grep -q 'trainforge bug' "$t/err" \
+	&& [ ! -e "$t/ou" ] && ok user-value-finding-at-spec || { no "user-value-finding-at-spec ($rc)"; cat "$t/err"; }
+"$TF" lint --format concise tests/cases/JS4006/bad.yaml >"$t/lint" 2>&1
+[ "$(grep -c 'bad.yaml:10:.*\[JS4006\]' "$t/lint")" = 2 ] && ok user-value-finding-in-lint || { no user-value-finding-in-lint; cat "$t/lint"; }
+mkdir -p "$t/utpl"
+sed 's|^set -euo pipefail$|set -euo pipefail\nexport PATH=/opt/venv/bin|' templates/batch.sbatch.mustache >"$t/utpl/batch.sbatch.mustache"
+at=$(grep -n '^export PATH=/opt/venv/bin$' "$t/utpl/batch.sbatch.mustache" | cut -d: -f1)
+"$TF" gen --templates "$t/utpl" -o "$t/out-utpl" examples/jobs/bert-g5.yaml >/dev/null 2>"$t/err"; rc=$?
+[ $rc = 1 ] && grep -q "utpl/batch.sbatch.mustache:$at:1: warning: this line of your template .*\[SB2113\] \[JS4006\]" "$t/err" \
+	&& [ ! -e "$t/out-utpl" ] && ok user-template-finding-at-line || { no "user-template-finding-at-line ($rc)"; cat "$t/err"; }
+
 # Safe writes: no overwrite without --force, drift is exit 1, no temp files.
 spec=examples/jobs/bert-g5.yaml
 mkdir "$t/o"
