@@ -151,14 +151,15 @@ group_job_venv() {
 		indent <"$dir/venv.log"
 		return
 	fi
+	# Debian's torch 1.13 launcher needs tests/e2e/torchrun.py's patch
+	# under Python 3.11 (see there); the virtualenv's interpreter runs it.
 	cat >"$venv/bin/torchrun" <<PYEOF
 #!$venv/bin/python3
-import os, sys
+import os, runpy, sys
 import torch
 with open("$shared/venv-torchrun.log", "a") as f:
     print(os.environ.get("SLURMD_NODENAME", "?"), sys.prefix, torch.__file__, file=f, flush=True)
-from torch.distributed.run import main
-sys.exit(main())
+runpy.run_path("$ROOT/tests/e2e/torchrun.py", run_name="__main__")
 PYEOF
 	chmod +x "$venv/bin/torchrun"
 	spec=$dir/$name.yaml
