@@ -1,4 +1,5 @@
-/* trainforge plan SPEC [--compare TYPES] [--hours N] [--format text|json] [--svg FILE] */
+/* trainforge plan SPEC [--compare TYPES] [--same nodes|peak|ranks] [--deadline DAYS]
+ *                 [--hours N] [--format text|json] [--svg FILE] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +10,14 @@
 #include "jobspec.h"
 
 static const char plan_usage[] =
-	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--hours N] [--format text|json] [--svg FILE]\n"
+	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--same peak|nodes|ranks] [--deadline DAYS]\n"
+	"                            [--hours N] [--format text|json] [--svg FILE]\n"
 	"  prints the derived layout, invariants, memory fit, time, network share and cost,\n"
 	"  each figure with its source; writes nothing but the --svg chart\n"
 	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
+	"  --same MODE      size compared types by the same peak dense BF16 (default), the\n"
+	"                   same nodes or the same ranks; each gets the nearest valid layout\n"
+	"  --deadline DAYS  size each type by the fewest nodes that finish within DAYS\n"
 	"  --hours N        price a run of N hours instead of the estimated run time\n"
 	"  --svg FILE       write a chart of run cost against run time per type\n";
 
@@ -61,10 +66,25 @@ static int write_svg(const char *path, const struct plan *p, const struct plan_r
 	return EXIT_CLEAN;
 }
 
+static bool parse_same(const char *s, enum plan_same *same)
+{
+	static const struct { const char *name; enum plan_same same; } modes[] = {
+		{ "peak", SAME_PEAK }, { "nodes", SAME_NODES }, { "ranks", SAME_RANKS },
+	};
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+		if (!strcmp(s, modes[i].name)) {
+			*same = modes[i].same;
+			return true;
+		}
+	return false;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
-	double hours = 0;
+	double hours = 0, deadline = 0;
+	enum plan_same same = SAME_PEAK;
+	bool same_given = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(plan_usage, stdout);
@@ -82,6 +102,19 @@ int cmd_plan(int argc, char **argv)
 				fprintf(stderr, "trainforge: invalid value '%s' for --format\n", fmt);
 				return EXIT_TROUBLE;
 			}
+		} else if (!strcmp(argv[i], "--deadline") && i + 1 < argc) {
+			char *end;
+			deadline = strtod(argv[++i], &end);
+			if (*end || !(deadline > 0) || deadline > 36500) {
+				fprintf(stderr, "trainforge: invalid value '%s' for --deadline (days, more than 0)\n", argv[i]);
+				return EXIT_TROUBLE;
+			}
+		} else if (!strcmp(argv[i], "--same") && i + 1 < argc) {
+			if (!parse_same(argv[++i], &same)) {
+				fprintf(stderr, "trainforge: invalid value '%s' for --same (peak, nodes or ranks)\n", argv[i]);
+				return EXIT_TROUBLE;
+			}
+			same_given = true;
 		} else if (!strcmp(argv[i], "--compare") && i + 1 < argc) {
 			compare = argv[++i];
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
@@ -98,6 +131,14 @@ int cmd_plan(int argc, char **argv)
 	}
 	if (!path) {
 		fputs(plan_usage, stderr);
+		return EXIT_TROUBLE;
+	}
+	if (same_given && deadline > 0) {
+		fputs("trainforge: --same and --deadline size the compared types in two different ways: give one\n", stderr);
+		return EXIT_TROUBLE;
+	}
+	if (hours > 0 && deadline > 0) {
+		fputs("trainforge: --deadline sizes types by their estimated run time; --hours would replace it\n", stderr);
 		return EXIT_TROUBLE;
 	}
 	const struct instance_type *types[MAX_TYPES + 1];
@@ -120,7 +161,16 @@ int cmd_plan(int argc, char **argv)
 		for (size_t i = 0; i < nlisted; i++)
 			if (listed[i] != js.plan.it)
 				types[ntypes++] = listed[i];
-		struct plan_request rq = { .hours = hours, .types = types, .ntypes = ntypes };
+		struct plan_request rq = { .hours = hours, .types = types, .ntypes = ntypes, .spec = &js.spec,
+					   .same = same, .deadline_days = deadline };
+		struct plan_est own;
+		plan_estimate(&js.plan, js.plan.it, 0, &own);
+		if (deadline > 0 && !(own.total_flops > 0)) {
+			fprintf(stderr, "trainforge: --deadline needs the run's FLOPs: give model.parameters and model.tokens in %s\n",
+				path);
+			rc = EXIT_TROUBLE;
+			goto done;
+		}
 		if (!strcmp(fmt, "json"))
 			plan_report_json(&js.plan, &rq, stdout);
 		else
@@ -128,6 +178,7 @@ int cmd_plan(int argc, char **argv)
 		if (svg)
 			rc = write_svg(svg, &js.plan, &rq);
 	}
+done:
 	jobspec_close(&js);
 	diag_list_free(&diags);
 	source_free(js.src);

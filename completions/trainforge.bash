@@ -33,7 +33,7 @@ _trainforge() {
 		fi ;;
 	gen|plan)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --hours --format --svg" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --same --deadline --hours --format --svg" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

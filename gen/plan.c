@@ -203,12 +203,13 @@ static void estimate(struct plan *p, const struct job_spec *j)
 {
 	int m = p->micro_batches;
 	p->bubble = p->pp > 1 ? (double)(p->pp - 1) / ((double)p->vpp * m + p->pp - 1) : 0;
-	/* ring all-reduce moves 2(n-1)/n of the bf16 gradients of a rank's
-	 * shard of the model */
-	p->grad_bytes = j->model->parameters > 0 && p->dp > 1
-		? 2.0 * (p->dp - 1) / p->dp * (j->model->parameters / ((double)p->tp * p->pp)) * 2
-		: -1;
-	p->price_hour = catalog_cost(p->it, p->nodes, 1);
+	p->grad_bytes = plan_grad_bytes(p);
+	/* a price counts only in the region it is for */
+	struct plan_price_inputs in;
+	struct plan_rate r[PRICE__COUNT];
+	plan_price_inputs_of(j, &in);
+	plan_rates(p->it, &in, r);
+	p->price_hour = r[PRICE_ON_DEMAND].from == RATE_CATALOG ? r[PRICE_ON_DEMAND].usd * p->nodes : -1;
 }
 
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags)
@@ -280,7 +281,11 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 		buf_printf(&b, "  gradients        %.2f GB all-reduced per step per rank (bf16, ring, DP %d)\n",
 			   p->grad_bytes / 1e9, p->dp);
 	buf_puts(&b, "  cost             ");
-	if (p->price_hour >= 0) {
+	if (p->price_hour < 0 && it->price_on_demand >= 0) {
+		buf_printf(&b, "unknown: the catalog has no on-demand price for %s in %s (%s: $%.2f/h, not used)\n",
+			   it->name, j->cluster->region, it->price_region ? it->price_region : "?",
+			   it->price_on_demand);
+	} else if (p->price_hour >= 0) {
 		buf_printf(&b, "%d x $%.2f/h = ", p->nodes, it->price_on_demand);
 		money(&b, p->price_hour);
 		buf_puts(&b, "/h on demand");
@@ -351,10 +356,10 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	buf_putc(b, ',');
 	json_num(b, "costPerRun", p->price_hour * hours, p->price_hour >= 0 && hours > 0);
 	buf_putc(b, ',');
-	json_str(b, "priceSource", p->it->price_source);
+	json_str(b, "priceSource", p->price_hour >= 0 ? p->it->price_source : NULL);
 	buf_putc(b, ',');
-	json_str(b, "priceDate", p->it->price_date);
+	json_str(b, "priceDate", p->price_hour >= 0 ? p->it->price_date : NULL);
 	buf_putc(b, ',');
-	json_str(b, "priceRegion", p->it->price_region);
+	json_str(b, "priceRegion", p->price_hour >= 0 ? p->it->price_region : NULL);
 	plan_fleet_json(p, b);
 }

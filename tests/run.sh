@@ -57,6 +57,9 @@ count plan sh tests/plan/run.sh
 count gen sh tests/gen/run.sh
 count watcher sh tests/watcher/run.sh
 count fleet sh tests/plan/fleet.sh
+count moe sh tests/plan/moe.sh
+count compare sh tests/plan/compare.sh
+count svg sh tests/plan/svg.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
