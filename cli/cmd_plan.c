@@ -1,5 +1,5 @@
 /* trainforge plan SPEC [--compare TYPES] [--same nodes|peak|ranks] [--deadline DAYS]
- *                 [--hours N] [--format text|json] [--svg FILE] */
+ *                 [--hours N] [--tco FILE] [--format text|json] [--svg FILE] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +8,12 @@
 #include "commands.h"
 #include "format.h"
 #include "jobspec.h"
+#include "tco.h"
+#include "trouble.h"
 
 static const char plan_usage[] =
 	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--same peak|nodes|ranks] [--deadline DAYS]\n"
-	"                            [--hours N] [--format text|json] [--svg FILE]\n"
+	"                            [--hours N] [--tco FILE] [--format text|json] [--svg FILE]\n"
 	"  prints the derived layout, invariants, memory fit, time, network share and cost,\n"
 	"  each figure with its source; writes nothing but the --svg chart\n"
 	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
@@ -19,7 +21,10 @@ static const char plan_usage[] =
 	"                   same nodes or the same ranks; each gets the nearest valid layout\n"
 	"  --deadline DAYS  size each type by the fewest nodes that finish within DAYS\n"
 	"  --hours N        price a run of N hours instead of the estimated run time\n"
-	"  --svg FILE       write a chart of run cost against run time per type\n";
+	"  --tco FILE       owned cluster against the spec's cloud fleet over years (a YAML\n"
+	"                   file, schema: trainforge schema tco)\n"
+	"  --svg FILE       write a chart: run cost against run time per type, or with\n"
+	"                   --tco the cumulative cost of each option over months\n";
 
 #define MAX_TYPES 64
 
@@ -79,9 +84,24 @@ static bool parse_same(const char *s, enum plan_same *same)
 	return false;
 }
 
+static struct tco_spec *read_tco(const char *path)
+{
+	struct trouble t = { 0 };
+	struct tco_spec *spec = tco_load(path, &t);
+	trouble_flush(&t, stderr);
+	trouble_free(&t);
+	if (spec && !catalog_find(spec->owned->like_instance, strlen(spec->owned->like_instance))) {
+		fprintf(stderr, "trainforge: %s: owned.like_instance %s is not in the instance catalog\n", path,
+			spec->owned->like_instance);
+		tco_free(spec);
+		return NULL;
+	}
+	return spec;
+}
+
 int cmd_plan(int argc, char **argv)
 {
-	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
+	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL, *tco_path = NULL;
 	double hours = 0, deadline = 0;
 	enum plan_same same = SAME_PEAK;
 	bool same_given = false;
@@ -115,6 +135,8 @@ int cmd_plan(int argc, char **argv)
 				return EXIT_TROUBLE;
 			}
 			same_given = true;
+		} else if (!strcmp(argv[i], "--tco") && i + 1 < argc) {
+			tco_path = argv[++i];
 		} else if (!strcmp(argv[i], "--compare") && i + 1 < argc) {
 			compare = argv[++i];
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
@@ -149,10 +171,16 @@ int cmd_plan(int argc, char **argv)
 	if (compare && !parse_compare(compare, listed, &nlisted))
 		return EXIT_TROUBLE;
 
+	struct tco_spec *tco = NULL;
+	if (tco_path && !(tco = read_tco(tco_path)))
+		return EXIT_TROUBLE;
+
 	struct diag_list diags = { 0 };
 	struct jobspec js;
-	if (!jobspec_open(&js, path, &diags))
+	if (!jobspec_open(&js, path, &diags)) {
+		tco_free(tco);
 		return EXIT_TROUBLE;
+	}
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, false);
 	int rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
@@ -162,7 +190,7 @@ int cmd_plan(int argc, char **argv)
 			if (listed[i] != js.plan.it)
 				types[ntypes++] = listed[i];
 		struct plan_request rq = { .hours = hours, .types = types, .ntypes = ntypes, .spec = &js.spec,
-					   .same = same, .deadline_days = deadline };
+					   .same = same, .deadline_days = deadline, .tco = tco };
 		struct plan_est own;
 		plan_estimate(&js.plan, js.plan.it, 0, &own);
 		if (deadline > 0 && !(own.total_flops > 0)) {
@@ -180,6 +208,7 @@ int cmd_plan(int argc, char **argv)
 	}
 done:
 	jobspec_close(&js);
+	tco_free(tco);
 	diag_list_free(&diags);
 	source_free(js.src);
 	return rc;

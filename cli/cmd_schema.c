@@ -1,4 +1,4 @@
-/* trainforge schema jobspec|parallelcluster: prints an embedded JSON
+/* trainforge schema jobspec|parallelcluster|tco: prints an embedded JSON
  * Schema, for editors (yaml-language-server) and other validators. */
 #include <stdio.h>
 #include <string.h>
@@ -7,15 +7,17 @@
 #include "commands.h"
 
 static const char schema_usage[] =
-	"usage: trainforge schema jobspec|parallelcluster\n"
-	"  Prints the JSON Schema (draft 2020-12) of a job spec or a ParallelCluster 3\n"
-	"  config, e.g. trainforge schema parallelcluster > parallelcluster.schema.json\n";
+	"usage: trainforge schema jobspec|parallelcluster|tco\n"
+	"  Prints the JSON Schema (draft 2020-12) of a job spec, a ParallelCluster 3\n"
+	"  config or the cost inputs of plan --tco,\n"
+	"  e.g. trainforge schema parallelcluster > parallelcluster.schema.json\n";
 
 static const struct {
 	const char *name, *asset;
 } schemas[] = {
 	{ "jobspec", "jobspec.schema.json" },
 	{ "parallelcluster", "parallelcluster.schema.json" },
+	{ "tco", "tco.schema.json" },
 };
 
 int cmd_schema(int argc, char **argv)
@@ -42,7 +44,7 @@ int cmd_schema(int argc, char **argv)
 		}
 		return EXIT_CLEAN;
 	}
-	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster)\n%s",
+	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster, tco)\n%s",
 		argv[1], schema_usage);
 	return EXIT_TROUBLE;
 }

@@ -22,7 +22,7 @@ _trainforge() {
 	case $cmd in
 	explain)
 		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
-	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster" -- "$cur") ;;
+	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster tco" -- "$cur") ;;
 	docs) mapfile -t COMPREPLY < <(compgen -W "rules" -- "$cur") ;;
 	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
 	lint)
@@ -33,7 +33,7 @@ _trainforge() {
 		fi ;;
 	gen|plan)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --same --deadline --hours --format --svg" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --same --deadline --hours --tco --format --svg" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

@@ -276,6 +276,8 @@ void plan_row_layout(const struct plan_row *r, char *buf, size_t cap);
 
 /* ---- the report (gen/plan_report.c, gen/plan_svg.c) -------------------- */
 
+struct tco_spec;
+
 struct plan_request {
 	double hours;                           /* <= 0: not given */
 	const struct instance_type *const *types; /* compared types; none: the spec's own */
@@ -283,12 +285,14 @@ struct plan_request {
 	const struct spec *spec;                /* for deriving the layouts of compared types */
 	enum plan_same same;
 	double deadline_days;                   /* > 0: --deadline DAYS */
+	const struct tco_spec *tco;             /* --tco FILE, or NULL */
 };
 
 void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE *out);
 void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE *out);
-/* A chart of run cost against run time per instance type; well-formed
- * SVG even when nothing has the figures. */
+/* A chart of run cost against run time per instance type (with --tco,
+ * cumulative cost over months per option); well-formed SVG even when
+ * nothing has the figures. */
 void plan_report_svg(const struct plan *p, const struct plan_request *rq, FILE *out);
 
 #endif

@@ -1,7 +1,8 @@
 /* `trainforge plan`: the layout summary, then for each instance type its
  * memory fit, time, network share and cost, each number with its formula
  * or its source; unknown figures are shown as unknown, with what would
- * make them known. The comparison table is gen/plan_table.c's. */
+ * make them known. The comparison table is gen/plan_table.c's, the
+ * owned-against-cloud table gen/plan_tco.c's. */
 #include "plan.h"
 
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "plan_out.h"
+#include "tco.h"
 
 static void count(struct buf *b, double v)
 {
@@ -301,6 +303,8 @@ void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE 
 			plan_compare_text(p, &c, &b);
 		plan_compare_free(&c);
 	}
+	if (rq->tco)
+		plan_tco_text(p, rq->tco, &b);
 	if (b.p)
 		fputs(b.p, out);
 	buf_free(&b);
@@ -477,6 +481,8 @@ void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE 
 		plan_compare_json(&c, &b);
 		plan_compare_free(&c);
 	}
+	if (rq->tco)
+		plan_tco_json(p, rq->tco, &b);
 	buf_puts(&b, "}\n");
 	fputs(b.p, out);
 	buf_free(&b);

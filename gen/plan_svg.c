@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "svg.h"
+#include "tco.h"
 
 #define SVG_SCHEMA_VERSION 1
 
@@ -164,5 +165,8 @@ static void compare_chart(const struct plan *p, const struct plan_request *rq, F
 
 void plan_report_svg(const struct plan *p, const struct plan_request *rq, FILE *out)
 {
-	compare_chart(p, rq, out);
+	if (rq->tco)
+		plan_tco_svg(p, rq->tco, out);
+	else
+		compare_chart(p, rq, out);
 }

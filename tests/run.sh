@@ -59,6 +59,7 @@ count watcher sh tests/watcher/run.sh
 count fleet sh tests/plan/fleet.sh
 count moe sh tests/plan/moe.sh
 count compare sh tests/plan/compare.sh
+count tco sh tests/plan/tco.sh
 count svg sh tests/plan/svg.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh

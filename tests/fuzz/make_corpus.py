@@ -89,6 +89,8 @@ def build_corpora():
         put("jobspec", read(f))  # the wrong kind, forced: a cheap path
     for c in CONFIGS:
         put("config", c)
+    for f in files("examples/tco/*.yaml"):
+        put("tco", read(f))
     for f in SCRIPTS:
         put("sbatch", read(f))
         put("lint", read(f))
@@ -195,6 +197,8 @@ def build_dicts():
     write_dict("lint", YAML_TOKENS + DIRECTIVES + pc + js + instance_names() + SHELL_TOKENS[:30])
     write_dict("jobspec", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
     write_dict("gen", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
+    write_dict("tco", YAML_TOKENS + ["trainforge_tco: 1"] + schema_words("schemas/tco.schema.json")
+               + instance_names())
     opts = ["--" + o for o in sbatch_options()] if os.path.exists(os.path.join(ROOT, "lint/slurm/options.c")) else []
     write_dict("config", YAML_TOKENS + [
         "select: ", "ignore: ", "per-file-ignores:", "exclude: ", "severity: ", "fail-level: ",

@@ -107,6 +107,29 @@ for c in hollow:
 assert ring_seen
 PY
 
+# ---- the owned-against-cloud chart ----------------------------------------
+expect_rc svg-tco-written 0 "$TF" plan --tco examples/tco/owned-h100-vs-trn2.yaml --svg "$t/tco.svg" \
+	examples/jobs/moe-176b-trn2-mixed.yaml
+if rsvg-convert "$t/tco.svg" -o "$t/tco.png" 2>"$t/err"; then ok svg-tco-renders; else no svg-tco-renders; cat "$t/err"; fi
+py_check svg-tco-picture "$t/tco.svg" "$t/tco.png" "$t/chart.py" <<'PY'
+import sys
+exec(open(sys.argv[3]).read())
+root, boxes = texts(sys.argv[1])
+w, h, px = png(sys.argv[2])
+assert (w, h) == (960, 560)
+labels = [s for s, _ in boxes]
+for want in ("months", "0", "12", "24", "36", "owned", "48 reserved + 16 spot"):
+    assert want in labels, want
+no_overlap(boxes)
+# each line ends in its own colour at month 36
+for pl in root.iter(NS + "polyline"):
+    x, y = map(float, pl.get("points").split()[-1].split(","))
+    color = pl.get("stroke")
+    want = tuple(int(color[i:i + 2], 16) for i in (1, 3, 5))
+    got = px(x - 2, y)
+    assert sum(abs(a - b) for a, b in zip(got, want)) < 200, (color, got)
+PY
+
 # ---- a chart with nothing to draw says so ---------------------------------
 expect_rc svg-empty-written 0 "$TF" plan --svg "$t/empty.svg" $S/minimal.yaml
 if rsvg-convert "$t/empty.svg" -o "$t/empty.png" 2>"$t/err"; then ok svg-empty-renders; else no svg-empty-renders; fi
