@@ -69,6 +69,8 @@ count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
+count diffbash sh tests/diffbash/run.sh
+count wild sh tests/diffbash/wild.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
