@@ -50,6 +50,7 @@ unit() {
 }
 
 count unit unit
+count arch sh tests/arch/run.sh
 count cases sh tests/cases/run.sh
 count hostile sh tests/hostile/run.sh
 count cli sh tests/cli/run.sh
