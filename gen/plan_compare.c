@@ -24,8 +24,8 @@ const char *plan_same_name(enum plan_same s)
 
 /* ---- one layout at one node count ----------------------------------------
  * A candidate is the spec with another type, node count and degrees; it
- * is valid when the plan's own derivation accepts it, so the rules live
- * in one place. */
+ * is valid when core/facts' layout invariants hold and the plan's own
+ * derivation accepts it, so the rules live in one place. */
 
 struct candidate {
 	struct job_spec job;
@@ -154,6 +154,69 @@ static void row_take(struct plan_row *r, const struct candidate *c, const struct
 			    p->vpp != spec_plan->vpp || p->ep != spec_plan->ep;
 }
 
+/* What one search at one node count carries from candidate to candidate. */
+struct search {
+	const struct plan *sp;
+	const struct plan_request *rq;
+	const struct instance_type *it;
+	int nodes, ppn;
+	struct plan_row *r;
+	struct candidate *c;
+	struct score best;
+	bool found;
+};
+
+/* One candidate: the layout invariants first (core/facts' check, which
+ * costs nothing), then, for one that holds them, the plan's own
+ * derivation, which the estimate needs and which applies the rest of
+ * the spec's checks. The spec's own degrees are always derived, so that
+ * their failure has the plan's wording. */
+static void try_layout(struct search *x, int tp, int pp, int ep, int vpp, bool first)
+{
+	const struct plan *sp = x->sp;
+	const struct spec_model *m = sp->job->model;
+	struct plan_row *r = x->r;
+	struct layout l = {
+		.fw = sp->job->framework, .world = layout_world_of(x->nodes, x->ppn),
+		.tp = tp, .pp = pp, .vpp = vpp, .cp = sp->cp, .ep = ep, .micro = sp->micro,
+		.global = sp->global, .layers = m->layers, .experts = m->experts,
+		.heads = m->attention_heads, .groups = m->query_groups, .seq = m->seq_length,
+	};
+	bool changed = false;
+	long long dp = layout_dp(&l);
+	if (dp)
+		l.global = global_at(sp->global, sp->micro, dp, &changed);
+	if (!first && layout_check(&l, NULL, NULL))
+		return;
+	if (r->tried >= PLAN_SEARCH_BUDGET) {
+		r->budget_spent = true;
+		return;
+	}
+	r->tried++;
+	struct candidate *c = x->c;
+	candidate_init(c, x->rq->spec, x->it, x->nodes);
+	c->par.tensor = tp, c->par.pipeline = pp, c->par.expert = ep, c->par.virtual_stages = vpp;
+	c->batch.global = (int)l.global;
+	if (!candidate_derive(c, first ? r->why_buf : NULL, sizeof r->why_buf)) {
+		if (first)
+			r->why = r->why_buf;
+		return;
+	}
+	struct plan_est est;
+	plan_estimate_at(&c->plan, x->it, x->nodes, x->ppn, x->rq->hours, &est);
+	struct score s = {
+		fit_class(est.fits), changed,
+		log2_ratio(tp, sp->tp) + log2_ratio(pp, sp->pp) + log2_ratio(ep, sp->ep) + (vpp != sp->vpp),
+		est.total >= 0 ? est.total : 0,
+	};
+	if (x->found && !better(&s, &x->best))
+		return;
+	x->best = s;
+	x->found = true;
+	row_take(r, c, sp, changed);
+	r->est = est;
+}
+
 /* The best layout of the spec's model on nodes nodes of it. False when
  * none is valid (why says why the spec's own degrees are not). */
 static bool search(const struct plan *sp, const struct plan_request *rq,
@@ -168,10 +231,8 @@ static bool search(const struct plan *sp, const struct plan_request *rq,
 	int nep = sp->ep > 1 || m->experts > 1
 		? choices(sp->ep, m->experts, m->experts > 0 ? m->experts : sp->ep, eps) : 1;
 	int nvpp = sp->vpp > 1 ? 2 : 1;
-	struct score best = { 3, 1, 0, 0 };
-	bool found = false;
-	struct candidate *c = malloc(sizeof *c);
-	if (!c)
+	struct search x = { sp, rq, it, nodes, ppn, r, malloc(sizeof *x.c), { 3, 1, 0, 0 }, false };
+	if (!x.c)
 		return false;
 	if (sp->ep <= 1 && m->experts <= 1)
 		eps[0] = sp->ep;
@@ -180,48 +241,12 @@ static bool search(const struct plan *sp, const struct plan_request *rq,
 		for (int b = 0; b < npp && !r->budget_spent; b++)
 			for (int e = 0; e < nep && !r->budget_spent; e++)
 				for (int v = 0; v < nvpp && !r->budget_spent; v++) {
-					candidate_init(c, rq->spec, it, nodes);
-					c->par.tensor = tps[a], c->par.pipeline = pps[b];
-					c->par.expert = eps[e], c->par.virtual_stages = pps[b] > 1 ? vpps[v] : 1;
-					if (v && c->par.virtual_stages == vpps[0])
-						continue;
-					long long model = (long long)tps[a] * pps[b] * sp->cp;
-					long long world = (long long)nodes * ppn;
-					bool changed = false, first = !a && !b && !e && !v;
-					/* The first rule the derivation applies: a model-parallel
-					 * size that does not divide the world is skipped unseen,
-					 * which saves most of the budget. */
-					if (!first && (model <= 0 || world % model))
-						continue;
-					if (r->tried >= PLAN_SEARCH_BUDGET) {
-						r->budget_spent = true;
-						continue;
-					}
-					if (model > 0 && world % model == 0)
-						c->batch.global = global_at(sp->global, sp->micro, world / model, &changed);
-					r->tried++;
-					if (!candidate_derive(c, first ? r->why_buf : NULL, sizeof r->why_buf)) {
-						if (first)
-							r->why = r->why_buf;
-						continue;
-					}
-					struct plan_est est;
-					plan_estimate_at(&c->plan, it, nodes, ppn, rq->hours, &est);
-					struct score s = {
-						fit_class(est.fits), changed,
-						log2_ratio(tps[a], sp->tp) + log2_ratio(pps[b], sp->pp) +
-							log2_ratio(eps[e], sp->ep) + (c->par.virtual_stages != sp->vpp),
-						est.total >= 0 ? est.total : 0,
-					};
-					if (found && !better(&s, &best))
-						continue;
-					best = s;
-					found = true;
-					row_take(r, c, sp, changed);
-					r->est = est;
+					int vpp = pps[b] > 1 ? vpps[v] : 1;
+					if (!v || vpp != vpps[0])
+						try_layout(&x, tps[a], pps[b], eps[e], vpp, !a && !b && !e && !v);
 				}
-	free(c);
-	return found;
+	free(x.c);
+	return x.found;
 }
 
 /* ---- node counts -------------------------------------------------------- */
