@@ -1,4 +1,4 @@
-/* Output helpers the plan's text, JSON and SVG writers share: one way
+/* What the plan's text, JSON and SVG writers share: one way
  * to print money, memory and an unknown figure, and JSON members whose
  * unknown values are null. */
 #ifndef TF_PLAN_OUT_H
