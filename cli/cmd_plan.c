@@ -1,5 +1,5 @@
 /* trainforge plan SPEC [--compare TYPES] [--same nodes|peak|ranks] [--deadline DAYS]
- *                 [--hours N] [--tco FILE] [--format text|json] [--svg FILE] */
+ *                 [--hours N] [--tco FILE] [--format text|json] [--svg FILE] [--target T] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +8,13 @@
 #include "commands.h"
 #include "format.h"
 #include "jobspec.h"
+#include "targets.h"
 #include "tco.h"
 #include "trouble.h"
 
 static const char plan_usage[] =
 	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--same peak|nodes|ranks] [--deadline DAYS]\n"
-	"                            [--hours N] [--tco FILE] [--format text|json] [--svg FILE]\n"
+	"                            [--hours N] [--tco FILE] [--format text|json] [--svg FILE] [--target T]\n"
 	"  prints the derived layout, invariants, memory fit, time, network share and cost,\n"
 	"  each figure with its source; writes nothing but the --svg chart\n"
 	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
@@ -24,7 +25,9 @@ static const char plan_usage[] =
 	"  --tco FILE       owned cluster against the spec's cloud fleet over years (a YAML\n"
 	"                   file, schema: trainforge schema tco)\n"
 	"  --svg FILE       write a chart: run cost against run time per type, or with\n"
-	"                   --tco the cumulative cost of each option over months\n";
+	"                   --tco the cumulative cost of each option over months\n"
+	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the spec\n"
+	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n";
 
 #define MAX_TYPES 64
 
@@ -105,6 +108,7 @@ int cmd_plan(int argc, char **argv)
 	double hours = 0, deadline = 0;
 	enum plan_same same = SAME_PEAK;
 	bool same_given = false;
+	struct target_request req = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(plan_usage, stdout);
@@ -141,6 +145,10 @@ int cmd_plan(int argc, char **argv)
 			compare = argv[++i];
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
+		} else if ((!strcmp(argv[i], "--target") && i + 1 < argc) ||
+			   !strncmp(argv[i], "--target=", 9)) {
+			if (!targets_add(&req, argv[i][8] == '=' ? argv[i] + 9 : argv[++i]))
+				return EXIT_TROUBLE;
 		} else if (argv[i][0] == '-' && strcmp(argv[i], "-")) {
 			fprintf(stderr, "trainforge: unknown option '%s'\n%s", argv[i], plan_usage);
 			return EXIT_TROUBLE;
@@ -163,6 +171,7 @@ int cmd_plan(int argc, char **argv)
 		fputs("trainforge: --deadline sizes types by their estimated run time; --hours would replace it\n", stderr);
 		return EXIT_TROUBLE;
 	}
+	struct target target = target_apply(target_default(), &req);
 	const struct instance_type *types[MAX_TYPES + 1];
 	size_t ntypes = 0;
 	/* the spec's own type is added first once the spec is read */
@@ -177,7 +186,7 @@ int cmd_plan(int argc, char **argv)
 
 	struct diag_list diags = { 0 };
 	struct jobspec js;
-	if (!jobspec_open(&js, path, &diags)) {
+	if (!jobspec_open(&js, path, &target, &diags)) {
 		tco_free(tco);
 		return EXIT_TROUBLE;
 	}
