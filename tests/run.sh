@@ -73,6 +73,7 @@ count versions sh tests/versions/run.sh
 count oracle sh tests/oracle/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
+count update sh tests/update/run.sh
 count diffbash sh tests/diffbash/run.sh
 count wild sh tests/diffbash/wild.sh
 

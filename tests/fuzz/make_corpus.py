@@ -99,6 +99,13 @@ def build_corpora():
         put("config", c)
     for f in files("examples/tco/*.yaml"):
         put("tco", read(f))
+    # the change review: OLD \0 NEW, from the change cases; a config alone
+    # is compared with itself
+    for f in files("tests/cases/*/*.yaml"):
+        if os.path.exists(os.path.join(ROOT, f + ".base")):
+            put("diff", read(f + ".base") + b"\0" + read(f))
+    for f in CLUSTERS[:20]:
+        put("diff", read(f))
     for c in TARGETS:
         put("target", c)
     for f in SCRIPTS:
@@ -206,6 +213,8 @@ def build_dicts():
     write_dict("schema", YAML_TOKENS + pc + js)
     write_dict("lint", YAML_TOKENS + DIRECTIVES + pc + js + instance_names() + SHELL_TOKENS[:30])
     write_dict("jobspec", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
+    write_dict("diff", YAML_TOKENS + ["\0", "QueueUpdateStrategy: ", "DRAIN", "TERMINATE",
+                                      "DeletionPolicy: ", "Retain", "Snapshot", "Delete"] + pc)
     write_dict("gen", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
     write_dict("tco", YAML_TOKENS + ["trainforge_tco: 1"] + schema_words("schemas/tco.schema.json")
                + instance_names())
