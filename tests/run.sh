@@ -57,6 +57,7 @@ count cli sh tests/cli/run.sh
 count plan sh tests/plan/run.sh
 count gen sh tests/gen/run.sh
 count watcher sh tests/watcher/run.sh
+count slurmbuild bash tests/slurmbuild/run.sh
 count fleet sh tests/plan/fleet.sh
 count moe sh tests/plan/moe.sh
 count compare sh tests/plan/compare.sh
