@@ -1,9 +1,7 @@
 #include "plan.h"
 
-#include <math.h>
 #include <string.h>
 
-#include "buf.h"
 #include "regions.h"
 
 /* ---- the instance (JS1xxx) --------------------------------------------- */
@@ -37,10 +35,13 @@ static bool spec_single_node_instance(const struct plan *p, const struct spec *s
 				      struct diag_list *diags)
 {
 	const struct job_spec *j = spec->job;
-	if (p->nodes <= 1 || p->it->efa != TRI_NO)
+	if (p->nodes <= 1 || p->it->efa == TRI_YES)
 		return true;
+	/* A type whose EFA the catalog does not know gets no EFA settings in
+	 * the generated files, so they would start nodes that cannot talk. */
 	spec_report(spec, diags, R_JS1002, j->nodes ? "nodes" : "parallel.data",
-		    "%d nodes of %s, which has no EFA: multi-node training needs it",
+		    p->it->efa == TRI_NO ? "%d nodes of %s, which has no EFA: multi-node training needs it"
+					 : "%d nodes of %s, whose EFA support the catalog does not know: multi-node training needs EFA",
 		    p->nodes, j->instance);
 	return false;
 }
@@ -70,6 +71,33 @@ static bool spec_unsupported_region(const struct spec *spec, struct diag_list *d
 	return false;
 }
 
+/* One note; the plan's text says which figures are derived. */
+/* JS1005 spec-provisional-instance */
+static void spec_provisional_instance(const struct plan *p, const struct spec *spec,
+				      struct diag_list *diags)
+{
+	if (!p->it->provisional)
+		return;
+	struct diag *d = spec_report(spec, diags, R_JS1005, "instance",
+		"%s is provisional in the catalog, its name and per-instance figures not yet confirmed by EC2: %s",
+		p->it->name, p->it->provisional);
+	diag_set_help(d, "`trainforge plan` marks which figures are derived; check them when AWS publishes the type");
+}
+
+/* Processes per node are cores / LNC, and without a stated default
+ * there is nothing to divide by. */
+/* JS1006 spec-lnc-required */
+static bool spec_lnc_required(const struct plan *p, const struct spec *spec, struct diag_list *diags)
+{
+	if (spec->job->lnc || !catalog_has_lnc(p->it) || p->it->lnc_default > 0)
+		return true;
+	struct diag *d = spec_report(spec, diags, R_JS1006, "instance",
+		"no source states the default Logical NeuronCore config of %s, so its processes per node are unknown",
+		p->it->name);
+	diag_set_help(d, "set lnc: 2 (two physical NeuronCores per process, as on Trainium2) or lnc: 1");
+	return false;
+}
+
 /* JS2008 processes-exceed-accelerators */
 static bool processes_exceed_accelerators(const struct plan *p, const struct spec *spec,
 					  struct diag_list *diags, int cores)
@@ -92,9 +120,12 @@ static bool derive_placement(struct plan *p, const struct spec *spec, struct dia
 	p->it = catalog_find(j->instance, strlen(j->instance));
 	p->neuron = catalog_is_neuron(p->it);
 	p->gpu = p->it->accel == ACCEL_NVIDIA_GPU;
+	spec_provisional_instance(p, spec, diags);
 	bool ok = spec_unsupported_region(spec, diags);
 	ok &= spec_unknown_instance(spec, diags, "cluster.head_node", j->cluster->head_node);
 	ok &= spec_lnc_not_supported(p, spec, diags);
+	if (!spec_lnc_required(p, spec, diags))
+		return false;
 	p->lnc = p->neuron ? (j->lnc ? j->lnc : p->it->lnc_default) : 0;
 	int cores = catalog_procs_per_node(p->it, j->lnc);
 	p->ppn = j->processes_per_node ? j->processes_per_node : (cores > 0 ? cores : 1);
@@ -430,6 +461,8 @@ static void estimate(struct plan *p, const struct job_spec *j)
 	plan_price_inputs_of(j, &in);
 	plan_rates(p->it, &in, r);
 	p->price_hour = r[PRICE_ON_DEMAND].from == RATE_CATALOG ? r[PRICE_ON_DEMAND].usd * p->nodes : -1;
+	p->cb = catalog_capacity_block(p->it, j->cluster->region, NULL);
+	p->cb_hour = p->cb ? p->cb->usd_per_hour * p->nodes : -1;
 }
 
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags)
@@ -459,135 +492,8 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	ok &= fsx_size_invalid(spec, diags);
 	ok &= compile_cache_not_shared(p, spec, diags);
 	p->os = j->cluster->os ? j->cluster->os : p->neuron ? "ubuntu2204" : "alinux2023";
+	ok &= plan_software_check(p, spec, diags);
 	if (ok)
 		estimate(p, j);
 	return ok;
-}
-
-/* ---- output ---------------------------------------------------------- */
-
-static void money(struct buf *b, double usd)
-{
-	if (usd >= 1000)
-		buf_printf(b, "$%.0f", usd);
-	else
-		buf_printf(b, "$%.2f", usd);
-}
-
-void plan_print_text(const struct plan *p, FILE *out, double hours)
-{
-	const struct job_spec *j = p->job;
-	const struct instance_type *it = p->it;
-	struct buf b = BUF_INIT;
-	buf_printf(&b, "plan for %s\n", j->name);
-	buf_printf(&b, "  instance         %s: ", it->name);
-	if (p->neuron)
-		buf_printf(&b, "%d x %s, %d logical NeuronCores at LNC %d",
-			   it->accel_count, it->accel_model ? it->accel_model : "Neuron",
-			   catalog_procs_per_node(it, p->lnc), p->lnc);
-	else if (p->gpu)
-		buf_printf(&b, "%d x %s", it->accel_count, it->accel_model ? it->accel_model : "GPU");
-	else
-		buf_puts(&b, "no accelerators");
-	buf_printf(&b, ", EFA %s\n", catalog_tri_name(it->efa));
-	buf_printf(&b, "  nodes            %d x %d processes = world %d\n", p->nodes, p->ppn, p->world);
-	plan_fleet_text(p, &b);
-	buf_printf(&b, "  layout           %s: TP %d x PP %d", fw_name(j->framework), p->tp, p->pp);
-	if (p->vpp > 1)
-		buf_printf(&b, " (interleaved, %d virtual stages)", p->vpp);
-	buf_printf(&b, " x CP %d -> DP %d", p->cp, p->dp);
-	if (p->ep > 1)
-		buf_printf(&b, "; EP %d", p->ep);
-	buf_printf(&b, "\n  batch            micro %d x DP %d x %d micro-batches = global %d\n",
-		   p->micro, p->dp, p->micro_batches, p->global);
-	if (p->pp > 1)
-		buf_printf(&b, "  pipeline bubble  %.1f%% = (p-1)/(v*m+p-1) with p=%d v=%d m=%d\n",
-			   100 * p->bubble, p->pp, p->vpp, p->micro_batches);
-	else
-		buf_puts(&b, "  pipeline bubble  none (one stage)\n");
-	if (p->grad_bytes >= 0)
-		buf_printf(&b, "  gradients        %.2f GB all-reduced per step per rank (bf16, ring, DP %d)\n",
-			   p->grad_bytes / 1e9, p->dp);
-	buf_puts(&b, "  cost             ");
-	if (p->price_hour < 0 && it->price_on_demand >= 0) {
-		buf_printf(&b, "unknown: the catalog has no on-demand price for %s in %s (%s: $%.2f/h, not used)\n",
-			   it->name, j->cluster->region, it->price_region ? it->price_region : "?",
-			   it->price_on_demand);
-	} else if (p->price_hour >= 0) {
-		buf_printf(&b, "%d x $%.2f/h = ", p->nodes, it->price_on_demand);
-		money(&b, p->price_hour);
-		buf_puts(&b, "/h on demand");
-		if (hours > 0) {
-			buf_printf(&b, "; %.0f h: ", hours);
-			money(&b, p->price_hour * hours);
-		}
-		buf_printf(&b, " (%s, %s, %s)\n", it->price_region ? it->price_region : "?",
-			   it->price_source ? it->price_source : "?", it->price_date ? it->price_date : "?");
-	} else {
-		buf_printf(&b, "unknown: the catalog has no price for %s\n", it->name);
-	}
-	buf_printf(&b, "  storage          %s at %s; compile cache %s\n",
-		   storage_name(j->storage->type), j->storage->mount, j->paths->compile_cache);
-	fputs(b.p, out);
-	buf_free(&b);
-}
-
-static void json_str(struct buf *b, const char *key, const char *v)
-{
-	buf_printf(b, "\"%s\":", key);
-	if (!v) {
-		buf_puts(b, "null");
-		return;
-	}
-	buf_putc(b, '"');
-	buf_put_json(b, v, strlen(v));
-	buf_putc(b, '"');
-}
-
-static void json_num(struct buf *b, const char *key, double v, bool known)
-{
-	if (known && isfinite(v))
-		buf_printf(b, "\"%s\":%.10g", key, v);
-	else
-		buf_printf(b, "\"%s\":null", key);
-}
-
-void plan_print_json(const struct plan *p, FILE *out, double hours)
-{
-	struct buf b = BUF_INIT;
-	buf_putc(&b, '{');
-	plan_json_fields(p, &b, hours);
-	buf_puts(&b, "}\n");
-	fputs(b.p, out);
-	buf_free(&b);
-}
-
-void plan_json_fields(const struct plan *p, struct buf *b, double hours)
-{
-	const struct job_spec *j = p->job;
-	json_str(b, "name", j->name);
-	buf_putc(b, ',');
-	json_str(b, "instance", p->it->name);
-	buf_putc(b, ',');
-	json_str(b, "framework", fw_name(j->framework));
-	buf_printf(b, ",\"nodes\":%d,\"processesPerNode\":%d,\"world\":%d,\"lnc\":%d", p->nodes,
-		   p->ppn, p->world, p->lnc);
-	buf_printf(b, ",\"tensor\":%d,\"pipeline\":%d,\"virtualStages\":%d,\"context\":%d,\"expert\":%d,\"data\":%d",
-		   p->tp, p->pp, p->vpp, p->cp, p->ep, p->dp);
-	buf_printf(b, ",\"microBatch\":%d,\"globalBatch\":%d,\"microBatchesPerStep\":%d,",
-		   p->micro, p->global, p->micro_batches);
-	json_num(b, "pipelineBubble", p->bubble, true);
-	buf_putc(b, ',');
-	json_num(b, "gradientBytesPerStep", p->grad_bytes, p->grad_bytes >= 0);
-	buf_putc(b, ',');
-	json_num(b, "costPerHour", p->price_hour, p->price_hour >= 0);
-	buf_putc(b, ',');
-	json_num(b, "costPerRun", p->price_hour * hours, p->price_hour >= 0 && hours > 0);
-	buf_putc(b, ',');
-	json_str(b, "priceSource", p->price_hour >= 0 ? p->it->price_source : NULL);
-	buf_putc(b, ',');
-	json_str(b, "priceDate", p->price_hour >= 0 ? p->it->price_date : NULL);
-	buf_putc(b, ',');
-	json_str(b, "priceRegion", p->price_hour >= 0 ? p->it->price_region : NULL);
-	plan_fleet_json(p, b);
 }

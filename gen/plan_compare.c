@@ -37,7 +37,7 @@ struct candidate {
 };
 
 static void candidate_init(struct candidate *c, const struct spec *spec,
-			   const struct instance_type *it, int nodes)
+			   const struct instance_type *it, int nodes, int lnc)
 {
 	const struct job_spec *j = spec->job;
 	memset(c, 0, sizeof *c);
@@ -54,8 +54,8 @@ static void candidate_init(struct candidate *c, const struct spec *spec,
 	c->job.nodes = nodes;
 	if (strcmp(it->name, j->instance))
 		c->job.processes_per_node = 0;
-	if (!catalog_lnc_valid(it, j->lnc))
-		c->job.lnc = 0;
+	/* the spec's LNC as the plan resolved it, where the type has it */
+	c->job.lnc = catalog_lnc_valid(it, lnc) ? lnc : 0;
 	c->spec = *spec;
 	c->spec.job = &c->job;
 }
@@ -194,7 +194,7 @@ static void try_layout(struct search *x, int tp, int pp, int ep, int vpp, bool f
 	}
 	r->tried++;
 	struct candidate *c = x->c;
-	candidate_init(c, x->rq->spec, x->it, x->nodes);
+	candidate_init(c, x->rq->spec, x->it, x->nodes, sp->lnc);
 	c->par.tensor = tp, c->par.pipeline = pp, c->par.expert = ep, c->par.virtual_stages = vpp;
 	c->batch.global = (int)l.global;
 	if (!candidate_derive(c, first ? r->why_buf : NULL, sizeof r->why_buf)) {

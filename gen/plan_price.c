@@ -145,6 +145,14 @@ void plan_rates(const struct instance_type *it, const struct plan_price_inputs *
 		r[PRICE_ON_DEMAND].from = RATE_USER;
 		r[PRICE_ON_DEMAND].assumption = in->on_demand_key;
 	}
+	/* Capacity Block rates: one per region and date, by region, then date */
+	struct listed cb[64];
+	size_t ncb = 0;
+	for (int i = 0; i < it->capacity_block_count && ncb < sizeof cb / sizeof cb[0]; i++) {
+		const struct catalog_price *c = &it->capacity_block[i];
+		cb[ncb++] = (struct listed){ c->usd_per_hour, c->region, c->date, c->source };
+	}
+	pick(&r[PRICE_CAPACITY_BLOCK], cb, ncb, in->region);
 	pick(&r[PRICE_RESERVED], &res, 1, in->region);
 	discounted(&r[PRICE_RESERVED], &r[PRICE_ON_DEMAND], in->reserved_discount, in->reserved_key);
 	pick(&r[PRICE_SPOT], &spot, 1, in->region);

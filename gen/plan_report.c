@@ -232,13 +232,27 @@ static void src_line(struct buf *b, const char *what, const char *src)
 	buf_printf(b, "    %-14s %s\n", what, src ? src : "unknown (not in the catalog)");
 }
 
+/* A figure's source, marked when the figure is DERIVED (computed from
+ * what the source states, not stated for the instance). */
+static void fig_line(struct buf *b, const char *what, const struct instance_type *it,
+		     enum catalog_fig f, const char *src)
+{
+	if (src && catalog_fig_derived(it, f))
+		buf_printf(b, "    %-14s DERIVED from %s\n", what, src);
+	else
+		src_line(b, what, src);
+}
+
 static void text_sources(const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	buf_puts(b, "  sources\n");
-	src_line(b, "peak BF16", it->peak_source);
-	src_line(b, "memory", e->capacity_source);
-	src_line(b, "EFA bandwidth", it->efa_gbps_source);
+	fig_line(b, "peak BF16", it, CATALOG_FIG_PEAK, it->peak_source);
+	fig_line(b, "memory", it, catalog_is_neuron(it) ? CATALOG_FIG_ACCEL_MEM : CATALOG_FIG_GPU_MEM,
+		 e->capacity_source);
+	fig_line(b, "EFA bandwidth", it, CATALOG_FIG_EFA_GBPS, it->efa_gbps_source);
+	if (it->derived_note)
+		buf_printf(b, "    %-14s %s\n", "derived", it->derived_note);
 	for (int k = 0; k < PRICE__COUNT; k++) {
 		const struct plan_rate *r = &e->rate[k];
 		if (r->from == RATE_CATALOG)
@@ -258,7 +272,8 @@ static void text_row(const struct plan *p, const struct plan_row *r, struct buf 
 	const struct plan_est *e = &r->est;
 	const struct instance_type *it = r->it;
 	char layout[96];
-	buf_printf(b, "%s%s: ", it->name, r->own ? " (the spec's type)" : "");
+	buf_printf(b, "%s%s%s: ", it->name, r->own ? " (the spec's type)" : "",
+		   it->provisional ? " (provisional: not yet confirmed by EC2; DERIVED figures are marked below)" : "");
 	if (r->status == ROW_NOT_IN_TIME) {
 		buf_printf(b, "searched from %d nodes: %s\n", r->nodes, r->why);
 		return;
@@ -413,6 +428,13 @@ void plan_est_json(const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	out_jstr(b, "instance", it->name);
+	out_jstr(b, "provisional", it->provisional);
+	out_jarr(b, "derivedFigures");
+	for (int f = 0, n = 0; f < CATALOG_FIG__COUNT; f++)
+		if (catalog_fig_derived(it, (enum catalog_fig)f))
+			buf_printf(b, "%s\"%s\"", n++ ? "," : "", catalog_fig_name((enum catalog_fig)f));
+	buf_putc(b, ']');
+	out_jstr(b, "derivedNote", it->derived_note);
 	out_jbool(b, "own", e->own);
 	out_jint(b, "nodes", e->nodes);
 	out_jint(b, "processesPerNode", e->ppn);

@@ -107,6 +107,8 @@ static void notes(const struct plan_compare *c, struct buf *b)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct plan_row *r = &c->rows[i];
 		starred |= r->global_changed;
+		if (r->it->provisional)
+			buf_printf(b, "  %s is provisional: %s\n", r->it->name, r->it->provisional);
 		if (r->status == ROW_OK && r->est.fits == 0)
 			buf_printf(b, "  %s does NOT fit in memory at this layout (%.1f of %.1f GiB per rank): never ranked\n",
 				   r->it->name, r->est.total / PLAN_GIB, r->est.capacity / PLAN_GIB);

@@ -57,14 +57,25 @@ assert by["p5.48xlarge"]["nodes"] == 4096 // 8 and by["trn1.32xlarge"]["nodes"] 
 assert by["p5.48xlarge"]["ranks"] == 4096'
 
 # ---- no sourced peak ---------------------------------------------------------
-expect_rc no-peak-plans 0 "$TF" plan --format json --compare p5en.48xlarge,p6-b200.48xlarge $REF
+expect_rc no-peak-plans 0 "$TF" plan --format json --compare p5en.48xlarge,p6-b200.48xlarge,p6-b300.48xlarge $REF
 check no-peak-cannot-size "$pre"'
-for name in ("p5en.48xlarge", "p6-b200.48xlarge"):
+for name in ("p5en.48xlarge", "p6-b200.48xlarge", "p6-b300.48xlarge"):
     r = by[name]
     assert r["status"] == "no-peak" and r["why"] == "no sourced peak: cannot size" and r["rank"] is None
     assert "nodes" not in r and "time" not in r'
-"$TF" plan --compare p6-b200.48xlarge $REF >"$t/text" 2>/dev/null
-has no-peak-text '^  -     p6-b200.48xlarge   no sourced peak: cannot size$' "$t/text"
+"$TF" plan --compare p6-b300.48xlarge $REF >"$t/text" 2>/dev/null
+has no-peak-text '^  -     p6-b300.48xlarge   no sourced peak: cannot size$' "$t/text"
+has no-peak-text-row '^p6-b300.48xlarge: no sourced peak: cannot size$' "$t/text"
+
+# ---- a provisional type is sized, marked, and its LNC is the spec's -------
+expect_rc provisional-plans 0 "$TF" plan --format json --compare trn3.48xlarge $REF
+check provisional-trn3-at-the-same-peak "$pre"'
+r = by["trn3.48xlarge"]
+ratio = 64 * 667 / 671
+assert r["provisional"] and r["status"] == "ok" and abs(r["nodes"] - ratio) <= 1
+assert r["processesPerNode"] == 64 and r["layout"]["specDegrees"] is True'
+"$TF" plan --compare trn3.48xlarge $REF >"$t/text" 2>/dev/null
+has provisional-text 'trn3.48xlarge is provisional: ' "$t/text"
 
 # ---- a row that does not fit is never ranked first ---------------------------
 # 7.5B at ZeRO 0 needs 116 GiB a rank: p4d.24xlarge (40 GiB) is the
@@ -142,3 +153,38 @@ check discount-without-a-regional-base '
 r = e["cost"]["reserved"]
 assert r["usdPerNodeHour"] is None and r["from"] == "none"
 assert "no on-demand price for us-west-2 to take capacity.reserved_discount 0.4 from" in r["why"]'
+
+# ---- every source a user sees is a public document ---------------------------
+# Every catalog type, at the same nodes (so that each gets a full row):
+# each source in the JSON and every <...> location in the text and the SVG
+# is an https:// URL, none a note that does not ship with the product.
+types=$(sed -n 's/^  - name: \([a-z0-9.-]*\)$/\1/p' schemas/instances.yaml | tr '\n' ',' | sed 's/,$//')
+expect_rc sources-json-plans 0 "$TF" plan --format json --same nodes --hours 10 --compare "$types" $REF
+check sources-are-public-documents '
+import re
+seen = 0
+def walk(x, key=""):
+    global seen
+    if isinstance(x, dict):
+        for k, v in x.items():
+            walk(v, k)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v, key)
+    elif isinstance(x, str) and key.lower().endswith("source"):
+        seen += 1
+        locs = re.findall(r"<([^>]*)>", x)
+        assert locs and all(l.startswith("https://") for l in locs), (key, x)
+        assert "research/" not in x, x
+walk(d)
+print(seen, "sources")
+assert seen > 50'
+"$TF" plan --same nodes --hours 10 --compare "$types" --svg "$t/all.svg" $REF >"$t/text" 2>/dev/null
+py_check sources-in-text-and-svg-are-urls "$t/text" "$t/all.svg" <<'PY'
+import re, sys
+for path in sys.argv[1:]:
+    text = open(path).read()
+    assert "research/" not in text, path
+    for loc in re.findall(r"<([a-z][a-z0-9+.-]*:[^>\s]*)>", text):
+        assert loc.startswith("https://"), (path, loc)
+PY

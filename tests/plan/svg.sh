@@ -73,7 +73,7 @@ def no_overlap(boxes):
 PY
 
 # ---- the comparison chart: a row that does not fit is hollow -------------
-expect_rc svg-compare-written 0 "$TF" plan --same nodes --hours 100 --compare p5.48xlarge,trn1.32xlarge,p6-b200.48xlarge \
+expect_rc svg-compare-written 0 "$TF" plan --same nodes --hours 100 --compare p5.48xlarge,p6-b200.48xlarge \
 	--svg "$t/compare.svg" $S/zero-7.5b-stage0.yaml
 if rsvg-convert "$t/compare.svg" -o "$t/compare.png" 2>"$t/err"; then ok svg-compare-renders; else no svg-compare-renders; cat "$t/err"; fi
 py_check svg-compare-picture "$t/compare.svg" "$t/compare.png" "$t/chart.py" <<'PY'
@@ -82,15 +82,15 @@ exec(open(sys.argv[3]).read())
 root, boxes = texts(sys.argv[1])
 w, h, px = png(sys.argv[2])
 assert (w, h) == (960, 560), (w, h)
-for want in ("run time (days)", "p4d.24xlarge, 8 nodes (does not fit)", "p5.48xlarge, 8 nodes",
-             "trn1.32xlarge, 8 nodes: cheapest", "p4d.24xlarge: does not fit", "hollow: does not fit, never ranked"):
+for want in ("run time (days)", "p4d.24xlarge, 8 nodes (does not fit)", "p5.48xlarge, 8 nodes: cheapest",
+             "p6-b200.48xlarge, 8 nodes", "p4d.24xlarge: does not fit", "hollow: does not fit, never ranked"):
     assert any(s == want for s, _ in boxes), want
 assert any("cost per run (USD)" == (t.text or "") for t in root.iter(NS + "text"))
 no_overlap(boxes)
 circles = [c for c in root.iter(NS + "circle") if float(c.get("cx")) < 640]   # in the plot, not the legend
 hollow = [c for c in circles if c.get("fill") == "none"]
 filled = [c for c in circles if c.get("fill") not in ("none", None)]
-assert len(hollow) == 2 and len(filled) == 2, (len(hollow), len(filled))   # p4d and p6-b200 (fit unknown)
+assert len(hollow) == 1 and len(filled) == 2, (len(hollow), len(filled))   # p4d does not fit
 for c in filled:
     r, g, b = px(float(c.get("cx")), float(c.get("cy")))
     assert not (r > 240 and g > 240 and b > 240), ("a filled marker renders white", c.attrib)

@@ -13,16 +13,18 @@ SPEC=examples/jobs/moe-176b-trn2-mixed.yaml
 TCO=examples/tco/owned-h100-vs-trn2.yaml
 
 # The spreadsheet. Inputs: the example file; the catalog's per-chip peaks
-# (H100 SXM 989.4, Trainium2 667 TFLOPS) and trn2.48xlarge's rates in
-# us-east-2; the spec's 64 nodes, 0.4 of peak, 1T tokens at 33B active
-# with full recomputation (8 FLOPs per parameter per token).
+# (H100 SXM 989.4, Trainium2 667 TFLOPS) and trn2.48xlarge's Capacity
+# Block rate in us-east-2 (35.7608; the catalog has no on-demand price for
+# it, so the file's 45.00 is used); the spec's 64 nodes, 0.4 of peak, 1T
+# tokens at 33B active with full recomputation (8 FLOPs per parameter per
+# token).
 sheet='
 H = 8760.0
 servers, purchase, dep, kw, idle, pue, kwh, net, ops, u = 86, 300000.0, 3, 10.2, 3.5, 1.3, 0.10, 4e6, 1.5e6, 0.62
 mfu, nodes = 0.4, 64
 own_flops = servers * 8 * 989.4e12 * mfu
 cloud_flops = nodes * 16 * 667e12 * mfu
-od, cb = 35.76, None                    # on demand: the catalog (us-east-2); Capacity Block: none
+od, cb = 45.00, 35.7608                 # on demand from the file, Capacity Block from the catalog (us-east-2)
 res, spot = od * (1 - 0.40), od * (1 - 0.67)
 energy_kwh = servers * pue * kwh * H    # dollars per kW of draw over a year
 F = (servers * purchase + net) / dep + ops + energy_kwh * idle   # fixed a year
@@ -32,10 +34,10 @@ hours_per_u = H * own_flops / cloud_flops
 hours = hours_per_u * u
 work = own_flops / 1e15 * H * u         # PFLOP-hours a year
 run = 8 * 33e9 * 1e12 / 1e15 / 3600     # PFLOP-hours of one run
-B_od, B_spot = nodes * od * hours_per_u, nodes * spot * hours_per_u
-year = {"owned": owned_year, "on-demand": B_od * u, "reserved": nodes * res * H,
+B_od, B_cb, B_spot = nodes * od * hours_per_u, nodes * cb * hours_per_u, nodes * spot * hours_per_u
+year = {"owned": owned_year, "on-demand": B_od * u, "capacity-block": B_cb * u, "reserved": nodes * res * H,
         "spot": B_spot * u, "mix": 48 * res * H + 16 * spot * hours_per_u * u}
-breakeven = {"on-demand": F / (B_od - E), "reserved": (nodes * res * H - F) / E,
+breakeven = {"on-demand": F / (B_od - E), "capacity-block": F / (B_cb - E), "reserved": (nodes * res * H - F) / E,
              "spot": F / (B_spot - E), "mix": (F - 48 * res * H) / (16 * spot * hours_per_u - E)}
 close = lambda a, b: abs(a - b) <= 1e-6 * max(abs(b), 1)
 '
@@ -51,7 +53,11 @@ for name, want in year.items():
     assert o["known"] and len(o["usdPerYear"]) == 3
     assert all(close(y, want) for y in o["usdPerYear"]), (name, o["usdPerYear"], want)
     assert close(o["usdTotal"], 3 * want)
-assert by["capacity-block"]["known"] is False and by["capacity-block"]["usdTotal"] is None'
+rates = {r["from"]: r for r in by["on-demand"]["rates"]}
+assert rates["user"]["assumption"] == "cloud.on_demand_usd_per_node_hour" and rates["user"]["usdPerNodeHour"] == 45
+cb_rate = by["capacity-block"]["rates"][0]
+assert cb_rate["from"] == "catalog" and cb_rate["region"] == "us-east-2" and cb_rate["usdPerNodeHour"] == 35.7608
+assert cb_rate["source"].startswith("koyakimu/ec2-capacity-blocks-for-ml-pricing-json") and cb_rate["date"]'
 json_check tco-per-pflop-hour-and-per-run "$t/out" "$sheet"'
 by = {o["option"]: o for o in d["tco"]["options"]}
 w = d["tco"]["work"]
@@ -69,9 +75,10 @@ for name, want in breakeven.items():
 # pay-per-use options grow with the work, so owning wins above; a
 # reserved fleet is paid every hour, so owning (whose energy grows) wins below
 assert by["on-demand"]["owningCheaper"] == "above" and by["spot"]["owningCheaper"] == "above"
+assert by["capacity-block"]["owningCheaper"] == "above"
 assert by["reserved"]["owningCheaper"] == "below"
 # at the break-even utilization the two cost the same
-for name in ("on-demand", "spot"):
+for name in ("on-demand", "capacity-block", "spot"):
     b = by[name]["breakEvenUtilization"]
     assert close(F + E * b, by[name]["usdPerYearPerUtilization"] * b)'
 json_check tco-assumptions-repeated "$t/out" '
@@ -129,11 +136,11 @@ ns = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()
 assert root.get("data-schema-version") == "1"
 texts = [t.text or "" for t in root.iter(ns + "text")]
-for want in ("months", "cumulative cost (USD)", "owned", "on-demand", "reserved", "spot",
-             "48 reserved + 16 spot", "capacity-block (unknown)"):
-    assert any(want == x or want in x for x in texts), want
+for want in ("months", "cumulative cost (USD)", "owned", "on-demand", "capacity-block", "reserved", "spot",
+             "48 reserved + 16 spot"):
+    assert any(want == x for x in texts), want
 lines = root.findall(ns + "polyline")
-assert len(lines) == 5, len(lines)      # every option but the Capacity Block
+assert len(lines) == 6, len(lines)      # every option
 for pl in lines:
     pts = [tuple(map(float, p.split(","))) for p in pl.get("points").split()]
     assert len(pts) == 37                # months 0..36
