@@ -83,14 +83,14 @@ static void table_row(const struct plan_row *r, struct buf *b)
 		snprintf(days, sizeof days, "-");
 	for (int k = 0; k < PRICE__COUNT; k++)
 		cell_money(cost[k], sizeof cost[k], e->run_cost[k]);
-	if (r->rank_cost >= 0 || r->est.usd_per_pflop_hour[PRICE_ON_DEMAND] >= 0 ||
-	    r->est.usd_per_pflop_hour[PRICE_CAPACITY_BLOCK] >= 0) {
-		enum plan_price k = r->rank_cost >= 0 ? r->rank_price
-			: e->usd_per_pflop_hour[PRICE_ON_DEMAND] >= 0 ? PRICE_ON_DEMAND : PRICE_CAPACITY_BLOCK;
+	/* the price the row is ranked by, else the first catalog price it
+	 * has; a type without a sourced peak has no PFLOP-hour at any price */
+	enum plan_price k = r->rank_cost >= 0 ? r->rank_price
+		: e->usd_per_pflop_hour[PRICE_ON_DEMAND] >= 0 ? PRICE_ON_DEMAND : PRICE_CAPACITY_BLOCK;
+	if (e->usd_per_pflop_hour[k] >= 0)
 		snprintf(per, sizeof per, "%.2f %s", e->usd_per_pflop_hour[k], k == PRICE_ON_DEMAND ? "od" : "cb");
-	} else {
+	else
 		snprintf(per, sizeof per, "-");
-	}
 	bool priced = false;
 	for (int k = 0; k < PRICE__COUNT; k++)
 		priced |= e->rate[k].from != RATE_NONE;

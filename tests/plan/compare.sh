@@ -91,6 +91,10 @@ assert p5["layout"]["tensor"] == 2 and p5["layout"]["specDegrees"] is False'
 has no-fit-text-row '^  -     p4d.24xlarge .* NO ' "$t/text"
 has no-fit-text-note 'p4d.24xlarge does NOT fit in memory at this layout (116.0 of 40.0 GiB per rank): never ranked' "$t/text"
 has no-fit-text-rank '^  1     p5.48xlarge ' "$t/text"
+# A ranked row of a type without a sourced peak (sized here by nodes) has
+# a run cost but no cost per PFLOP-hour: "-", never a number.
+"$TF" plan --same nodes --hours 100 --compare p6-b200.48xlarge $S/zero-7.5b-stage0.yaml >"$t/text" 2>/dev/null
+has no-peak-per-pflop-hour-unknown '^  [0-9]     p6-b200.48xlarge .* \$[0-9]* *- *- *-  us-east-1$' "$t/text"
 
 # ---- --deadline --------------------------------------------------------------
 expect_rc deadline-plans 0 "$TF" plan --format json --deadline 12 --compare p5.48xlarge,trn1.32xlarge $REF
