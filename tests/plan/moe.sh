@@ -57,6 +57,17 @@ X = E * (P - A) / (E - k); D = P - X
 d_rank, x_rank = D / 32, X / 256
 want = 2 * 127 / 128 * d_rank * 2 + 2 * 15 / 16 * x_rank * 2
 assert abs(d["gradientBytesPerStep"] - want) <= 1e-9 * want'
+# Every example of the reference scenario (trn2, its mixed fleet, and
+# Trainium3) states its active parameters, so none is an upper bound and
+# its FLOPs count 33B per token, not 176B.
+for ex in examples/jobs/moe-176b-*.yaml; do
+	expect_rc "moe-example-plans/${ex##*/}" 0 "$TF" plan --format json "$ex"
+	check "moe-example-active-parameters/${ex##*/}" '
+m = d["model"]
+assert m["parameters"] == 176e9 and m["activeParameters"] == 33e9 and m["expertSplit"] == "active-parameters"
+assert e["memory"]["upperBound"] is False and e["time"]["activeParameters"] == 33e9
+assert abs(e["time"]["totalFlops"] - 8 * 33e9 * 1e12) <= 1e-9 * e["time"]["totalFlops"]'
+done
 # On p5.48xlarge at the same nodes and degrees TP 8 fills a node, so
 # every EP peer is on another node and the all-to-all crosses EFA.
 expect_rc moe-p5-same-nodes-plans 0 "$TF" plan --format json --same nodes --compare p5.48xlarge $REF
