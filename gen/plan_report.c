@@ -41,6 +41,36 @@ static void text_experts(const struct plan_moe *moe, const struct spec_model *m,
 			   moe->experts);
 }
 
+/* Where each formula comes from: a document a user can open. */
+static const struct {
+	const char *formula, *source;
+} formula_sources[] = {
+	{ "training FLOPs", "Narayanan et al. 2021, SC21, eq. 4 <https://arxiv.org/abs/2104.04473>" },
+	{ "model states", "Rajbhandari et al. 2020, ZeRO, section 5 <https://arxiv.org/abs/1910.02054>" },
+	{ "expert shards", "NVIDIA/Megatron-LM megatron/core/parallel_state.py (initialize_model_parallel) "
+			   "<https://github.com/NVIDIA/Megatron-LM/blob/00caa53af30912914981c86f39db123961678bbd/megatron/core/parallel_state.py>" },
+	{ "activations", "Korthikanti et al. 2022, table 2 <https://arxiv.org/abs/2205.05198>" },
+};
+
+static void text_formula_sources(struct buf *b)
+{
+	for (size_t i = 0; i < sizeof formula_sources / sizeof formula_sources[0]; i++)
+		buf_printf(b, "  %-16s %s: %s\n", i ? "" : "formula sources", formula_sources[i].formula,
+			   formula_sources[i].source);
+}
+
+static void json_formula_sources(struct buf *b)
+{
+	out_jarr(b, "formulaSources");
+	for (size_t i = 0; i < sizeof formula_sources / sizeof formula_sources[0]; i++) {
+		buf_puts(b, i ? ",{" : "{");
+		out_jstr(b, "formula", formula_sources[i].formula);
+		out_jstr(b, "source", formula_sources[i].source);
+		buf_putc(b, '}');
+	}
+	buf_putc(b, ']');
+}
+
 static void text_model(const struct plan *p, struct buf *b)
 {
 	const struct spec_model *m = p->job->model;
@@ -66,8 +96,9 @@ static void text_model(const struct plan *p, struct buf *b)
 		    "                   model states per rank (ZeRO, 16 bytes/parameter for mixed-precision Adam):\n"
 		    "                   0: 16 psi, 1: 4 psi + 12 psi/DP, 2: 2 psi + 14 psi/DP, 3: 16 psi/DP, psi = dense/(TP x PP)\n"
 		    "                   + experts/(EP x TP x PP), the experts' shards over DP x CP / EP ranks;\n"
-		    "                   activations per rank (Korthikanti et al. 2022, sequence parallel): L x s b h x\n"
+		    "                   activations per rank (sequence parallel): L x s b h x\n"
 		    "                   (34 + 5 a s/h) / TP without, 34 / TP selective, 2 / TP full recomputation\n");
+	text_formula_sources(b);
 }
 
 static void text_memory(const struct plan *p, const struct plan_est *e, struct buf *b)
@@ -499,6 +530,7 @@ void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE 
 	out_jbool(&b, "gatedFfn", p->job->model->gated_ffn);
 	out_jbool(&b, "gatedFfnDefault", !p->job->model->gated_ffn_given);
 	buf_putc(&b, '}');
+	json_formula_sources(&b);
 	if (plan_compare_run(p, rq, &c)) {
 		plan_compare_json(&c, &b);
 		plan_compare_free(&c);

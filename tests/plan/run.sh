@@ -122,6 +122,14 @@ assert e["cost"]["runHours"] is None and e["cost"]["onDemand"]["usdPerRun"] is N
 grep -q 'memory/rank      unknown: give model.parameters' "$t/text" && grep -q 'run unknown: give model.tokens' "$t/text" &&
 	grep -q 'utilization 0.4 of peak dense BF16 (default; set training.utilization)' "$t/text" &&
 	ok text-states-defaults-and-unknowns || no text-states-defaults-and-unknowns
+# Each formula names a document a user can open, in the text and the JSON.
+has text-formula-sources '^  formula sources  training FLOPs: Narayanan et al. 2021, SC21, eq. 4 <https://arxiv.org/abs/2104.04473>$' "$t/text"
+"$TF" plan --format json $S/minimal.yaml >"$t/out" 2>/dev/null
+check formula-sources-are-urls '
+fs = {x["formula"]: x["source"] for x in d["formulaSources"]}
+assert sorted(fs) == ["activations", "expert shards", "model states", "training FLOPs"], fs
+import re
+assert all(re.search(r"<https://[^>]+>$", s) for s in fs.values()), fs'
 expect_rc hours-plans 0 "$TF" plan --format json --hours 100 $S/gpt3-175b.yaml
 check hours-flag-prices-the-run '
 c = e["cost"]
