@@ -364,12 +364,15 @@ static void size_row(const struct plan *p, const struct plan_request *rq, struct
 static void rank(struct plan_compare *c)
 {
 	static const enum plan_price ranked[] = { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK };
-	/* per run, unless a row that could be ranked has no run length */
+	/* per run, unless a row that could be ranked per PFLOP-hour has no
+	 * run length (a type without a sourced peak has neither, so it
+	 * changes nothing) */
 	c->rank_per_run = true;
 	for (size_t i = 0; i < c->n; i++) {
 		const struct plan_row *r = &c->rows[i];
-		bool priced = r->est.hour[PRICE_ON_DEMAND] >= 0 || r->est.hour[PRICE_CAPACITY_BLOCK] >= 0;
-		if (r->status == ROW_OK && r->est.fits == 1 && priced && r->est.run_hours < 0)
+		bool per_pflop = r->est.usd_per_pflop_hour[PRICE_ON_DEMAND] >= 0 ||
+				 r->est.usd_per_pflop_hour[PRICE_CAPACITY_BLOCK] >= 0;
+		if (r->status == ROW_OK && r->est.fits == 1 && per_pflop && r->est.run_hours < 0)
 			c->rank_per_run = false;
 	}
 	for (size_t i = 0; i < c->n; i++) {

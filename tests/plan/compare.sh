@@ -96,6 +96,20 @@ has no-fit-text-rank '^  1     p5.48xlarge ' "$t/text"
 "$TF" plan --same nodes --hours 100 --compare p6-b200.48xlarge $S/zero-7.5b-stage0.yaml >"$t/text" 2>/dev/null
 has no-peak-per-pflop-hour-unknown '^  [0-9]     p6-b200.48xlarge .* \$[0-9]* *- *- *-  us-east-1$' "$t/text"
 
+# ---- what rows are ranked by ------------------------------------------------
+# Per run when every rankable row has a run length; without model.tokens
+# (and without --hours), per PFLOP-hour. A type without a sourced peak
+# (p5e.48xlarge) has neither, and leaves the reference ranked per run.
+expect_rc rank-per-run-plans 0 "$TF" plan --format json --same nodes --compare p5.48xlarge,p5e.48xlarge $REF
+check rank-per-run-despite-a-type-without-peak "$pre"'
+assert d["comparison"]["rankedBy"] == "usdPerRun", d["comparison"]
+assert by["p5e.48xlarge"]["rank"] is None and by["p5e.48xlarge"]["time"]["runDays"] is None
+assert by["trn2.48xlarge"]["rank"] == 1 and by["p5.48xlarge"]["rank"] == 2'
+expect_rc rank-per-pflop-hour-plans 0 "$TF" plan --format json --compare p5.48xlarge $S/zero-7.5b-stage3.yaml
+check rank-per-pflop-hour-without-tokens "$pre"'
+assert d["comparison"]["rankedBy"] == "usdPerPflopHour", d["comparison"]
+assert by["p4d.24xlarge"]["rank"] == 1 and by["p5.48xlarge"]["rank"] == 2'
+
 # ---- --deadline --------------------------------------------------------------
 expect_rc deadline-plans 0 "$TF" plan --format json --deadline 12 --compare p5.48xlarge,trn1.32xlarge $REF
 check deadline-fewest-nodes-in-time "$pre"'
