@@ -4,7 +4,10 @@
 #include "plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "xalloc.h"
 
 const char *plan_price_name(enum plan_price k)
 {
@@ -145,14 +148,16 @@ void plan_rates(const struct instance_type *it, const struct plan_price_inputs *
 		r[PRICE_ON_DEMAND].from = RATE_USER;
 		r[PRICE_ON_DEMAND].assumption = in->on_demand_key;
 	}
-	/* Capacity Block rates: one per region and date, by region, then date */
-	struct listed cb[64];
-	size_t ncb = 0;
-	for (int i = 0; i < it->capacity_block_count && ncb < sizeof cb / sizeof cb[0]; i++) {
+	/* Capacity Block rates: one per region and date, by region, then date
+	 * (the catalog's build sorts them), every one of them considered */
+	size_t ncb = it->capacity_block_count > 0 ? (size_t)it->capacity_block_count : 0;
+	struct listed *cb = ncb ? xcalloc(ncb, sizeof *cb) : NULL;
+	for (size_t i = 0; i < ncb; i++) {
 		const struct catalog_price *c = &it->capacity_block[i];
-		cb[ncb++] = (struct listed){ c->usd_per_hour, c->region, c->date, c->source };
+		cb[i] = (struct listed){ c->usd_per_hour, c->region, c->date, c->source };
 	}
 	pick(&r[PRICE_CAPACITY_BLOCK], cb, ncb, in->region);
+	free(cb);
 	pick(&r[PRICE_RESERVED], &res, 1, in->region);
 	discounted(&r[PRICE_RESERVED], &r[PRICE_ON_DEMAND], in->reserved_discount, in->reserved_key);
 	pick(&r[PRICE_SPOT], &spot, 1, in->region);

@@ -153,6 +153,31 @@ od = e["cost"]["onDemand"]
 assert od["from"] == "catalog" and od["usdPerNodeHour"] == 16.288 and od["otherRegion"] is None
 assert abs(d["costPerHour"] - 2 * 16.288) < 1e-9'
 
+# ---- Capacity Blocks: the catalog's dated rate, in its own region only -------
+# trn2.48xlarge has one Capacity Block rate, 35.7608 USD/h in us-east-2
+# (2026-07-22), and no on-demand price: the reference run is priced and
+# ranked by it, the summary and the row the same rate.
+expect_rc cb-plans 0 "$TF" plan --format json --compare p5.48xlarge $REF
+check cb-rate-from-the-catalog "$pre"'
+cb = by["trn2.48xlarge"]["cost"]["capacityBlock"]
+assert cb["from"] == "catalog" and cb["region"] == "us-east-2" and cb["usdPerNodeHour"] == 35.7608
+assert cb["date"] == "2026-07-22" and "<https://github.com/koyakimu/" in cb["source"]
+hours = by["trn2.48xlarge"]["cost"]["runHours"]
+assert abs(cb["usdPerRun"] - 64 * 35.7608 * hours) <= 1e-6 * cb["usdPerRun"]
+assert d["capacityBlockPerHour"] == cb["usdPerHour"] and d["capacityBlockRegion"] == "us-east-2"
+assert by["trn2.48xlarge"]["cost"]["onDemand"]["from"] == "none"
+assert by["trn2.48xlarge"]["rankPrice"] == "capacityBlock"'
+sed 's/region: us-east-2/region: us-west-2/' $REF >"$t/cb-west.yaml"
+expect_rc cb-elsewhere-plans 0 "$TF" plan --format json "$t/cb-west.yaml"
+check cb-rate-not-used-elsewhere '
+cb = e["cost"]["capacityBlock"]
+assert cb["from"] == "none" and cb["region"] == "us-west-2" and cb["usdPerHour"] is None
+o = cb["otherRegion"]
+assert o["region"] == "us-east-2" and o["usdPerNodeHour"] == 35.7608 and o["used"] is False
+assert d["capacityBlockPerHour"] is None and e["rank"] is None'
+"$TF" plan --compare p5.48xlarge "$t/cb-west.yaml" >"$t/text" 2>/dev/null
+has cb-elsewhere-text 'trn2.48xlarge capacity-block: no price for us-west-2; nearest region with one: us-east-2, $35.7608/node-hour (a separate figure, not in the table)' "$t/text"
+
 # ---- discounts are the user's, labelled as such ------------------------------
 sed 's/region: us-west-2/region: us-east-1/; s/^storage:/capacity: {reserved_discount: 0.4, spot_discount: 0.6}\nstorage:/' \
 	examples/jobs/bert-g5.yaml >"$t/disc.yaml"
