@@ -4,6 +4,7 @@
  * run; the run owns every file and what was parsed of it. */
 #include "lint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,21 @@ void lint_apply_selection(struct lint_run *run, size_t first)
 	}
 }
 
+/* A file in another language is no batch script, whatever #SBATCH text
+ * it holds (sbatch runs it with its own interpreter, which the model
+ * does not read). */
+static void not_shell(struct lint_run *run, struct lint_file *f, const char *why)
+{
+	size_t first = run->diags.len;
+	char msg[192];
+	snprintf(msg, sizeof msg,
+		 "not a shell script: %s (trainforge reads sh and bash batch scripts); only input checks ran",
+		 why);
+	run->files_checked++;
+	ln_unknown_kind(&run->diags, f->src, msg);
+	lint_apply_selection(run, first);
+}
+
 /* Scripts wait for lint_run_finish, when every cluster config is known;
  * a shell script without #SBATCH waits to learn whether a batch script
  * starts it. False: the file is YAML (or judged as such). */
@@ -95,6 +111,12 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 {
 	const char *path = f->src->path;
 	enum file_kind kind = run->opt->kind;
+	char why[96];
+	if (kind == KIND_AUTO && !lint_yaml_name(path) && lint_not_shell(f->src, why, sizeof why)) {
+		if (f->named)
+			not_shell(run, f, why);
+		return true; /* walked, it is skipped as every file of no kind */
+	}
 	bool script = kind == KIND_SBATCH ||
 		      (kind == KIND_AUTO && (lint_script_name(path) ||
 					     (!lint_yaml_name(path) && lint_has_sbatch_line(f->src))));

@@ -18,12 +18,18 @@ void lint_file_check(struct lint_run *run, struct lint_file *f);
 void lint_apply_selection(struct lint_run *run, size_t first);
 
 /* classify.c */
-/* A file a directory walk should look at: YAML or a script name. */
+/* A file a directory walk should look at: YAML, a script name, or a
+ * template (.j2, .template...) that may be a batch script. */
 bool lint_candidate(const char *path);
 bool lint_yaml_name(const char *path);
-/* A batch script by name (.sbatch, .slurm), a shell script by name. */
+/* A batch script by name (.sbatch, .slurm), a shell script by name,
+ * each also under a template suffix (train.sbatch.j2). */
 bool lint_script_name(const char *path);
 bool lint_shell_name(const char *path);
+/* Whether src is in a language other than the shell's: by its name
+ * (.py) or by the program its #! line runs (python3, perl); why gets
+ * the reason ("a .py file is Python"). No #! line says nothing. */
+bool lint_not_shell(const struct source *src, char *why, size_t size);
 /* Whether any line starts with #SBATCH. */
 bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */

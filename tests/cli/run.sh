@@ -83,6 +83,34 @@ grep -q '\[LN1008\]$' "$t/out" && ok named-other-is-info || no named-other-is-in
 expect_rc kind-forced 1 "$TF" lint --format concise --kind pcluster "$t/tree/other.yaml"
 grep -q "missing required key 'HeadNode'" "$t/out" && ok kind-forced-schema || no kind-forced-schema
 
+# Kinds by name and #! line: a file in another language is no batch
+# script, whatever #SBATCH text it holds (skipped when walked, noted when
+# named); templates of batch scripts are batch scripts, and walked.
+mkdir -p "$t/kinds"
+job='#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\ntorchrun train.py\n'
+printf "T = '''\\n$job'''\\n" >"$t/kinds/launch.py"
+printf "#!/usr/bin/env python3\\n$job" >"$t/kinds/py.sbatch"
+printf "#!/usr/bin/perl\\n$job" >"$t/kinds/perl.sh"
+printf "#!/bin/bash\\n$job" >"$t/kinds/train.sbatch.j2"
+printf "#!/bin/bash\\n$job" >"$t/kinds/job.slurm.template"
+printf "#!/bin/bash\\n$job" >"$t/kinds/run.j2"
+printf "#!/bin/bash\\n$job" >"$t/kinds/run.py.j2"
+printf 'worker_processes {{ n }};\n' >"$t/kinds/nginx.conf.j2"
+"$TF" lint --format concise --shellcheck off "$t/kinds" >"$t/out" 2>"$t/err"
+[ "$(grep '\[SB2002\]$' "$t/out" | cut -d: -f1 | sort | tr '\n' ' ')" = \
+	"$t/kinds/job.slurm.template $t/kinds/run.j2 $t/kinds/train.sbatch.j2 " ] &&
+	ok walk-templates-are-scripts || { no walk-templates-are-scripts; cat "$t/out"; }
+grep -q "in 3 files" "$t/err" && ok walk-skips-other-languages || { no walk-skips-other-languages; cat "$t/err"; }
+for f in launch.py py.sbatch perl.sh run.py.j2; do
+	expect_rc "named-$f" 0 "$TF" lint --format concise --shellcheck off "$t/kinds/$f"
+	[ "$(wc -l <"$t/out")" = 1 ] && grep -q 'not a shell script: .*\[LN1008\]$' "$t/out" &&
+		ok "named-$f-noted" || { no "named-$f-noted"; cat "$t/out"; }
+done
+"$TF" lint --format concise --shellcheck off "$t/kinds/perl.sh" >"$t/out" 2>&1
+has named-says-why 'perl.sh:1:1: info: not a shell script: its #! line runs perl' "$t/out"
+expect_rc kind-sbatch-forces-script 1 "$TF" lint --format concise --shellcheck off --kind sbatch "$t/kinds/py.sbatch"
+grep -q '\[SB2002\]$' "$t/out" && ok kind-sbatch-forces-script-checked || no kind-sbatch-forces-script-checked
+
 # Determinism: same bytes twice, sorted by path, line, column.
 "$TF" lint --format concise "$broken" "$clean" examples >"$t/a" 2>/dev/null
 "$TF" lint --format concise examples "$clean" "$broken" >"$t/b" 2>/dev/null

@@ -39,6 +39,31 @@ static void ln_input(void **state)
 	verify_file(R_LN1008, "node.sh", "#!/bin/bash\ntorchrun train.py\n");
 	verify_not(R_LN1008, CLEAN);
 	verify_file_not(R_LN1008, "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n");
+	/* another language, by name or #! line, whatever #SBATCH text it has */
+	verify_file(R_LN1008, "launcher.py", "T = '''\n#SBATCH --nodes=2\nsrun hostname\n'''\n");
+	verify_file(R_LN1008, "launcher.py.j2", "T = '''\n#SBATCH --nodes=2\n'''\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env python3\n#SBATCH --nodes=2\nprint(1)\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/python3.11 -u\n#SBATCH --nodes=2\nprint(1)\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -S python3 -u\n#SBATCH --nodes=2\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -i PYTHONPATH=/x python3\n#SBATCH --nodes=2\n");
+	verify_file(R_LN1008, "job.sh", "#!/usr/bin/perl -w\n#SBATCH --nodes=2\nprint 1;\n");
+	verify_file(R_LN1008, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nsetenv A 1\n");
+	/* a shell's #! line, or none, keeps the batch script a batch script */
+#define JOB_BODY "#SBATCH --nodes=1\nsrun hostname\n"
+	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env -S bash -l\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env -u HOME bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#! /bin/sh -e\r\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "\xEF\xBB\xBF#!/usr/local/bin/bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#!/bin/zsh\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job", JOB_BODY);
+	/* a template is the kind of the name under its suffix; a tag in the
+	 * #! line says nothing until rendered */
+	verify_file_not(R_LN1008, "job.sbatch", "#!{{ shell }}\n" JOB_BODY);
+	verify_file_not(R_LN1008, "train.sbatch.j2", "#!/bin/bash\n" JOB_BODY "{{ extra }}\n");
+	verify_file_not(R_LN1008, "job.slurm.template", "#!/bin/bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.j2", "#!/bin/bash\n" JOB_BODY);
+#undef JOB_BODY
 	verify(R_LN1009, CLEAN "---\nRegion: us-east-1\n");
 	verify_not(R_LN1009, "---\n" CLEAN "...\n");
 }
