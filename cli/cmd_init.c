@@ -53,7 +53,10 @@ static const char config_text[] =
 	"# cluster: cluster.yaml\n"
 	"\n"
 	"# shellcheck on batch scripts: auto (when installed), off, required, or a path.\n"
-	"shellcheck: auto\n";
+	"shellcheck: auto\n"
+	"# Seconds shellcheck may take on a batch of scripts (one per core), plus\n"
+	"# 1 s per 8 KiB of them; a batch it does not finish gets LN2001.\n"
+	"shellcheck-timeout: 10\n";
 
 static const char job_text[] =
 	"# A starter job spec. `trainforge plan job.yaml` shows the layout and cost;\n"

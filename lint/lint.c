@@ -21,6 +21,7 @@ void lint_options_init(struct lint_options *opt)
 	opt->kind = KIND_AUTO;
 	opt->max_bytes = TF_DEFAULT_MAX_BYTES;
 	opt->shellcheck = SHELLCHECK_AUTO;
+	opt->shellcheck_timeout = SHELLCHECK_TIMEOUT;
 	for (int i = 0; i < RULE__COUNT; i++) {
 		opt->enabled[i] = true;
 		opt->level[i] = -1;
@@ -192,31 +193,46 @@ static bool same_program(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* One shellcheck process per distinct setting (configs may differ). */
+static bool same_shellcheck(const struct lint_options *a, const struct lint_options *b)
+{
+	return a->shellcheck == b->shellcheck && a->shellcheck_timeout == b->shellcheck_timeout &&
+	       same_program(a->shellcheck_program, b->shellcheck_program);
+}
+
+/* A shellcheck run per distinct setting (configs may differ), over the
+ * scripts whose shellcheck findings are wanted: per-file-ignores of
+ * SC0000 keep a file away from shellcheck. */
 static void run_shellcheck(struct lint_run *run, struct lint_file **scripts, size_t n)
 {
 	bool *done = xcalloc(n ? n : 1, sizeof *done);
 	struct source **group = xcalloc(n ? n : 1, sizeof *group);
+	for (size_t i = 0; i < n; i++)
+		done[i] = !shellcheck_wanted(lint_options_of(run, scripts[i]->src)->enabled);
 	for (size_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;
 		const struct lint_options *o = lint_options_of(run, scripts[i]->src);
 		size_t m = 0;
-		for (size_t k = i; k < n; k++) {
-			const struct lint_options *ok = lint_options_of(run, scripts[k]->src);
-			if (!done[k] && ok->shellcheck == o->shellcheck &&
-			    same_program(ok->shellcheck_program, o->shellcheck_program)) {
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && same_shellcheck(lint_options_of(run, scripts[k]->src), o)) {
 				done[k] = true;
 				group[m++] = scripts[k]->src;
 			}
-		}
-		if (!shellcheck_run(group, m, o->shellcheck, o->shellcheck_program, &run->diags,
-				    &run->trouble) &&
-		    o->shellcheck == SHELLCHECK_REQUIRED && !run->shellcheck_failed) {
+		struct shellcheck_setup how = {
+			o->shellcheck, o->shellcheck_program, o->shellcheck_timeout, 0,
+		};
+		size_t unfinished;
+		bool ran = shellcheck_run(group, m, &how, &run->diags, &run->trouble, &unfinished);
+		if (o->shellcheck != SHELLCHECK_REQUIRED)
+			continue;
+		if (!ran && !run->shellcheck_failed)
 			trouble_add(&run->trouble,
 				    "trainforge: shellcheck is required (--shellcheck or the config), but shellcheck could not run");
-			run->shellcheck_failed = true;
-		}
+		else if (unfinished)
+			trouble_add(&run->trouble,
+				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time bound (LN2001; --shellcheck-timeout)",
+				    unfinished, unfinished == 1 ? "" : "s");
+		run->shellcheck_failed |= !ran || unfinished;
 	}
 	free(group);
 	free(done);

@@ -34,6 +34,7 @@ struct lint_options {
 	const char *cluster_path;          /* --cluster: pairs every batch script */
 	enum shellcheck_mode shellcheck;
 	const char *shellcheck_program;    /* NULL: from PATH */
+	double shellcheck_timeout;         /* seconds: the base of a shellcheck process's bound */
 	const char *cluster_fallback;      /* settings' cluster: after the script's own comment */
 	bool excluded;                     /* settings' exclude: the file is not linted */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
@@ -65,7 +66,8 @@ struct lint_run {
 	size_t n_files, cap_files;
 	size_t files_checked;
 	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
-	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */
+	bool shellcheck_failed; /* --shellcheck required and it could not run or
+				   finish: exit 2 */
 };
 
 /* Rules enabled by default, levels at their defaults, shellcheck auto. */

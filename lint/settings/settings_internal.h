@@ -50,6 +50,8 @@ struct settings_file {
 	int shellcheck;              /* enum shellcheck_mode, -1 unset */
 	char *shellcheck_program;
 	uint32_t shellcheck_line;
+	double shellcheck_timeout;   /* seconds; 0 unset (the schema wants more) */
+	uint32_t shellcheck_timeout_line;
 };
 
 struct settings_files {

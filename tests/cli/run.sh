@@ -88,13 +88,12 @@ grep -q "missing required key 'HeadNode'" "$t/out" && ok kind-forced-schema || n
 # named); templates of batch scripts are batch scripts, and walked.
 mkdir -p "$t/kinds"
 job='#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\ntorchrun train.py\n'
-printf "T = '''\\n$job'''\\n" >"$t/kinds/launch.py"
-printf "#!/usr/bin/env python3\\n$job" >"$t/kinds/py.sbatch"
-printf "#!/usr/bin/perl\\n$job" >"$t/kinds/perl.sh"
-printf "#!/bin/bash\\n$job" >"$t/kinds/train.sbatch.j2"
-printf "#!/bin/bash\\n$job" >"$t/kinds/job.slurm.template"
-printf "#!/bin/bash\\n$job" >"$t/kinds/run.j2"
-printf "#!/bin/bash\\n$job" >"$t/kinds/run.py.j2"
+printf "T = '''\\n%b'''\\n" "$job" >"$t/kinds/launch.py"
+printf '#!/usr/bin/env python3\n%b' "$job" >"$t/kinds/py.sbatch"
+printf '#!/usr/bin/perl\n%b' "$job" >"$t/kinds/perl.sh"
+for f in train.sbatch.j2 job.slurm.template run.j2 run.py.j2; do
+	printf '#!/bin/bash\n%b' "$job" >"$t/kinds/$f"
+done
 printf 'worker_processes {{ n }};\n' >"$t/kinds/nginx.conf.j2"
 "$TF" lint --format concise --shellcheck off "$t/kinds" >"$t/out" 2>"$t/err"
 [ "$(grep '\[SB2002\]$' "$t/out" | cut -d: -f1 | sort | tr '\n' ' ')" = \
@@ -162,6 +161,54 @@ else
 	skip "shellcheck-merged: shellcheck is not installed"
 fi
 expect_rc shellcheck-required-missing 2 "$TF" lint --shellcheck /nonexistent/shellcheck "$t/pn/job.sbatch"
+
+# The time bound of shellcheck, against a stand-in that never finishes on a
+# script saying STALL (in a child of its own, which only the end of its
+# process group stops) and records the scripts it was given. A stalled
+# batch is an LN2001 finding on each of its scripts; in auto mode that is
+# all (exit 1), with `required` it is also trouble (exit 2). timeout(1)
+# is the hang guard.
+mkdir -p "$t/scbin"
+cat >"$t/scbin/shellcheck" <<EOF
+#!/bin/sh
+for f; do
+	[ -f "\$f" ] || continue
+	echo "\$f" >>"$t/sc-files"
+	if grep -q STALL "\$f"; then sleep 60 & echo \$! >"$t/sc-child"; wait; fi
+done
+echo '{"comments":[]}'
+EOF
+chmod +x "$t/scbin/shellcheck"
+printf '#!/bin/bash\n#SBATCH --nodes=1\n# STALL\nsrun hostname\n' >"$t/stall.sbatch"
+printf '#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n' >"$t/quick.sbatch"
+PATH="$t/scbin:$PATH" timeout 30 "$TF" lint --format concise --shellcheck auto --shellcheck-timeout 0.5 \
+	"$t/stall.sbatch" >"$t/out" 2>"$t/err"
+rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$t/out")" = 1 ] &&
+	grep -q '^.*/stall.sbatch:1:1: warning: shellcheck did not finish on this script within 0.5.* s, so its findings are missing \[LN2001\]$' "$t/out" &&
+	! grep -q 'required' "$t/err" && ok shellcheck-timeout-auto || { no "shellcheck-timeout-auto: exit $rc"; cat "$t/out" "$t/err"; }
+child=$(cat "$t/sc-child" 2>/dev/null)
+if [ -n "$child" ] && { ! kill -0 "$child" 2>/dev/null || grep -q ') Z ' "/proc/$child/stat" 2>/dev/null; }; then
+	ok shellcheck-timeout-stops-the-group
+else
+	no "shellcheck-timeout-stops-the-group: the stand-in's child ${child:-(none)} is still running"
+	[ -n "$child" ] && kill "$child" 2>/dev/null
+fi
+timeout 30 "$TF" lint --format concise --shellcheck "$t/scbin/shellcheck" --shellcheck-timeout 0.5 \
+	"$t/stall.sbatch" "$t/quick.sbatch" >"$t/out" 2>"$t/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q 'stall.sbatch:1:1: .*\[LN2001\]$' "$t/out" &&
+	grep -q "shellcheck is required .*but it did not finish on [12] scripts\{0,1\} within its time bound" "$t/err" &&
+	ok shellcheck-timeout-required || { no "shellcheck-timeout-required: exit $rc"; cat "$t/out" "$t/err"; }
+# per-file-ignores of SC0000 (here --ignore) keep a script away from shellcheck
+: >"$t/sc-files"
+timeout 30 "$TF" lint --format concise --shellcheck "$t/scbin/shellcheck" --shellcheck-timeout 0.5 \
+	--ignore SC0000 "$t/stall.sbatch" >"$t/out" 2>"$t/err"
+rc=$?
+[ "$rc" = 0 ] && [ ! -s "$t/sc-files" ] && [ ! -s "$t/out" ] && ok shellcheck-off-where-sc-ignored ||
+	{ no "shellcheck-off-where-sc-ignored: exit $rc"; cat "$t/out" "$t/sc-files"; }
+expect_rc shellcheck-timeout-zero 2 "$TF" lint --shellcheck-timeout 0 "$t/quick.sbatch"
+expect_rc shellcheck-timeout-word 2 "$TF" lint --shellcheck-timeout soon "$t/quick.sbatch"
 
 # make install puts the binary, the man page and the bash completion in place.
 make -s install PREFIX="$t/inst" >/dev/null 2>&1 && "$t/inst/bin/trainforge" version >/dev/null 2>&1 \

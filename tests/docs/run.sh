@@ -12,7 +12,8 @@
 # examples name cluster.yaml, which `explain --example cluster` prints;
 # SC0000 is reported under shellcheck's own codes. LN1004's bad example is
 # empty on purpose. Batch-script examples are skipped until lint reads
-# batch scripts, SC0000's also without shellcheck.
+# batch scripts, SC0000's also without shellcheck; LN2001's are batch
+# scripts that need shellcheck (which runs on files with SC0000 enabled).
 # ok and no only print, so "A && ok || no" is an if-then-else here.
 # shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
@@ -76,6 +77,7 @@ lint_example() { # id, file in $t: prints the concise findings of --select ID
 	id=$1 file=$2
 	select=$id
 	args=$(sed -n '1,3s/^# \$ trainforge lint \(.*\) [^ ]*$/\1/p' "$file")
+	[ "$id" = LN2001 ] && select=$select,SC0000
 	if [ "$id" = LN0001 ]; then
 		for other in $(sed -n 's/.*# trainforge disable\(-file\)\{0,1\}=\([A-Za-z0-9,-]*\).*/\2/p' "$file" | tr ',' ' '); do
 			select=$select,$other
@@ -108,7 +110,7 @@ while read -r id; do
 	ext=yaml
 	shows="\[$id\]\$"
 	case $id in
-	SB* | SC*)
+	SB* | SC* | LN2001)
 		if [ "$sb_rules" = 0 ] || [ "$sb_lint" = no ]; then
 			skip "examples/$id: trainforge lint does not read batch scripts yet"
 			continue
@@ -118,8 +120,8 @@ while read -r id; do
 	rm -f "$t/cluster.yaml"
 	"$TF" explain --example cluster "$id" >"$t/cluster.yaml" 2>/dev/null || rm -f "$t/cluster.yaml"
 	case $id in
-	SC0000)
-		shows='\[SC[0-9][0-9][0-9][0-9]\]$'
+	SC0000 | LN2001)
+		[ "$id" = SC0000 ] && shows='\[SC[0-9][0-9][0-9][0-9]\]$'
 		if ! have shellcheck; then
 			skip "examples/$id: shellcheck is not installed"
 			continue

@@ -1,6 +1,9 @@
 /* The linter's own rules (LN), one line a case: the input checks on
- * bytes and YAML, and the suppression directives. tests/unit/rules_verify.h
+ * bytes and YAML, the suppression directives, and shellcheck that does
+ * not finish (LN2001, against a stand-in). tests/unit/rules_verify.h
  * says how a case runs. */
+#include <sys/stat.h>
+
 #include "rules_verify.h"
 
 #define CLEAN VERIFY_CLUSTER_HEAD VERIFY_QUEUE
@@ -86,6 +89,29 @@ static void ln_directives(void **state)
 	verify_not(R_LN0003, "# trainforge disable=PC2101,PC2002 # both\n" NO_GROUP);
 }
 
+/* A shellcheck that never finishes on a script holding HANG, and finds
+ * nothing in any other. */
+static char sc_dir[] = "/tmp/tf-test-ln.XXXXXX";
+static char sc_program[64];
+
+static void ln_tools(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(sc_dir));
+	snprintf(sc_program, sizeof sc_program, "%s/shellcheck", sc_dir);
+	FILE *f = fopen(sc_program, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nfor f; do [ -f \"$f\" ] && grep -q HANG \"$f\" && exec sleep 30; done\n"
+	      "echo '{\"comments\":[]}'\n", f);
+	fclose(f);
+	assert_int_equal(chmod(sc_program, 0755), 0);
+	verify_shellcheck_program = sc_program;
+	verify_file(R_LN2001, "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n# HANG\nsrun hostname\n");
+	verify_file_not(R_LN2001, "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n");
+	unlink(sc_program);
+	rmdir(sc_dir);
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -97,6 +123,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ln_input),
 		cmocka_unit_test(ln_directives),
+		cmocka_unit_test(ln_tools),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
