@@ -1,4 +1,6 @@
-/* trainforge lint [OPTIONS] [PATH...] */
+/* trainforge lint [OPTIONS] [PATH...], and trainforge diff OLD NEW: the
+ * same run, with the old version of one cluster config given by a file
+ * and only the change findings selected. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +12,9 @@
 #include "format.h"
 #include "lint.h"
 #include "jobspec.h"
+#include "lint_cli.h"
 #include "selectors.h"
+#include "targets.h"
 
 struct lint_cli {
 	struct lint_options opt;
@@ -18,7 +22,10 @@ struct lint_cli {
 	enum format fmt;
 	int color;          /* -1 auto, 0 never, 1 always */
 	bool quiet, fix, unsafe_fixes, diff;
+	bool diff_mode;     /* trainforge diff OLD NEW */
+	const char *usage;
 	const char *show_config;
+	struct target base_target;    /* --target over the default, without files */
 	char **paths;
 	int n_paths;
 };
@@ -30,6 +37,8 @@ static const char lint_usage[] =
 	"                         sarif: SARIF 2.1.0 for GitHub code scanning (upload-sarif)\n"
 	"      --kind KIND        auto (default), pcluster, jobspec, sbatch\n"
 	"      --cluster FILE     the cluster config batch scripts run on (cross-checks)\n"
+	"      --base REV         also review each cluster config's change since git revision\n"
+	"                         REV as pcluster update-cluster would judge it (PC5 rules)\n"
 	"      --shellcheck MODE  auto (default), off, required, or a path to shellcheck\n"
 	"      --shellcheck-timeout S  seconds shellcheck may take on a batch of scripts,\n"
 	"                         plus 1 s per 8 KiB of them (default 10)\n"
@@ -39,6 +48,7 @@ static const char lint_usage[] =
 	"      --severity ID=LEVEL  re-level a rule (error, warning, info)\n"
 	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
 	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
+	TARGETS_USAGE
 	"      --color WHEN       auto (default), always, never\n"
 	"  -q, --quiet            no summary on stderr\n"
 	"Configuration (.trainforge.yaml, found from each file's directory up to the\n"
@@ -88,6 +98,10 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 			return bad_value(flag, v);
 	} else if (!strcmp(flag, "--cluster")) {
 		c->opt.cluster_path = v;
+	} else if (!strcmp(flag, "--base")) {
+		if (!v[0] || v[0] == '-')
+			return bad_value(flag, v);
+		c->opt.base_rev = v;
 	} else if (!strcmp(flag, "--shellcheck")) {
 		c->flags.shellcheck_set = true;
 		if (!strcmp(v, "auto"))
@@ -121,6 +135,9 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 		c->show_config = v;
 	} else if (!strcmp(flag, "--severity")) {
 		return set_severity(c, v);
+	} else if (!strcmp(flag, "--target")) {
+		if (!targets_add(&c->opt.target_flags, v))
+			return EXIT_TROUBLE;
 	} else if (!strcmp(flag, "--fail-level")) {
 		int l = severity_parse(v);
 		if (l < 0 && strcmp(v, "never") != 0)
@@ -142,7 +159,7 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 		else
 			return bad_value(flag, v);
 	} else {
-		fprintf(stderr, "trainforge: unknown option '%s'\n%s", flag, lint_usage);
+		fprintf(stderr, "trainforge: unknown option '%s'\n%s", flag, c->usage);
 		return EXIT_TROUBLE;
 	}
 	return EXIT_CLEAN;
@@ -160,12 +177,16 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 		if (!strcmp(a, "--")) {
 			only_paths = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(lint_usage, stdout);
+			fputs(c->usage, stdout);
 			exit(EXIT_CLEAN);
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			c->quiet = true;
 		} else if (!strcmp(a, "--isolated")) {
 			c->flags.isolated = true;
+		} else if (c->diff_mode && (!strcmp(a, "--fix") || !strcmp(a, "--unsafe-fixes") ||
+					    !strcmp(a, "--diff") || !strncmp(a, "--base", 6))) {
+			fprintf(stderr, "trainforge: diff has no %s\n%s", a, c->usage);
+			return EXIT_TROUBLE;
 		} else if (!strcmp(a, "--fix")) {
 			c->fix = true;
 		} else if (!strcmp(a, "--unsafe-fixes")) {
@@ -242,6 +263,34 @@ static void unsafe_hint(const struct lint_run *run, bool unsafe)
 		fprintf(stderr, "%zu more %s available with --unsafe-fixes.\n", n, plural(n, "fix is", "fixes are"));
 }
 
+/* The distinct targets of the run's files (the command line's when it
+ * linted none), for the json and sarif run properties. */
+static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
+			  struct format_target *out, size_t cap)
+{
+	size_t n = 0;
+	struct target seen[16];
+	for (size_t i = 0; i <= run->n_files && n < cap && n < 16; i++) {
+		const struct target *t;
+		if (i < run->n_files && run->files[i]->input && run->files[i]->kind != KIND_UNKNOWN)
+			t = &lint_options_of(run, run->files[i]->src)->target;
+		else if (i == run->n_files && n == 0)
+			t = &c->base_target;
+		else
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = target_equal(&seen[k], t);
+		if (dup)
+			continue;
+		seen[n] = *t;
+		snprintf(out[n].parallelcluster, sizeof out[n].parallelcluster, "%s", PC_TEXT(t->pc));
+		snprintf(out[n].slurm, sizeof out[n].slurm, "%s", SLURM_TEXT(t->slurm));
+		n++;
+	}
+	return n;
+}
+
 static void lint_all(struct lint_run *run, const struct lint_cli *c)
 {
 	lint_run_init(run, &c->opt);
@@ -282,16 +331,42 @@ static int fix(struct lint_cli *c, struct lint_run *run)
 	return rc;
 }
 
-int cmd_lint(int argc, char **argv)
+/* diff OLD NEW lints NEW with OLD as its old version. Its findings are
+ * the change's (and NEW's input problems) unless --select says else. */
+static int diff_paths(struct lint_cli *c, const struct lint_mode *mode)
 {
-	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1 };
+	if (c->n_paths != 2) {
+		fprintf(stderr, "trainforge: diff takes two files, OLD and NEW\n%s", c->usage);
+		return EXIT_TROUBLE;
+	}
+	if (!strcmp(c->paths[0], "-")) {
+		fputs("trainforge: diff reads OLD from a file; NEW may be - (stdin)\n", stderr);
+		return EXIT_TROUBLE;
+	}
+	c->opt.base_path = c->paths[0];
+	c->paths[0] = c->paths[1];
+	c->n_paths = 1;
+	if (!c->flags.select)
+		c->flags.select = mode->select;
+	return EXIT_CLEAN;
+}
+
+int lint_command(int argc, char **argv, const struct lint_mode *mode)
+{
+	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1, .usage = lint_usage };
 	c.flags.fail_level = -1;
 	lint_options_init(&c.opt);
-	c.opt.check_jobspec = jobspec_lint;
+	c.opt.check_jobspec_at = jobspec_lint_at;
+	if (mode && mode->diff) {
+		c.diff_mode = true;
+		c.usage = mode->usage;
+	}
 	char *paths[argc + 1];
 	c.paths = paths;
 	int rc = parse_args(&c, argc, argv);
 	if (rc)
+		return rc;
+	if (c.diff_mode && (rc = diff_paths(&c, mode)))
 		return rc;
 	if (!c.n_paths)
 		paths[c.n_paths++] = ".";
@@ -324,7 +399,11 @@ int cmd_lint(int argc, char **argv)
 		rc = fixed;
 	} else {
 		diag_list_sort(&run.diags);
-		format_write(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color));
+		struct format_target targets[16];
+		c.base_target = target_apply(target_default(), &c.opt.target_flags);
+		struct format_run props = { targets, run_targets(&run, &c, targets, 16) };
+		format_write_run(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color),
+				 &props);
 		fflush(stdout);
 		if (!c.quiet)
 			summary(&run);
@@ -342,4 +421,9 @@ int cmd_lint(int argc, char **argv)
 	settings_free(cfg);
 	trouble_free(&trouble);
 	return rc;
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	return lint_command(argc, argv, NULL);
 }

@@ -1,4 +1,5 @@
-/* trainforge plan SPEC [--compare TYPES] [--hours N] [--format text|json] [--svg FILE] */
+/* trainforge plan SPEC [--compare TYPES] [--hours N] [--format text|json] [--svg FILE],
+ * and trainforge plan CLUSTER.yaml [--format text|json] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +7,11 @@
 #include "catalog.h"
 #include "commands.h"
 #include "format.h"
+#include "fileio.h"
+#include "issues.h"
 #include "jobspec.h"
+#include "plan_cluster.h"
+#include "targets.h"
 
 static const char plan_usage[] =
 	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--hours N] [--format text|json] [--svg FILE]\n"
@@ -14,7 +19,13 @@ static const char plan_usage[] =
 	"  each figure with its source; writes nothing but the --svg chart\n"
 	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
 	"  --hours N        price a run of N hours instead of the estimated run time\n"
-	"  --svg FILE       write a chart of run cost against run time per type\n";
+	"  --svg FILE       write a chart of run cost against run time per type\n"
+	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the spec\n"
+	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n"
+	"usage: trainforge plan CLUSTER.yaml [--format text|json]\n"
+	"  prints, per queue and compute resource of a ParallelCluster config, the cost\n"
+	"  by the hour at MinCount (billed while idle) and at MaxCount (the ceiling), at\n"
+	"  the catalog's prices with their region and date\n";
 
 #define MAX_TYPES 64
 
@@ -61,10 +72,44 @@ static int write_svg(const char *path, const struct plan *p, const struct plan_r
 	return EXIT_CLEAN;
 }
 
+/* A cluster config gets its cost plan; -1: the file is not one (or is
+ * stdin, which cannot be read twice), so it is read as a job spec. */
+static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
+{
+	size_t len;
+	bool too_big;
+	if (!strcmp(path, "-"))
+		return -1;
+	char *text = file_read(path, TF_DEFAULT_MAX_BYTES, &len, &too_big);
+	if (!text || too_big) {
+		free(text);
+		return -1; /* the job spec path says why */
+	}
+	struct source *src = source_new(path, text, len);
+	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
+	int rc = -1;
+	if (plan_cluster_is(doc) && spec_flags) {
+		fputs("trainforge: --hours, --compare and --svg plan a job spec, not a cluster config\n", stderr);
+		rc = EXIT_TROUBLE;
+	} else if (plan_cluster_is(doc)) {
+		struct diag_list diags = { 0 };
+		src->kind = KIND_PCLUSTER;
+		issues_report(&diags, src, doc, KIND_PCLUSTER);
+		diag_list_sort(&diags);
+		format_write(stderr, FMT_TEXT, &diags, false);
+		rc = yamldoc_broken(doc) ? EXIT_FINDINGS : plan_cluster(src, doc, !strcmp(fmt, "json"));
+		diag_list_free(&diags);
+	}
+	yamldoc_free(doc);
+	source_free(src);
+	return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
 	double hours = 0;
+	struct target_request req = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(plan_usage, stdout);
@@ -86,6 +131,10 @@ int cmd_plan(int argc, char **argv)
 			compare = argv[++i];
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
+		} else if ((!strcmp(argv[i], "--target") && i + 1 < argc) ||
+			   !strncmp(argv[i], "--target=", 9)) {
+			if (!targets_add(&req, argv[i][8] == '=' ? argv[i] + 9 : argv[++i]))
+				return EXIT_TROUBLE;
 		} else if (argv[i][0] == '-' && strcmp(argv[i], "-")) {
 			fprintf(stderr, "trainforge: unknown option '%s'\n%s", argv[i], plan_usage);
 			return EXIT_TROUBLE;
@@ -100,6 +149,10 @@ int cmd_plan(int argc, char **argv)
 		fputs(plan_usage, stderr);
 		return EXIT_TROUBLE;
 	}
+	int handled = plan_if_cluster(path, fmt, hours > 0 || svg || compare);
+	if (handled >= 0)
+		return handled;
+	struct target target = target_apply(target_default(), &req);
 	const struct instance_type *types[MAX_TYPES + 1];
 	size_t ntypes = 0;
 	/* the spec's own type is added first once the spec is read */
@@ -110,7 +163,7 @@ int cmd_plan(int argc, char **argv)
 
 	struct diag_list diags = { 0 };
 	struct jobspec js;
-	if (!jobspec_open(&js, path, &diags))
+	if (!jobspec_open(&js, path, &target, &diags))
 		return EXIT_TROUBLE;
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, false);

@@ -59,7 +59,8 @@ struct settings_bound {
 	char **exclude;
 	unsigned exclude_count;
 	enum settings_fail fail_level;
-	char *cluster, *shellcheck, *extends;
+	char *cluster, *shellcheck, *extends, *base;
+	double idle_cost_warning;
 	double shellcheck_timeout;
 };
 
@@ -88,8 +89,11 @@ static const cyaml_schema_field_t settings_fields[] = {
 	CYAML_FIELD_FLOAT("shellcheck-timeout", CYAML_FLAG_OPTIONAL, struct settings_bound,
 			  shellcheck_timeout),
 	STR("extends", extends),
+	STR("base", base),
+	CYAML_FIELD_FLOAT("idle-cost-warning", CYAML_FLAG_OPTIONAL, struct settings_bound, idle_cost_warning),
 	CYAML_FIELD_IGNORE("severity", CYAML_FLAG_OPTIONAL),         /* keyed by rule */
 	CYAML_FIELD_IGNORE("per-file-ignores", CYAML_FLAG_OPTIONAL), /* keyed by glob */
+	CYAML_FIELD_IGNORE("target", CYAML_FLAG_OPTIONAL),           /* read as written */
 	CYAML_FIELD_END
 };
 
@@ -185,6 +189,28 @@ static void check_rules(struct reader *r)
 	}
 }
 
+/* target: the versions as written, so that an unquoted 3.10 (a float
+ * to YAML) is still 3.10. */
+static void check_target(struct reader *r)
+{
+	const yamldoc *d = r->doc;
+	yd_node t = yd_get(d, yd_root(d), "target");
+	static const char *const keys[] = { "parallelcluster", "slurm" };
+	for (int i = 0; i < 2 && yd_kind(d, t) == YD_MAPPING; i++) {
+		yd_node v = yd_get(d, t, keys[i]);
+		size_t len;
+		const char *text = v ? yd_str(d, v, &len) : NULL;
+		if (!text)
+			continue; /* absent, or the schema said what is wrong */
+		char err[512];
+		bool ok = i == 0 ? target_parse_pc(text, len, &r->f->target.pc, err, sizeof err)
+				 : target_parse_slurm(text, len, &r->f->target.slurm, err, sizeof err);
+		if (!ok)
+			complain(r, v, NULL, "target.%s: %s", keys[i], err);
+		*(i == 0 ? &r->f->target_pc_line : &r->f->target_slurm_line) = yd_span(d, v).line;
+	}
+}
+
 /* ---- copying into the file ------------------------------------------- */
 
 static uint32_t line_of(const yamldoc *d, yd_node n)
@@ -247,6 +273,14 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 	if (b->cluster) {
 		f->cluster = settings_join(f->dir, b->cluster);
 		f->cluster_line = line_of(d, yd_get_key(d, root, "cluster"));
+	}
+	if (b->base) {
+		f->base = xstrdup(b->base);
+		f->base_line = line_of(d, yd_get_key(d, root, "base"));
+	}
+	if (yd_get_key(d, root, "idle-cost-warning")) {
+		f->idle_cost_warning = b->idle_cost_warning;
+		f->idle_cost_line = line_of(d, yd_get_key(d, root, "idle-cost-warning"));
 	}
 	if (b->shellcheck) {
 		static const char *const modes[] = {
@@ -339,8 +373,10 @@ static bool parse(struct reader *r, const char *text, size_t len, struct setting
 	if (!yd_root(r->doc))
 		return true; /* empty, or only comments: every key unset */
 	check_schema(r);
-	if (yd_kind(r->doc, yd_root(r->doc)) == YD_MAPPING)
+	if (yd_kind(r->doc, yd_root(r->doc)) == YD_MAPPING) {
 		check_rules(r);
+		check_target(r);
+	}
 	return r->errors == 0 && bind(r, text, len, files, depth);
 }
 
@@ -358,6 +394,7 @@ struct settings_file *settings_file_load(struct settings_files *files, const cha
 	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
 	f->fail_level = -1;
 	f->shellcheck = -1;
+	f->idle_cost_warning = -1;
 	size_t len;
 	bool too_big;
 	char *text = file_read(abs, CONFIG_MAX_BYTES, &len, &too_big);
@@ -399,6 +436,7 @@ void settings_files_free(struct settings_files *files)
 		free(f->sev);
 		free(f->cluster);
 		free(f->shellcheck_program);
+		free(f->base);
 		free(f->abs);
 		free(f->path);
 		free(f->dir);

@@ -52,6 +52,12 @@ struct settings_file {
 	uint32_t shellcheck_line;
 	double shellcheck_timeout;   /* seconds; 0 unset (the schema wants more) */
 	uint32_t shellcheck_timeout_line;
+	char *base;                  /* a git revision; NULL unset */
+	uint32_t base_line;
+	double idle_cost_warning;    /* USD per hour; < 0 unset */
+	uint32_t idle_cost_line;
+	struct target_request target; /* target: parts unset when absent */
+	uint32_t target_pc_line, target_slurm_line;
 };
 
 struct settings_files {
