@@ -151,69 +151,94 @@ static void drain(struct slot *s)
 	}
 }
 
-void proc_run(struct proc *procs, size_t n, unsigned jobs)
+/* The running programs and what the poll loop waits on. */
+struct pool {
+	struct slot *slots;
+	unsigned jobs;
+	size_t running;
+	struct pollfd *fds;
+	size_t *owner;  /* the slot of each pollfd */
+	nfds_t nfds;
+};
+
+/* Stops the programs past their bound and lists what to wait on; the
+ * timeout (ms) is the nearest bound. */
+static int watch(struct pool *pl)
 {
-	jobs = jobs ? jobs : 1;
-	struct slot *slots = xcalloc(jobs, sizeof *slots);
-	struct pollfd *fds = xcalloc(2 * (size_t)jobs, sizeof *fds);
-	size_t *owner = xcalloc(2 * (size_t)jobs, sizeof *owner);
-	size_t next = 0, running = 0;
-	for (;;) {
-		for (size_t i = 0; i < jobs && next < n; i++)
-			if (!slots[i].p && start(&slots[i], &procs[next++]))
-				running++;
-		if (!running && next >= n)
-			break;
-		double t = now();
-		int wait = -1;
-		nfds_t nfds = 0;
-		for (size_t i = 0; i < jobs; i++) {
-			struct slot *s = &slots[i];
-			if (!s->p)
-				continue;
-			if (t >= s->deadline) {
-				stop(s);
-				running--;
-				continue;
-			}
-			int ms = (int)ceil((s->deadline - t) * 1000);
-			if (s->out >= 0) {
-				fds[nfds] = (struct pollfd){ s->out, POLLIN, 0 };
-				owner[nfds++] = i;
-			}
-			if (!s->exited && s->pidfd >= 0) {
-				fds[nfds] = (struct pollfd){ s->pidfd, POLLIN, 0 };
-				owner[nfds++] = i;
-			} else if (!s->exited && s->out < 0 && ms > 1) {
-				ms = 1; /* no pidfd: look for its exit again soon */
-			}
-			wait = wait < 0 || ms < wait ? ms : wait;
-		}
-		if (!running)
+	double t = now();
+	int wait = -1;
+	pl->nfds = 0;
+	for (size_t i = 0; i < pl->jobs; i++) {
+		struct slot *s = &pl->slots[i];
+		if (!s->p)
 			continue;
-		if (poll(fds, nfds, wait) < 0) /* EINTR: look again, the bounds hold */
-			for (nfds_t k = 0; k < nfds; k++)
-				fds[k].revents = 0;
-		for (nfds_t k = 0; k < nfds; k++) {
-			struct slot *s = &slots[owner[k]];
-			if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			if (fds[k].fd == s->out)
-				drain(s);
-			else
-				reap(s, WNOHANG);
+		if (t >= s->deadline) {
+			stop(s);
+			pl->running--;
+			continue;
 		}
-		for (size_t i = 0; i < jobs; i++) {
-			struct slot *s = &slots[i];
-			if (s->p && !s->exited && s->out < 0 && s->pidfd < 0)
-				reap(s, WNOHANG);
-			if (s->p && s->exited && s->out < 0) {
-				release(s);
-				running--;
-			}
+		int ms = (int)ceil((s->deadline - t) * 1000);
+		if (s->out >= 0) {
+			pl->fds[pl->nfds] = (struct pollfd){ s->out, POLLIN, 0 };
+			pl->owner[pl->nfds++] = i;
+		}
+		if (!s->exited && s->pidfd >= 0) {
+			pl->fds[pl->nfds] = (struct pollfd){ s->pidfd, POLLIN, 0 };
+			pl->owner[pl->nfds++] = i;
+		} else if (!s->exited && s->out < 0 && ms > 1) {
+			ms = 1; /* no pidfd: look for its exit again soon */
+		}
+		wait = wait < 0 || ms < wait ? ms : wait;
+	}
+	return wait;
+}
+
+/* Reads what came and reaps what exited; a program is done once both
+ * its output ended and it exited. */
+static void react(struct pool *pl)
+{
+	for (nfds_t k = 0; k < pl->nfds; k++) {
+		struct slot *s = &pl->slots[pl->owner[k]];
+		if (!(pl->fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		if (pl->fds[k].fd == s->out)
+			drain(s);
+		else
+			reap(s, WNOHANG);
+	}
+	for (size_t i = 0; i < pl->jobs; i++) {
+		struct slot *s = &pl->slots[i];
+		if (s->p && !s->exited && s->out < 0 && s->pidfd < 0)
+			reap(s, WNOHANG);
+		if (s->p && s->exited && s->out < 0) {
+			release(s);
+			pl->running--;
 		}
 	}
-	free(owner);
-	free(fds);
-	free(slots);
+}
+
+void proc_run(struct proc *procs, size_t n, unsigned jobs)
+{
+	struct pool pl = { .jobs = jobs ? jobs : 1 };
+	pl.slots = xcalloc(pl.jobs, sizeof *pl.slots);
+	pl.fds = xcalloc(2 * (size_t)pl.jobs, sizeof *pl.fds);
+	pl.owner = xcalloc(2 * (size_t)pl.jobs, sizeof *pl.owner);
+	size_t next = 0;
+	for (;;) {
+		for (size_t i = 0; i < pl.jobs && next < n; i++)
+			if (!pl.slots[i].p && start(&pl.slots[i], &procs[next++]))
+				pl.running++;
+		if (!pl.running && next >= n)
+			break;
+		int wait = watch(&pl);
+		if (!pl.running)
+			continue;
+		if (poll(pl.fds, pl.nfds, wait) < 0) /* EINTR: look again, the bounds hold */
+			for (nfds_t k = 0; k < pl.nfds; k++)
+				pl.fds[k].revents = 0;
+		react(&pl);
+	}
+	free(pl.owner);
+	free(pl.fds);
+	free(pl.slots);
 }

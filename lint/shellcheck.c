@@ -152,11 +152,52 @@ static char **batch_argv(const struct batch *b, const char *program, char **path
 }
 
 /* What a batch that did not finish gives: one finding per script. */
-static void report_unfinished(const struct batch *b, const struct proc *p,
-			      struct source *const *scripts, struct diag_list *diags)
+/* The scripts as temporary files named by their index, which is how
+ * shellcheck's findings name them. False when one could not be written. */
+static bool write_scripts(char *dir, struct source *const *scripts, size_t n, char **paths)
 {
-	for (size_t i = 0; i < b->n; i++)
-		ln_shellcheck_timeout(diags, scripts[b->ix[i]], p->timeout, b->n);
+	bool ok = mkdtemp(dir) != NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct buf path = BUF_INIT;
+		buf_printf(&path, "%s/%zu", dir, i);
+		ok = ok && write_file(path.p, scripts[i]->text, scripts[i]->len);
+		paths[i] = buf_detach(&path);
+	}
+	return ok;
+}
+
+static void remove_scripts(const char *dir, size_t n, char **paths)
+{
+	for (size_t i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+	rmdir(dir);
+}
+
+/* What each batch came to, in batch order whichever finished first (the
+ * same run gives the same findings in the same order): its findings,
+ * LN2001 on each of its scripts when it was stopped, or a failure. The
+ * result: 0, the errno of a batch that could not start, or -1 for one
+ * that failed. */
+static int collect(const struct batch *b, const struct proc *procs, size_t nb,
+		   struct source *const *scripts, size_t n, const char *dir,
+		   struct diag_list *diags, size_t *unfinished)
+{
+	int failure = 0;
+	for (size_t k = 0; k < nb; k++) {
+		const struct proc *p = &procs[k];
+		if (p->timed_out) {
+			for (size_t i = 0; i < b[k].n; i++)
+				ln_shellcheck_timeout(diags, scripts[b[k].ix[i]], p->timeout, b[k].n);
+			*unfinished += b[k].n;
+		} else if (p->status == 0 || p->status == 1) { /* clean, or findings */
+			add_comments(p->out.p ? p->out.p : "", p->out.len, scripts, n, dir, diags);
+		} else if (!failure) {
+			failure = p->start_error ? p->start_error : -1;
+		}
+	}
+	return failure;
 }
 
 bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellcheck_setup *how,
@@ -166,14 +207,8 @@ bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellc
 	if (how->mode == SHELLCHECK_OFF || n == 0)
 		return true;
 	char dir[] = "/tmp/trainforge-sc.XXXXXX";
-	bool ok = mkdtemp(dir) != NULL;
 	char **paths = xcalloc(n, sizeof *paths);
-	for (size_t i = 0; i < n; i++) {
-		struct buf path = BUF_INIT;
-		buf_printf(&path, "%s/%zu", dir, i);
-		ok = ok && write_file(path.p, scripts[i]->text, scripts[i]->len);
-		paths[i] = buf_detach(&path);
-	}
+	bool written = write_scripts(dir, scripts, n, paths);
 	unsigned jobs = how->jobs ? how->jobs : proc_cores();
 	size_t nb = n < jobs ? n : jobs;
 	struct batch *b = plan(scripts, n, nb);
@@ -183,38 +218,22 @@ bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellc
 		procs[k].argv = b[k].argv;
 		procs[k].timeout = shellcheck_bound(how->timeout, b[k].bytes);
 	}
-	int start_error = 0;
-	if (ok)
+	int failure = -1;
+	if (written) {
 		proc_run(procs, nb, jobs);
-	/* in batch order, whichever finished first: the same run gives the
-	 * same findings in the same order */
-	for (size_t k = 0; ok && k < nb; k++) {
-		struct proc *p = &procs[k];
-		if (p->timed_out) {
-			report_unfinished(&b[k], p, scripts, diags);
-			*unfinished += b[k].n;
-		} else if (p->status == 0 || p->status == 1) { /* clean, or findings */
-			add_comments(p->out.p ? p->out.p : "", p->out.len, scripts, n, dir, diags);
-		} else if (!start_error) {
-			start_error = p->start_error ? p->start_error : -1;
-		}
+		failure = collect(b, procs, nb, scripts, n, dir, diags, unfinished);
 	}
-	ok = ok && !start_error;
-	if (!ok && how->mode == SHELLCHECK_AUTO)
+	if (failure && how->mode == SHELLCHECK_AUTO)
 		trouble_add(trouble, "trainforge: shellcheck %s; batch scripts got trainforge's checks only (--shellcheck off silences this)",
-			start_error == ENOENT ? "is not installed" : start_error > 0 ? "could not be started" : "did not run");
+			failure == ENOENT ? "is not installed" : failure > 0 ? "could not be started" : "did not run");
 	for (size_t k = 0; k < nb; k++) {
 		buf_free(&procs[k].out);
 		free(b[k].argv);
 		free(b[k].ix);
 	}
-	for (size_t i = 0; i < n; i++) {
-		unlink(paths[i]);
-		free(paths[i]);
-	}
-	rmdir(dir);
+	remove_scripts(dir, n, paths);
 	free(paths);
 	free(procs);
 	free(b);
-	return ok;
+	return !failure;
 }
