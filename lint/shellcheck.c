@@ -151,7 +151,6 @@ static char **batch_argv(const struct batch *b, const char *program, char **path
 	return argv;
 }
 
-/* What a batch that did not finish gives: one finding per script. */
 /* The scripts as temporary files named by their index, which is how
  * shellcheck's findings name them. False when one could not be written. */
 static bool write_scripts(char *dir, struct source *const *scripts, size_t n, char **paths)
@@ -210,7 +209,9 @@ bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellc
 	char **paths = xcalloc(n, sizeof *paths);
 	bool written = write_scripts(dir, scripts, n, paths);
 	unsigned jobs = how->jobs ? how->jobs : proc_cores();
-	size_t nb = n < jobs ? n : jobs;
+	size_t nb = n < jobs ? n : jobs, least = (n + SHELLCHECK_MAX_FILES - 1) / SHELLCHECK_MAX_FILES;
+	if (nb < least) /* more batches than jobs: proc_run runs jobs at a time */
+		nb = least;
 	struct batch *b = plan(scripts, n, nb);
 	struct proc *procs = xcalloc(nb, sizeof *procs);
 	for (size_t k = 0; k < nb; k++) {

@@ -1,6 +1,7 @@
 /* shellcheck on batch scripts: general shell mistakes are its job, not
- * ours. The scripts of a run are split into one batch per core, each
- * checked by one shellcheck process, all at once; its findings come back
+ * ours. The scripts of a run are split into one batch per core (more
+ * when a batch would pass SHELLCHECK_MAX_FILES), each checked by one
+ * shellcheck process, a core's worth at a time; its findings come back
  * as diagnostics under their own SC codes. Each process has a time
  * bound, so a script that shellcheck cannot finish costs its batch's
  * findings (LN2001), never the run. */
@@ -23,6 +24,10 @@ enum shellcheck_mode { SHELLCHECK_AUTO, SHELLCHECK_OFF, SHELLCHECK_REQUIRED };
 #define SHELLCHECK_TIMEOUT 10.0
 #define SHELLCHECK_TIMEOUT_MAX 86400.0
 enum { SHELLCHECK_BYTES_PER_SECOND = 8192 };
+/* The most scripts one process is given: its command line stays far
+ * below the system's limit (ARG_MAX); more scripts make more batches
+ * than cores, run a core's worth at a time. */
+enum { SHELLCHECK_MAX_FILES = 4096 };
 
 struct shellcheck_setup {
 	enum shellcheck_mode mode;

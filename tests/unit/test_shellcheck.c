@@ -269,6 +269,33 @@ static void cannot_run(void **state)
 	run_free(&r);
 }
 
+/* More scripts than one command line should carry make more batches
+ * than jobs, run a job's worth at a time. */
+static void many_scripts_many_batches(void **state)
+{
+	(void)state;
+	size_t n = SHELLCHECK_MAX_FILES + 4;
+	struct source **src = xcalloc(n, sizeof *src);
+	for (size_t i = 0; i < n; i++)
+		src[i] = source_new("job.sbatch", xstrdup(SCRIPT("")), strlen(SCRIPT("")));
+	struct diag_list diags = { 0 };
+	struct trouble trouble = { 0 };
+	size_t unfinished;
+	struct shellcheck_setup how = { SHELLCHECK_AUTO, fake, BOUND * 5, 1 };
+	assert_true(shellcheck_run(src, n, &how, &diags, &trouble, &unfinished));
+	assert_int_equal(unfinished, 0);
+	assert_int_equal(diags.len, n);
+	char each[32];
+	snprintf(each, sizeof each, "%zu files", n / 2);
+	for (size_t k = 0; k < diags.len; k++)
+		assert_string_equal(diags.v[k].msg, each);
+	diag_list_free(&diags);
+	trouble_free(&trouble);
+	for (size_t i = 0; i < n; i++)
+		source_free(src[i]);
+	free(src);
+}
+
 static void bound_grows_with_bytes(void **state)
 {
 	(void)state;
@@ -285,6 +312,7 @@ int main(void)
 		cmocka_unit_test(hang_costs_its_batch),
 		cmocka_unit_test(closed_output_is_not_the_end),
 		cmocka_unit_test(cannot_run),
+		cmocka_unit_test(many_scripts_many_batches),
 		cmocka_unit_test(bound_grows_with_bytes),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
