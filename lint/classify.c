@@ -5,7 +5,7 @@
  * (by its name or its #! line) is no batch script, whatever text it
  * holds: Python that writes batch scripts carries #SBATCH lines in its
  * strings. A template (train.sbatch.j2) is the kind of the name under
- * its template suffix; its tags are words to the script model. */
+ * its template suffix; its tags are masked for the model (template.c). */
 #include <stdio.h>
 #include <string.h>
 

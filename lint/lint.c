@@ -43,6 +43,7 @@ void lint_run_fini(struct lint_run *run)
 	for (size_t i = 0; i < run->n_files; i++) {
 		struct lint_file *f = run->files[i];
 		sb_free(f->model);
+		lint_template_free(f->tmpl);
 		yamldoc_free(f->doc);
 		source_free(f->src);
 		free(f);
@@ -132,9 +133,17 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 		return !lint_yaml_name(path) && !f->named && kind == KIND_AUTO;
 	run->files_checked++;
 	f->kind = f->src->kind = KIND_SBATCH;
-	f->model = sb_parse(f->src->text, f->src->len, NULL);
-	f->complete = sb_problem_count(f->model) == 0;
+	lint_parse_script(f);
 	return true;
+}
+
+void lint_parse_script(struct lint_file *f)
+{
+	f->tmpl = lint_template_new(f->src);
+	lint_template_swap(f->tmpl, f->src);
+	f->model = sb_parse(f->src->text, f->src->len, NULL);
+	lint_template_swap(f->tmpl, f->src);
+	f->complete = sb_problem_count(f->model) == 0;
 }
 
 /* The rules a suppression directive of the file may be unused for: a
@@ -270,6 +279,35 @@ static size_t count_input_clusters(const struct lint_run *run)
 	return n;
 }
 
+struct tagged {
+	struct lint_file **v;
+	size_t n;
+};
+
+static bool outside_tags(struct diag *d, void *ctx)
+{
+	const struct tagged *t = ctx;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i]->src == d->src)
+			return !lint_template_covers(t->v[i]->tmpl,
+						     source_offset(d->src, d->line, d->col));
+	return true;
+}
+
+/* A finding that starts in a template tag is about its stand-in
+ * (template.c): what the tag renders to is unknown. */
+static void drop_tag_findings(struct lint_run *run, struct lint_file **scripts, size_t n,
+			      size_t first)
+{
+	struct tagged t = { xcalloc(n ? n : 1, sizeof *t.v), 0 };
+	for (size_t i = 0; i < n; i++)
+		if (scripts[i]->tmpl)
+			t.v[t.n++] = scripts[i];
+	if (t.n)
+		diag_list_filter(&run->diags, first, outside_tags, &t);
+	free(t.v);
+}
+
 void lint_run_finish(struct lint_run *run)
 {
 	lint_adopt_shells(run);
@@ -284,11 +322,19 @@ void lint_run_finish(struct lint_run *run)
 				scripts[n++] = run->files[i];
 	for (size_t i = 0; i < n; i++) {
 		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
-		sbatch_lint_at(scripts[i]->src, scripts[i]->model,
-			       lint_pair(run, scripts[i], known_clusters), caller ? caller->model : NULL,
+		const struct cluster *cluster = lint_pair(run, scripts[i], known_clusters);
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+		sbatch_lint_at(scripts[i]->src, scripts[i]->model, cluster,
+			       caller ? caller->model : NULL,
 			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	}
+	for (size_t i = 0; i < n; i++)
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	run_shellcheck(run, scripts, n);
+	for (size_t i = 0; i < n; i++)
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+	drop_tag_findings(run, scripts, n, first);
 	for (size_t i = 0; i < n; i++)
 		suppress_apply(scripts[i]->src, NULL, &run->diags, first,
 			       lint_options_of(run, scripts[i]->src)->enabled, scripts[i]->complete);

@@ -25,6 +25,7 @@ typedef void (*jobspec_check_at_fn)(struct source *src, const yamldoc *doc,
 				    const struct target *target, struct diag_list *diags);
 
 struct lint_options;
+struct lint_template;
 /* The options for one input path (its .trainforge.yaml); NULL: the run's. */
 typedef const struct lint_options *(*lint_options_fn)(void *ctx, const char *path);
 
@@ -66,6 +67,7 @@ struct lint_file {
 	bool complete;           /* it parsed: every check could run */
 	yamldoc *doc;            /* YAML kinds: the document */
 	sb_model *model;         /* scripts: the model */
+	struct lint_template *tmpl; /* scripts with template tags: the masked text */
 	struct cluster cluster;  /* a cluster config that parsed: the model over doc */
 };
 

@@ -39,6 +39,20 @@ bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */
 enum file_kind lint_classify_yaml(const yamldoc *doc);
 
+/* template.c */
+/* The tags of a template ({{ }}, {% %}, {# #}) and the text with each
+ * masked, or NULL when src holds none. */
+struct lint_template *lint_template_new(const struct source *src);
+void lint_template_free(struct lint_template *tp);
+/* Puts the masked text in src's place, or the file's own back: the
+ * model and shellcheck read the first, findings are shown on the second.
+ * The two have the same length and lines. NULL: nothing to do. */
+void lint_template_swap(struct lint_template *tp, struct source *src);
+/* Whether the byte at offset lies in a tag. */
+bool lint_template_covers(const struct lint_template *tp, size_t offset);
+/* Parses f as a script into f->model, its tags masked (lint.c). */
+void lint_parse_script(struct lint_file *f);
+
 /* pair.c */
 /* Shell scripts that a batch script of the run starts with srun become
  * scripts of the run; the others, when named, get the note. */

@@ -157,6 +157,12 @@ if have shellcheck; then
 	! grep -q 'SC2154' "$t/out" && ok shellcheck-own-directive || no shellcheck-own-directive
 	"$TF" lint --format concise --ignore SC0000 "$t/sc.sbatch" >"$t/out" 2>/dev/null
 	! grep -q '\[SC' "$t/out" && ok shellcheck-ignored || no shellcheck-ignored
+	# a template's tags reach shellcheck as stand-ins of unknown value, and
+	# what it finds at them is about the stand-in: only line 4 is the file's
+	printf '#!/bin/bash\n#SBATCH --nodes={{ n }}\n{%% if x %%}\necho $UNQUOTED_x {{ a | join(" ") }}\n{%% endif %%}\n' >"$t/sc.sbatch.j2"
+	"$TF" lint --format concise --shellcheck auto "$t/sc.sbatch.j2" >"$t/out" 2>/dev/null
+	[ "$(cut -d: -f2-3 "$t/out" | sort -u | tr '\n' ' ')" = "4:6 " ] && grep -q '\[SC2154\]$' "$t/out" &&
+		ok shellcheck-template-tags || { no shellcheck-template-tags; cat "$t/out"; }
 else
 	skip "shellcheck-merged: shellcheck is not installed"
 fi
