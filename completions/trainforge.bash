@@ -30,7 +30,7 @@ _trainforge() {
 	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;
