@@ -78,6 +78,41 @@ static void sb_env(void **state)
 	verify_not(R_SB2104, NEURON("export NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\n"));
 	verify(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=/var/tmp/neuron-compile-cache\n"));
 	verify_not(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=s3://bucket/neuron-cache\n"));
+	/* a near miss of a name libfabric reads; the script's own names are not knobs */
+	verify(R_SB2103, JOB("", "export FI_EFA_USE_DEVICE_RDAM=1\n" LAUNCH("")));
+	verify_not(R_SB2103, JOB("", "export FI_EFA_USE_DEVICE_RDMA=1\nexport NCCL_HOME=/opt/nccl\n" LAUNCH("")));
+	verify(R_SB2106, JOB("", "export NCCL_DEBUG_SUBSYS=ALL\n" LAUNCH("")));
+	verify_not(R_SB2106, JOB("", "export NCCL_DEBUG_SUBSYS=INIT,NET\n" LAUNCH("")));
+	/* the socket knobs only matter off EFA */
+	verify(R_SB2106, JOB("", "export FI_PROVIDER=efa\nexport NCCL_NSOCKS_PERTHREAD=4\n" LAUNCH("")));
+	verify_not(R_SB2106, JOB("", "export NCCL_NSOCKS_PERTHREAD=4\n" LAUNCH("")));
+	/* --target=trn2 tells the default the runtime falls back to */
+	verify(R_SB2107, NEURON("export NEURON_CC_FLAGS=\"--target=trn2 -lnc=1\"\n"));
+	verify_not(R_SB2107, NEURON("export NEURON_CC_FLAGS=\"--target=trn2 -lnc=1\"\n"
+				    "export NEURON_LOGICAL_NC_CONFIG=1\n"));
+	verify(R_SB2124, NEURON("export NEURON_COMPILE_CACHE_URL=\"/fsx/cache/$HOSTNAME\"\n"));
+	verify_not(R_SB2124, NEURON("export NEURON_COMPILE_CACHE_URL=\"/fsx/cache/$USER\"\n"));
+	verify(R_SB2125, NEURON("export MASTER_PORT=41000\nexport NEURON_RT_ROOT_COMM_ID=localhost:41000\n"));
+	verify_not(R_SB2125, NEURON("export MASTER_PORT=41000\nexport NEURON_RT_ROOT_COMM_ID=localhost:41001\n"));
+}
+
+static void sb_reach(void **state)
+{
+	(void)state;
+	verify(R_SB2120, JOB("", "NCCL_DEBUG=INFO\n" LAUNCH("")));
+	verify_not(R_SB2120, JOB("", "NCCL_DEBUG=INFO\nexport NCCL_DEBUG\n" LAUNCH("")));
+	verify_not(R_SB2120, JOB("", "set -a\nNCCL_DEBUG=INFO\n" LAUNCH("")));
+	/* exported after the launcher is too late */
+	verify(R_SB2120, JOB("", "NCCL_DEBUG=INFO\n" LAUNCH("") "export NCCL_DEBUG\n"));
+	verify_not(R_SB2120, JOB("", "GPUS=8\n" LAUNCH("")));
+	verify_pair(R_SB2121, CLUSTER, JOB("#SBATCH --partition=train\n", "export NCCL_P2P_DISABLE=1\n" LAUNCH("")));
+	verify_pair_not(R_SB2121, CLUSTER, JOB("#SBATCH --partition=train\n", "export NCCL_P2P_DISABLE=0\n" LAUNCH("")));
+	/* without the instance, NVLink is not known */
+	verify_not(R_SB2121, JOB("", "export NCCL_P2P_DISABLE=1\n" LAUNCH("")));
+	verify(R_SB2122, JOB("", "export CUDA_VISIBLE_DEVICES=0,1\n" LAUNCH("")));
+	verify_not(R_SB2122, JOB("", "export CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7\n" LAUNCH("")));
+	/* never exported, it does not reach the workers (SB2120 says so) */
+	verify_not(R_SB2122, JOB("", "CUDA_VISIBLE_DEVICES=0,1\n" LAUNCH("")));
 }
 
 static void sb_layout(void **state)
@@ -134,6 +169,7 @@ int main(void)
 		cmocka_unit_test(sb_options),
 		cmocka_unit_test(sb_launch),
 		cmocka_unit_test(sb_env),
+		cmocka_unit_test(sb_reach),
 		cmocka_unit_test(sb_layout),
 		cmocka_unit_test(sb_elastic),
 		cmocka_unit_test(sb_cluster),

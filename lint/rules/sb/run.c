@@ -263,6 +263,7 @@ void sbatch_lint_at(struct source *script, const sb_model *m, const struct clust
 		/* facts about what runs need the whole script */
 		sbc_check_launch(&c);
 		sbc_check_env(&c);
+		sbc_check_reach(&c);
 		sbc_check_parallel(&c);
 		sbc_check_elastic(&c);
 	}

@@ -88,6 +88,7 @@ void sbc_check_text(struct sbc *c);
 void sbc_check_options(struct sbc *c);
 void sbc_check_launch(struct sbc *c);
 void sbc_check_env(struct sbc *c);
+void sbc_check_reach(struct sbc *c);
 void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
