@@ -40,6 +40,25 @@ static void sb_text(void **state)
 	verify_not(R_SB0004, JOB("", LAUNCH(" --epochs 3")));
 	verify(R_SB0005, JOB("", "echo \"never closed\n" LAUNCH("")));
 	verify_not(R_SB0005, JOB("", "echo \"closed\"\n" LAUNCH("")));
+	/* in an array the escaped space is a word; in quotes the backslash stays */
+	verify(R_SB0003, JOB("", "ARGS=(--lr 1 \\ # note\n --wd 0)\n" LAUNCH(" \"${ARGS[@]}\"")));
+	verify(R_SB0003, JOB("", "ARGS=\"--lr 1 \\  \n --wd 0\"\n" LAUNCH(" $ARGS")));
+	verify_not(R_SB0003, JOB("", "ARGS=\"--lr 1 \\\n --wd 0\"\n" LAUNCH(" $ARGS")));
+}
+
+static void sb_hygiene(void **state)
+{
+	(void)state;
+	verify(R_SB0010, "\n" SCRIPT(NODES(2), LAUNCH("")));
+	verify(R_SB0010, "# launch\n" SCRIPT(NODES(2), LAUNCH("")));
+	verify_not(R_SB0010, CLEAN);
+	verify(R_SB0011, "#!/bin/sh\n" NODES(2) "source /fsx/env.sh\n" LAUNCH(""));
+	verify_not(R_SB0011, "#!/bin/sh\n" NODES(2) ". /fsx/env.sh\n" LAUNCH(""));
+	/* sh is bash on Amazon Linux */
+	verify_pair_not(R_SB0011, CLUSTER, "#!/bin/sh\n" NODES(2) "#SBATCH --partition=train\nsource /fsx/env.sh\n" LAUNCH(""));
+	verify(R_SB0012, JOB("", "mkdir -p \"$OUT\"\nOUT=/fsx/out\n" LAUNCH("")));
+	verify_not(R_SB0012, JOB("", "OUT=/fsx/out\nmkdir -p \"$OUT\"\n" LAUNCH("")));
+	verify_not(R_SB0012, JOB("", "export PATH=/opt/bin:$PATH\nexport PATH=/opt/x:$PATH\n" LAUNCH("")));
 }
 
 static void sb_options(void **state)
@@ -166,6 +185,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sb_text),
+		cmocka_unit_test(sb_hygiene),
 		cmocka_unit_test(sb_options),
 		cmocka_unit_test(sb_launch),
 		cmocka_unit_test(sb_env),

@@ -258,6 +258,7 @@ void sbatch_lint_at(struct source *script, const sb_model *m, const struct clust
 	else
 		c.family = family_from_script(m);
 	sbc_check_text(&c);
+	sbc_check_hygiene(&c);
 	sbc_check_options(&c);
 	if (sb_complete(m)) {
 		/* facts about what runs need the whole script */

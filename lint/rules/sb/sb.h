@@ -85,6 +85,7 @@ enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 				  struct layout_finding *found);
 
 void sbc_check_text(struct sbc *c);
+void sbc_check_hygiene(struct sbc *c);
 void sbc_check_options(struct sbc *c);
 void sbc_check_launch(struct sbc *c);
 void sbc_check_env(struct sbc *c);
