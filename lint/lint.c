@@ -141,7 +141,13 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 		ln_unknown_kind(&run->diags, src,
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");
 	}
-	suppress_apply(src, f->doc, &run->diags, first, opt->enabled, f->complete);
+	if (kind == KIND_PCLUSTER && f->complete) {
+		/* PC2220 needs the run's scripts: suppressions wait for it */
+		f->first_diag = first;
+		f->deferred = true;
+	} else {
+		suppress_apply(src, f->doc, &run->diags, first, opt->enabled, f->complete);
+	}
 	lint_apply_selection(run, first);
 }
 
@@ -212,6 +218,45 @@ static size_t count_input_clusters(const struct lint_run *run)
 	return n;
 }
 
+/* The checks of each cluster config that need the batch scripts paired
+ * with it, then the config's suppressions over all its findings; in the
+ * reverse order of reading, so that a removal does not move the start of
+ * a config not yet done. */
+static void finish_clusters(struct lint_run *run, struct lint_file **scripts,
+			    const struct cluster **paired, size_t n)
+{
+	yd_node *queues = xcalloc(n ? n : 1, sizeof *queues);
+	bool *exclusive = xcalloc(n ? n : 1, sizeof *exclusive);
+	const char **names = xcalloc(n ? n : 1, sizeof *names);
+	for (size_t i = 0; i < run->n_files; i++) {
+		struct lint_file *f = run->files[i];
+		if (!f->deferred || !f->input)
+			continue;
+		struct pc_pairing pair = { 0, queues, exclusive, names };
+		for (size_t k = 0; k < n; k++) {
+			if (paired[k] != &f->cluster || scripts[k]->shell)
+				continue;
+			queues[pair.n] = sbatch_job_queue(scripts[k]->model, &f->cluster, &exclusive[pair.n]);
+			names[pair.n++] = scripts[k]->src->path;
+		}
+		size_t first = run->diags.len;
+		pcluster_lint_sharing_at(f->src, f->doc, &lint_options_of(run, f->src)->target, &pair,
+					 &run->diags);
+		lint_apply_selection(run, first);
+	}
+	for (size_t i = run->n_files; i-- > 0;) {
+		struct lint_file *f = run->files[i];
+		if (!f->deferred)
+			continue;
+		f->deferred = false;
+		suppress_apply(f->src, f->doc, &run->diags, f->first_diag,
+			       lint_options_of(run, f->src)->enabled, f->complete);
+	}
+	free(queues);
+	free(exclusive);
+	free(names);
+}
+
 void lint_run_finish(struct lint_run *run)
 {
 	lint_adopt_shells(run);
@@ -224,10 +269,11 @@ void lint_run_finish(struct lint_run *run)
 		for (size_t i = 0; i < n_files; i++)
 			if (run->files[i]->kind == KIND_SBATCH && run->files[i]->shell == (pass == 1))
 				scripts[n++] = run->files[i];
+	const struct cluster **paired = xcalloc(n ? n : 1, sizeof *paired);
 	for (size_t i = 0; i < n; i++) {
 		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
-		sbatch_lint_at(scripts[i]->src, scripts[i]->model,
-			       lint_pair(run, scripts[i], known_clusters), caller ? caller->model : NULL,
+		paired[i] = lint_pair(run, scripts[i], known_clusters);
+		sbatch_lint_at(scripts[i]->src, scripts[i]->model, paired[i], caller ? caller->model : NULL,
 			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
 	}
 	run_shellcheck(run, scripts, n);
@@ -235,5 +281,7 @@ void lint_run_finish(struct lint_run *run)
 		suppress_apply(scripts[i]->src, NULL, &run->diags, first,
 			       lint_options_of(run, scripts[i]->src)->enabled, scripts[i]->complete);
 	lint_apply_selection(run, first);
+	finish_clusters(run, scripts, paired, n);
+	free(paired);
 	free(scripts);
 }

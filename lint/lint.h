@@ -62,6 +62,10 @@ struct lint_file {
 	yamldoc *doc;            /* YAML kinds: the document */
 	sb_model *model;         /* scripts: the model */
 	struct cluster cluster;  /* a cluster config that parsed: the model over doc */
+	size_t first_diag;       /* a cluster config's findings start here; its
+				    suppressions wait for the checks that need
+				    the run's batch scripts */
+	bool deferred;           /* those suppressions are still to apply */
 };
 
 struct lint_run {

@@ -272,6 +272,13 @@ void sbatch_lint_at(struct source *script, const sb_model *m, const struct clust
 	free(c.comp);
 }
 
+yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *exclusive)
+{
+	struct sbc_component comp = { .partition = sb_directive_find_in(m, 0, "partition") };
+	*exclusive = sb_directive_find(m, "exclusive") != NULL;
+	return cl ? component_queue(cl, &comp) : 0;
+}
+
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path)
 {
 	char *dir = xstrdup(caller_path);

@@ -23,6 +23,9 @@ void sbatch_lint(struct source *script, const sb_model *m, const struct cluster 
  * paired cluster can have); sbatch_lint uses the default target. */
 void sbatch_lint_at(struct source *script, const sb_model *m, const struct cluster *cluster,
 		    const sb_model *caller, const struct target *target, struct diag_list *diags);
+/* The queue of cl a batch script's job (its first component) runs in,
+ * 0 when its partition is no queue; *exclusive: it asks for --exclusive. */
+yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *exclusive);
 /* Whether `caller` starts a script at `path` (relative to the caller's
  * directory, caller_path) with srun. */
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path);
