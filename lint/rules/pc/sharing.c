@@ -96,6 +96,6 @@ void pcluster_lint_sharing_at(struct source *src, const yamldoc *doc, const stru
 			      const struct pc_pairing *pair, struct diag_list *diags)
 {
 	struct cluster cl = cluster_of(src, doc);
-	struct pc pc = { &cl, diags, target };
+	struct pc pc = { .cl = &cl, .diags = diags, .target = target };
 	nodes_shared_between_jobs(&pc, pair);
 }
