@@ -123,9 +123,9 @@ static void pc_sharing(void **state)
 	verify(R_PC2220, CLEAN);
 	verify_not(R_PC2220, QUEUE_KEY("JobExclusiveAllocation: true", GROUP, P5(EFA)));
 	/* a paired script that asks for --exclusive makes its queue's jobs exclusive */
-	verify_at(__FILE__, __LINE__, true, R_PC2220, 0, CLEAN, "job.sbatch", SHARED_JOB(""),
+	verify_at(__FILE__, __LINE__, true, R_PC2220, 0, CLEAN, NULL, "job.sbatch", SHARED_JOB(""),
 		  strlen(SHARED_JOB("")));
-	verify_at(__FILE__, __LINE__, false, R_PC2220, 0, CLEAN, "job.sbatch",
+	verify_at(__FILE__, __LINE__, false, R_PC2220, 0, CLEAN, NULL, "job.sbatch",
 		  SHARED_JOB("#SBATCH --exclusive\n"), strlen(SHARED_JOB("#SBATCH --exclusive\n")));
 	/* one node at a time is no multi-node training */
 	verify_not(R_PC2220, QUEUE(GROUP, "{Name: p5, InstanceType: p5.48xlarge, MaxCount: 1" EFA "}"));
