@@ -294,7 +294,14 @@ void lint_run_finish(struct lint_run *run)
 				scripts[n++] = run->files[i];
 	const struct cluster **paired = xcalloc(n ? n : 1, sizeof *paired);
 	for (size_t i = 0; i < n; i++) {
-		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
+		bool by_name;
+		const struct lint_file *caller = lint_caller_of(run, scripts, n, scripts[i], &by_name);
+		const char *entry;
+		struct sb_span at;
+		if (caller && by_name &&
+		    sbatch_calls_by_basename(caller->model, scripts[i]->src->path, &entry, &at))
+			sbatch_report_paired_by_basename(caller->src, at, entry, scripts[i]->src->path,
+							 &run->diags);
 		paired[i] = lint_pair(run, scripts[i], known_clusters);
 		sbatch_lint_at(scripts[i]->src, scripts[i]->model, paired[i], caller ? caller->model : NULL,
 			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);

@@ -41,8 +41,9 @@ void lint_adopt_shells(struct lint_run *run);
 const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
 				size_t known_clusters);
 /* The first of scripts[0..n) that starts `script` on every node with
- * srun, or NULL. */
-const struct lint_file *lint_caller_of(struct lint_file *const *scripts, size_t n,
-				       const struct lint_file *script);
+ * srun, or NULL; by its path, or (*by_name) by the basename of the
+ * absolute path it is deployed at, when no other input has that name. */
+const struct lint_file *lint_caller_of(const struct lint_run *run, struct lint_file *const *scripts,
+				       size_t n, const struct lint_file *script, bool *by_name);
 
 #endif

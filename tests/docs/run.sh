@@ -13,7 +13,8 @@
 # a change rule's examples are changes: `explain --example bad-old` (and
 # good-old) prints the version each changes, and `trainforge diff
 # --select ID OLD NEW` must report ID for the bad one and not the good;
-# SC0000 is reported under shellcheck's own codes. LN1004's bad example is
+# SC0000 is reported under shellcheck's own codes; a script an example's
+# lint line names (SB2020's per-node script) is written beside it. LN1004's bad example is
 # empty on purpose. Batch-script examples are skipped until lint reads
 # batch scripts, SC0000's also without shellcheck.
 # ok and no only print, so "A && ok || no" is an if-then-else here.
@@ -85,6 +86,11 @@ lint_example() { # id, file in $t [, its old version]: prints the concise findin
 	fi
 	select=$id
 	args=$(sed -n '1,3s/^# \$ trainforge lint \(.*\) [^ ]*$/\1/p' "$file")
+	# a per-node script the example names with `# $ trainforge lint NAME.sh
+	# FILE` is written beside it: a torchrun line, as the run's other input
+	for sh in $args; do
+		case $sh in *.sh) printf '#!/bin/bash\ntorchrun --standalone --nproc_per_node=8 /fsx/train.py\n' >"$t/$sh" ;; esac
+	done
 	if [ "$id" = LN0001 ]; then
 		for other in $(sed -n 's/.*# trainforge disable\(-file\)\{0,1\}=\([A-Za-z0-9,-]*\).*/\2/p' "$file" | tr ',' ' '); do
 			select=$select,$other

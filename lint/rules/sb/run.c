@@ -279,6 +279,29 @@ yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *excl
 	return cl ? component_queue(cl, &comp) : 0;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+bool sbatch_calls_by_basename(const sb_model *caller, const char *path, const char **entry,
+			      struct sb_span *at)
+{
+	for (size_t i = 0; i < sb_cmd_count(caller); i++) {
+		const sb_cmd *cmd = sb_cmd_at(caller, i);
+		const sb_part *run = sb_cmd_find(cmd, SB_PROG_SCRIPT);
+		const char *e = run && sb_cmd_find(cmd, SB_PROG_SRUN)
+			? sb_word_value(sb_part_entry(run)) : NULL;
+		if (e && e[0] == '/' && !strcmp(base_name(e), base_name(path))) {
+			*entry = e;
+			*at = sb_word_span(sb_part_entry(run));
+			return true;
+		}
+	}
+	return false;
+}
+
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path)
 {
 	char *dir = xstrdup(caller_path);

@@ -29,6 +29,14 @@ yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *excl
 /* Whether `caller` starts a script at `path` (relative to the caller's
  * directory, caller_path) with srun. */
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path);
+/* Whether `caller` starts, with srun, a script by an absolute path (the
+ * path it is deployed at, /fsx/job/train.sh) whose basename is path's;
+ * *entry and *at: that path and where the caller names it. */
+bool sbatch_calls_by_basename(const sb_model *caller, const char *path, const char **entry,
+			      struct sb_span *at);
+/* SB2020: the caller was paired with `path` by the basename of `entry`. */
+void sbatch_report_paired_by_basename(struct source *caller, struct sb_span at, const char *entry,
+				      const char *path, struct diag_list *diags);
 /* The PATH of a `# trainforge cluster=PATH` comment, into out. */
 bool sbatch_cluster_directive(const struct source *script, char *out, size_t cap);
 /* SB3005 on the directive that names a config that cannot be used. */
