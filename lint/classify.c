@@ -27,6 +27,11 @@ bool lint_shell_name(const char *path)
 	return has_suffix(path, ".sh") || has_suffix(path, ".bash");
 }
 
+bool lint_python_name(const char *path)
+{
+	return has_suffix(path, ".py");
+}
+
 bool lint_candidate(const char *path)
 {
 	return lint_yaml_name(path) || lint_script_name(path) || lint_shell_name(path);

@@ -46,6 +46,7 @@ void lint_run_fini(struct lint_run *run)
 		free(f);
 	}
 	free(run->files);
+	lint_programs_free(run);
 }
 
 struct lint_file *lint_add_file(struct lint_run *run, const char *path, char *text, size_t len,
@@ -98,6 +99,11 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 {
 	const char *path = f->src->path;
 	enum file_kind kind = run->opt->kind;
+	if (kind == KIND_AUTO && f->named && lint_python_name(path)) {
+		f->program = true; /* read when a batch script starts it */
+		run->files_checked++;
+		return true;
+	}
 	bool script = kind == KIND_SBATCH ||
 		      (kind == KIND_AUTO && (lint_script_name(path) ||
 					     (!lint_yaml_name(path) && lint_has_sbatch_line(f->src))));
@@ -280,6 +286,17 @@ static void finish_clusters(struct lint_run *run, struct lint_file **scripts,
 	free(names);
 }
 
+struct program_ctx {
+	struct lint_run *run;
+	const char *script;
+};
+
+static const struct py_args *find_program(void *ctx, const char *entry, const char **path)
+{
+	struct program_ctx *pc = ctx;
+	return lint_program_find(pc->run, pc->script, entry, path);
+}
+
 void lint_run_finish(struct lint_run *run)
 {
 	lint_adopt_shells(run);
@@ -303,8 +320,11 @@ void lint_run_finish(struct lint_run *run)
 			sbatch_report_paired_by_basename(caller->src, at, entry, scripts[i]->src->path,
 							 &run->diags);
 		paired[i] = lint_pair(run, scripts[i], known_clusters);
-		sbatch_lint_at(scripts[i]->src, scripts[i]->model, paired[i], caller ? caller->model : NULL,
-			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
+		struct program_ctx pc = { run, scripts[i]->src->path };
+		struct sb_programs progs = { find_program, &pc };
+		sbatch_lint_with(scripts[i]->src, scripts[i]->model, paired[i],
+				 caller ? caller->model : NULL,
+				 &lint_options_of(run, scripts[i]->src)->target, &progs, &run->diags);
 	}
 	run_shellcheck(run, scripts, n);
 	for (size_t i = 0; i < n; i++)

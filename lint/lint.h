@@ -60,6 +60,8 @@ struct lint_file {
 	bool input;              /* its text was read and linted; false: a cluster
 				    config read for pairing, or a file over the
 				    size limit */
+	bool program;            /* a .py named on the command line: read only
+				    when a batch script starts it */
 	bool shell;              /* a .sh/.bash without #SBATCH: linted only when a
 				    batch script starts it with srun */
 	bool complete;           /* it parsed: every check could run */
@@ -84,6 +86,8 @@ struct lint_run {
 	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
 	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */
 	const char *base_failed; /* a revision already reported as unusable */
+	struct lint_program *programs;     /* Python files read for the scripts */
+	size_t n_programs, cap_programs;
 };
 
 /* Rules enabled by default, levels at their defaults, shellcheck auto. */

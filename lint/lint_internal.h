@@ -28,10 +28,21 @@ bool lint_yaml_name(const char *path);
 /* A batch script by name (.sbatch, .slurm), a shell script by name. */
 bool lint_script_name(const char *path);
 bool lint_shell_name(const char *path);
+/* A Python program (.py): an input only when named, read for the scripts. */
+bool lint_python_name(const char *path);
 /* Whether any line starts with #SBATCH. */
 bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */
 enum file_kind lint_classify_yaml(const yamldoc *doc);
+
+/* programs.c */
+struct py_args;
+/* The command-line definitions of the Python file a script (path
+ * `script`) starts as `entry`; NULL when it is not there. *path: where
+ * it was read. */
+const struct py_args *lint_program_find(struct lint_run *run, const char *script,
+					const char *entry, const char **path);
+void lint_programs_free(struct lint_run *run);
 
 /* pair.c */
 /* Shell scripts that a batch script of the run starts with srun become

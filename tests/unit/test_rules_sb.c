@@ -150,6 +150,23 @@ static void sb_elastic(void **state)
 	verify_not(R_SB2209, ELASTIC("#SBATCH --no-kill\n", " --no-kill", " --max-restarts=8"));
 }
 
+static void sb_program(void **state)
+{
+	(void)state;
+	/* Megatron's loader appends .bin and .idx itself; values in variables count */
+	verify(R_SB2304, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --data-path /fsx/data/c4_text_document.bin\n"));
+	verify(R_SB2304, JOB("", "DATA=\"1.0 /fsx/data/c4_text_document.idx\"\n" HEAD_IP
+			     "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --data-path $DATA --split 99,1,0\n"));
+	verify_not(R_SB2304, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --data-path /fsx/data/c4_text_document\n"));
+	/* another program's --data-path is its own business */
+	verify_not(R_SB2304, JOB("", LAUNCH(" --data-path /fsx/data/shard.bin")));
+	/* no program file beside the script: nothing to hold the flags to */
+	verify_not(R_SB2301, JOB("", LAUNCH(" --no-such-flag")));
+}
+
 static void sb_cluster(void **state)
 {
 	(void)state;
@@ -192,6 +209,7 @@ int main(void)
 		cmocka_unit_test(sb_reach),
 		cmocka_unit_test(sb_layout),
 		cmocka_unit_test(sb_elastic),
+		cmocka_unit_test(sb_program),
 		cmocka_unit_test(sb_cluster),
 		cmocka_unit_test(sc_shellcheck),
 		cmocka_unit_test(every_area_has_cases),

@@ -247,9 +247,16 @@ void sbatch_lint(struct source *script, const sb_model *m, const struct cluster 
 void sbatch_lint_at(struct source *script, const sb_model *m, const struct cluster *cluster,
 		    const sb_model *caller, const struct target *target, struct diag_list *diags)
 {
+	sbatch_lint_with(script, m, cluster, caller, target, NULL, diags);
+}
+
+void sbatch_lint_with(struct source *script, const sb_model *m, const struct cluster *cluster,
+		      const sb_model *caller, const struct target *target,
+		      const struct sb_programs *programs, struct diag_list *diags)
+{
 	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
 			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL,
-			 .target = target };
+			 .target = target, .programs = programs };
 	read_allocation(&c, caller ? caller : m);
 	read_cluster(&c);
 	if (c.it)
@@ -267,6 +274,7 @@ void sbatch_lint_at(struct source *script, const sb_model *m, const struct clust
 		sbc_check_reach(&c);
 		sbc_check_parallel(&c);
 		sbc_check_elastic(&c);
+		sbc_check_program(&c);
 	}
 	sbc_check_cluster(&c);
 	free(c.comp);

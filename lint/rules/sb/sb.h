@@ -43,6 +43,7 @@ struct sbc {
 	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
 	bool per_node;                      /* started on every node by a batch script */
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
+	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
 };
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
@@ -93,5 +94,6 @@ void sbc_check_reach(struct sbc *c);
 void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
+void sbc_check_program(struct sbc *c);
 
 #endif
