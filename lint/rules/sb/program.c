@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "megatron_args.h"
 #include "pyargs.h"
 #include "sb.h"
 #include "text.h"
@@ -230,6 +231,42 @@ static void data_prefix_with_extension(struct sbc *c, const sb_cmd *cmd, const s
 	}
 }
 
+/* Megatron's entry points share one argument set (megatron_args.h); a
+ * flag outside the table is reported only as a near miss of one in it,
+ * since later Megatron releases add flags. */
+static void megatron_flags(struct sbc *c, const sb_part *p)
+{
+	for (size_t f = 0; f < sb_part_flag_count(p); f++) {
+		const struct sb_flag *fl = sb_part_flag(p, f);
+		if (!fl->written || strncmp(fl->written, "--", 2) || (sb_word_flags(fl->word) & SB_W_EXPANSION))
+			continue;
+		const struct megatron_flag *m = megatron_flag_find(fl->written, strlen(fl->written));
+		if (!m) {
+			const struct megatron_flag *near = megatron_flag_near(fl->written);
+			if (!near)
+				continue;
+			struct diag *g = sbc_report(c, R_SB2301, sb_word_span(fl->word),
+				"Megatron-LM does not define %s: its argument parser (allow_abbrev=False) stops the program (\"unrecognized arguments\") on every node; did you mean %s?",
+				fl->written, near->name);
+			diag_set_help(g, "write %s", near->name);
+			continue;
+		}
+		if (!m->is_switch)
+			continue;
+		const sb_word *v = fl->joined ? fl->value : NULL;
+		if (!v && fl->bare_next && fl->name)
+			v = sb_flag_next(p, fl->name);
+		if (!v || (sb_word_flags(v) & SB_W_EXPANSION))
+			continue;
+		size_t len;
+		const char *raw = sb_word_raw(v, &len);
+		struct diag *g = sbc_report(c, R_SB2303, sb_word_span(v),
+			"%s is a switch in Megatron-LM (it takes no value): argparse refuses '%.*s' and the program stops on every node",
+			fl->written, (int)len, raw);
+		diag_set_help(g, "pass %s alone", fl->written);
+	}
+}
+
 void sbc_check_program(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
@@ -245,8 +282,10 @@ void sbc_check_program(struct sbc *c)
 			const char *path = NULL;
 			const struct py_args *a = c->programs && c->programs->find
 				? c->programs->find(c->programs->ctx, entry, &path) : NULL;
-			if (a)
+			if (a && (a->parser || a->n))
 				check_flags(c, p, a, path);
+			else if (megatron_entry(entry) && strstr(entry, "pretrain_"))
+				megatron_flags(c, p);
 		}
 	}
 }
