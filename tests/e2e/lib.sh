@@ -125,17 +125,32 @@ observe() { # CLAIM SUBJECT EXPECTED OBSERVED DETAIL
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$SLURM_VERSION" "$1" "$2" "$3" "$4" "${detail//$'\n'/ }" >>"$OBSERVED"
 }
 
-# The hook for trainforge's side of each observed claim: with `--target
-# slurm=SERIES`, `trainforge lint` (or gen) should give the verdict the
-# real Slurm gave, for the script the claim was observed on. The lint and
-# options groups already hold the linter, with that target, to sbatch on
-# every option it accepts or does not know yet (SB1001-SB1003); this hook
-# checks nothing and says so in one note at the end. Whoever holds
-# trainforge to a claim makes it run that check and report a RESULT for
-# CLAIM, from SCRIPT (a batch script) and OBSERVED (the verdict).
+# trainforge's side of each observed claim: with --target slurm=SERIES,
+# `trainforge lint` must give the script a claim was observed on the
+# verdict the real Slurm gave. A refusal (reject, or a job requeued or
+# cancelled where it should go on) must be a finding of the claim's rules
+# at its level; an accept must be none. Claims no rule speaks to are named
+# in one note at the end of the run (TF_TARGET_UNCHECKED).
 tf_target_check() { # CLAIM SCRIPT OBSERVED
-	case " ${TF_TARGET_UNCHECKED:-} " in
-	*" $1 "*) ;;
-	*) TF_TARGET_UNCHECKED="${TF_TARGET_UNCHECKED:+$TF_TARGET_UNCHECKED }$1" ;;
+	local rules level refused found
+	case $1 in
+	option-* | srun-cpu-bind-rank) rules=SB1001,SB1002,SB1003,SB1004 level=error ;;
+	output-dir-created) rules=SB2009 level=warning ;;
+	hetjob-node-lost-without-job-no-kill) rules=SB2208 level=error ;;
+	gen-*) rules=ALL level=error ;;
+	*)
+		case " ${TF_TARGET_UNCHECKED:-} " in
+		*" $1 "*) ;;
+		*) TF_TARGET_UNCHECKED="${TF_TARGET_UNCHECKED:+$TF_TARGET_UNCHECKED }$1" ;;
+		esac
+		return ;;
 	esac
+	case $3 in accept | ignore | ended) refused=no ;; *) refused=yes ;; esac
+	found=$("$TF" lint --format concise -q --shellcheck off --target "$TF_TARGET" --select "$rules" \
+		"$2" 2>/dev/null </dev/null | grep -E ": (error$([ "$level" = warning ] && echo '|warning')): ")
+	if { [ -n "$found" ] && [ "$refused" = yes ]; } || { [ -z "$found" ] && [ "$refused" = no ]; }; then
+		result pass "target/$1/$(basename "$2")" "Slurm $SLURM_VERSION: $3; trainforge --target $TF_TARGET: ${found:-no $level of $rules}"
+	else
+		result fail "target/$1/$(basename "$2")" "Slurm $SLURM_VERSION: $3; trainforge --target $TF_TARGET: ${found:-no $level of $rules}"
+	fi
 }
