@@ -199,6 +199,8 @@ static void sb_program(void **state)
 				 " /fsx/Megatron-LM/pretrain_gpt.py --data-path /fsx/data/c4_text_document\n"));
 	/* another program's --data-path is its own business */
 	verify_not(R_SB2304, JOB("", LAUNCH(" --data-path /fsx/data/shard.bin")));
+	/* python without a script (python --version) starts no program file */
+	verify_not(R_SB2301, JOB("", "python --version\n" LAUNCH("")));
 	/* no program file beside the script: nothing to hold the flags to */
 	verify_not(R_SB2301, JOB("", LAUNCH(" --no-such-flag")));
 }

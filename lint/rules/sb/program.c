@@ -273,8 +273,8 @@ void sbc_check_program(struct sbc *c)
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
 		for (size_t k = 0; k < sb_cmd_part_count(cmd); k++) {
 			const sb_part *p = sb_cmd_part(cmd, k);
-			const char *entry = sb_part_kind(p) == SB_PROG_PYTHON
-				? sb_word_value(sb_part_entry(p)) : NULL;
+			const sb_word *ew = sb_part_kind(p) == SB_PROG_PYTHON ? sb_part_entry(p) : NULL;
+			const char *entry = ew ? sb_word_value(ew) : NULL; /* python -c has none */
 			size_t n = entry ? strlen(entry) : 0;
 			if (!entry || n < 4 || strcmp(entry + n - 3, ".py"))
 				continue;
