@@ -1,0 +1,3 @@
+#!/bin/bash
+if [[ -z ${A} ]]; then echo a; fi
+while [[ -n $B ]]&& false; do :; done
