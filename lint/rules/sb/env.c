@@ -321,6 +321,71 @@ static void lnc_processes_mismatch(struct sbc *c)
 	}
 }
 
+/* The NeuronCore generation a compiler --target builds for (Neuron's
+ * architecture pages: trn1 and inf2 have NeuronCore-v2, trn2 v3, trn3
+ * v4), or that of an instance; 0 when unknown. */
+static int nc_generation_of_target(const char *t, size_t n)
+{
+	static const struct { const char *name; int gen; } targets[] = {
+		{ "trn1n", 2 }, { "trn1", 2 }, { "inf2", 2 }, { "trn2", 3 }, { "trn3", 4 },
+	};
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+		if (strlen(targets[i].name) == n && !memcmp(t, targets[i].name, n))
+			return targets[i].gen;
+	return 0;
+}
+
+static int nc_generation_of(enum accel_kind a, const char **target)
+{
+	switch (a) {
+	case ACCEL_TRAINIUM:
+		*target = "trn1";
+		return 2;
+	case ACCEL_INFERENTIA2:
+		*target = "inf2";
+		return 2;
+	case ACCEL_TRAINIUM2:
+		*target = "trn2";
+		return 3;
+	case ACCEL_TRAINIUM3:
+		*target = "trn3";
+		return 4;
+	default:
+		return 0;
+	}
+}
+
+/* The compiler builds each graph (a NEFF) for the instance family its
+ * --target names (Neuron's "How to generate a NEFF file"), not for the
+ * host it runs on; a NEFF for another NeuronCore generation is not the
+ * program the job's cores run. Checked against the paired instance only. */
+/* SB2126 compile-target-mismatch */
+static void compile_target_mismatch(struct sbc *c)
+{
+	if (!c->it || !catalog_is_neuron(c->it))
+		return;
+	const char *own = NULL;
+	int have = nc_generation_of(c->it->accel, &own);
+	char *flags = cc_flags(c);
+	const char *t = flags ? strstr(flags, "--target") : NULL;
+	if (!have || !t || (t[8] != '=' && t[8] != ' ')) {
+		free(flags);
+		return;
+	}
+	t += 9;
+	t += strspn(t, " ");
+	size_t n = strcspn(t, " \t\"'");
+	int want = nc_generation_of_target(t, n);
+	if (want && want != have) {
+		const struct sb_assign *cc = sbc_assignment(c, "NEURON_CC_FLAGS");
+		struct diag *g = sbc_report(c, R_SB2126, cc->span,
+			"NEURON_CC_FLAGS compiles for --target=%.*s (NeuronCore-v%d), but the cluster runs %s (NeuronCore-v%d): the graphs are built for other hardware than the job's",
+			(int)n, t, want, c->it->name, have);
+		diag_set_help(g, "compile for the instance's family: --target=%s", own);
+	}
+	free(flags);
+}
+
 static bool names_host(const char *raw, size_t len)
 {
 	static const char *const host[] = { "$(hostname", "`hostname", "$HOSTNAME", "${HOSTNAME",
@@ -495,4 +560,5 @@ void sbc_check_env(struct sbc *c)
 	lnc_processes_mismatch(c);
 	compile_cache_per_host(c);
 	root_comm_port_clash(c);
+	compile_target_mismatch(c);
 }
