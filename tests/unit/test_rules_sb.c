@@ -199,6 +199,13 @@ static void sb_program(void **state)
 				 " /fsx/Megatron-LM/pretrain_gpt.py --data-path /fsx/data/c4_text_document\n"));
 	/* another program's --data-path is its own business */
 	verify_not(R_SB2304, JOB("", LAUNCH(" --data-path /fsx/data/shard.bin")));
+	/* Megatron's flags written as a string over lines, as its users do */
+	verify(R_SB2301, JOB("", "GPT_ARGS=\" \\\n    --num-layers 24 \\\n    --log_interval 10 \\\n    \"\n" HEAD_IP
+			     "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py $GPT_ARGS\n"));
+	verify_not(R_SB2301, JOB("", "GPT_ARGS=\" \\\n    --num-layers 24 \\\n    --log-interval 10 \\\n    \"\n" HEAD_IP
+				 "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py $GPT_ARGS\n"));
 	/* python without a script (python --version) starts no program file */
 	verify_not(R_SB2301, JOB("", "python --version\n" LAUNCH("")));
 	/* no program file beside the script: nothing to hold the flags to */
