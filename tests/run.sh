@@ -62,7 +62,6 @@ count fleet sh tests/plan/fleet.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
-count wildreview sh tests/corpus/wild.sh
 count lsp sh tests/lsp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh
