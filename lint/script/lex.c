@@ -215,10 +215,6 @@ static void scan_word(struct lexer *lx, struct token *t, enum scan_mode mode)
 		}
 		if (!cond && is_meta(c))
 			break;
-		/* ]] ends the condition even when an operator follows it
-		 * unspaced: `if [[ -z $A ]]; then` */
-		if (cond && !all && is_meta(c) && p == start + 2 && !memcmp(s + start, "]]", 2))
-			break;
 		switch (c) {
 		case '\\':
 			if (p + 1 < lx->end && s[p + 1] == '\n') {
