@@ -657,7 +657,8 @@ static void assignments_and_resolution(void **state)
 }
 
 /* A string of flags written over lines with backslash-newlines between
- * them splits as bash splits it; in single quotes the backslash stays. */
+ * them splits as bash splits it; in single quotes the backslash stays,
+ * a field of its own, and the flags after it are still flags. */
 static void flag_string_over_lines(void **state)
 {
 	(void)state;
@@ -683,7 +684,8 @@ static void flag_string_over_lines(void **state)
 	assert_int_equal(sb_part_opaque_count(p), 0);
 	p = py[1];
 	assert_non_null(p);
-	assert_null(sb_flag_find(p, "log-interval"));
+	assert_non_null(sb_flag_find(p, "log-interval"));
+	assert_string_equal(sb_word_value(sb_flag_next(p, "log-interval")), "10");
 	sb_free(m);
 }
 
