@@ -61,6 +61,14 @@ static struct lint_program *cached(struct lint_run *run, const char *path)
 	return p;
 }
 
+bool lint_program_was_read(const struct lint_run *run, const char *path)
+{
+	for (size_t i = 0; i < run->n_programs; i++)
+		if (!strcmp(run->programs[i].path, path))
+			return run->programs[i].read;
+	return false;
+}
+
 const struct py_args *lint_program_find(struct lint_run *run, const char *script,
 					const char *entry, const char **path)
 {

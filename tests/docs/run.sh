@@ -19,7 +19,8 @@
 # --data-dir and a switch --fp16; hf_train.py builds its parser with
 # HfArgumentParser. LN1004's bad example is
 # empty on purpose. Batch-script examples are skipped until lint reads
-# batch scripts, SC0000's also without shellcheck.
+# batch scripts, SC0000's also without shellcheck; LN2001's are batch
+# scripts that need shellcheck (which runs on files with SC0000 enabled).
 # ok and no only print, so "A && ok || no" is an if-then-else here.
 # shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
@@ -98,6 +99,7 @@ lint_example() { # id, file in $t [, its old version]: prints the concise findin
 		*.py) printf 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--log_every", type=int, default=10)\np.add_argument("--data-dir", required=True)\np.add_argument("--fp16", action="store_true")\nargs = p.parse_args()\n' >"$t/$sh" ;;
 		esac
 	done
+	[ "$id" = LN2001 ] && select=$select,SC0000
 	if [ "$id" = LN0001 ]; then
 		for other in $(sed -n 's/.*# trainforge disable\(-file\)\{0,1\}=\([A-Za-z0-9,-]*\).*/\2/p' "$file" | tr ',' ' '); do
 			select=$select,$other
@@ -130,7 +132,7 @@ while read -r id; do
 	ext=yaml
 	shows="\[$id\]\$"
 	case $id in
-	SB* | SC*)
+	SB* | SC* | LN2001)
 		if [ "$sb_rules" = 0 ] || [ "$sb_lint" = no ]; then
 			skip "examples/$id: trainforge lint does not read batch scripts yet"
 			continue
@@ -140,8 +142,8 @@ while read -r id; do
 	rm -f "$t/cluster.yaml"
 	"$TF" explain --example cluster "$id" >"$t/cluster.yaml" 2>/dev/null || rm -f "$t/cluster.yaml"
 	case $id in
-	SC0000)
-		shows='\[SC[0-9][0-9][0-9][0-9]\]$'
+	SC0000 | LN2001)
+		[ "$id" = SC0000 ] && shows='\[SC[0-9][0-9][0-9][0-9]\]$'
 		if ! have shellcheck; then
 			skip "examples/$id: shellcheck is not installed"
 			continue
