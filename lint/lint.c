@@ -107,7 +107,7 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 	run->files_checked++;
 	f->kind = f->src->kind = KIND_SBATCH;
 	f->model = sb_parse(f->src->text, f->src->len, NULL);
-	f->complete = sb_problem_count(f->model) == 0;
+	f->complete = sb_complete(f->model);
 	return true;
 }
 

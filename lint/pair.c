@@ -122,7 +122,7 @@ void lint_adopt_shells(struct lint_run *run)
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;
 			sh->model = sb_parse(sh->src->text, sh->src->len, NULL);
-			sh->complete = sb_problem_count(sh->model) == 0;
+			sh->complete = sb_complete(sh->model);
 		} else if (sh->named) {
 			size_t first = run->diags.len;
 			run->files_checked++;

@@ -115,8 +115,8 @@ static bool split_line(sb_model *m, size_t p, size_t end, uint32_t line, bool sl
 			p++;
 		}
 		if (quote) {
-			sbm_problem(m, SB_PROB_UNTERMINATED_QUOTE, open, open + 1,
-				    "unmatched quote in an #SBATCH line: sbatch refuses the script");
+			sbm_problem_in(m, SB_SCOPE_DIRECTIVE, SB_PROB_UNTERMINATED_QUOTE, open, open + 1,
+				       "unmatched quote in an #SBATCH line: sbatch refuses the script");
 			free(a.text);
 			free(a.raw);
 			return false;

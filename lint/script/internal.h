@@ -29,6 +29,7 @@ enum wp_kind {
 	WP_ARITH,    /* $(( )) and $[ ] */
 	WP_PROCSUB,  /* <( ) >( ) */
 	WP_TILDE,    /* ~ or ~user at the start of an unquoted word */
+	WP_TEMPLATE, /* {{ ... }} or {% ... %} of a template: a value unknown here */
 };
 
 enum wp_op { WOP_NONE, WOP_DEFAULT_ASSIGN, WOP_OTHER };
@@ -104,6 +105,7 @@ struct sb_cmd {
 	bool assumed;
 	bool analysed;
 	bool arith;             /* (( ... )) */
+	bool broken;            /* a statement that did not parse */
 };
 
 /* An assignment with what the resolver needs beside the public record. */
@@ -120,7 +122,8 @@ struct sb_model {
 	struct sb_limits lim;
 	struct arena_block *arena;
 	bool complete;
-	bool nested_failed;     /* a $( ) could not be read */
+	bool templates;         /* {{ }} and {% %} tags are words of their own */
+	unsigned in_nested;     /* reading a string bash parses only when it runs it */
 	size_t nwords;
 
 	VEC(size_t) line_start;
@@ -154,12 +157,21 @@ void sbm_locate(sb_model *m, size_t off, uint32_t *line, uint32_t *col);
 struct sb_span sbm_span(sb_model *m, size_t off, size_t end);
 void sbm_problem(sb_model *m, enum sb_problem_kind kind, size_t off, size_t end,
 		 const char *msg);
+void sbm_problem_in(sb_model *m, enum sb_problem_scope scope, enum sb_problem_kind kind,
+		    size_t off, size_t end, const char *msg);
+/* The records as they are now, and back to them: text read twice
+ * (`((` that turns out to be two subshells) leaves nothing twice. */
+struct sbm_mark {
+	size_t cmds, assigns, heredocs, facts, comments, blocks, problems, nwords;
+};
+struct sbm_mark sbm_mark(const sb_model *m);
+void sbm_rollback(sb_model *m, const struct sbm_mark *k);
 void sbm_mark_line(sb_model *m, uint32_t line, enum sb_line_kind kind);
 unsigned sbm_block_new(sb_model *m, unsigned parent, enum block_kind kind,
 		       bool opaque);
 
-/* sbatch_parse.c: read [off, end) of the text as a script.
- * nest = 0 for the file itself. */
+/* parse.c: read [off, end) of the text as a script; false when a
+ * syntax error was found. nest = 0 for the file itself. */
 struct parse_env {
 	unsigned nest;
 	unsigned block;      /* the block the script runs in */
@@ -170,7 +182,6 @@ struct parse_env {
 	char quote;          /* the quote of a bash -c string, 0 otherwise */
 	bool in_string;      /* the text is inside a quoted string of the file */
 };
-/* Returns false when the parse stopped early (a problem was recorded). */
 bool sbp_parse_range(sb_model *m, size_t off, size_t end, const struct parse_env *env);
 
 /* Word construction (sbatch_word.c, sbatch_lex_quote.c), used by the

@@ -40,8 +40,10 @@ static void nested_script(struct chain *ch, const sb_word *str, size_t index)
 	if (q == '"' && memchr(raw, '\\', len))
 		return;
 	if (c->nest + 1 > m->lim.max_nest) {
+		m->in_nested++;
 		sbm_problem(m, SB_PROB_LIMIT, str->off, str->end,
 			    "bash -c nested deeper than the limit: not modelled");
+		m->in_nested--;
 		return;
 	}
 	struct parse_env env = { 0 };
@@ -54,15 +56,16 @@ static void nested_script(struct chain *ch, const sb_word *str, size_t index)
 	env.quote = q;
 	env.in_string = true;
 	size_t first = m->cmds.len;
+	m->in_nested++;
 	if (++m->nested_scripts > MAX_NESTED_SCRIPTS) {
 		if (m->nested_scripts == MAX_NESTED_SCRIPTS + 1)
 			sbm_problem(m, SB_PROB_LIMIT, str->off, str->end,
 				    "more bash -c strings than the limit: the rest not modelled");
-		m->nested_failed = true;
+		m->in_nested--;
 		return;
 	}
-	if (!sbp_parse_range(m, str->off + 1, str->end - 1, &env))
-		m->nested_failed = true;
+	sbp_parse_range(m, str->off + 1, str->end - 1, &env);
+	m->in_nested--;
 	sbr_index_update(m);
 	size_t n = m->cmds.len - first;
 	if (!n)

@@ -115,8 +115,32 @@ struct sb_span sbm_span(sb_model *m, size_t off, size_t end)
 void sbm_problem(sb_model *m, enum sb_problem_kind kind, size_t off, size_t end,
 		 const char *msg)
 {
-	struct sb_problem p = { kind, sbm_span(m, off, end), msg };
+	sbm_problem_in(m, m->in_nested ? SB_SCOPE_STRING : SB_SCOPE_SCRIPT, kind, off, end, msg);
+}
+
+void sbm_problem_in(sb_model *m, enum sb_problem_scope scope, enum sb_problem_kind kind,
+		    size_t off, size_t end, const char *msg)
+{
+	struct sb_problem p = { kind, sbm_span(m, off, end), msg, scope };
 	VEC_PUSH(m->problems, p);
+}
+
+struct sbm_mark sbm_mark(const sb_model *m)
+{
+	return (struct sbm_mark){ m->cmds.len, m->assigns.len, m->heredocs.len, m->facts.len,
+				  m->comments.len, m->blocks.len, m->problems.len, m->nwords };
+}
+
+void sbm_rollback(sb_model *m, const struct sbm_mark *k)
+{
+	m->cmds.len = k->cmds;
+	m->assigns.len = k->assigns;
+	m->heredocs.len = k->heredocs;
+	m->facts.len = k->facts;
+	m->comments.len = k->comments;
+	m->blocks.len = k->blocks;
+	m->problems.len = k->problems;
+	m->nwords = k->nwords;
 }
 
 /* A line keeps the strongest kind it is given, in enum order: a line that
@@ -203,11 +227,12 @@ sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits)
 	if (!m->lim.max_bytes)
 		m->lim.max_bytes = (size_t)8 << 20;
 	if (!m->lim.max_depth)
-		m->lim.max_depth = 64;
+		m->lim.max_depth = 10000;
 	if (!m->lim.max_nest)
-		m->lim.max_nest = 6;
+		m->lim.max_nest = 4000;
 	if (!m->lim.max_words)
-		m->lim.max_words = 50000;
+		m->lim.max_words = 4000000;
+	m->templates = (m->lim.flags & SB_PARSE_TEMPLATE) != 0;
 	bool too_big = len > m->lim.max_bytes;
 	m->len = too_big ? 0 : len;
 	m->text = xmalloc(m->len + 1);
@@ -222,8 +247,7 @@ sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits)
 	}
 	read_shebang(m);
 	struct parse_env env = { 0 };
-	m->complete = sbp_parse_range(m, 0, m->len, &env);
-	m->complete = m->complete && !m->nested_failed;
+	sbp_parse_range(m, 0, m->len, &env);
 	sbd_scan(m);
 	sbr_index_update(m);
 	/* The launcher analysis may insert the commands of a bash -c string
@@ -234,6 +258,12 @@ sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits)
 		qsort(m->comments.v, m->comments.len, sizeof *m->comments.v, comment_cmp);
 	if (m->facts.len)
 		qsort(m->facts.v, m->facts.len, sizeof *m->facts.v, fact_cmp);
+	/* bash -c strings were read by the launcher analysis: their
+	 * problems count too (sb_complete) */
+	m->complete = true;
+	for (size_t i = 0; i < m->problems.len; i++)
+		m->complete &= m->problems.v[i].kind == SB_PROB_HEREDOC_UNTERMINATED ||
+			       m->problems.v[i].scope == SB_SCOPE_DIRECTIVE;
 	return m;
 }
 
@@ -361,6 +391,7 @@ const sb_part *sb_cmd_part(const sb_cmd *c, size_t i)
 	return i < c->nparts ? &c->parts[i] : NULL;
 }
 bool sb_cmd_assumed(const sb_cmd *c) { return c->assumed; }
+bool sb_cmd_broken(const sb_cmd *c) { return c->broken; }
 
 const sb_part *sb_cmd_find(const sb_cmd *c, enum sb_prog kind)
 {

@@ -15,10 +15,10 @@
  * unknown, never guessed: an expansion whose value depends on a branch,
  * an array built in a loop, an option of unknown arity followed by a
  * bare word. A script the parser cannot follow (an unterminated quote, a
- * here-document without its delimiter, nesting or size beyond the
- * limits) yields problem records with positions, never a crash; facts
- * found before the problem are still reported, and sb_complete says
- * whether the whole script was understood.
+ * limits) yields problem records with positions, never a crash. The
+ * parse goes on after a syntax error at the next statement, so facts
+ * before and after the broken statement are still reported, and
+ * sb_complete says whether the whole script was understood.
  *
  * Positions: lines and columns are 1-based, columns count code points,
  * ends are exclusive, like struct diag. Byte offsets index the text given
@@ -46,16 +46,23 @@ struct sb_span {
 /* Input limits; zero fields take the defaults shown. */
 struct sb_limits {
 	size_t max_bytes;    /* 8 MiB: larger input is not parsed at all */
-	unsigned max_depth;  /* 64: nested quotes, $( ), ${ }, constructs */
-	unsigned max_nest;   /* 6: levels of bash -c and $( ) parsed as scripts */
-	size_t max_words;    /* 50000 words in all (under 60 MB of model) */
+	unsigned max_depth;  /* 10000: nested quotes, $( ), ${ }, constructs */
+	unsigned max_nest;   /* 4000: levels of bash -c and $( ) parsed as scripts */
+	size_t max_words;    /* 4000000 words in all */
+	unsigned flags;      /* enum sb_parse_flags */
+};
+enum sb_parse_flags {
+	/* A Jinja or Mustache template of a script: {{ ... }}, {% ... %}
+	 * and {# ... #} are words whose value is unknown, never syntax. */
+	SB_PARSE_TEMPLATE = 1 << 0,
 };
 
 /* Copies text (which need not be NUL-terminated); never returns NULL. */
 sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits);
 void sb_free(sb_model *m);
-/* False when a problem stopped the parse before the end of the script:
- * then a missing fact proves nothing. */
+/* False when a syntax error (in the script or in a string it runs)
+ * left a statement out of the model: then a missing fact proves
+ * nothing. The statements around it are there. */
 bool sb_complete(const sb_model *m);
 
 /* ---- problems: where the script cannot be read as bash ---- */
@@ -63,14 +70,25 @@ bool sb_complete(const sb_model *m);
 enum sb_problem_kind {
 	SB_PROB_UNTERMINATED_QUOTE,   /* ', ", ` or $' without its end */
 	SB_PROB_UNTERMINATED_EXPANSION, /* $( ${ $(( without the close */
-	SB_PROB_HEREDOC_UNTERMINATED, /* delimiter never found: body runs to EOF */
+	/* delimiter never found: the body runs to the end of the file;
+	 * bash only warns, so this alone leaves the script complete */
+	SB_PROB_HEREDOC_UNTERMINATED,
 	SB_PROB_SYNTAX,               /* an unexpected or missing keyword or operator */
 	SB_PROB_LIMIT,                /* size, depth or word count over the limit */
 };
+/* Who refuses the text. */
+enum sb_problem_scope {
+	SB_SCOPE_SCRIPT,    /* bash: a syntax error in the script itself */
+	/* text bash parses only when it runs it (a bash -c string,
+	 * backquotes): that command fails then; the script parses */
+	SB_SCOPE_STRING,
+	SB_SCOPE_DIRECTIVE, /* sbatch, reading an #SBATCH line */
+};
 struct sb_problem {
 	enum sb_problem_kind kind;
-	struct sb_span span;  /* where the construct starts */
+	struct sb_span span;  /* the real cause: the opener a closer is missing for */
 	const char *msg;
+	enum sb_problem_scope scope;
 };
 size_t sb_problem_count(const sb_model *m);
 const struct sb_problem *sb_problem_at(const sb_model *m, size_t i);
@@ -239,6 +257,9 @@ size_t sb_cmd_index(const sb_cmd *c);
 /* The span from the first to the last token, across backslash-newline
  * continuations: span.line..span.end_line is the line range. */
 struct sb_span sb_cmd_span(const sb_cmd *c);
+/* A statement that did not parse (a syntax error in it): a command of
+ * no words over its text, whose assignments are of unknown value. */
+bool sb_cmd_broken(const sb_cmd *c);
 unsigned sb_cmd_context(const sb_cmd *c);        /* enum sb_ctx bits */
 const char *sb_cmd_function(const sb_cmd *c);    /* enclosing function or NULL */
 /* The command whose bash -c (or $( )) string holds this one, or NULL;

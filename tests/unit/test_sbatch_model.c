@@ -728,7 +728,8 @@ static void hostile_unterminated(void **state)
 	static const struct { const char *text; enum sb_problem_kind kind; uint32_t line, col; } cases[] = {
 		{ "echo ok\necho 'open\nmore\n", SB_PROB_UNTERMINATED_QUOTE, 2, 6 },
 		{ "echo \"open $X\n", SB_PROB_UNTERMINATED_QUOTE, 1, 6 },
-		{ "x=$(echo (\n", SB_PROB_UNTERMINATED_EXPANSION, 1, 3 },
+		{ "x=$(echo a\n", SB_PROB_UNTERMINATED_EXPANSION, 1, 3 },
+		{ "x=$(echo (\n", SB_PROB_SYNTAX, 1, 11 },
 		{ "x=${A\n", SB_PROB_UNTERMINATED_EXPANSION, 1, 3 },
 		{ "echo `date\n", SB_PROB_UNTERMINATED_QUOTE, 1, 6 },
 		{ "cat <<EOF\nbody\n", SB_PROB_HEREDOC_UNTERMINATED, 1, 5 },

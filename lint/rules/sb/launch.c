@@ -33,7 +33,8 @@ static const struct sb_directive *nodes_directive(const struct sbc *c)
 /* SB2001 multi-node-without-launcher */
 static void multi_node_without_launcher(struct sbc *c)
 {
-	if (!sbc_multi_node(c) || c->per_node || any_launcher(c->m))
+	/* a launcher may stand in a statement that did not parse */
+	if (!sbc_multi_node(c) || c->per_node || !sb_complete(c->m) || any_launcher(c->m))
 		return;
 	struct diag *g = sbc_report(c, R_SB2001, nodes_directive(c)->span,
 		"%lld nodes are allocated, but nothing starts work on them: no srun or mpirun in the script",

@@ -251,13 +251,15 @@ void sbatch_lint(struct source *script, const sb_model *m, const struct cluster 
 		c.family = family_from_script(m);
 	sbc_check_text(&c);
 	sbc_check_options(&c);
-	if (sb_complete(m)) {
-		/* facts about what runs need the whole script */
-		sbc_check_launch(&c);
-		sbc_check_env(&c);
-		sbc_check_parallel(&c);
-		sbc_check_elastic(&c);
-	}
+	/* A syntax error leaves one statement out of the model, and that
+	 * statement in as a command of no words whose assignments are
+	 * unknown; the checks that prove an absence (no srun anywhere, a
+	 * variable set nowhere) ask sb_complete themselves
+	 * (docs/design.md, "Syntax errors cost one statement"). */
+	sbc_check_launch(&c);
+	sbc_check_env(&c);
+	sbc_check_parallel(&c);
+	sbc_check_elastic(&c);
 	sbc_check_cluster(&c);
 	free(c.comp);
 }
