@@ -7,14 +7,22 @@
  * minLength, maxLength, items, minItems, maxItems, uniqueItems, oneOf,
  * anyOf, allOf, not, if/then/else, dependentRequired, propertyNames,
  * $ref (local), and
- * two of our own: x-message (a sentence shown instead of the low-level
- * reasons when a cross-key rule fails) and x-since (values accepted only
- * by newer releases, mapped to the release that added them). */
+ * our own: x-message (a sentence shown instead of the low-level reasons
+ * when a cross-key rule fails), and the release tags that
+ * schema_validate_release checks against a release of the product the
+ * schema describes (named by x-product at the root):
+ *   x-since: "3.15.0" on the schema of a property: the key exists from
+ *     that release; x-until: "3.15.0": that release removed it;
+ *   x-since: {"ubuntu2404": "3.13.0"} beside an enum: the values added
+ *     by later releases; x-until: {"ubuntu2004": "3.14.0"}: the values a
+ *     release removed.
+ * schema_validate ignores the tags. */
 #ifndef TF_SCHEMA_H
 #define TF_SCHEMA_H
 
 #include <stddef.h>
 
+#include "version.h"
 #include "yamldoc.h"
 
 enum schema_fault {
@@ -23,7 +31,10 @@ enum schema_fault {
 	SF_MISSING,
 	SF_VALUE,
 	SF_CONFLICT,
-	SF_SINCE,
+	SF_SINCE,     /* a value newer than the release */
+	SF_KEY_SINCE, /* a key newer than the release */
+	SF_UNTIL,     /* a value the release no longer has */
+	SF_KEY_UNTIL, /* a key the release no longer has */
 	SF_SCHEMA, /* the schema itself is broken (a bad pattern, a bad $ref) */
 };
 
@@ -53,7 +64,17 @@ void schema_free(schema *s);
 /* Validates the instance rooted at root; appends to errs. */
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs);
+/* The same, and keys and values checked against the release tags for
+ * release (a line or a release of the product). */
+void schema_validate_release(schema *s, const yamldoc *doc, yd_node root,
+			     struct version release, struct schema_errors *errs);
 void schema_errors_free(struct schema_errors *errs);
+struct buf;
+/* Prints a schema document as JSON (two-space indentation) for one
+ * release: without the keys and enum values the release lacks, and
+ * without the release tags. */
+void schema_print_release(const yamldoc *schema_doc, struct version release, struct buf *out);
+
 /* The schema of an embedded file ("parallelcluster.schema.json"),
  * compiled on first use and kept for the run; NULL if there is none. */
 schema *schema_embedded(const char *name);

@@ -50,6 +50,8 @@ struct settings_file {
 	int shellcheck;              /* enum shellcheck_mode, -1 unset */
 	char *shellcheck_program;
 	uint32_t shellcheck_line;
+	struct target_request target; /* target: parts unset when absent */
+	uint32_t target_pc_line, target_slurm_line;
 };
 
 struct settings_files {

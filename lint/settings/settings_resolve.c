@@ -23,7 +23,7 @@ struct origin {
 
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
-	struct origin fail, shellcheck, cluster, excluded;
+	struct origin fail, shellcheck, cluster, excluded, target_pc, target_slurm;
 };
 
 struct resolved {
@@ -173,6 +173,21 @@ static void set_list(struct lint_options *o, struct origins *org, const char *li
 #define AT(f, l, w) ((struct origin){ (f)->path, (l), (w) })
 #define FLAG(name) ((struct origin){ "--" name, 0, name })
 
+/* A layer's target over the target so far: naming ParallelCluster also
+ * brings its Slurm (target.h), so the Slurm's origin moves with it. */
+static void apply_target(struct lint_options *o, struct origins *org,
+			 const struct target_request *req, struct origin pc_from,
+			 struct origin slurm_from)
+{
+	o->target = target_apply(o->target, req);
+	if (!org)
+		return;
+	if (version_is_set(req->pc))
+		org->target_pc = org->target_slurm = pc_from;
+	if (version_is_set(req->slurm))
+		org->target_slurm = slurm_from;
+}
+
 static void apply_file(const settings *cfg, const struct settings_file *f, struct lint_options *o,
 		       int *fail, struct origins *org)
 {
@@ -205,6 +220,8 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 		if (org)
 			org->cluster = AT(f, f->cluster_line, "cluster");
 	}
+	apply_target(o, org, &f->target, AT(f, f->target_pc_line, "target.parallelcluster"),
+		     AT(f, f->target_slurm_line, "target.slurm"));
 }
 
 /* Builds the options for one input; false when its config is invalid. */
@@ -219,6 +236,7 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	o->options_ctx = NULL;
 	o->cluster_fallback = NULL;
 	o->excluded = false;
+	o->target = target_default();
 	for (int r = 0; r < RULE__COUNT; r++) {
 		o->enabled[r] = true;
 		o->level[r] = -1;
@@ -267,6 +285,7 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	}
 	if (org && cfg->flags.shellcheck_set)
 		org->shellcheck = FLAG("shellcheck");
+	apply_target(o, org, &cfg->base.target_flags, FLAG("target"), FLAG("target"));
 	if (org && o->cluster_path)
 		org->cluster = FLAG("cluster");
 	for (size_t i = n; i-- > 0 && !o->excluded;)
@@ -358,14 +377,32 @@ bool settings_failed(const settings *cfg)
 
 /* ---- --show-config --------------------------------------------------- */
 
-static void origin_print(FILE *out, const struct origin *o)
+/* "default", "--target", ".trainforge.yaml:4": after "# " and a prefix. */
+static void origin_tail(FILE *out, const char *prefix, const struct origin *o)
 {
 	if (!o->where)
-		fputs("  # default\n", out);
+		fprintf(out, "  # %sdefault\n", prefix);
 	else if (!o->line)
-		fprintf(out, "  # %s\n", o->where);
+		fprintf(out, "  # %s%s\n", prefix, o->where);
 	else
-		fprintf(out, "  # %s:%u\n", o->where, o->line);
+		fprintf(out, "  # %s%s:%u\n", prefix, o->where, o->line);
+}
+
+static void origin_print(FILE *out, const struct origin *o)
+{
+	origin_tail(out, "", o);
+}
+
+static void show_target(FILE *out, const struct target *t, const struct origins *org)
+{
+	fprintf(out, "target:\n  parallelcluster: \"%s\"", PC_TEXT(t->pc));
+	origin_print(out, &org->target_pc);
+	fprintf(out, "  slurm: \"%s\"", SLURM_TEXT(t->slurm));
+	const struct pc_release *r = t->slurm_of_pc ? pc_release_find(t->pc) : NULL;
+	char prefix[64] = "";
+	if (r)
+		snprintf(prefix, sizeof prefix, "what ParallelCluster %s ships, by ", PC_TEXT(r->pc));
+	origin_tail(out, prefix, &org->target_slurm);
 }
 
 static const char *level_name(int level)
@@ -469,6 +506,7 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 		fprintf(out, "cluster: %s", shown ? shown : cluster ? cluster : "null");
 		free(shown);
 		origin_print(out, &org->cluster);
+		show_target(out, &o->target, org);
 		show_rules(out, o, org);
 	}
 	free(org);

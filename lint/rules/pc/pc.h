@@ -13,6 +13,7 @@
 struct pc {
 	const struct cluster *cl;
 	struct diag_list *diags;
+	const struct target *target; /* the ParallelCluster checked against */
 };
 
 /* Reports at node `at` (its span and YAML path). */

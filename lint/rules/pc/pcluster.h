@@ -4,8 +4,13 @@
 #define TF_PCLUSTER_H
 
 #include "diag.h"
+#include "target.h"
 #include "yamldoc.h"
 
+/* Against the default target; pcluster_lint_at against target's
+ * ParallelCluster (and the Slurm it runs). */
 void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
+		      struct diag_list *diags);
 
 #endif

@@ -43,8 +43,15 @@ static void (*const checks[])(const struct pc *) = {
 
 void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
 {
+	struct target t = target_default();
+	pcluster_lint_at(src, doc, &t, diags);
+}
+
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
+		      struct diag_list *diags)
+{
 	struct cluster cl = cluster_of(src, doc);
-	struct pc pc = { &cl, diags };
+	struct pc pc = { &cl, diags, target };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i](&pc);
 }
