@@ -44,6 +44,27 @@ bool lint_has_sbatch_line(const struct source *src)
 	return false;
 }
 
+/* A Jinja or Mustache template of a script: by its name, or by a tag
+ * ({{ ... }}, {% ... %}) closed on its line. Its tags are words whose
+ * value is unknown (sb_parse's SB_PARSE_TEMPLATE). */
+bool lint_template(const struct source *src)
+{
+	static const char *const names[] = { ".j2", ".jinja", ".jinja2", ".template", ".tmpl",
+					     ".mustache" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (src->path && has_suffix(src->path, names[i]))
+			return true;
+	const char *p = src->text, *end = src->text + src->len;
+	while (p + 1 < end && (p = memchr(p, '{', (size_t)(end - p - 1))) != NULL) {
+		char close = p[1] == '{' ? '}' : p[1] == '%' ? '%' : 0;
+		for (const char *q = p + 2; close && q + 1 < end && *q != '\n'; q++)
+			if (q[0] == close && q[1] == '}')
+				return true;
+		p++;
+	}
+	return false;
+}
+
 enum file_kind lint_classify_yaml(const yamldoc *doc)
 {
 	yd_node root = yd_root(doc);

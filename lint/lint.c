@@ -107,9 +107,15 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 		return !lint_yaml_name(path) && !f->named && kind == KIND_AUTO;
 	run->files_checked++;
 	f->kind = f->src->kind = KIND_SBATCH;
-	f->model = sb_parse(f->src->text, f->src->len, NULL);
+	f->model = lint_parse_script(f->src);
 	f->complete = sb_complete(f->model);
 	return true;
+}
+
+sb_model *lint_parse_script(const struct source *src)
+{
+	struct sb_limits lim = { .flags = lint_template(src) ? SB_PARSE_TEMPLATE : 0 };
+	return sb_parse(src->text, src->len, &lim);
 }
 
 static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)

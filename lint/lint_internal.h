@@ -26,6 +26,9 @@ bool lint_script_name(const char *path);
 bool lint_shell_name(const char *path);
 /* Whether any line starts with #SBATCH. */
 bool lint_has_sbatch_line(const struct source *src);
+bool lint_template(const struct source *src);
+/* The script model of a batch script (templates read as such). */
+sb_model *lint_parse_script(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */
 enum file_kind lint_classify_yaml(const yamldoc *doc);
 

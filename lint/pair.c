@@ -121,7 +121,7 @@ void lint_adopt_shells(struct lint_run *run)
 		if (called) {
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;
-			sh->model = sb_parse(sh->src->text, sh->src->len, NULL);
+			sh->model = lint_parse_script(sh->src);
 			sh->complete = sb_complete(sh->model);
 		} else if (sh->named) {
 			size_t first = run->diags.len;

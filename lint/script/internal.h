@@ -17,6 +17,10 @@
 		(vec).v[(vec).len++] = (item);                                     \
 	} while (0)
 
+/* The parse recurses once per nesting level: a function that runs
+ * rarely keeps its locals out of the frames every level carries. */
+#define SB_COLD __attribute__((noinline, cold))
+
 /* ---- word parts ---- */
 
 enum wp_kind {
@@ -124,6 +128,10 @@ struct sb_model {
 	bool complete;
 	bool templates;         /* {{ }} and {% %} tags are words of their own */
 	unsigned in_nested;     /* reading a string bash parses only when it runs it */
+	/* The parse recurses per nesting level: where the stack was when it
+	 * started, and how far it may grow (lex_enter). */
+	uintptr_t stack_base;
+	size_t stack_budget;
 	size_t nwords;
 
 	VEC(size_t) line_start;

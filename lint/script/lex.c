@@ -47,6 +47,7 @@ void lex_init(struct lexer *lx, sb_model *m, size_t off, size_t end,
 void lex_fini(struct lexer *lx)
 {
 	free(lx->tmp.v);
+	free(lx->hd.v);
 }
 
 static bool is_blank(char c)
@@ -513,9 +514,7 @@ void lex_token(struct lexer *lx, struct token *t)
 
 void lex_resync(struct lexer *lx, size_t off)
 {
-	unsigned nhd = lx->st.nhd;
-	struct pending_heredoc hd[LEX_MAX_HEREDOCS];
-	memcpy(hd, lx->st.hd, sizeof hd);
+	unsigned nhd = lx->st.nhd, base = lx->st.hd_base;
 	memset(&lx->st, 0, sizeof lx->st);
 	lx->st.last = lx->st.before = lx->st.cur = T_NEWLINE;
 	lx->failed = false;
@@ -524,8 +523,9 @@ void lex_resync(struct lexer *lx, size_t off)
 	lx->pos = off < lx->end ? off : lx->end;
 	/* bodies of the broken line's here-documents are not commands */
 	if (nhd) {
-		memcpy(lx->st.hd, hd, sizeof hd);
+		lx->st.hd_base = base;
 		lx->st.nhd = nhd;
 		lx->pos = lex_read_heredocs(lx, lx->pos);
 	}
+	lx->hd.len = lx->st.hd_base;
 }

@@ -73,13 +73,15 @@ struct pending_heredoc {
 };
 
 /* The lexer's memory of the tokens and bash's parser state: saved and
- * cleared around a $( ), as bash does. */
+ * cleared around a $( ), as bash does. The here-documents waiting for
+ * a newline are lx->hd[hd_base .. hd_base + nhd): a $( ) waits for its
+ * own above its word's. Small: a copy of it is on the C stack for
+ * every $( ) level. */
 struct lex_state {
 	enum tok cur, last, before; /* current_token, last_read_token, token_before_that */
 	unsigned pst;
 	unsigned expecting_in, esacs_needed;
-	struct pending_heredoc hd[LEX_MAX_HEREDOCS];
-	unsigned nhd;
+	unsigned hd_base, nhd;
 };
 
 struct parser;
@@ -102,6 +104,7 @@ struct lexer {
 	 * nowhere, the input ended inside), and past where it went on last. */
 	size_t err_resume, err_floor;
 	VEC(struct wpart) tmp;  /* parts of the words being read, innermost last */
+	VEC(struct pending_heredoc) hd;
 	unsigned depth;         /* nesting: quotes, expansions, commands */
 };
 

@@ -49,13 +49,9 @@ size_t lex_heredoc(struct lexer *lx, const sb_word *delim, bool strip, size_t op
 			 "more than 16 here-documents wait for one newline (bash refuses the 17th)");
 		return rec;
 	}
-	struct pending_heredoc *p = &lx->st.hd[lx->st.nhd++];
-	p->delim = h.delim;
-	p->dlen = strlen(h.delim);
-	p->strip = strip;
-	p->quoted = h.quoted;
-	p->rec = rec;
-	p->op_off = op_off;
+	struct pending_heredoc p = { h.delim, strlen(h.delim), strip, h.quoted, rec, op_off };
+	lx->hd.len = lx->st.hd_base + lx->st.nhd++;
+	VEC_PUSH(lx->hd, p);
 	return rec;
 }
 
@@ -113,7 +109,7 @@ size_t lex_read_heredocs(struct lexer *lx, size_t from)
 	sb_model *m = lx->m;
 	size_t p = from;
 	for (unsigned k = 0; k < lx->st.nhd; k++) {
-		const struct pending_heredoc *h = &lx->st.hd[k];
+		const struct pending_heredoc *h = &lx->hd.v[lx->st.hd_base + k];
 		struct sb_heredoc *rec = &m->heredocs.v[h->rec];
 		size_t body = p;
 		bool found = false;

@@ -49,7 +49,9 @@ static int peek_at(struct lexer *lx, size_t p, size_t *next)
 
 bool lex_enter(struct lexer *lx, size_t off)
 {
-	if (lx->depth >= lx->m->lim.max_depth) {
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	if (lx->depth >= lx->m->lim.max_depth ||
+	    lx->m->stack_base - here > lx->m->stack_budget) {
 		lex_fail(lx, SB_PROB_LIMIT, off, off + 1, "nesting deeper than the limit");
 		return false;
 	}
@@ -62,7 +64,7 @@ void lex_leave(struct lexer *lx)
 	lx->depth--;
 }
 
-static void eof_in(struct lexer *lx, size_t at, size_t len, char close)
+SB_COLD static void eof_in(struct lexer *lx, size_t at, size_t len, char close)
 {
 	static const char *const msg[] = {
 		"' without its closing '", "\" without its closing \"", "` without its closing `",
@@ -167,6 +169,15 @@ size_t lex_matched(struct lexer *lx, size_t at, size_t p, char open, char close,
 	return p;
 }
 
+/* Read again (a ${NAME:=...} operand): parsed, then taken back. */
+SB_COLD static size_t comsub_again(struct lexer *lx, size_t open)
+{
+	struct sbm_mark mark = sbm_mark(lx->m);
+	size_t e = sbp_comsub(lx, open);
+	sbm_rollback(lx->m, &mark);
+	return e;
+}
+
 size_t lex_comsub(struct lexer *lx, size_t open, size_t p)
 {
 	size_t q;
@@ -175,11 +186,7 @@ size_t lex_comsub(struct lexer *lx, size_t open, size_t p)
 	if (!lex_enter(lx, open))
 		return SIZE_MAX;
 	lx->pos = p;
-	/* read again (a ${NAME:=...} operand): parsed, then taken back */
-	struct sbm_mark mark = sbm_mark(lx->m);
-	size_t e = sbp_comsub(lx, open);
-	if (lx->quiet)
-		sbm_rollback(lx->m, &mark);
+	size_t e = lx->quiet ? comsub_again(lx, open) : sbp_comsub(lx, open);
 	lex_leave(lx);
 	return e;
 }
@@ -325,7 +332,7 @@ static size_t dquote(struct lexer *lx, size_t open)
 
 /* {{ ... }}, {% ... %} or {# ... #} at p in a template: the position
  * after its closer, or p when there is none on the line. */
-static size_t template_tag(const struct lexer *lx, size_t p)
+SB_COLD static size_t template_tag(const struct lexer *lx, size_t p)
 {
 	if (p + 1 >= lx->end || lx->s[p] != '{' || !strchr("{%#", lx->s[p + 1]))
 		return p;
@@ -338,7 +345,7 @@ static size_t template_tag(const struct lexer *lx, size_t p)
 
 /* A backslash followed by blanks at the end of a line (or before a
  * comment) escapes a blank: the line does not continue. */
-static void backslash_space(struct lexer *lx, size_t p)
+SB_COLD static void backslash_space(struct lexer *lx, size_t p)
 {
 	if (lx->env->in_string || lx->quiet)
 		return;
@@ -358,8 +365,8 @@ static void backslash_space(struct lexer *lx, size_t p)
 
 /* ---- compound assignment ---- */
 
-static size_t compound_assignment(struct lexer *lx, size_t word, size_t eq, size_t p,
-				  struct token *t)
+SB_COLD static size_t compound_assignment(struct lexer *lx, size_t word, size_t eq, size_t p,
+					  struct token *t)
 {
 	struct array_lit *a = sbm_alloc(lx->m, sizeof *a);
 	const char *s = lx->s;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "xalloc.h"
 
@@ -160,6 +161,18 @@ unsigned sbm_block_new(sb_model *m, unsigned parent, enum block_kind kind, bool 
 
 /* ---- parse ---- */
 
+/* The stack the parse may use: the soft limit less a megabyte for the
+ * frames below sb_parse and above the deepest level. */
+static size_t stack_budget(void)
+{
+	struct rlimit r;
+	size_t lim = (size_t)8 << 20;
+	if (getrlimit(RLIMIT_STACK, &r) == 0)
+		lim = r.rlim_cur == RLIM_INFINITY || r.rlim_cur > ((rlim_t)64 << 20)
+		      ? (size_t)64 << 20 : (size_t)r.rlim_cur;
+	return lim > ((size_t)2 << 20) ? lim - ((size_t)1 << 20) : lim / 2;
+}
+
 static void map_lines(sb_model *m)
 {
 	VEC_PUSH(m->line_start, (size_t)0);
@@ -233,6 +246,8 @@ sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits)
 	if (!m->lim.max_words)
 		m->lim.max_words = 4000000;
 	m->templates = (m->lim.flags & SB_PARSE_TEMPLATE) != 0;
+	m->stack_base = (uintptr_t)__builtin_frame_address(0);
+	m->stack_budget = stack_budget();
 	bool too_big = len > m->lim.max_bytes;
 	m->len = too_big ? 0 : len;
 	m->text = xmalloc(m->len + 1);

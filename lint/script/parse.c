@@ -162,7 +162,25 @@ static void unclosed(struct parser *p)
 		   o->off, o->end, unclosed_msg(o));
 }
 
+static unsigned wanted_by(enum tok t);
+
+/* Does an open construct, the innermost (inner) or one around it,
+ * wait for t? */
+static bool awaited(const struct parser *p, enum tok t, bool inner)
+{
+	unsigned want = wanted_by(t);
+	for (size_t i = p->open.len - (inner ? 0 : 1); want && i-- > 0;)
+		if (p->open.v[i].state & want)
+			return true;
+	return false;
+}
+
 bool sbp_outer_closer(const struct parser *p, enum tok t)
+{
+	return awaited(p, t, false);
+}
+
+static unsigned wanted_by(enum tok t)
 {
 	static const struct { enum tok t; unsigned w; } by[] = {
 		{ T_THEN, W_THEN }, { T_ELIF, W_FI }, { T_ELSE, W_FI }, { T_FI, W_FI },
@@ -170,14 +188,10 @@ bool sbp_outer_closer(const struct parser *p, enum tok t)
 		{ T_SEMI_AND, W_DSEMI }, { T_DSEMI_AND, W_DSEMI }, { T_RBRACE, W_RBRACE },
 		{ T_RPAREN, W_RPAREN },
 	};
-	unsigned want = 0;
 	for (size_t i = 0; i < sizeof by / sizeof by[0]; i++)
 		if (by[i].t == t)
-			want = by[i].w;
-	for (size_t i = p->open.len - 1; want && i-- > 0;)
-		if (p->open.v[i].state & want)
-			return true;
-	return false;
+			return by[i].w;
+	return 0;
 }
 
 static const char *tok_text(enum tok k)
@@ -243,9 +257,6 @@ void sbp_unexpected(struct parser *p, const struct token *t)
 		msg = sbm_strndup(p->m, buf, strlen(buf));
 	}
 	sbp_error(p, t->off, t->end, msg);
-	/* at a closer the list around goes on with it */
-	if (is_closer(t->kind) && t->off > p->lx->err_floor)
-		p->lx->err_resume = t->off;
 }
 
 /* ---- constructs ---- */
@@ -478,8 +489,18 @@ bool sbp_compound_list(struct parser *p, const struct where *w, const char *what
 			continue;
 		}
 		t = sbp_peek(p);
-		if (t->kind != T_SEMI && t->kind != T_AMP && t->kind != T_NEWLINE)
-			return true;
+		if (t->kind != T_SEMI && t->kind != T_AMP && t->kind != T_NEWLINE) {
+			if (t->kind == T_EOF || t->kind == T_ERROR || awaited(p, t->kind, true))
+				return true;
+			/* a stray token after the statement: it costs the
+			 * statement, and the body goes on */
+			sbp_unexpected(p, t);
+			if (!recover(p, w, stmt))
+				return false;
+			if (!sbp_can_start(sbp_peek(p)->kind))
+				return !sbp_failed(p);
+			continue;
+		}
 		if (t->kind == T_AMP)
 			sbp_mark(p, first, SB_CTX_BACKGROUND);
 		sbp_next(p);
@@ -549,13 +570,13 @@ size_t sbp_comsub(struct lexer *lx, size_t open)
 	env.ctx = w.ctx;
 	env.func = w.func;
 	env.quote = 0;
-	struct parser sub;
-	memset(&sub, 0, sizeof sub);
-	sub.m = m;
-	sub.lx = lx;
-	sub.env = &env;
-	sub.here = w;
-	sub.last = outer ? outer->last : NULL;
+	/* on the heap: one is alive for every $( ) level */
+	struct parser *sub = xcalloc(1, sizeof *sub);
+	sub->m = m;
+	sub->lx = lx;
+	sub->env = &env;
+	sub->here = w;
+	sub->last = outer ? outer->last : NULL;
 	struct lex_state saved = lx->st;
 	unsigned keep = PST_CASESTMT | PST_ASSIGNOK | PST_ALLOWOPNBRC;
 	memset(&lx->st, 0, sizeof lx->st);
@@ -563,28 +584,31 @@ size_t sbp_comsub(struct lexer *lx, size_t open)
 	lx->st.last = T_NEWLINE;
 	lx->st.before = saved.last;
 	lx->st.pst = (saved.pst & keep) | PST_CMDSUBST;
+	lx->st.hd_base = saved.hd_base + saved.nhd;
 	struct token t0 = { .kind = T_DOLPAREN, .off = open, .end = open + 2 };
 	size_t e = SIZE_MAX;
-	if (sbp_open(&sub, T_DOLPAREN, &t0, W_RPAREN)) {
-		sbp_skip_newlines(&sub);
-		bool ok = sbp_peek(&sub)->kind == T_RPAREN ||
-			  sbp_compound_list(&sub, &w, "$( ) with no command inside");
-		const struct token *t = sbp_peek(&sub);
+	if (sbp_open(sub, T_DOLPAREN, &t0, W_RPAREN)) {
+		sbp_skip_newlines(sub);
+		bool ok = sbp_peek(sub)->kind == T_RPAREN ||
+			  sbp_compound_list(sub, &w, "$( ) with no command inside");
+		const struct token *t = sbp_peek(sub);
 		if (ok && t->kind == T_RPAREN) {
 			e = t->end;
-			sbp_next(&sub);
+			sbp_next(sub);
 			if (lx->st.nhd)
 				lex_heredocs_now(lx);
-		} else if (ok || !sbp_failed(&sub)) {
-			sbp_unexpected(&sub, t);
+		} else if (ok || !sbp_failed(sub)) {
+			sbp_unexpected(sub, t);
 		}
-		sbp_close(&sub);
+		sbp_close(sub);
 	}
 	lx->st = saved;
+	lx->hd.len = saved.hd_base + saved.nhd;
 	lx->owner = outer;
 	if (outer && e != SIZE_MAX)
-		outer->last = sub.last;
-	sbp_free(&sub);
+		outer->last = sub->last;
+	sbp_free(sub);
+	free(sub);
 	if (e != SIZE_MAX)
 		lx->pos = e;
 	return e;

@@ -436,8 +436,10 @@ bool sbp_simple_command(struct parser *p, const struct where *w, const struct to
 	}
 	p->lx->st.pst &= ~(unsigned)PST_REDIRLIST;
 	p->here = saved;
-	if (!ok && !p->words.len && !p->pending.len)
+	/* a command cut short by a syntax error never runs: the broken
+	 * statement stands for it (parse.c, recover) */
+	if (!ok || sbp_failed(p))
 		return false;
 	sbp_emit(p, w, off, end);
-	return ok && !sbp_failed(p);
+	return true;
 }

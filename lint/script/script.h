@@ -155,6 +155,7 @@ struct sb_directive {
 	bool ambiguous;           /* a prefix of several options */
 	bool missing_value;       /* needs a value and none follows */
 	bool slurm_prefix;        /* written #SLURM (sbatch accepts it, with a warning) */
+	bool placeholder;         /* the value holds a template tag: unknown, value NULL */
 };
 size_t sb_directive_count(const sb_model *m);
 const struct sb_directive *sb_directive_at(const sb_model *m, size_t i);

@@ -858,6 +858,181 @@ static void hostile_random(void **state)
 	}
 }
 
+
+/* ---- bash's grammar, and what a syntax error costs ---- */
+
+static void grammar_as_bash_reads_it(void **state)
+{
+	(void)state;
+	static const char *const accepted[] = {
+		"if [[ -n x ]] then :; fi\n", "{ [[ -n x ]] }\n", "case a in a) [[ -n x ]];; esac\n",
+		"for x do :; done\n", "for x in a; { :; }\n", "for ((i = 0; i < 2; i++)) { :; }\n",
+		"time { :; }\n", "time a=(1)\n", "cat 0<(ls)\n", "coproc W { :; }\n", "eval a=(x)\n",
+		"f() [[ -n x ]]\n", "f() (( x++ ))\n", "x=$(case $1 in a) echo;; esac)\n",
+		"x=$(cat <<EOF\nit's )\nEOF\n)\n", "a=($(cat <<'EOF'\n)(\nEOF\n))\n",
+		"function f\n{ :; }\n", "! ;\n", "time\n", "case x in (esac) ;; esac\n",
+		">f a=(1)\n", "declare -A m=([k]=v [j]=\"w x\")\n", "[[ x =~ ^(a|b)$ ]]\n",
+	};
+	for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+		sb_model *m = parse(accepted[i]);
+		if (sb_problem_count(m))
+			print_error("%s: %s\n", accepted[i], sb_problem_at(m, 0)->msg);
+		assert_int_equal(sb_problem_count(m), 0);
+		assert_true(sb_complete(m));
+		sb_free(m);
+	}
+	static const char *const refused[] = {
+		"(a) b\n", "if true; then :; fi c\n", "&& a\n", "a && && b\n", "a | ! b\n",
+		"{ }\n", "if true; then\nfi\n", "for t i; do :; done\n", "x=$([[ ]])\n",
+		"echo $((())\n", "for (()); do :; done\n", "case a in a) ; esac\n", "a=([)\n",
+		"> {fd}>\"\"\n", "x=$(time { :; })\n", "echo a=(1)\n", "{ in; }\n", "if true; then\r\n:; fi\r\n",
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		sb_model *m = parse(refused[i]);
+		if (!sb_problem_count(m))
+			print_error("%s: no problem\n", refused[i]);
+		assert_true(sb_problem_count(m) > 0);
+		assert_false(sb_complete(m));
+		sb_free(m);
+	}
+}
+
+static void syntax_error_costs_one_statement(void **state)
+{
+	(void)state;
+	sb_model *m = parse("#SBATCH -N 2\n"
+			    "export A=1\n"
+			    "export WANDB_API_KEY=<paste your key>\n"
+			    "srun torchrun --nnodes 2 t.py\n"
+			    "if true; then\n"
+			    "  echo )\n"
+			    "  srun b\n"
+			    "fi\n"
+			    "export B=2\n");
+	assert_int_equal(sb_problem_count(m), 2);
+	const struct sb_problem *p = sb_problem_at(m, 0);
+	assert_string_equal(p->msg, "looks like a placeholder; bash reads < as a redirection");
+	assert_span(p->span, 3, 22, 3, 38);
+	assert_int_equal(sb_problem_at(m, 1)->span.line, 6);
+	assert_false(sb_complete(m));
+	/* the statements around the broken ones are there, in their constructs */
+	assert_int_equal(sb_cmd_launcher(cmd_named(m, "srun")), SB_PROG_SRUN);
+	const sb_cmd *b = NULL;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_span(sb_cmd_at(m, i)).line == 7)
+			b = sb_cmd_at(m, i);
+	assert_non_null(b);
+	assert_true(sb_cmd_context(b) & SB_CTX_IF);
+	struct sb_resolved r;
+	assert_int_equal(sb_resolve(m, "B", NULL, &r), SB_RES_VALUE);
+	/* the broken statement is a command of no words; what it sets is unknown */
+	const sb_cmd *broken = NULL;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_broken(sb_cmd_at(m, i)))
+			broken = broken ? broken : sb_cmd_at(m, i);
+	assert_non_null(broken);
+	assert_int_equal(sb_cmd_span(broken).line, 3);
+	assert_int_equal(sb_cmd_word_count(broken), 0);
+	assert_int_equal(sb_resolve(m, "WANDB_API_KEY", NULL, &r), SB_RES_UNKNOWN);
+	assert_int_equal(sb_resolve(m, "A", NULL, &r), SB_RES_VALUE);
+	sb_free(m);
+}
+
+static void real_causes(void **state)
+{
+	(void)state;
+	static const struct { const char *text; uint32_t line, col; const char *msg; } cases[] = {
+		{ "while true; do\n  if x; then\n    y\ndone\n", 2, 3, "if without its fi" },
+		{ "if true; then\nfi\n", 1, 1, "then with no command after it" },
+		{ "for i in 1; do :; done x\n", 1, 24, NULL },
+		{ "a &&\n}\n", 1, 3, NULL },
+		{ "x=$(echo a\n", 1, 3, "$( without its closing )" },
+		{ "case x in a) echo\n", 1, 1, "case without its esac" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sb_model *m = parse(cases[i].text);
+		assert_true(sb_problem_count(m) >= 1);
+		const struct sb_problem *p = sb_problem_at(m, 0);
+		if (p->span.line != cases[i].line || p->span.col != cases[i].col)
+			print_error("%s: %u:%u %s\n", cases[i].text, p->span.line, p->span.col, p->msg);
+		assert_int_equal(p->span.line, cases[i].line);
+		assert_int_equal(p->span.col, cases[i].col);
+		if (cases[i].msg)
+			assert_string_equal(p->msg, cases[i].msg);
+		sb_free(m);
+	}
+}
+
+static void heredocs_where_bash_reads_them(void **state)
+{
+	(void)state;
+	/* a $( ) that closes before its newline: the body is the next line,
+	 * and the rest of the line goes on after it */
+	sb_model *m = parse("x=$(cat <<EOF) rest\nbody )\nEOF\necho after\n");
+	assert_int_equal(sb_problem_count(m), 0);
+	assert_int_equal(sb_heredoc_count(m), 1);
+	assert_int_equal(sb_heredoc_at(m, 0)->span.line, 2);
+	assert_true(sb_heredoc_at(m, 0)->terminated);
+	assert_non_null(cmd_named(m, "rest"));
+	assert_int_equal(sb_cmd_span(cmd_named(m, "echo")).line, 4);
+	sb_free(m);
+	/* bash only warns about a body that runs to the end */
+	m = parse("cat <<EOF\nbody\n");
+	assert_int_equal(sb_problem_at(m, 0)->kind, SB_PROB_HEREDOC_UNTERMINATED);
+	assert_true(sb_complete(m));
+	sb_free(m);
+	/* with an unquoted delimiter a backslash-newline joins body lines */
+	m = parse("cat <<EOF\na \\\nEOF\nb\nEOF\necho x\n");
+	assert_int_equal(sb_problem_count(m), 0);
+	assert_int_equal(sb_heredoc_at(m, 0)->span.end_line, 5);
+	sb_free(m);
+}
+
+static void template_tags_are_words(void **state)
+{
+	(void)state;
+	const char *t = "#SBATCH --nodes={{ nodes }}\n{% if efa %}\nexport FI_PROVIDER=efa\n{% endif %}\n"
+			"srun {{ launcher | default('torchrun') }} --nnodes {{ n }} t.py\n";
+	struct sb_limits lim = { .flags = SB_PARSE_TEMPLATE };
+	sb_model *m = sb_parse(t, strlen(t), &lim);
+	assert_int_equal(sb_problem_count(m), 0);
+	assert_null(sb_directive_find(m, "nodes")->value);
+	assert_true(sb_directive_find(m, "nodes")->placeholder);
+	const sb_cmd *c = cmd_named(m, "srun");
+	assert_true(sb_word_flags(sb_cmd_word(c, 1)) & SB_W_OPAQUE);
+	assert_raw(sb_cmd_word(c, 1), "{{ launcher | default('torchrun') }}");
+	sb_free(m);
+	/* without the flag, the same text is shell: a | and a ( */
+	m = parse(t);
+	assert_true(sb_problem_count(m) > 0);
+	sb_free(m);
+}
+
+static void deep_nesting(void **state)
+{
+	(void)state;
+	static const struct { const char *head, *unit, *inner, *close; } kinds[] = {
+		{ "x=", "$(echo ", "$(hostname)", ")" }, { "", "( ", ":", " )" }, { "", "{ ", ":;", " };" },
+	};
+	for (size_t k = 0; k < 3; k++) {
+		char *open = repeat(kinds[k].head, kinds[k].unit, 1600, kinds[k].inner);
+		char *t = repeat(open, kinds[k].close, 1600, "\n");
+		sb_model *m = parse(t);
+		if (sb_problem_count(m))
+			print_error("%zu: %s\n", k, sb_problem_at(m, 0)->msg);
+		assert_int_equal(sb_problem_count(m), 0);
+		sb_free(m);
+		free(open);
+		free(t);
+	}
+	/* past the limit: a finding at the limit, never a crash */
+	char *t = repeat("x=", "$(", 200000, "");
+	sb_model *m = parse(t);
+	assert_int_equal(sb_problem_at(m, 0)->kind, SB_PROB_LIMIT);
+	sb_free(m);
+	free(t);
+}
+
 /* ---- the corpus ---- */
 
 static const char *corpus_dir(void)
@@ -1028,6 +1203,12 @@ int main(void)
 		cmocka_unit_test(hostile_unterminated),
 		cmocka_unit_test(hostile_limits),
 		cmocka_unit_test(hostile_random),
+		cmocka_unit_test(grammar_as_bash_reads_it),
+		cmocka_unit_test(syntax_error_costs_one_statement),
+		cmocka_unit_test(real_causes),
+		cmocka_unit_test(heredocs_where_bash_reads_them),
+		cmocka_unit_test(template_tags_are_words),
+		cmocka_unit_test(deep_nesting),
 		cmocka_unit_test(corpus_files),
 		cmocka_unit_test(corpus_details),
 	};
