@@ -138,6 +138,7 @@ struct sb_model {
 	uint8_t *line_kind;     /* enum sb_line_kind by line (1-based) */
 	uint8_t *line_cont;
 	struct { size_t off; uint32_t line, col; } loc; /* locate() cache */
+	size_t lcur;            /* sbm_line_of's cursor: a line index */
 
 	bool has_shebang;
 	struct sb_shebang shebang;
@@ -162,6 +163,7 @@ struct sb_model {
 void *sbm_alloc(sb_model *m, size_t size);             /* zeroed, arena */
 char *sbm_strndup(sb_model *m, const char *s, size_t n);
 void sbm_locate(sb_model *m, size_t off, uint32_t *line, uint32_t *col);
+uint32_t sbm_line_of(sb_model *m, size_t off);
 struct sb_span sbm_span(sb_model *m, size_t off, size_t end);
 void sbm_problem(sb_model *m, enum sb_problem_kind kind, size_t off, size_t end,
 		 const char *msg);

@@ -59,6 +59,9 @@ static bool is_blank(char c)
 static bool text_is(const struct lexer *lx, size_t a, size_t b, const char *lit)
 {
 	const char *s = lx->s;
+	/* keywords are short, and a word mostly holds no backslash */
+	if (b - a > 9)
+		return false;
 	for (; a < b; a++) {
 		if (s[a] == '\\' && a + 1 < b && s[a + 1] == '\n') {
 			a++;

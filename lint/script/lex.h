@@ -160,8 +160,12 @@ void lex_fail(struct lexer *lx, enum sb_problem_kind kind, size_t off, size_t en
 /* Lines after the first of a quoted string lie inside it. */
 void lex_mark_string_lines(struct lexer *lx, size_t off, size_t end);
 /* A backslash-newline at p joins lines: records it and returns the
- * position after; else p. */
-size_t lex_skip_joins(struct lexer *lx, size_t p);
+ * position after; else p. Called for nearly every character. */
+size_t lex_skip_joins_at(struct lexer *lx, size_t p);
+static inline size_t lex_skip_joins(struct lexer *lx, size_t p)
+{
+	return p + 1 < lx->end && lx->s[p] == '\\' && lx->s[p + 1] == '\n' ? lex_skip_joins_at(lx, p) : p;
+}
 /* Parts of the word being scanned (lx->tmp). */
 struct wpart *lex_add_part(struct lexer *lx, uint8_t kind, char quote, size_t off, size_t end);
 void lex_add_lit(struct lexer *lx, char quote, size_t off, size_t end);

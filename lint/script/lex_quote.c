@@ -12,9 +12,7 @@
 
 uint32_t lex_line_of(struct lexer *lx, size_t off)
 {
-	uint32_t line, col;
-	sbm_locate(lx->m, off, &line, &col);
-	return line;
+	return sbm_line_of(lx->m, off);
 }
 
 void lex_fail(struct lexer *lx, enum sb_problem_kind kind, size_t off, size_t end,

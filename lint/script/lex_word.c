@@ -20,7 +20,7 @@ static bool is_break(char c)
 	       c == '(' || c == ')' || c == '<' || c == '>';
 }
 
-size_t lex_skip_joins(struct lexer *lx, size_t p)
+size_t lex_skip_joins_at(struct lexer *lx, size_t p)
 {
 	while (p + 1 < lx->end && lx->s[p] == '\\' && lx->s[p + 1] == '\n') {
 		if (!lx->env->in_string)

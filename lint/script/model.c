@@ -68,37 +68,57 @@ static uint32_t line_index(const sb_model *m, size_t off)
 }
 
 /* Columns count code points: every byte that is not a UTF-8
- * continuation byte starts one. Lookups mostly move forward a little,
- * sometimes back a little (a command's start after its last token, a
- * nested script's start), so the last answer is kept and walked from;
- * only a move to another line far away starts from that line's start. */
+ * continuation byte starts one. Lookups mostly move a little within a
+ * line (a word, the start of its command), so the last answer is kept
+ * and walked from; a lookup on another line starts from that line's
+ * start, found in the line index, so no lookup walks more than a line. */
 void sbm_locate(sb_model *m, size_t off, uint32_t *line, uint32_t *col)
 {
 	if (off > m->len)
 		off = m->len;
 	const unsigned char *t = (const unsigned char *)m->text;
-	size_t line_start = m->loc.line ? m->line_start.v[m->loc.line - 1] : 0;
-	if (m->loc.line && off < m->loc.off && off >= line_start) {
-		for (size_t i = off; i < m->loc.off; i++)
-			if ((t[i] & 0xC0) != 0x80)
-				m->loc.col--;
-	} else if (!m->loc.line || off < m->loc.off || off - m->loc.off > 65536) {
+	size_t n = m->line_start.len;
+	size_t ls = m->loc.line ? m->line_start.v[m->loc.line - 1] : 0;
+	size_t next = m->loc.line && m->loc.line < n ? m->line_start.v[m->loc.line] : SIZE_MAX;
+	if (!m->loc.line || off < ls || off >= next) {
 		uint32_t li = line_index(m, off);
 		m->loc.off = m->line_start.v[li];
 		m->loc.line = li + 1;
 		m->loc.col = 1;
+	} else if (off < m->loc.off) {
+		for (size_t i = off; i < m->loc.off; i++)
+			if ((t[i] & 0xC0) != 0x80)
+				m->loc.col--;
+		m->loc.off = off;
 	}
-	for (size_t i = m->loc.off; i < off; i++) {
-		/* A final newline ends the last line without starting one,
-		 * as in source_locate. */
-		if (t[i] == '\n' && i + 1 < m->len)
-			m->loc.line++, m->loc.col = 1;
-		else if ((t[i] & 0xC0) != 0x80)
+	/* A final newline ends the last line without starting one, as in
+	 * source_locate: it is counted as a column of the last line. */
+	for (size_t i = m->loc.off; i < off; i++)
+		if ((t[i] & 0xC0) != 0x80)
 			m->loc.col++;
-	}
 	m->loc.off = off;
 	*line = m->loc.line;
 	*col = m->loc.col;
+}
+
+/* The line alone, for marking lines as tokens pass: a cursor of its own
+ * that mostly moves forward a line or none, so the column cache of
+ * sbm_locate stays where the words are. */
+uint32_t sbm_line_of(sb_model *m, size_t off)
+{
+	size_t n = m->line_start.len, i = m->lcur;
+	const size_t *ls = m->line_start.v;
+	if (i >= n || off < ls[i]) {
+		i = line_index(m, off);
+	} else {
+		for (int step = 0; i + 1 < n && ls[i + 1] <= off; step++, i++)
+			if (step == 8) {
+				i = line_index(m, off);
+				break;
+			}
+	}
+	m->lcur = i;
+	return (uint32_t)i + 1;
 }
 
 struct sb_span sbm_span(sb_model *m, size_t off, size_t end)
