@@ -226,8 +226,10 @@ static enum tok reserved_word(struct lexer *lx, size_t a, size_t b)
 static bool assignment_word(const char *s, size_t a, size_t b, bool compassign)
 {
 	size_t i = a;
-	if (compassign && i < b && s[i] == '[') {
-		/* [key]=value inside an array */
+	if (compassign) {
+		/* inside an array only [key]=value is one */
+		if (i >= b || s[i] != '[')
+			return false;
 	} else {
 		if (i >= b || !sb_is_name_start((unsigned char)s[i]))
 			return false;

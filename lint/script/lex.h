@@ -138,7 +138,7 @@ bool lex_assign_ok(const struct lexer *lx);
 bool lex_enter(struct lexer *lx, size_t off);
 void lex_leave(struct lexer *lx);
 
-/* ---- inside words (lex_word.c, lex_quote.c) ---- */
+/* ---- inside words (lex_word.c, lex_pair.c, lex_quote.c) ---- */
 
 /* Reads one word starting at lx->pos (bash's read_token_word); the
  * token kind is decided by lex.c. Returns false when it failed. */
@@ -150,6 +150,9 @@ size_t lex_matched(struct lexer *lx, size_t at, size_t p, char open, char close,
 		   char qc);
 enum { MP_FIRSTCLOSE = 1, MP_ALLOWESC = 2, MP_DQUOTE = 4, MP_COMMAND = 8,
        MP_ARRAYSUB = 16, MP_DOLBRACE = 32, MP_ARITH = 64 };
+/* The input ended inside a construct opened at `at` (len bytes) that
+ * `close` ends: the problem, at the opener. */
+void lex_eof_in(struct lexer *lx, size_t at, size_t len, char close);
 /* The position after the ) of a $( ) whose text starts at p; parses it. */
 size_t lex_comsub(struct lexer *lx, size_t open, size_t p);
 
@@ -165,6 +168,18 @@ size_t lex_skip_joins_at(struct lexer *lx, size_t p);
 static inline size_t lex_skip_joins(struct lexer *lx, size_t p)
 {
 	return p + 1 < lx->end && lx->s[p] == '\\' && lx->s[p + 1] == '\n' ? lex_skip_joins_at(lx, p) : p;
+}
+/* The character at p once backslash-newlines are joined; *next is the
+ * position after it. -1 at the end. */
+static inline int lex_peek(struct lexer *lx, size_t p, size_t *next)
+{
+	p = lex_skip_joins(lx, p);
+	if (p >= lx->end) {
+		*next = p;
+		return -1;
+	}
+	*next = p + 1;
+	return (unsigned char)lx->s[p];
 }
 /* Parts of the word being scanned (lx->tmp). */
 struct wpart *lex_add_part(struct lexer *lx, uint8_t kind, char quote, size_t off, size_t end);

@@ -1,10 +1,7 @@
-/* Where a shell word ends, as bash 5.2's read_token_word and
- * parse_matched_pair decide it, with the word's parts: literal runs,
- * quoted strings, $NAME, ${ }, $( ), $(( )), backquotes, <( ). A $( )
- * is parsed as commands (lex_comsub) because only the grammar knows
- * which ) ends it; a case pattern's ) or a here-document body does not.
- * Nested constructs recurse, each level counted against the depth
- * limit. */
+/* Where a shell word ends, as bash 5.2's read_token_word decides it,
+ * with the word's parts: literal runs, quoted strings, $NAME, ${ }, $( ),
+ * $(( )), backquotes, <( ), array subscripts and NAME=( ... ). Quoted
+ * and bracketed constructs end where lex_pair.c says. */
 #include "lex.h"
 #include "parse.h"
 
@@ -32,163 +29,6 @@ size_t lex_skip_joins_at(struct lexer *lx, size_t p)
 		}
 	}
 	return p;
-}
-
-/* The character at p once backslash-newlines are joined; *next is the
- * position after it. -1 at the end. */
-static int peek_at(struct lexer *lx, size_t p, size_t *next)
-{
-	p = lex_skip_joins(lx, p);
-	if (p >= lx->end) {
-		*next = p;
-		return -1;
-	}
-	*next = p + 1;
-	return (unsigned char)lx->s[p];
-}
-
-bool lex_enter(struct lexer *lx, size_t off)
-{
-	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
-	if (lx->depth >= lx->m->lim.max_depth ||
-	    lx->m->stack_base - here > lx->m->stack_budget) {
-		lex_fail(lx, SB_PROB_LIMIT, off, off + 1, "nesting deeper than the limit");
-		return false;
-	}
-	lx->depth++;
-	return true;
-}
-
-void lex_leave(struct lexer *lx)
-{
-	lx->depth--;
-}
-
-SB_COLD static void eof_in(struct lexer *lx, size_t at, size_t len, char close)
-{
-	static const char *const msg[] = {
-		"' without its closing '", "\" without its closing \"", "` without its closing `",
-		"$( without its closing )", "${ without its closing }", "[ without its closing ]",
-	};
-	const char *m = close == '\'' ? msg[0] : close == '"' ? msg[1] : close == '`' ? msg[2]
-		      : close == ')' ? msg[3] : close == '}' ? msg[4] : msg[5];
-	enum sb_problem_kind kind = close == '\'' || close == '"' || close == '`'
-				    ? SB_PROB_UNTERMINATED_QUOTE : SB_PROB_UNTERMINATED_EXPANSION;
-	lex_fail(lx, kind, at, at + len, m);
-}
-
-/* ---- matched pairs ---- */
-
-enum { MF_WASDOL = 1, MF_PASSNEXT = 2, MF_GTLT = 4 };
-
-static size_t dollar_word(struct lexer *lx, size_t at, size_t p, char ch, unsigned rflags)
-{
-	if (ch == '(')
-		return lex_comsub(lx, at, p);
-	if (ch == '{')
-		return lex_matched(lx, at, p, '{', '}', MP_FIRSTCLOSE | MP_DOLBRACE | rflags, 0);
-	return lex_matched(lx, at, p, '[', ']', rflags | MP_ARITH, 0);
-}
-
-/* bash's parse_matched_pair: the opener is read, p is after it. */
-size_t lex_matched(struct lexer *lx, size_t at, size_t p, char open, char close, unsigned flags,
-		   char qc)
-{
-	if (!lex_enter(lx, at))
-		return SIZE_MAX;
-	unsigned count = 1, tf = 0;
-	unsigned rflags = qc == '"' ? MP_DQUOTE : (flags & MP_DQUOTE);
-	const char *s = lx->s;
-	for (;;) {
-		if (qc != '\'' && !(tf & MF_PASSNEXT))
-			p = lex_skip_joins(lx, p);
-		if (p >= lx->end) {
-			eof_in(lx, at, open == close ? 1 : 2, close);
-			p = SIZE_MAX;
-			break;
-		}
-		char ch = s[p++];
-		if (tf & MF_PASSNEXT) {
-			tf &= ~(unsigned)MF_PASSNEXT;
-			continue;
-		}
-		if (ch == close)
-			count--;
-		else if (open != close && (tf & MF_WASDOL) && open == '{' && ch == '{')
-			count++;
-		else if (!(flags & MP_FIRSTCLOSE) && ch == open)
-			count++;
-		if (!count)
-			break;
-		if (open == '\'') {
-			if ((flags & MP_ALLOWESC) && ch == '\\')
-				tf |= MF_PASSNEXT;
-			continue;
-		}
-		if (ch == '\\')
-			tf |= MF_PASSNEXT;
-		size_t np = p;
-		if (open != close) {
-			if (ch == '\'' || ch == '"' || ch == '`') {
-				unsigned f = (tf & MF_WASDOL) && ch == '\'' ? MP_ALLOWESC | rflags : rflags;
-				np = lex_matched(lx, p - 1, p, ch, ch, f, ch);
-			} else if (((flags & (MP_ARRAYSUB | MP_DOLBRACE)) && (tf & MF_WASDOL) &&
-				    (ch == '(' || ch == '{' || ch == '[')) ||
-				   ((flags & MP_ARITH) && (tf & MF_WASDOL) && ch == '(') ||
-				   ((flags & (MP_ARRAYSUB | MP_DOLBRACE)) && (tf & MF_GTLT) && ch == '(')) {
-				if (open == ch)
-					count--;
-				np = dollar_word(lx, p - 2, p, ch, rflags);
-			}
-		} else if (open == '"' && ch == '`') {
-			np = lex_matched(lx, p - 1, p, '`', '`', rflags, 0);
-		} else if (open != '`' && (tf & MF_WASDOL) && (ch == '(' || ch == '{' || ch == '[')) {
-			if (open == ch)
-				count--;
-			np = dollar_word(lx, p - 2, p, ch, rflags);
-		}
-		if (np == SIZE_MAX) {
-			p = SIZE_MAX;
-			break;
-		}
-		if (np != p) {
-			p = np;
-			tf &= ~(unsigned)(MF_WASDOL | MF_GTLT);
-			continue;
-		}
-		if ((ch == '<' || ch == '>') && !(tf & MF_GTLT))
-			tf |= MF_GTLT;
-		else
-			tf &= ~(unsigned)MF_GTLT;
-		if (ch == '$' && !(tf & MF_WASDOL))
-			tf |= MF_WASDOL;
-		else
-			tf &= ~(unsigned)MF_WASDOL;
-	}
-	lex_leave(lx);
-	return p;
-}
-
-/* Read again (a ${NAME:=...} operand): parsed, then taken back. */
-SB_COLD static size_t comsub_again(struct lexer *lx, size_t open)
-{
-	struct sbm_mark mark = sbm_mark(lx->m);
-	size_t e = sbp_comsub(lx, open);
-	sbm_rollback(lx->m, &mark);
-	return e;
-}
-
-size_t lex_comsub(struct lexer *lx, size_t open, size_t p)
-{
-	size_t q;
-	if (peek_at(lx, p, &q) == '(')
-		return lex_matched(lx, open, p, '(', ')', MP_ARITH, 0);
-	if (!lex_enter(lx, open))
-		return SIZE_MAX;
-	lx->pos = p;
-	size_t e = lx->quiet ? comsub_again(lx, open) : sbp_comsub(lx, open);
-	lex_leave(lx);
-	return e;
 }
 
 /* ---- parts of a word ---- */
@@ -246,7 +86,7 @@ static size_t simple_param(struct lexer *lx, size_t p, char quote)
 static size_t dollar_construct(struct lexer *lx, size_t p, char quote, unsigned rflags)
 {
 	size_t q;
-	int c = peek_at(lx, p + 1, &q);
+	int c = lex_peek(lx, p + 1, &q);
 	size_t e;
 	if (c == '{') {
 		e = lex_matched(lx, p, q, '{', '}', MP_FIRSTCLOSE | MP_DOLBRACE | rflags, 0);
@@ -265,7 +105,7 @@ static size_t dollar_construct(struct lexer *lx, size_t p, char quote, unsigned 
 	if (c != '(')
 		return p;
 	size_t r;
-	bool arith = peek_at(lx, q, &r) == '(';
+	bool arith = lex_peek(lx, q, &r) == '(';
 	e = lex_comsub(lx, p, q);
 	if (e == SIZE_MAX)
 		return e;
@@ -295,7 +135,7 @@ static size_t dquote(struct lexer *lx, size_t open)
 	for (;;) {
 		p = lex_skip_joins(lx, p);
 		if (p >= lx->end) {
-			eof_in(lx, open, 1, '"');
+			lex_eof_in(lx, open, 1, '"');
 			p = SIZE_MAX;
 			break;
 		}
@@ -422,8 +262,10 @@ SB_COLD static size_t compound_assignment(struct lexer *lx, size_t word, size_t 
 static bool assignment_left(const char *s, size_t a, size_t b, bool compassign)
 {
 	size_t i = a;
-	if (i < b && compassign && s[i] == '[') {
-		/* [key]=value in an array */
+	if (compassign) {
+		/* inside an array only [key]=value is one */
+		if (i >= b || s[i] != '[')
+			return false;
 	} else {
 		if (i >= b || !sb_is_name_start((unsigned char)s[i]))
 			return false;
@@ -493,11 +335,11 @@ static bool construct(struct lexer *lx, struct wscan *w, struct token *t)
 		w->dollar |= c == '"' && e != SIZE_MAX && memchr(s + p, '$', e - p);
 	} else if ((pst & PST_REGEXP) && c == '(') {
 		e = lex_matched(lx, p, p + 1, '(', ')', 0, 0);
-	} else if ((pst & PST_EXTPAT) && strchr("@*+?!", c) && peek_at(lx, p + 1, &q) == '(') {
+	} else if ((pst & PST_EXTPAT) && strchr("@*+?!", c) && lex_peek(lx, p + 1, &q) == '(') {
 		e = lex_matched(lx, p, q, '(', ')', 0, 0);
 		w->flags |= SB_W_GLOB;
 	} else if (c == '$' || c == '<' || c == '>') {
-		int n = peek_at(lx, p + 1, &q);
+		int n = lex_peek(lx, p + 1, &q);
 		if (c == '$' && (n == '\'' || n == '"')) {
 			flush(lx, w);
 			if (n == '\'') {
@@ -533,7 +375,7 @@ static bool construct(struct lexer *lx, struct wscan *w, struct token *t)
 				(p == w->start && (pst & PST_COMPASSIGN)))) {
 		e = lex_matched(lx, p, p + 1, '[', ']', MP_ARRAYSUB, 0);
 	} else if (c == '=' && p > w->start && (lex_assign_ok(lx) || (pst & PST_ASSIGNOK)) &&
-		   assignment_left(s, w->start, p, pst & PST_COMPASSIGN) && peek_at(lx, p + 1, &q) == '(') {
+		   assignment_left(s, w->start, p, pst & PST_COMPASSIGN) && lex_peek(lx, p + 1, &q) == '(') {
 		flush(lx, w);
 		lex_add_lit(lx, 0, p, p + 1);
 		e = compound_assignment(lx, w->start, p, q, t);

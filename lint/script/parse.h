@@ -55,6 +55,15 @@ enum decl {
 	DECL_MAPFILE, DECL_PRINTF, DECL_SOURCE, DECL_LET, DECL_ONE_NAME
 };
 
+/* errors and recovery (parse_error.c) */
+bool sbp_is_closer(enum tok k);
+const char *sbp_tok_text(enum tok k);
+/* Does an open construct (the innermost too, when inner) wait for t? */
+bool sbp_awaited(const struct parser *p, enum tok t, bool inner);
+/* After a syntax error in a list of the file: the broken statement from
+ * stmt on stays as a command; false when the parse cannot go on. */
+bool sbp_recover(struct parser *p, const struct where *w, size_t stmt);
+
 /* tokens (parse.c) */
 const struct token *sbp_peek(struct parser *p);
 void sbp_next(struct parser *p);
@@ -78,8 +87,6 @@ bool sbp_outer_closer(const struct parser *p, enum tok t);
 bool sbp_compound_list(struct parser *p, const struct where *w, const char *what);
 bool sbp_pipeline_command(struct parser *p, const struct where *w, unsigned bits);
 void sbp_mark(struct parser *p, size_t from, unsigned bits);
-unsigned sbp_new_block(struct parser *p, const struct where *w, enum block_kind kind,
-		       bool opaque);
 
 /* compound commands (parse_compound.c) */
 bool sbp_shell_command(struct parser *p, const struct where *w);
