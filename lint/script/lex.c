@@ -40,7 +40,6 @@ void lex_init(struct lexer *lx, sb_model *m, size_t off, size_t end,
 	lx->end = end;
 	lx->env = env;
 	lx->st.last = lx->st.before = lx->st.cur = T_NEWLINE;
-	lx->jump_from = SIZE_MAX;
 	lx->templates = m->templates;
 }
 
@@ -67,7 +66,7 @@ static bool text_is(const struct lexer *lx, size_t a, size_t b, const char *lit)
 			a++;
 			continue;
 		}
-		if (*lit++ != s[a])
+		if (!*lit || *lit++ != s[a])
 			return false;
 	}
 	return *lit == '\0';
@@ -444,14 +443,22 @@ static void newline_token(struct lexer *lx, struct token *t, size_t q)
 	t->kind = T_NEWLINE;
 	t->off = q;
 	t->end = q < lx->end ? q + 1 : q;
-	size_t next = t->end;
-	if (q == lx->jump_from) {
-		next = lx->jump_to;
-		lx->jump_from = SIZE_MAX;
-	}
+	size_t next = q < lx->end ? lex_after_newline(lx, q) : q;
 	lx->pos = next;
-	if (lx->st.nhd)
-		lx->pos = lex_read_heredocs(lx, next);
+	if (lx->st.nhd) {
+		size_t rest, rest_nl;
+		size_t e = lex_read_heredocs(lx, next, &rest, &rest_nl);
+		lx->pos = e;
+		if (rest != SIZE_MAX) {
+			/* EOF) in a $( ): the ) is read next, then what follows
+			 * the bodies */
+			lx->pos = rest;
+			if (e != rest_nl + 1 && lx->njumps < 4) {
+				lx->jumps[lx->njumps].from = rest_nl;
+				lx->jumps[lx->njumps++].to = e;
+			}
+		}
+	}
 	lx->st.pst &= ~(unsigned)PST_ASSIGNOK;
 }
 
@@ -473,8 +480,9 @@ void lex_read(struct lexer *lx, struct token *t)
 	}
 	lx->pos = p;
 	if (p >= lx->end) {
+		size_t rest, rest_nl;
 		if (lx->st.nhd)
-			lex_read_heredocs(lx, lx->end);
+			lex_read_heredocs(lx, lx->end, &rest, &rest_nl);
 		t->kind = T_EOF;
 		t->off = t->end = lx->end;
 		return;
@@ -523,14 +531,15 @@ void lex_resync(struct lexer *lx, size_t off)
 	memset(&lx->st, 0, sizeof lx->st);
 	lx->st.last = lx->st.before = lx->st.cur = T_NEWLINE;
 	lx->failed = false;
-	lx->jump_from = SIZE_MAX;
+	lx->njumps = 0;
 	lx->tmp.len = 0;
 	lx->pos = off < lx->end ? off : lx->end;
 	/* bodies of the broken line's here-documents are not commands */
 	if (nhd) {
 		lx->st.hd_base = base;
 		lx->st.nhd = nhd;
-		lx->pos = lex_read_heredocs(lx, lx->pos);
+		size_t rest, rest_nl;
+		lx->pos = lex_read_heredocs(lx, lx->pos, &rest, &rest_nl);
 	}
 	lx->hd.len = lx->st.hd_base;
 }

@@ -97,9 +97,12 @@ struct lexer {
 	bool templates;         /* {{ }} and {% %} are words of their own */
 	bool quiet;             /* reading text again: record nothing */
 	unsigned open_braces;   /* bash's open_brace_count */
-	/* A $( ) that ends before its here-document bodies: they are read
-	 * from the next line, and the rest of the line continues after them. */
-	size_t jump_from, jump_to;
+	/* Where the input goes on after a newline, when that is not the
+	 * next byte: a $( ) that closed before its here-document bodies has
+	 * them read from the next line, and the rest of its line goes on
+	 * after them (lex_heredoc.c). */
+	struct { size_t from, to; } jumps[4];
+	unsigned njumps;
 	/* After a syntax error: where the list it is in goes on (SIZE_MAX:
 	 * nowhere, the input ended inside), and past where it went on last. */
 	size_t err_resume, err_floor;
@@ -125,12 +128,16 @@ sb_word *lex_word_all(struct lexer *lx, bool in_dquote);
  * returns its index in m->heredocs. */
 size_t lex_heredoc(struct lexer *lx, const sb_word *delim, bool strip, size_t op_off);
 /* Reads the pending here-document bodies from `from`, a line start;
- * returns the position after them. */
-size_t lex_read_heredocs(struct lexer *lx, size_t from);
+ * returns the position after them. In a $( ), a body line that starts
+ * with the delimiter and holds a ) ends the body too, and the rest of
+ * that line is read next: [*rest, *rest_nl] (else *rest is SIZE_MAX). */
+size_t lex_read_heredocs(struct lexer *lx, size_t from, size_t *rest, size_t *rest_nl);
 /* The bodies of the pending here-documents of a $( ) that closed before
  * its newline: they come from the next line, and the rest of this line
- * goes on after them, as bash reads them. */
-void lex_heredocs_now(struct lexer *lx);
+ * goes on after them, as bash reads them. Returns where reading goes on. */
+size_t lex_heredocs_now(struct lexer *lx);
+/* The position after the newline at q: q + 1, or where a jump leads. */
+size_t lex_after_newline(struct lexer *lx, size_t q);
 /* Where an assignment may stand (bash's assignment_acceptable). */
 bool lex_assign_ok(const struct lexer *lx);
 /* Entering and leaving a nested construct; false (with a problem) past

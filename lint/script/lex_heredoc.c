@@ -55,11 +55,16 @@ size_t lex_heredoc(struct lexer *lx, const sb_word *delim, bool strip, size_t op
 	return rec;
 }
 
+enum { OPEN, CLOSED, CLOSED_BY_PAREN };
+
 /* Does the body line [p, eol) close the here-document? With an unquoted
- * delimiter the line is read with its backslash-newlines joined: *next
- * is then past the last line joined. NUL bytes are not read at all. */
-static bool closes(const struct lexer *lx, const struct pending_heredoc *h, size_t p,
-		   size_t *eol, size_t *next)
+ * delimiter the line is read with its backslash-newlines joined: *next is
+ * then past the last line joined. NUL bytes are not read at all. In a
+ * $( ) a line that starts with the delimiter and holds a ) after it
+ * closes it too (bash's backwards compatibility), and *rest is where the
+ * rest of the line starts. */
+static int closes(const struct lexer *lx, const struct pending_heredoc *h, size_t p,
+		  size_t *eol, size_t *next, size_t *rest)
 {
 	const char *s = lx->s;
 	size_t e = p;
@@ -72,15 +77,11 @@ static bool closes(const struct lexer *lx, const struct pending_heredoc *h, size
 	}
 	*eol = e;
 	*next = e < lx->end ? e + 1 : e;
-	/* the line as bash compares it: joins and NULs left out */
-	size_t k = 0, i = p;
-	bool strip = h->strip, stripping = h->strip;
-	for (int round = 0; round < 2; round++) {
-		k = 0;
-		i = p;
-		stripping = round == 1 && strip;
-		bool ok = true;
-		for (; i < e; i++) {
+	bool paren = (lx->st.pst & PST_CMDSUBST) != 0;
+	for (int round = 0; round < (h->strip ? 2 : 1); round++) {
+		size_t k = 0, i = p;
+		bool stripping = round == 1;
+		for (; i < e && k < h->dlen; i++) {
 			if (s[i] == '\0')
 				continue;
 			if (!h->quoted && s[i] == '\\' && i + 1 < e && s[i + 1] == '\n') {
@@ -90,39 +91,51 @@ static bool closes(const struct lexer *lx, const struct pending_heredoc *h, size
 			if (stripping && s[i] == '\t')
 				continue;
 			stripping = false;
-			if (k >= h->dlen || s[i] != h->delim[k]) {
-				ok = false;
+			if (s[i] != h->delim[k])
 				break;
-			}
 			k++;
 		}
-		if (ok && k == h->dlen)
-			return true;
-		if (!strip)
-			break;
+		if (k < h->dlen)
+			continue;
+		while (stripping && i < e && s[i] == '\t')
+			i++;
+		size_t tail = i;
+		while (tail < e && s[tail] == '\0')
+			tail++;
+		if (tail == e)
+			return CLOSED;
+		if (paren && memchr(s + i, ')', e - i)) {
+			*rest = i;
+			return CLOSED_BY_PAREN;
+		}
 	}
-	return false;
+	return OPEN;
 }
 
-size_t lex_read_heredocs(struct lexer *lx, size_t from)
+size_t lex_read_heredocs(struct lexer *lx, size_t from, size_t *rest, size_t *rest_nl)
 {
 	sb_model *m = lx->m;
 	size_t p = from;
+	*rest = *rest_nl = SIZE_MAX;
 	for (unsigned k = 0; k < lx->st.nhd; k++) {
 		const struct pending_heredoc *h = &lx->hd.v[lx->st.hd_base + k];
 		struct sb_heredoc *rec = &m->heredocs.v[h->rec];
 		size_t body = p;
 		bool found = false;
 		while (p < lx->end) {
-			size_t eol, next;
-			bool end = closes(lx, h, p, &eol, &next);
+			size_t eol, next, r = SIZE_MAX;
+			int end = closes(lx, h, p, &eol, &next, &r);
 			if (!lx->env->in_string && !lx->quiet)
 				for (size_t l = lex_line_of(lx, p), last = lex_line_of(lx, eol); l <= last; l++)
 					sbm_mark_line(m, (uint32_t)l, SB_LINE_HEREDOC);
 			p = next;
-			if (end) {
+			if (end != OPEN) {
 				found = true;
 				rec->span = sbm_span(m, body, eol);
+				if (end == CLOSED_BY_PAREN && *rest == SIZE_MAX) {
+					*rest = r;
+					*rest_nl = eol;
+				}
 				break;
 			}
 		}
@@ -138,19 +151,54 @@ size_t lex_read_heredocs(struct lexer *lx, size_t from)
 	return p;
 }
 
-void lex_heredocs_now(struct lexer *lx)
+static void add_jump(struct lexer *lx, size_t from, size_t to)
 {
-	size_t from;
-	if (lx->jump_from != SIZE_MAX) {
-		from = lx->jump_to;
-	} else {
-		const char *nl = memchr(lx->s + lx->pos, '\n', lx->end - lx->pos);
-		if (!nl) {
-			lex_read_heredocs(lx, lx->end);
-			return;
-		}
-		lx->jump_from = (size_t)(nl - lx->s);
-		from = lx->jump_from + 1;
+	if (from + 1 == to || lx->njumps >= sizeof lx->jumps / sizeof lx->jumps[0])
+		return;
+	lx->jumps[lx->njumps].from = from;
+	lx->jumps[lx->njumps++].to = to;
+}
+
+/* The jump from the newline at q, taken; SIZE_MAX when there is none. */
+static size_t take_jump(struct lexer *lx, size_t q)
+{
+	for (unsigned i = 0; i < lx->njumps; i++) {
+		if (lx->jumps[i].from != q)
+			continue;
+		size_t to = lx->jumps[i].to;
+		lx->jumps[i] = lx->jumps[--lx->njumps];
+		return to;
 	}
-	lx->jump_to = lex_read_heredocs(lx, from);
+	return SIZE_MAX;
+}
+
+size_t lex_after_newline(struct lexer *lx, size_t q)
+{
+	if (lx->njumps) {
+		size_t to = take_jump(lx, q);
+		if (to != SIZE_MAX)
+			return to;
+	}
+	return q < lx->end ? q + 1 : q;
+}
+
+size_t lex_heredocs_now(struct lexer *lx)
+{
+	size_t cur = lx->pos, rest, rest_nl;
+	const char *nl = memchr(lx->s + cur, '\n', lx->end - cur);
+	if (!nl) {
+		lex_read_heredocs(lx, lx->end, &rest, &rest_nl);
+		return cur;
+	}
+	/* the bodies come after those an earlier $( ) of this line took */
+	size_t f = (size_t)(nl - lx->s), start = take_jump(lx, f);
+	if (start == SIZE_MAX)
+		start = f + 1;
+	size_t e = lex_read_heredocs(lx, start, &rest, &rest_nl);
+	add_jump(lx, f, e);
+	if (rest == SIZE_MAX)
+		return cur;
+	/* the rest of the delimiter line is read first, then this line's */
+	add_jump(lx, rest_nl, cur);
+	return rest;
 }

@@ -70,7 +70,8 @@ size_t lex_matched(struct lexer *lx, size_t at, size_t p, char open, char close,
 			p = SIZE_MAX;
 			break;
 		}
-		char ch = s[p++];
+		char ch = s[p];
+		p = ch == '\n' ? lex_after_newline(lx, p) : p + 1;
 		if (tf & MF_PASSNEXT) {
 			tf &= ~(unsigned)MF_PASSNEXT;
 			continue;

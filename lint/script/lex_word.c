@@ -22,11 +22,7 @@ size_t lex_skip_joins_at(struct lexer *lx, size_t p)
 	while (p + 1 < lx->end && lx->s[p] == '\\' && lx->s[p + 1] == '\n') {
 		if (!lx->env->in_string)
 			lx->m->line_cont[lex_line_of(lx, p)] = 1;
-		p += 2;
-		if (p - 1 == lx->jump_from) { /* the line a $( ) here-document left */
-			p = lx->jump_to;
-			lx->jump_from = SIZE_MAX;
-		}
+		p = lex_after_newline(lx, p + 1);
 	}
 	return p;
 }
@@ -152,7 +148,7 @@ static size_t dquote(struct lexer *lx, size_t open)
 			continue;
 		}
 		if (c != '$' && c != '`') {
-			p++;
+			p = c == '\n' ? lex_after_newline(lx, p) : p + 1;
 			continue;
 		}
 		if (p > run)

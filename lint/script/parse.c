@@ -347,7 +347,7 @@ size_t sbp_comsub(struct lexer *lx, size_t open)
 			e = t->end;
 			sbp_next(sub);
 			if (lx->st.nhd)
-				lex_heredocs_now(lx);
+				e = lex_heredocs_now(lx);
 		} else if (ok || !sbp_failed(sub)) {
 			sbp_unexpected(sub, t);
 		}

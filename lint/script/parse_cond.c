@@ -14,6 +14,7 @@
 struct cond {
 	struct parser *p;
 	struct token t;     /* the token read last (bash's cond_token) */
+	size_t open, open_end; /* the [[ */
 	bool bad;
 };
 
@@ -24,13 +25,17 @@ static bool word_is(const struct cond *c, const char *lit)
 	return c->t.kind == T_WORD && strlen(lit) == n && memcmp(s, lit, n) == 0;
 }
 
+/* The problem at the token that broke the expression; at the end of
+ * the input, at the [[ left open. */
 static void fail(struct cond *c, const char *msg)
 {
 	if (!c->bad && !sbp_failed(c->p)) {
-		size_t off = c->t.off, end = c->t.end > off ? c->t.end : off + 1;
-		sbp_error(c->p, off, end, msg);
-		if (c->t.kind == T_EOF)
+		if (c->t.kind == T_EOF) {
+			sbp_error(c->p, c->open, c->open_end, "[[ without its ]]");
 			c->p->lx->err_resume = SIZE_MAX;
+		} else {
+			sbp_error(c->p, c->t.off, c->t.end > c->t.off ? c->t.end : c->t.off + 1, msg);
+		}
 	}
 	c->bad = true;
 }
@@ -169,7 +174,7 @@ bool sbp_cond(struct parser *p, const struct where *w)
 	lx->st.before = lx->st.last;
 	lx->st.last = lx->st.cur;
 	lx->st.pst |= PST_CONDEXPR;
-	struct cond c = { .p = p };
+	struct cond c = { .p = p, .open = kw.off, .open_end = kw.end };
 	cond_or(&c);
 	if (!c.bad && c.t.kind != T_COND_END)
 		fail(&c, c.t.kind == T_EOF ? "[[ without its ]]" : "unexpected token in [[ ]]");
