@@ -43,6 +43,10 @@ struct lint_options {
 	const char *shellcheck_program;    /* NULL: from PATH */
 	const char *cluster_fallback;      /* settings' cluster: after the script's own comment */
 	bool excluded;                     /* settings' exclude: the file is not linted */
+	const char *base_rev;              /* --base or base:, the git revision whose version of
+					    * each cluster config a change is reviewed against */
+	const char *base_path;             /* diff OLD NEW: the old version is this file */
+	double idle_cost_warning;          /* idle-cost-warning: USD/h; < 0: PC6001 stays info */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
 	void *options_ctx;
 };
@@ -73,6 +77,7 @@ struct lint_run {
 	size_t files_checked;
 	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
 	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */
+	const char *base_failed; /* a revision already reported as unusable */
 };
 
 /* Rules enabled by default, levels at their defaults, shellcheck auto. */

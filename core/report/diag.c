@@ -90,6 +90,22 @@ void diag_remove(struct diag_list *list, size_t i)
 	list->len--;
 }
 
+void diag_list_filter(struct diag_list *list, size_t first,
+		      bool (*keep)(struct diag *d, void *ctx), void *ctx)
+{
+	size_t out = first;
+	for (size_t i = first; i < list->len; i++) {
+		if (!keep(&list->v[i], ctx)) {
+			diag_fini(&list->v[i]);
+			continue;
+		}
+		if (out != i)
+			list->v[out] = list->v[i];
+		out++;
+	}
+	list->len = out;
+}
+
 static int diag_cmp(const void *pa, const void *pb)
 {
 	const struct diag *a = pa, *b = pb;

@@ -54,6 +54,11 @@ void diag_set_fix_bytes(struct diag *d, size_t start, size_t end, const char *te
 
 /* Removes entry i, keeping order. */
 void diag_remove(struct diag_list *list, size_t i);
+/* Keeps, in order, the entries from first on for which keep says so and
+ * removes the others, in one pass: a run that drops tens of thousands of
+ * findings must not move the list once for each. */
+void diag_list_filter(struct diag_list *list, size_t first,
+		      bool (*keep)(struct diag *d, void *ctx), void *ctx);
 /* Sorts by path, line, column, rule: the order users and tools rely on. */
 void diag_list_sort(struct diag_list *list);
 void diag_list_free(struct diag_list *list);

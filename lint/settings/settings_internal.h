@@ -50,6 +50,10 @@ struct settings_file {
 	int shellcheck;              /* enum shellcheck_mode, -1 unset */
 	char *shellcheck_program;
 	uint32_t shellcheck_line;
+	char *base;                  /* a git revision; NULL unset */
+	uint32_t base_line;
+	double idle_cost_warning;    /* USD per hour; < 0 unset */
+	uint32_t idle_cost_line;
 	struct target_request target; /* target: parts unset when absent */
 	uint32_t target_pc_line, target_slurm_line;
 };

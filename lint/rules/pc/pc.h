@@ -14,6 +14,7 @@ struct pc {
 	const struct cluster *cl;
 	struct diag_list *diags;
 	const struct target *target; /* the ParallelCluster checked against */
+	double idle_cost_warning;    /* pc_settings */
 };
 
 /* Reports at node `at` (its span and YAML path). */
@@ -28,5 +29,6 @@ void pc_check_placement(const struct pc *pc);
 void pc_check_capacity(const struct pc *pc);
 void pc_check_platform(const struct pc *pc);
 void pc_check_storage(const struct pc *pc);
+void pc_check_cost(const struct pc *pc);
 
 #endif
