@@ -308,8 +308,63 @@ static void flush(struct lexer *lx, struct wscan *w)
 		lex_add_lit(lx, 0, w->run, w->p);
 }
 
-/* One quoted or expanded construct at w->p; false when w->p holds none
- * (an ordinary character), and w->p is SIZE_MAX on failure. */
+/* '...', "..." or `...` at p, with their parts: the position after. */
+static size_t quote_run(struct lexer *lx, struct wscan *w, size_t p)
+{
+	char c = lx->s[p];
+	size_t e;
+	if (c == '\'') {
+		e = lex_matched(lx, p, p + 1, '\'', '\'', 0, '\'');
+		if (e != SIZE_MAX) {
+			lex_add_lit(lx, '\'', p + 1, e - 1);
+			lex_mark_string_lines(lx, p, e);
+		}
+	} else {
+		e = c == '"' ? dquote(lx, p) : backquote(lx, p, 0);
+	}
+	w->quoted |= c != '`';
+	w->dollar |= c == '"' && e != SIZE_MAX && memchr(lx->s + p, '$', e - p);
+	return e;
+}
+
+/* What starts with $, < or > at p: $'...', $"...", ${ }, $( ), $(( )),
+ * $[ ], <( ), >( ), $NAME. p when it is none of these (a < or > that
+ * ends the word). */
+static size_t dollar_or_procsub(struct lexer *lx, struct wscan *w, size_t p)
+{
+	char c = lx->s[p];
+	size_t q, e = p;
+	int n = lex_peek(lx, p + 1, &q);
+	if (c != '$' && n != '(')
+		return p;
+	flush(lx, w);
+	w->dollar = true;
+	if (c == '$' && n == '\'') {
+		e = lex_matched(lx, p, q, '\'', '\'', MP_ALLOWESC, '\'');
+		if (e != SIZE_MAX) {
+			lex_add_lit(lx, '$', q, e - 1);
+			lex_mark_string_lines(lx, p, e);
+		}
+		w->quoted = true;
+	} else if (c == '$' && n == '"') {
+		e = dquote(lx, q - 1);
+		w->quoted = true;
+	} else if (c == '$' && (n == '(' || n == '{' || n == '[')) {
+		e = dollar_construct(lx, p, 0, 0);
+	} else if (n == '(') {
+		e = lex_comsub(lx, p, q);
+		if (e != SIZE_MAX) {
+			struct wpart *pp = lex_add_part(lx, WP_PROCSUB, 0, p, e);
+			pp->in_off = q, pp->in_end = e - 1;
+		}
+	} else {
+		e = simple_param(lx, p, 0);
+	}
+	return e;
+}
+
+/* One quoted, expanded or bracketed construct at w->p; false when w->p
+ * holds none (an ordinary character), and w->p is SIZE_MAX on failure. */
 static bool construct(struct lexer *lx, struct wscan *w, struct token *t)
 {
 	const char *s = lx->s;
@@ -318,55 +373,15 @@ static bool construct(struct lexer *lx, struct wscan *w, struct token *t)
 	unsigned pst = lx->st.pst;
 	if (c == '\'' || c == '"' || c == '`') {
 		flush(lx, w);
-		if (c == '\'') {
-			e = lex_matched(lx, p, p + 1, '\'', '\'', 0, '\'');
-			if (e != SIZE_MAX) {
-				lex_add_lit(lx, '\'', p + 1, e - 1);
-				lex_mark_string_lines(lx, p, e);
-			}
-		} else {
-			e = c == '"' ? dquote(lx, p) : backquote(lx, p, 0);
-		}
-		w->quoted |= c != '`';
-		w->dollar |= c == '"' && e != SIZE_MAX && memchr(s + p, '$', e - p);
+		e = quote_run(lx, w, p);
 	} else if ((pst & PST_REGEXP) && c == '(') {
 		e = lex_matched(lx, p, p + 1, '(', ')', 0, 0);
 	} else if ((pst & PST_EXTPAT) && strchr("@*+?!", c) && lex_peek(lx, p + 1, &q) == '(') {
 		e = lex_matched(lx, p, q, '(', ')', 0, 0);
 		w->flags |= SB_W_GLOB;
 	} else if (c == '$' || c == '<' || c == '>') {
-		int n = lex_peek(lx, p + 1, &q);
-		if (c == '$' && (n == '\'' || n == '"')) {
-			flush(lx, w);
-			if (n == '\'') {
-				e = lex_matched(lx, p, q, '\'', '\'', MP_ALLOWESC, '\'');
-				if (e != SIZE_MAX) {
-					lex_add_lit(lx, '$', q, e - 1);
-					lex_mark_string_lines(lx, p, e);
-				}
-			} else {
-				e = dquote(lx, q - 1);
-			}
-			w->quoted = true;
-		} else if (c == '$' && (n == '(' || n == '{' || n == '[')) {
-			flush(lx, w);
-			e = dollar_construct(lx, p, 0, 0);
-			w->dollar = true;
-		} else if (n == '(') {
-			flush(lx, w);
-			e = lex_comsub(lx, p, q);
-			if (e != SIZE_MAX) {
-				struct wpart *pp = lex_add_part(lx, WP_PROCSUB, 0, p, e);
-				pp->in_off = q, pp->in_end = e - 1;
-			}
-			w->dollar = true;
-		} else if (c == '$') {
-			flush(lx, w);
-			e = simple_param(lx, p, 0);
-			w->dollar = true;
-		} else {
+		if ((e = dollar_or_procsub(lx, w, p)) == p)
 			return false;
-		}
 	} else if (c == '[' && ((p > w->start && lex_assign_ok(lx) && all_name(s, w->start, p)) ||
 				(p == w->start && (pst & PST_COMPASSIGN)))) {
 		e = lex_matched(lx, p, p + 1, '[', ']', MP_ARRAYSUB, 0);

@@ -301,6 +301,43 @@ static bool command(struct parser *p, const struct where *w, unsigned bits)
 
 /* ---- $( ) ---- */
 
+/* The token memory and state flags a $( ) starts with, as bash's
+ * parse_comsub sets them; its here-documents wait above the word's. */
+static void comsub_state(struct lexer *lx, const struct lex_state *outer)
+{
+	unsigned keep = PST_CASESTMT | PST_ASSIGNOK | PST_ALLOWOPNBRC;
+	memset(&lx->st, 0, sizeof lx->st);
+	lx->st.cur = T_DOLPAREN;
+	lx->st.last = T_NEWLINE;
+	lx->st.before = outer->last;
+	lx->st.pst = (outer->pst & keep) | PST_CMDSUBST;
+	lx->st.hd_base = outer->hd_base + outer->nhd;
+}
+
+/* DOLPAREN compound_list ')' | DOLPAREN newline_list ')': the position
+ * reading goes on at, or SIZE_MAX. */
+static size_t comsub_body(struct parser *sub, const struct where *w, size_t open)
+{
+	struct token t0 = { .kind = T_DOLPAREN, .off = open, .end = open + 2 };
+	size_t e = SIZE_MAX;
+	if (!sbp_open(sub, T_DOLPAREN, &t0, W_RPAREN))
+		return e;
+	sbp_skip_newlines(sub);
+	bool ok = sbp_peek(sub)->kind == T_RPAREN ||
+		  sbp_compound_list(sub, w, "$( ) with no command inside");
+	const struct token *t = sbp_peek(sub);
+	if (ok && t->kind == T_RPAREN) {
+		e = t->end;
+		sbp_next(sub);
+		if (sub->lx->st.nhd)
+			e = lex_heredocs_now(sub->lx);
+	} else if (ok || !sbp_failed(sub)) {
+		sbp_unexpected(sub, t);
+	}
+	sbp_close(sub);
+	return e;
+}
+
 size_t sbp_comsub(struct lexer *lx, size_t open)
 {
 	sb_model *m = lx->m;
@@ -329,30 +366,8 @@ size_t sbp_comsub(struct lexer *lx, size_t open)
 	sub->here = w;
 	sub->last = outer ? outer->last : NULL;
 	struct lex_state saved = lx->st;
-	unsigned keep = PST_CASESTMT | PST_ASSIGNOK | PST_ALLOWOPNBRC;
-	memset(&lx->st, 0, sizeof lx->st);
-	lx->st.cur = T_DOLPAREN;
-	lx->st.last = T_NEWLINE;
-	lx->st.before = saved.last;
-	lx->st.pst = (saved.pst & keep) | PST_CMDSUBST;
-	lx->st.hd_base = saved.hd_base + saved.nhd;
-	struct token t0 = { .kind = T_DOLPAREN, .off = open, .end = open + 2 };
-	size_t e = SIZE_MAX;
-	if (sbp_open(sub, T_DOLPAREN, &t0, W_RPAREN)) {
-		sbp_skip_newlines(sub);
-		bool ok = sbp_peek(sub)->kind == T_RPAREN ||
-			  sbp_compound_list(sub, &w, "$( ) with no command inside");
-		const struct token *t = sbp_peek(sub);
-		if (ok && t->kind == T_RPAREN) {
-			e = t->end;
-			sbp_next(sub);
-			if (lx->st.nhd)
-				e = lex_heredocs_now(lx);
-		} else if (ok || !sbp_failed(sub)) {
-			sbp_unexpected(sub, t);
-		}
-		sbp_close(sub);
-	}
+	comsub_state(lx, &saved);
+	size_t e = comsub_body(sub, &w, open);
 	lx->st = saved;
 	lx->hd.len = saved.hd_base + saved.nhd;
 	lx->owner = outer;

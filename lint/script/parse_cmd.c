@@ -264,58 +264,27 @@ static bool starts_flag(const sb_word *w)
 	return n >= 2 && s[0] == '-' && (s[1] == '-' || sb_is_name_start((unsigned char)s[1]));
 }
 
-sb_cmd *sbp_emit(struct parser *p, const struct where *w, size_t off, size_t end)
+/* time -p, coproc NAME: words of the command they run, before its own. */
+static size_t take_prefix(struct parser *p, size_t off)
+{
+	if (!p->prefix.len)
+		return off;
+	for (size_t i = 0; i < p->words.len; i++)
+		VEC_PUSH(p->prefix, p->words.v[i]);
+	p->words.len = 0;
+	for (size_t i = 0; i < p->prefix.len; i++)
+		VEC_PUSH(p->words, p->prefix.v[i]);
+	if (p->prefix.v[0]->off < off)
+		off = p->prefix.v[0]->off;
+	p->prefix.len = 0;
+	return off;
+}
+
+/* The assignments of the command, in the order bash makes them:
+ * ${NAME:=x} while the words expand, before the rest. */
+static void emit_assigns(struct parser *p, sb_cmd *c, size_t word0)
 {
 	sb_model *m = p->m;
-	size_t first_child = p->cmd_first;
-	/* time -p, coproc NAME: words of the command they run */
-	if (p->prefix.len) {
-		size_t n = p->prefix.len;
-		for (size_t i = 0; i < p->words.len; i++)
-			VEC_PUSH(p->prefix, p->words.v[i]);
-		p->words.len = 0;
-		for (size_t i = 0; i < p->prefix.len; i++)
-			VEC_PUSH(p->words, p->prefix.v[i]);
-		if (p->prefix.v[0]->off < off)
-			off = p->prefix.v[0]->off;
-		p->prefix.len = 0;
-		(void)n;
-	}
-	size_t word0 = p->words.len ? p->words.v[0]->off : SIZE_MAX;
-	for (size_t i = 0; i < p->pending.len; i++) {
-		const struct assign_rec *a = p->pending.v[i];
-		if (a->pub.span.off < word0)
-			sbp_parse_backquotes(p, w, a->pub.value);
-		for (size_t k = 0; k < a->pub.n_elems; k++)
-			sbp_parse_backquotes(p, w, a->pub.elems[k]);
-	}
-	for (size_t i = 0; i < p->words.len; i++)
-		sbp_parse_backquotes(p, w, p->words.v[i]);
-	for (size_t i = 0; i < p->extra.len; i++)
-		sbp_parse_backquotes(p, w, p->extra.v[i]);
-
-	sb_cmd *c = sbm_alloc(m, sizeof *c);
-	c->index = m->cmds.len;
-	c->span = sbm_span(m, off, end);
-	c->ctx = w->ctx;
-	c->func = w->func;
-	c->parent = p->env->parent;
-	c->nest_quote = p->env->quote;
-	c->nest = p->env->nest;
-	c->block = w->block;
-	c->scope = p->env->scope;
-	c->nwords = p->words.len;
-	if (c->nwords) {
-		c->words = sbm_alloc(m, c->nwords * sizeof *c->words);
-		memcpy(c->words, p->words.v, c->nwords * sizeof *c->words);
-	}
-	for (size_t i = first_child; i < m->cmds.len; i++)
-		if (!m->cmds.v[i]->parent || m->cmds.v[i]->parent == p->env->parent)
-			m->cmds.v[i]->parent = c;
-	VEC_PUSH(m->cmds, c);
-	p->cmd_first = m->cmds.len;
-
-	/* ${NAME:=x} assigns while the words expand, before the rest. */
 	size_t nword_assigns = p->pending.len;
 	for (size_t i = 0; i < p->words.len; i++)
 		default_assigns(p, p->words.v[i]);
@@ -344,20 +313,67 @@ sb_cmd *sbp_emit(struct parser *p, const struct where *w, size_t off, size_t end
 		for (size_t i = 0; i < c->nassigns; i++)
 			c->assigns[i] = &m->assigns.v[first + i]->pub;
 	}
+}
+
+/* A command that starts with -flag: the line before lost its backslash.
+ * starts_flag reads the raw text, so "--x" (quoted) does not count,
+ * while --x="$V" (quoted later in the word) does. */
+static void lost_continuation(struct parser *p, sb_cmd *c, size_t off)
+{
+	if (!c->nwords || c->words[0]->off != off || !starts_flag(c->words[0]) || !p->last)
+		return;
+	struct sb_fact f = { 0 };
+	f.kind = SB_FACT_LOST_CONTINUATION;
+	f.span = c->words[0]->span;
+	f.cmd = c;
+	f.prev = p->last;
+	f.adjacent = p->last->span.end_line + 1 == c->span.line;
+	VEC_PUSH(p->m->facts, f);
+}
+
+sb_cmd *sbp_emit(struct parser *p, const struct where *w, size_t off, size_t end)
+{
+	sb_model *m = p->m;
+	size_t first_child = p->cmd_first;
+	off = take_prefix(p, off);
+	size_t word0 = p->words.len ? p->words.v[0]->off : SIZE_MAX;
+	for (size_t i = 0; i < p->pending.len; i++) {
+		const struct assign_rec *a = p->pending.v[i];
+		if (a->pub.span.off < word0)
+			sbp_parse_backquotes(p, w, a->pub.value);
+		for (size_t k = 0; k < a->pub.n_elems; k++)
+			sbp_parse_backquotes(p, w, a->pub.elems[k]);
+	}
+	for (size_t i = 0; i < p->words.len; i++)
+		sbp_parse_backquotes(p, w, p->words.v[i]);
+	for (size_t i = 0; i < p->extra.len; i++)
+		sbp_parse_backquotes(p, w, p->extra.v[i]);
+
+	sb_cmd *c = sbm_alloc(m, sizeof *c);
+	c->index = m->cmds.len;
+	c->span = sbm_span(m, off, end);
+	c->ctx = w->ctx;
+	c->func = w->func;
+	c->parent = p->env->parent;
+	c->nest_quote = p->env->quote;
+	c->nest = p->env->nest;
+	c->block = w->block;
+	c->scope = p->env->scope;
+	c->nwords = p->words.len;
+	if (c->nwords) {
+		c->words = sbm_alloc(m, c->nwords * sizeof *c->words);
+		memcpy(c->words, p->words.v, c->nwords * sizeof *c->words);
+	}
+	/* the commands of its $( ) and backquotes came first */
+	for (size_t i = first_child; i < m->cmds.len; i++)
+		if (!m->cmds.v[i]->parent || m->cmds.v[i]->parent == p->env->parent)
+			m->cmds.v[i]->parent = c;
+	VEC_PUSH(m->cmds, c);
+	p->cmd_first = m->cmds.len;
+	emit_assigns(p, c, word0);
 	for (size_t i = 0; i < p->heredocs.len; i++)
 		m->heredocs.v[p->heredocs.v[i]].cmd = c;
-
-	/* starts_flag reads the raw text, so "--x" (quoted) does not count,
-	 * while --x="$V" (quoted later in the word) does */
-	if (c->nwords && c->words[0]->off == off && starts_flag(c->words[0]) && p->last) {
-		struct sb_fact f = { 0 };
-		f.kind = SB_FACT_LOST_CONTINUATION;
-		f.span = c->words[0]->span;
-		f.cmd = c;
-		f.prev = p->last;
-		f.adjacent = p->last->span.end_line + 1 == c->span.line;
-		VEC_PUSH(m->facts, f);
-	}
+	lost_continuation(p, c, off);
 	p->last = c;
 	return c;
 }

@@ -173,63 +173,53 @@ static bool for_words(struct parser *p)
 	return false;
 }
 
-static bool for_command(struct parser *p, const struct where *w)
+/* for (( a; b; c )) and its terminator. */
+static void for_arith(struct parser *p, const sb_word *arith)
 {
-	struct token kw = *sbp_peek(p);
-	sbp_next(p);
-	if (!sbp_open(p, kw.kind, &kw, W_DO))
-		return false;
-	sbp_reset_cmd(p);
-	sbp_add_word(p, &kw);
+	if (!three_expressions(p->m->text, arith->parts[0].in_off, arith->parts[0].in_end)) {
+		sbp_error(p, arith->off, arith->end, "for (( )) needs three expressions: init; test; step");
+		p->lx->failed = false;
+	}
 	const struct token *t = sbp_peek(p);
-	const sb_word *var = NULL, *arith = NULL;
-	bool ok = true;
+	if (t->kind == T_SEMI || t->kind == T_NEWLINE) {
+		sbp_next(p);
+		sbp_skip_newlines(p);
+	}
+}
+
+/* for NAME [in WORDS] or for (( )): the head, a command of its words;
+ * *var or *arith says which. NULL when it is broken. */
+static sb_cmd *for_head(struct parser *p, const struct where *w, const struct token *kw,
+			const sb_word **var, const sb_word **arith)
+{
+	sbp_reset_cmd(p);
+	sbp_add_word(p, kw);
+	const struct token *t = sbp_peek(p);
 	if (t->kind == T_ARITH_FOR) {
-		arith = t->word;
+		*arith = t->word;
 		sbp_add_word(p, t);
 		sbp_next(p);
-		if (!three_expressions(p->m->text, arith->parts[0].in_off, arith->parts[0].in_end)) {
-			sbp_error(p, arith->off, arith->end,
-				  "for (( )) needs three expressions: init; test; step");
-			p->lx->failed = false;
-		}
-		t = sbp_peek(p);
-		if (t->kind == T_SEMI || t->kind == T_NEWLINE) {
-			sbp_next(p);
-			sbp_skip_newlines(p);
-		}
+		for_arith(p, *arith);
 	} else if (t->kind == T_WORD) {
-		var = t->word;
+		*var = t->word;
 		sbp_add_word(p, t);
 		sbp_next(p);
-		ok = sbp_peek(p)->kind == T_DO || for_words(p);
+		if (sbp_peek(p)->kind != T_DO && !for_words(p))
+			return NULL;
 	} else {
 		if (t->kind == T_EOF || t->kind == T_ERROR)
 			sbp_unexpected(p, t);
 		else
-			sbp_error(p, kw.off, kw.end, "for without a variable name");
-		ok = false;
+			sbp_error(p, kw->off, kw->end, "for without a variable name");
+		return NULL;
 	}
-	if (!ok) {
-		sbp_close(p);
-		return false;
-	}
-	sb_cmd *head = sbp_emit(p, w, kw.off, p->prev_end);
-	t = sbp_peek(p);
-	enum tok close = t->kind == T_LBRACE ? T_RBRACE : T_DONE;
-	if (t->kind != T_DO && t->kind != T_LBRACE) {
-		ok = expect(p, T_DO);
-		if (!ok) {
-			sbp_close(p);
-			return false;
-		}
-	} else {
-		sbp_next(p);
-	}
-	sbp_wait(p, close == T_DONE ? W_DONE : W_RBRACE);
-	struct where in;
-	enter(p, w, BK_LOOP, true, SB_CTX_LOOP, &in);
-	/* the variable changes on every pass: unknown inside */
+	return sbp_emit(p, w, kw->off, p->prev_end);
+}
+
+/* The loop variable changes on every pass: unknown inside the body. */
+static void for_variable(struct parser *p, sb_cmd *head, unsigned block, const sb_word *var,
+			 const sb_word *arith)
+{
 	sbp_reset_cmd(p);
 	if (var)
 		sbp_name_record(p, var, SB_ASSIGN_UNKNOWN);
@@ -237,10 +227,35 @@ static bool for_command(struct parser *p, const struct where *w)
 		sbp_arith_assigns(p, arith->parts[0].in_off, arith->parts[0].in_end);
 	for (size_t i = 0; i < p->pending.len; i++) {
 		p->pending.v[i]->pub.cmd = head;
-		p->pending.v[i]->block = in.block;
+		p->pending.v[i]->block = block;
 		VEC_PUSH(p->m->assigns, p->pending.v[i]);
 	}
 	sbp_reset_cmd(p);
+}
+
+static bool for_command(struct parser *p, const struct where *w)
+{
+	struct token kw = *sbp_peek(p);
+	sbp_next(p);
+	if (!sbp_open(p, kw.kind, &kw, W_DO))
+		return false;
+	const sb_word *var = NULL, *arith = NULL;
+	sb_cmd *head = for_head(p, w, &kw, &var, &arith);
+	const struct token *t = sbp_peek(p);
+	enum tok close = t->kind == T_LBRACE ? T_RBRACE : T_DONE;
+	bool ok = head != NULL;
+	if (ok && t->kind != T_DO && t->kind != T_LBRACE)
+		ok = expect(p, T_DO);
+	else if (ok)
+		sbp_next(p);
+	if (!ok) {
+		sbp_close(p);
+		return false;
+	}
+	sbp_wait(p, close == T_DONE ? W_DONE : W_RBRACE);
+	struct where in;
+	enter(p, w, BK_LOOP, true, SB_CTX_LOOP, &in);
+	for_variable(p, head, in.block, var, arith);
 	ok = body(p, &in, close == T_DONE ? "do with no command before done"
 					  : "{ with no command before }") && expect(p, close);
 	sbp_close(p);
