@@ -54,10 +54,12 @@ static size_t placeholder(const struct parser *p, size_t off, size_t *start)
 	return 0;
 }
 
+/* The line after the broken one, past the lines a backslash-newline
+ * joins to it: those are words of the same statement, not commands. */
 static size_t line_after(const struct parser *p, size_t off)
 {
-	const char *nl = memchr(p->m->text + off, '\n', p->lx->end - off);
-	return nl ? (size_t)(nl - p->m->text) + 1 : p->lx->end;
+	size_t at = lex_line_after(p->lx, off);
+	return at == SIZE_MAX ? p->lx->end : at;
 }
 
 static void error_kind(struct parser *p, enum sb_problem_kind kind, size_t off, size_t end,

@@ -936,6 +936,16 @@ static void syntax_error_costs_one_statement(void **state)
 	assert_int_equal(sb_resolve(m, "WANDB_API_KEY", NULL, &r), SB_RES_UNKNOWN);
 	assert_int_equal(sb_resolve(m, "A", NULL, &r), SB_RES_VALUE);
 	sb_free(m);
+	/* the lines a backslash joins to the broken one are its words, not
+	 * commands whose line before lost its backslash */
+	m = parse("srun python t.py \\\n  --a ${X/y.json \\\n  --b ${B} \\\n  --c 2\necho after\n");
+	assert_int_equal(sb_problem_count(m), 1);
+	assert_string_equal(sb_problem_at(m, 0)->msg, "${ without its closing }");
+	for (size_t i = 0; i < sb_fact_count(m); i++)
+		assert_int_not_equal(sb_fact_at(m, i)->kind, SB_FACT_LOST_CONTINUATION);
+	assert_int_equal(sb_cmd_span(cmd_named(m, "echo")).line, 5);
+	assert_null(cmd_named(m, "--b"));
+	sb_free(m);
 }
 
 static void real_causes(void **state)
