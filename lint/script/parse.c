@@ -214,6 +214,12 @@ static bool simple_list(struct parser *p, const struct where *w)
 	}
 }
 
+static bool is_operator(enum tok k)
+{
+	return k == T_SEMI || k == T_AMP || k == T_AND_AND || k == T_OR_OR || k == T_PIPE ||
+	       k == T_PIPE_AMP;
+}
+
 /* The token a statement of a list starts with. One the lexer could not
  * read (a quote left open in the first word, or a $( ) there) starts a
  * broken statement, and the list goes on after it, like after any
@@ -233,6 +239,18 @@ bool sbp_compound_list(struct parser *p, const struct where *w, const char *what
 	sbp_skip_newlines(p);
 	bool broken = false;
 	const struct token *t = statement_start(p, w, &broken);
+	if (is_operator(t->kind) && !sbp_failed(p)) {
+		/* an operator where the body's first command should be
+		 * (then ; fi, { && a; }): the problem at it, and the body
+		 * goes on after it, so its closer on the same line still
+		 * ends the construct */
+		sbp_unexpected(p, t);
+		p->lx->failed = false;
+		sbp_next(p);
+		sbp_skip_newlines(p);
+		broken = true;
+		t = statement_start(p, w, &broken);
+	}
 	if (broken && !sbp_can_start(t->kind))
 		return !sbp_failed(p);
 	/* a token no command starts with and no construct waits for

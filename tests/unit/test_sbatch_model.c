@@ -949,13 +949,14 @@ static void syntax_error_costs_one_statement(void **state)
 	/* one problem each, and the constructs around go on: an empty body
 	 * (its own closer ends it), a quote left open in a body's first
 	 * word, an error in a $( ), a blank line after a broken statement,
-	 * an operator that starts a body */
+	 * an operator that starts a body (on the closer's line too) */
 	static const char *const empty[] = { "if true; then\nfi\n", "{ }\n", "( )\n", "f() { }\n",
 					     "while true; do\ndone\n", "if true; then :; else\nfi\n",
 					     "x=$(if true; then\nfi)\n", "{ if true; then\nfi; }\n",
 					     "if true; then\n  n='$X\nfi\n", "if true; then\n  n=$(kill '$X)\nfi\n",
 					     "if true; then\n  n=$(echo a && )\nfi\n",
-					     "if true; then\n  a && && c\n\n  b\nfi\n", "if true; then\n  | a\nfi\n" };
+					     "if true; then\n  a && && c\n\n  b\nfi\n", "if true; then\n  | a\nfi\n",
+					     "if true; then ; fi\n", "{ && a; }\n", "while true; do & done\n" };
 	for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
 		char text[96];
 		snprintf(text, sizeof text, "%secho after\n", empty[i]);
