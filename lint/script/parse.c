@@ -214,7 +214,7 @@ static bool simple_list(struct parser *p, const struct where *w)
 	}
 }
 
-static bool is_operator(enum tok k)
+bool sbp_is_operator(enum tok k)
 {
 	return k == T_SEMI || k == T_AMP || k == T_AND_AND || k == T_OR_OR || k == T_PIPE ||
 	       k == T_PIPE_AMP;
@@ -239,7 +239,7 @@ bool sbp_compound_list(struct parser *p, const struct where *w, const char *what
 	sbp_skip_newlines(p);
 	bool broken = false;
 	const struct token *t = statement_start(p, w, &broken);
-	if (is_operator(t->kind) && !sbp_failed(p)) {
+	if (sbp_is_operator(t->kind) && !sbp_failed(p)) {
 		/* an operator where the body's first command should be
 		 * (then ; fi, { && a; }): the problem at it, and the body
 		 * goes on after it, so its closer on the same line still

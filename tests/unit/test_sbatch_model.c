@@ -956,9 +956,10 @@ static void syntax_error_costs_one_statement(void **state)
 					     "if true; then\n  n='$X\nfi\n", "if true; then\n  n=$(kill '$X)\nfi\n",
 					     "if true; then\n  n=$(echo a && )\nfi\n",
 					     "if true; then\n  a && && c\n\n  b\nfi\n", "if true; then\n  | a\nfi\n",
-					     "if true; then ; fi\n", "{ && a; }\n", "while true; do & done\n" };
+					     "if true; then ; fi\n", "{ && a; }\n", "while true; do & done\n",
+					     "case x in\n a)\n ;\n ;;\nesac\n", "case x in\n a)\n  n='$X\n ;;\nesac\n" };
 	for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
-		char text[96];
+		char text[128];
 		snprintf(text, sizeof text, "%secho after\n", empty[i]);
 		m = parse(text);
 		if (sb_problem_count(m) != 1)
