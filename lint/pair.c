@@ -121,8 +121,7 @@ void lint_adopt_shells(struct lint_run *run)
 		if (called) {
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;
-			sh->model = lint_parse_script(sh->src);
-			sh->complete = sb_complete(sh->model);
+			lint_parse_script(sh);
 		} else if (sh->named) {
 			size_t first = run->diags.len;
 			run->files_checked++;
