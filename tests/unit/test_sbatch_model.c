@@ -738,6 +738,7 @@ static void hostile_unterminated(void **state)
 		{ "for; do\n", SB_PROB_SYNTAX, 1, 1 },
 		{ "A=(a b\n", SB_PROB_SYNTAX, 1, 1 },
 		{ "echo $'x\n", SB_PROB_UNTERMINATED_QUOTE, 1, 6 },
+		{ "a[", SB_PROB_UNTERMINATED_EXPANSION, 1, 2 }, /* a one-byte opener at the end */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		sb_model *m = parse(cases[i].text);
@@ -746,6 +747,7 @@ static void hostile_unterminated(void **state)
 		assert_int_equal(p->kind, cases[i].kind);
 		assert_int_equal(p->span.line, cases[i].line);
 		assert_int_equal(p->span.col, cases[i].col);
+		assert_true(p->span.off < p->span.end && p->span.end <= strlen(cases[i].text));
 		assert_non_null(p->msg);
 		if (cases[i].kind != SB_PROB_HEREDOC_UNTERMINATED)
 			assert_false(sb_complete(m));
