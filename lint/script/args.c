@@ -32,15 +32,17 @@ static void push_arg(struct chain *ch, const sb_word *w, bool opaque, const char
 }
 
 /* Field splitting of a value word at the blanks of its literal parts,
- * as an unquoted $VAR is split. Returns the number of fields written
- * (at most max), or SIZE_MAX when the split cannot be trusted
- * (backslashes) or there are too many fields. */
+ * as an unquoted $VAR is split. A backslash-newline outside single
+ * quotes is gone from the value (the usual "... \<newline> --flag" of a
+ * long option string); an escaped character is a character of a field.
+ * Returns the number of fields written (at most max), or SIZE_MAX when
+ * the split cannot be trusted (a backslash before a blank, which the
+ * value keeps and the split would not see) or there are too many
+ * fields. */
 static size_t fields_of(sb_model *m, const sb_word *val, const sb_word **out, size_t max)
 {
 	const char *s = m->text;
 	size_t n = 0, start = SIZE_MAX;
-	if (memchr(s + val->off, '\\', val->end - val->off))
-		return SIZE_MAX;
 	for (unsigned i = 0; i < val->nparts; i++) {
 		const struct wpart *p = &val->parts[i];
 		if (p->kind != WP_LIT) {
@@ -49,6 +51,20 @@ static size_t fields_of(sb_model *m, const sb_word *val, const sb_word **out, si
 			continue;
 		}
 		for (size_t k = p->off; k < p->end; k++) {
+			if (s[k] == '\\' && p->quote != '\'' && p->quote != '$' && k + 1 < p->end) {
+				if (s[k + 1] == '\n') {
+					k++;
+					continue;
+				}
+				if (s[k + 1] == ' ' || s[k + 1] == '\t')
+					return SIZE_MAX;
+				if (start == SIZE_MAX)
+					start = k;
+				k++;
+				continue;
+			}
+			if (s[k] == '\\' && p->quote == '$')
+				return SIZE_MAX;
 			bool blank = s[k] == ' ' || s[k] == '\t' || s[k] == '\n';
 			if (!blank && start == SIZE_MAX)
 				start = k;
@@ -68,14 +84,37 @@ static size_t fields_of(sb_model *m, const sb_word *val, const sb_word **out, si
 	return n;
 }
 
-static bool split_fields(struct chain *ch, const sb_word *val, const sb_word *use)
+#define MAX_SPLIT_DEPTH 8
+
+static bool split_fields(struct chain *ch, const sb_word *val, const sb_cmd *set_at,
+			 const sb_word *use, unsigned depth);
+
+/* A field that is one unquoted $NAME of a value bash expanded when it
+ * ran the assignment (CMD="... $GPT_ARGS ..."): the splitting of $CMD
+ * splits what $GPT_ARGS held then, so its fields are spliced too. */
+static bool split_inner(struct chain *ch, const sb_word *field, const sb_cmd *set_at,
+			const sb_word *use, unsigned depth)
+{
+	struct sb_resolved r;
+	if (!field->var || depth >= MAX_SPLIT_DEPTH)
+		return false;
+	enum sb_res k = sbr_resolve(ch->m, field->var, set_at, &r);
+	const sb_word *val = r.assign ? r.assign->value : NULL;
+	if ((k != SB_RES_VALUE && k != SB_RES_WORD) || !val || r.overridable)
+		return false;
+	return split_fields(ch, val, r.assign->cmd, use, depth + 1);
+}
+
+static bool split_fields(struct chain *ch, const sb_word *val, const sb_cmd *set_at,
+			 const sb_word *use, unsigned depth)
 {
 	const sb_word *f[256];
 	size_t n = fields_of(ch->m, val, f, 256);
 	if (n == SIZE_MAX)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		push_arg(ch, copy_word(ch->m, f[i], use, SB_W_SPLICED), false, NULL, false);
+		if (!split_inner(ch, f[i], set_at, use, depth))
+			push_arg(ch, copy_word(ch->m, f[i], use, SB_W_SPLICED), false, NULL, false);
 	return true;
 }
 
@@ -117,7 +156,7 @@ void sbx_expand(struct chain *ch)
 					push_arg(ch, copy_word(m, val, w, SB_W_SPLICED), false, NULL, false);
 					continue;
 				}
-				if (split_fields(ch, val, w))
+				if (split_fields(ch, val, r.assign->cmd, w, 0))
 					continue;
 			}
 			if (!quoted) {

@@ -23,6 +23,34 @@
 
 /* ---- bash -c ---- */
 
+/* Whether the text of a quoted bash -c string, read as a script where
+ * it stands, is what the inner shell parses. In single quotes it is.
+ * In double quotes the batch shell expands $NAME and ${...} first
+ * (the resolver reads those in the batch step, at the command) and
+ * unescapes \$, \` and backslash-newline, which leaves a $ or ` for
+ * each task to expand: read in place, that is a literal $, no
+ * expansion of the batch step, which is what the checks need to know.
+ * A \" or \\ would change where the inner shell's words end: those
+ * strings are not read. */
+static bool string_readable(const sb_word *str, char q)
+{
+	const sb_model *m = str->m;
+	for (unsigned i = 0; i < str->nparts; i++) {
+		const struct wpart *p = &str->parts[i];
+		if (p->quote != q || (q == '\'' && p->kind != WP_LIT))
+			return false;
+		if (p->kind != WP_LIT || q != '"')
+			continue;
+		for (size_t k = p->off; k + 1 < p->end; k++)
+			if (m->text[k] == '\\') {
+				char e = m->text[++k];
+				if (e == '"' || e == '\\')
+					return false;
+			}
+	}
+	return true;
+}
+
 static void nested_script(struct chain *ch, const sb_word *str, size_t index)
 {
 	sb_model *m = ch->m;
@@ -32,12 +60,7 @@ static void nested_script(struct chain *ch, const sb_word *str, size_t index)
 	if (len < 2 || (raw[0] != '\'' && raw[0] != '"') || raw[len - 1] != raw[0])
 		return;
 	char q = raw[0];
-	for (unsigned i = 0; i < str->nparts; i++)
-		if (str->parts[i].quote != q || (q == '\'' && str->parts[i].kind != WP_LIT))
-			return;
-	/* In double quotes the batch shell unescapes first; read it only
-	 * when there is nothing to unescape. */
-	if (q == '"' && memchr(raw, '\\', len))
+	if (!string_readable(str, q))
 		return;
 	if (c->nest + 1 > m->lim.max_nest) {
 		m->in_nested++;

@@ -234,19 +234,33 @@ static bool exported_at(const sb_model *m, const char *name, struct use u)
 static enum sb_res resolve_in(const sb_model *m, const char *name, const sb_cmd *at,
 			      struct sb_resolved *out, unsigned hops);
 
+static enum sb_res finish(struct sb_resolved *out, enum sb_res kind)
+{
+	out->kind = kind;
+	return kind;
+}
+
+/* The command of a bash -c string that holds at (out of the $( )
+ * inside the string), or at itself in the batch shell. */
+static const sb_cmd *string_cmd(const sb_cmd *at)
+{
+	const sb_cmd *outer = at;
+	while (outer && outer->scope == at->scope && outer->parent &&
+	       outer->nest_quote == 0 && outer->parent->scope == at->scope)
+		outer = outer->parent;
+	return outer;
+}
+
 /* A bash -c string: in double quotes the batch shell expanded it; in
  * single quotes the inner shell sees its own assignments, then what the
- * batch shell exported. */
+ * batch shell exported (outer_exported). */
 static enum sb_res resolve_nested(const sb_model *m, const char *name, const sb_cmd *at,
 				  struct sb_resolved *out, unsigned hops, bool *done)
 {
 	*done = false;
 	if (!at || !at->scope)
 		return SB_RES_UNKNOWN;
-	const sb_cmd *outer = at;
-	while (outer && outer->scope == at->scope && outer->parent &&
-	       outer->nest_quote == 0 && outer->parent->scope == at->scope)
-		outer = outer->parent; /* out of $( ) inside the string */
+	const sb_cmd *outer = string_cmd(at);
 	if (outer->nest_quote == '"' && outer->parent) {
 		*done = true;
 		return resolve_in(m, name, outer->parent, out, hops);
@@ -254,11 +268,25 @@ static enum sb_res resolve_nested(const sb_model *m, const char *name, const sb_
 	return SB_RES_UNKNOWN;
 }
 
-static enum sb_res finish(struct sb_resolved *out, enum sb_res kind)
+/* A name a single-quoted bash -c string does not assign: the inner
+ * shell's environment, which holds what the shell around it exported
+ * when it ran the string. A value the outer shell set without export
+ * may still be exported (a name it inherited is), so it is unknown. */
+static bool single_string(const sb_cmd *at)
 {
-	out->kind = kind;
-	return kind;
+	const sb_cmd *outer = at && at->scope ? string_cmd(at) : NULL;
+	return outer && outer->nest_quote == '\'' && outer->parent;
 }
+
+static enum sb_res outer_exported(const sb_model *m, const char *name, const sb_cmd *at,
+				  struct sb_resolved *out, unsigned hops)
+{
+	enum sb_res r = resolve_in(m, name, string_cmd(at)->parent, out, hops);
+	if ((r == SB_RES_VALUE || r == SB_RES_WORD) && !out->exported)
+		return finish(out, SB_RES_UNKNOWN);
+	return r;
+}
+
 
 static enum sb_res resolve_in(const sb_model *m, const char *name, const sb_cmd *at,
 			      struct sb_resolved *out, unsigned hops)
@@ -309,7 +337,12 @@ static enum sb_res resolve_in(const sb_model *m, const char *name, const sb_cmd 
 	if (over)
 		return finish(out, SB_RES_UNKNOWN);
 	if (!deflt) {
-		out->assign = NULL;
+		bool sourced = out->after_source;
+		if (!sourced && single_string(at))
+			return outer_exported(m, name, at, out, hops);
+		memset(out, 0, sizeof *out);
+		out->hops = hops;
+		out->after_source = sourced;
 		out->var = name;
 		out->exported = true;
 		return finish(out, SB_RES_ENV);
@@ -374,6 +407,21 @@ enum sb_res sb_resolve_word(const sb_model *m, const sb_word *w, const sb_cmd *a
 		return finish(out, SB_RES_VALUE);
 	}
 	return finish(out, SB_RES_UNKNOWN);
+}
+
+bool sb_word_batch_expanded(const sb_model *m, const sb_word *w, const sb_cmd *at)
+{
+	if (!at || !at->scope)
+		return true;
+	const sb_cmd *outer = string_cmd(at);
+	if (outer->nest_quote == '"')
+		return true;
+	const sb_word *origin = w ? w->origin : NULL;
+	struct sb_resolved r;
+	if (!origin || !origin->var || resolve_in(m, origin->var, at, &r, 0) == SB_RES_UNKNOWN ||
+	    !r.assign)
+		return false;
+	return r.assign->cmd->scope == 0;
 }
 
 bool sbr_array(sb_model *m, const char *name, const sb_cmd *at, const sb_word ***elems,

@@ -395,6 +395,14 @@ enum sb_res sb_resolve(const sb_model *m, const char *name, const sb_cmd *at,
 enum sb_res sb_resolve_word(const sb_model *m, const sb_word *w, const sb_cmd *at,
 			    struct sb_resolved *out);
 
+/* Whether the batch shell expands the references of word w of command
+ * at, so that they hold the batch step's values, the same for every
+ * task: at runs in the batch shell; or it stands in a double-quoted
+ * bash -c string, whose text the batch shell expanded before the task's
+ * shell read it; or w was spliced from a variable the batch shell
+ * assigned ($LAUNCHER holding "--node_rank $SLURM_PROCID"). */
+bool sb_word_batch_expanded(const sb_model *m, const sb_word *w, const sb_cmd *at);
+
 /* ---- here-documents and continuation facts ---- */
 
 struct sb_heredoc {

@@ -524,6 +524,51 @@ static void bash_c_nested_positions(void **state)
 	sb_free(m);
 }
 
+/* The launch strings of large GPU repositories: the launcher and the
+ * program in exported strings that a bash -c string names. */
+static void bash_c_launch_strings(void **state)
+{
+	(void)state;
+	sb_model *m = parse("N=8\n"
+			    "ARGS=\" \\\n    --num-layers 24 \\\n    \"\n"
+			    "export LAUNCHER=\"torchrun --nproc_per_node $N \\\n    --nnodes 2\"\n"
+			    "export CMD=\"train.py --tp 2 $ARGS\"\n"
+			    "LOCAL=3\n"
+			    "srun bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD --x $LOCAL'\n"
+			    "srun bash -c \"$LAUNCHER --node_rank \\$SLURM_PROCID $CMD\"\n"
+			    "srun bash -c \"$LAUNCHER --node_rank $SLURM_NODEID\"\n");
+	assert_true(sb_complete(m));
+	const sb_cmd *nested[3];
+	size_t n = 0;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_parent(sb_cmd_at(m, i)) && n < 3)
+			nested[n++] = sb_cmd_at(m, i);
+	assert_int_equal(n, 3);
+	/* Single quotes: the task's shell splits what the batch shell
+	 * exported, backslash-newlines gone, $ARGS inside $CMD split too. */
+	const sb_part *t = sb_cmd_find(nested[0], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_string_equal(sb_word_value(sb_flag(t, "nnodes")), "2");
+	assert_string_equal(sb_word_value(sb_flag(t, "nproc-per-node")), "8");
+	struct sb_resolved r;
+	assert_int_equal(sb_resolve_word(m, sb_flag(t, "node-rank"), nested[0], &r), SB_RES_ENV);
+	assert_false(sb_word_batch_expanded(m, sb_flag(t, "node-rank"), nested[0]));
+	const sb_part *py = sb_cmd_find(nested[0], SB_PROG_PYTHON);
+	assert_non_null(py);
+	assert_non_null(sb_flag_find(py, "num-layers"));
+	/* LOCAL was never exported: the task's shell may not have it. */
+	assert_int_equal(sb_resolve(m, "LOCAL", nested[0], &r), SB_RES_UNKNOWN);
+	/* Double quotes: \$ is the task's; $NAME the batch step's. */
+	t = sb_cmd_find(nested[1], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_null(sb_word_ref_count(sb_flag(t, "node-rank")) ? "ref" : NULL);
+	t = sb_cmd_find(nested[2], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_true(sb_word_batch_expanded(m, sb_flag(t, "node-rank"), nested[2]));
+	assert_string_equal(sb_word_ref(sb_flag(t, "node-rank"), 0), "SLURM_NODEID");
+	sb_free(m);
+}
+
 static void wrappers_scripts_and_unknowns(void **state)
 {
 	(void)state;
@@ -1195,6 +1240,7 @@ int main(void)
 		cmocka_unit_test(srun_torchrun_chain),
 		cmocka_unit_test(python_module_torchrun),
 		cmocka_unit_test(bash_c_nested_positions),
+		cmocka_unit_test(bash_c_launch_strings),
 		cmocka_unit_test(wrappers_scripts_and_unknowns),
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),

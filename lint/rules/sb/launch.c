@@ -97,41 +97,57 @@ static bool is_node_var(const char *v)
 	return false;
 }
 
+/* A flag of a part that srun starts whose value the batch shell
+ * computed: a node variable in it, or a rank from a command
+ * substitution. Reports and returns true at the first. */
+static bool batch_node_value(struct sbc *c, const sb_cmd *cmd, const sb_part *p, bool in_string)
+{
+	for (size_t f = 0; f < sb_part_flag_count(p); f++) {
+		const struct sb_flag *fl = sb_part_flag(p, f);
+		const sb_word *w = fl->value ? fl->value : fl->word;
+		if (!sb_word_batch_expanded(c->m, w, cmd))
+			continue;
+		for (size_t r = 0; r < sb_word_ref_count(w); r++)
+			if (is_node_var(sb_word_ref(w, r))) {
+				struct diag *g = sbc_report(c, R_SB2004, sb_word_span(w),
+					"$%s is expanded once in the batch step, so every node gets the first node's value",
+					sb_word_ref(w, r));
+				if (in_string)
+					diag_set_help(g, "the batch shell expands a double-quoted bash -c string before srun starts it: write \\$%s there (or single-quote the string) so each task expands its own",
+						      sb_word_ref(w, r));
+				return true;
+			}
+		bool rank = fl->name && (!strcmp(fl->name, "node-rank") || !strcmp(fl->name, "rank") ||
+					 !strcmp(fl->name, "machine-rank"));
+		if (rank && fl->value && (sb_word_flags(fl->value) & SB_W_CMDSUB)) {
+			sbc_report(c, R_SB2004, sb_word_span(fl->value),
+				   "%s from a command substitution is computed once in the batch step, not per node",
+				   fl->written);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* SB2004 node-variable-in-batch-step: the srun command line is expanded
  * once, by the batch shell on the first node: $SLURM_NODEID there is 0
- * for every node. */
+ * for every node. So is the text of a double-quoted bash -c string that
+ * srun starts, and a variable the batch shell assigned from one. */
 static void node_variable_in_batch_step(struct sbc *c, const sb_cmd *cmd)
 {
-	if (!sb_cmd_find(cmd, SB_PROG_SRUN))
-		return;
 	size_t parts = sb_cmd_part_count(cmd);
-	bool after_srun = false;
+	bool in_string = sb_cmd_parent(cmd) && sb_cmd_nest_quote(cmd) && runs_under_srun(cmd);
+	bool after_srun = in_string;
+	if (!in_string && !sb_cmd_find(cmd, SB_PROG_SRUN))
+		return;
 	for (size_t i = 0; i < parts; i++) {
 		const sb_part *p = sb_cmd_part(cmd, i);
 		if (sb_part_kind(p) == SB_PROG_SRUN) {
 			after_srun = true;
 			continue;
 		}
-		if (!after_srun)
-			continue;
-		for (size_t f = 0; f < sb_part_flag_count(p); f++) {
-			const struct sb_flag *fl = sb_part_flag(p, f);
-			const sb_word *w = fl->value ? fl->value : fl->word;
-			for (size_t r = 0; r < sb_word_ref_count(w); r++)
-				if (is_node_var(sb_word_ref(w, r))) {
-					sbc_report(c, R_SB2004, sb_word_span(w),
-						   "$%s is expanded once in the batch step, so every node gets the first node's value",
-						   sb_word_ref(w, r));
-					return;
-				}
-			bool rank = fl->name && (!strcmp(fl->name, "node-rank") || !strcmp(fl->name, "rank"));
-			if (rank && fl->value && (sb_word_flags(fl->value) & SB_W_CMDSUB)) {
-				sbc_report(c, R_SB2004, sb_word_span(fl->value),
-					   "%s from a command substitution is computed once in the batch step, not per node",
-					   fl->written);
-				return;
-			}
-		}
+		if (after_srun && batch_node_value(c, cmd, p, in_string && sb_cmd_nest_quote(cmd) == '"'))
+			return;
 	}
 }
 

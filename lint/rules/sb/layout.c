@@ -87,7 +87,9 @@ static void read_knobs(const struct sbc *c, const sb_cmd *cmd, const sb_part *en
 	for (int k = 0; k < FK__COUNT; k++) {
 		const sb_word *w = !last[k] ? NULL
 			: last[k]->value ? last[k]->value : sb_flag_next(entry, read_flag(fw, k));
-		if (!w || !sbc_word_int(c, w, cmd, &value[k]))
+		/* -1 is "from the checkpoint" (Megatron-DeepSpeed's eval
+		 * scripts): no size at all */
+		if (!w || !sbc_word_int(c, w, cmd, &value[k]) || value[k] < 0)
 			value[k] = 0;
 	}
 }
@@ -121,6 +123,12 @@ bool sbc_read_layout(const struct sbc *c, const sb_cmd *cmd, struct sbc_layout *
 		.layers = k[FK_LAYERS], .experts = k[FK_EXPERTS], .heads = k[FK_HEADS],
 		.groups = k[FK_GROUPS],
 	};
+	/* Megatron-DeepSpeed (a Megatron entry point given --deepspeed)
+	 * runs the pipeline with DeepSpeed's engine, which balances the
+	 * transformer layers over the stages unevenly (BLOOM: 70 layers on
+	 * 12 stages): no layer count to hold to PP. */
+	if (fw == FW_MEGATRON && sb_flag_find(entry, "deepspeed"))
+		s->l.layers = 0;
 	return true;
 }
 
