@@ -129,6 +129,43 @@ static bool torchrun_tail(struct chain *ch, size_t i)
 	return false;
 }
 
+/* The launchers python -m starts, by module, with their flag tables. */
+static const struct flagset *module_launcher(const char *module)
+{
+	static const struct { const char *module; const struct flagset *fs; } mods[] = {
+		{ "torch.distributed.run", &sbf_torchrun },
+		{ "torch.distributed.launch", &sbf_torchrun },
+		{ "accelerate.commands.launch", &sbf_accelerate },
+		{ "deepspeed.launcher.runner", &sbf_deepspeed },
+	};
+	for (size_t k = 0; module && k < sizeof mods / sizeof mods[0]; k++)
+		if (!strcmp(module, mods[k].module))
+			return mods[k].fs;
+	return NULL;
+}
+
+/* accelerate launch (or accelerate-launch) and deepspeed: their options, then the training
+ * script as torchrun's is (python, or the program itself with
+ * --no_python). Any other accelerate subcommand runs nothing. */
+static bool launcher_part(struct chain *ch, size_t *i, const sb_word *prog, enum pclass pc)
+{
+	const char *name = prog->value ? sbf_basename(prog->value) : sbx_tail_name(prog);
+	if (pc == PC_ACCELERATE && (!name || strcmp(name, "accelerate-launch") != 0)) {
+		const char *sub = *i < ch->a.len ? ch->a.v[*i].v : NULL;
+		if (!sub || strcmp(sub, "launch") != 0) {
+			sbx_new_part(ch, SB_PROG_OTHER, prog);
+			sbx_rest_args(ch, *i);
+			sbx_close_part(ch);
+			*i = ch->a.len;
+			return false;
+		}
+		(*i)++;
+	}
+	sbx_new_part(ch, SB_PROG_LAUNCHER, prog);
+	sbx_parse_options(ch, pc == PC_ACCELERATE ? &sbf_accelerate : &sbf_deepspeed, i);
+	return torchrun_tail(ch, *i);
+}
+
 static void python_part(struct chain *ch, size_t *i, const sb_word *program)
 {
 	sb_model *m = ch->m;
@@ -159,13 +196,12 @@ static void python_part(struct chain *ch, size_t *i, const sb_word *program)
 			struct sb_flag *f = sbx_add_flag(ch, a->w, (char[]){ '-', o }, 2, NULL);
 			f->arity = SB_ARITY_ONE;
 			f->value = val;
-			if (o == 'm' && val && val->value &&
-			    (!strcmp(val->value, "torch.distributed.run") ||
-			     !strcmp(val->value, "torch.distributed.launch"))) {
-				p->kind = SB_PROG_TORCHRUN;
+			const struct flagset *fs = o == 'm' && val ? module_launcher(val->value) : NULL;
+			if (fs) {
+				p->kind = fs == &sbf_torchrun ? SB_PROG_TORCHRUN : SB_PROG_LAUNCHER;
 				p->entry = val;
 				ch->flags.len = 0;
-				sbx_parse_options(ch, &sbf_torchrun, i);
+				sbx_parse_options(ch, fs, i);
 				if (!torchrun_tail(ch, *i))
 					*i = ch->a.len;
 				return;
@@ -318,6 +354,11 @@ void sbx_analyse(sb_model *m, size_t index)
 			continue;
 		case PC_PYTHON:
 			python_part(&ch, &i, prog);
+			continue;
+		case PC_ACCELERATE:
+		case PC_DEEPSPEED:
+			if (!launcher_part(&ch, &i, prog, pc))
+				i = ch.a.len;
 			continue;
 		case PC_SHELL:
 			shell_part(&ch, &i, prog, index);

@@ -569,6 +569,40 @@ static void bash_c_launch_strings(void **state)
 	sb_free(m);
 }
 
+/* accelerate launch and deepspeed are launchers with flag tables: their
+ * rank, node and rendezvous flags answer to torchrun's names. */
+static void accelerate_and_deepspeed(void **state)
+{
+	(void)state;
+	sb_model *m = parse("srun accelerate launch --multi_gpu --num-machines 2 --num_processes 16 "
+			    "--machine_rank 1 --main_process_ip h0 --main_process_port 29500 t.py --lr 1\n"
+			    "deepspeed -H hosts --num_nodes 2 --num_gpus 8 --master_addr h0 t.py --ds c.json\n"
+			    "python -m deepspeed.launcher.runner --num_gpus=4 t.py\n"
+			    "accelerate config default\n");
+	const sb_cmd *c = sb_cmd_at(m, 0);
+	const sb_part *a = sb_cmd_find(c, SB_PROG_LAUNCHER);
+	assert_non_null(a);
+	assert_string_equal(sb_part_name(a), "accelerate");
+	assert_string_equal(sb_word_value(sb_flag(a, "node-rank")), "1");
+	assert_string_equal(sb_word_value(sb_flag(a, "nnodes")), "2");
+	assert_string_equal(sb_word_value(sb_flag(a, "master-addr")), "h0");
+	assert_string_equal(sb_word_value(sb_flag(a, "num-processes")), "16");
+	assert_string_equal(sb_flag_find(a, "node-rank")->written, "--machine_rank");
+	const sb_part *py = sb_cmd_find(c, SB_PROG_PYTHON);
+	assert_non_null(py);
+	assert_string_equal(sb_word_value(sb_part_entry(py)), "t.py");
+	c = sb_cmd_at(m, 1);
+	a = sb_cmd_find(c, SB_PROG_LAUNCHER);
+	assert_string_equal(sb_word_value(sb_flag(a, "hostfile")), "hosts");
+	assert_string_equal(sb_word_value(sb_flag(a, "nproc-per-node")), "8");
+	assert_string_equal(sb_word_value(sb_part_entry(sb_cmd_find(c, SB_PROG_PYTHON))), "t.py");
+	c = sb_cmd_at(m, 2);
+	assert_int_equal(sb_cmd_launcher(c), SB_PROG_LAUNCHER);
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(c, 0), "nproc-per-node")), "4");
+	assert_int_equal(sb_cmd_launcher(sb_cmd_at(m, 3)), SB_PROG_OTHER);
+	sb_free(m);
+}
+
 static void wrappers_scripts_and_unknowns(void **state)
 {
 	(void)state;
@@ -1241,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(python_module_torchrun),
 		cmocka_unit_test(bash_c_nested_positions),
 		cmocka_unit_test(bash_c_launch_strings),
+		cmocka_unit_test(accelerate_and_deepspeed),
 		cmocka_unit_test(wrappers_scripts_and_unknowns),
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),

@@ -8,21 +8,50 @@
 #include "releases.h"
 #include "sb.h"
 
+/* A launcher that starts the other nodes' processes itself: the
+ * deepspeed runner given a hostfile, a host list or a multi-node
+ * launcher (pdsh by default, or mpirun, or srun), and accelerate
+ * handing a DeepSpeed job to that runner. */
+static bool part_reaches_nodes(const sb_part *p)
+{
+	if (sb_part_kind(p) != SB_PROG_LAUNCHER)
+		return false;
+	const sb_word *e = sb_part_entry(p);
+	const char *module = e ? sb_word_value(e) : NULL;
+	if (!strcmp(sb_part_name(p), "deepspeed") ||
+	    (module && !strcmp(module, "deepspeed.launcher.runner")))
+		return sb_flag_find(p, "hostfile") || sb_flag_find(p, "include") ||
+		       sb_flag_find(p, "launcher") || sb_flag_find(p, "force-multi");
+	const sb_word *l = sb_flag(p, "deepspeed-multinode-launcher");
+	const char *lv = l ? sb_word_value(l) : NULL;
+	return sb_flag_find(p, "deepspeed-hostfile") && (!lv || strcmp(lv, "standard") != 0);
+}
+
+/* Whether the command starts work on other nodes: srun, mpirun, or a
+ * launcher that reaches them itself. */
+static bool starts_nodes(const sb_cmd *cmd)
+{
+	if (sb_cmd_find(cmd, SB_PROG_SRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN))
+		return true;
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++)
+		if (part_reaches_nodes(sb_cmd_part(cmd, i)))
+			return true;
+	return false;
+}
+
 static bool runs_under_srun(const sb_cmd *cmd)
 {
 	for (const sb_cmd *at = cmd; at; at = sb_cmd_parent(at))
-		if (sb_cmd_find(at, SB_PROG_SRUN) || sb_cmd_find(at, SB_PROG_MPIRUN))
+		if (starts_nodes(at))
 			return true;
 	return false;
 }
 
 static bool any_launcher(const sb_model *m)
 {
-	for (size_t i = 0; i < sb_cmd_count(m); i++) {
-		const sb_cmd *cmd = sb_cmd_at(m, i);
-		if (sb_cmd_find(cmd, SB_PROG_SRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN))
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (starts_nodes(sb_cmd_at(m, i)))
 			return true;
-	}
 	return false;
 }
 
