@@ -277,6 +277,32 @@ static const struct flagdef deepspeed_defs[] = {
 	F("bind-core-list", 0, A_ONE), F("ssh-port", 0, A_ONE), F("help", 'h', A_NONE),
 };
 
+/* OpenSSH's ssh(1): the letters that take an argument, and those that
+ * do not. */
+static const struct flagdef ssh_defs[] = {
+	F("B", 'B', A_ONE), F("b", 'b', A_ONE), F("c", 'c', A_ONE), F("D", 'D', A_ONE),
+	F("E", 'E', A_ONE), F("e", 'e', A_ONE), F("F", 'F', A_ONE), F("I", 'I', A_ONE),
+	F("i", 'i', A_ONE), F("J", 'J', A_ONE), F("L", 'L', A_ONE), F("l", 'l', A_ONE),
+	F("m", 'm', A_ONE), F("O", 'O', A_ONE), F("o", 'o', A_ONE), F("p", 'p', A_ONE),
+	F("Q", 'Q', A_ONE), F("R", 'R', A_ONE), F("S", 'S', A_ONE), F("W", 'W', A_ONE),
+	F("w", 'w', A_ONE), F("4", '4', A_NONE), F("6", '6', A_NONE), F("A", 'A', A_NONE),
+	F("a", 'a', A_NONE), F("C", 'C', A_NONE), F("f", 'f', A_NONE), F("G", 'G', A_NONE),
+	F("g", 'g', A_NONE), F("K", 'K', A_NONE), F("k", 'k', A_NONE), F("M", 'M', A_NONE),
+	F("N", 'N', A_NONE), F("n", 'n', A_NONE), F("q", 'q', A_NONE), F("s", 's', A_NONE),
+	F("T", 'T', A_NONE), F("t", 't', A_NONE), F("V", 'V', A_NONE), F("v", 'v', A_NONE),
+	F("X", 'X', A_NONE), F("x", 'x', A_NONE), F("Y", 'Y', A_NONE), F("y", 'y', A_NONE),
+};
+
+/* pdsh(1): -w HOSTS runs the command on all of them at once. */
+static const struct flagdef pdsh_defs[] = {
+	FA("w", 'w', A_ONE, "hosts"), F("x", 'x', A_ONE), F("R", 'R', A_ONE), F("l", 'l', A_ONE),
+	F("t", 't', A_ONE), F("u", 'u', A_ONE), F("f", 'f', A_ONE), F("g", 'g', A_ONE),
+	F("X", 'X', A_ONE), F("e", 'e', A_ONE), F("m", 'm', A_ONE), F("N", 'N', A_NONE),
+	F("b", 'b', A_NONE), F("S", 'S', A_NONE), F("k", 'k', A_NONE), F("q", 'q', A_NONE),
+	F("a", 'a', A_NONE), F("A", 'A', A_NONE), F("d", 'd', A_NONE), F("s", 's', A_NONE),
+	F("L", 'L', A_NONE), F("V", 'V', A_NONE), F("h", 'h', A_NONE),
+};
+
 static const struct flagdef npc_defs[] = {
 	F("num-parallel", 0, A_ONE), F("command", 0, A_ONE), F("cache-dir", 0, A_ONE),
 };
@@ -289,6 +315,8 @@ const struct flagset sbf_torchrun = SET(torchrun_defs, true, false);
 const struct flagset sbf_npc = SET(npc_defs, false, false);
 const struct flagset sbf_accelerate = SET(accelerate_defs, true, false);
 const struct flagset sbf_deepspeed = SET(deepspeed_defs, true, false);
+const struct flagset sbf_ssh = SET(ssh_defs, true, false);
+const struct flagset sbf_pdsh = SET(pdsh_defs, true, false);
 const struct flagset sbf_none = { NULL, 0, false, false };
 
 /* ---- wrappers ---- */
@@ -361,6 +389,7 @@ static const struct { const char *name; enum pclass pc; } programs[] = {
 	{ "deepspeed", PC_DEEPSPEED }, { "accelerate", PC_ACCELERATE },
 	{ "accelerate-launch", PC_ACCELERATE }, { "composer", PC_LAUNCHER },
 	{ "horovodrun", PC_LAUNCHER }, { "nccom-test", PC_LAUNCHER },
+	{ "ssh", PC_SSH }, { "pdsh", PC_PDSH },
 	{ "bash", PC_SHELL }, { "sh", PC_SHELL }, { "dash", PC_SHELL }, { "zsh", PC_SHELL },
 	{ "ksh", PC_SHELL },
 };

@@ -166,6 +166,52 @@ static bool launcher_part(struct chain *ch, size_t *i, const sb_word *prog, enum
 	return torchrun_tail(ch, *i);
 }
 
+/* ssh [options] HOST [command...] and pdsh -w HOSTS [command...]: the
+ * command runs on the other nodes. One quoted word is a string the
+ * remote shell parses, read as a bash -c string is; several words go
+ * on as the parts of this command. Returns true when the chain goes on
+ * at *i. */
+static bool remote_part(struct chain *ch, size_t *i, const sb_word *prog, enum pclass pc,
+			size_t index)
+{
+	const struct flagset *fs = pc == PC_SSH ? &sbf_ssh : &sbf_pdsh;
+	sbx_new_part(ch, SB_PROG_REMOTE, prog);
+	/* The options end at the first word that is not one: the host is
+	 * often an expansion ($node), which must not be read as options. */
+	size_t end = *i, len = ch->a.len;
+	char text[64];
+	while (end < len && !ch->a.v[end].opaque &&
+	       sbx_lit_prefix(ch->a.v[end].w, text, sizeof text) > 1 && text[0] == '-') {
+		size_t step = 1;
+		for (size_t k = 1; text[k]; k++) {
+			const struct flagdef *d = sbf_short(fs, text[k]);
+			if (d && d->arity == A_ONE) {
+				step = text[k + 1] || ch->a.v[end].w->end > sbx_raw_of(ch->m, ch->a.v[end].w, k + 1)
+					? 1 : 2;
+				break;
+			}
+		}
+		end += step;
+	}
+	ch->a.len = end < len ? end : len;
+	sbx_parse_options(ch, fs, i);
+	ch->a.len = len;
+	if (pc == PC_SSH && *i < ch->a.len)
+		VEC_PUSH(ch->args, ch->a.v[(*i)++].w);
+	if (*i + 1 == ch->a.len && !ch->a.v[*i].opaque) {
+		const sb_word *w = ch->a.v[*i].w;
+		struct sb_part *p = sbx_cur(ch);
+		p->entry = w;
+		VEC_PUSH(ch->args, w);
+		sbx_close_part(ch);
+		if (sb_word_flags(w) & SB_W_QUOTED)
+			nested_script(ch, w, index);
+		return false;
+	}
+	sbx_close_part(ch);
+	return true;
+}
+
 static void python_part(struct chain *ch, size_t *i, const sb_word *program)
 {
 	sb_model *m = ch->m;
@@ -354,6 +400,11 @@ void sbx_analyse(sb_model *m, size_t index)
 			continue;
 		case PC_PYTHON:
 			python_part(&ch, &i, prog);
+			continue;
+		case PC_SSH:
+		case PC_PDSH:
+			if (!remote_part(&ch, &i, prog, pc, index))
+				i = ch.a.len;
 			continue;
 		case PC_ACCELERATE:
 		case PC_DEEPSPEED:

@@ -454,6 +454,7 @@ const char *sb_prog_name(enum sb_prog kind)
 		[SB_PROG_NEURON_PARALLEL_COMPILE] = "neuron_parallel_compile",
 		[SB_PROG_LAUNCHER] = "launcher", [SB_PROG_SHELL_C] = "shell -c",
 		[SB_PROG_SCRIPT] = "script", [SB_PROG_PYTHON] = "python",
+		[SB_PROG_REMOTE] = "remote shell",
 	};
 	return (unsigned)kind < SB_PROG__COUNT ? names[kind] : "?";
 }

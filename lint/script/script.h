@@ -243,6 +243,9 @@ enum sb_prog {
 	SB_PROG_SHELL_C,  /* bash -c STRING, sh -c STRING */
 	SB_PROG_SCRIPT,   /* ./train.sh, bash train.sh, a .sh on PATH */
 	SB_PROG_PYTHON,   /* python train.py, python -m module, torchrun's script */
+	/* ssh HOST, pdsh -w HOSTS: runs the rest of the command (the next
+	 * parts, or the commands of its one quoted string) on other nodes */
+	SB_PROG_REMOTE,
 	SB_PROG__COUNT
 };
 /* "srun", "torchrun"... for messages. */

@@ -603,6 +603,31 @@ static void accelerate_and_deepspeed(void **state)
 	sb_free(m);
 }
 
+/* ssh and pdsh run the rest of the command on other nodes: the host
+ * (an expansion, often) is not an option, and one quoted string is
+ * read as the remote shell will. */
+static void remote_shells(void **state)
+{
+	(void)state;
+	sb_model *m = parse("for n in a b; do\n"
+			    "  ssh -p 2222 -q $n torchrun --nnodes 2 t.py\n"
+			    "  ssh -o X=1 $n \"cd /w && torchrun --nnodes 2 t.py\" &\n"
+			    "done\n"
+			    "pdsh -w a,b hostname\n");
+	const sb_cmd *c = sb_cmd_at(m, 1);
+	assert_int_equal(sb_cmd_launcher(c), SB_PROG_REMOTE);
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(c, 0), "p")), "2222");
+	assert_non_null(sb_cmd_find(c, SB_PROG_TORCHRUN));
+	size_t nested = 0;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_parent(sb_cmd_at(m, i)) && sb_cmd_find(sb_cmd_at(m, i), SB_PROG_TORCHRUN))
+			nested++;
+	assert_int_equal(nested, 1);
+	const sb_cmd *p = cmd_named(m, "pdsh");
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(p, 0), "hosts")), "a,b");
+	sb_free(m);
+}
+
 static void wrappers_scripts_and_unknowns(void **state)
 {
 	(void)state;
@@ -1276,6 +1301,7 @@ int main(void)
 		cmocka_unit_test(bash_c_nested_positions),
 		cmocka_unit_test(bash_c_launch_strings),
 		cmocka_unit_test(accelerate_and_deepspeed),
+		cmocka_unit_test(remote_shells),
 		cmocka_unit_test(wrappers_scripts_and_unknowns),
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),

@@ -8,7 +8,8 @@
 #include "releases.h"
 #include "sb.h"
 
-/* A launcher that starts the other nodes' processes itself: the
+/* A launcher that starts the other nodes' processes itself: Neuron's
+ * nccom-test given --hosts, the
  * deepspeed runner given a hostfile, a host list or a multi-node
  * launcher (pdsh by default, or mpirun, or srun), and accelerate
  * handing a DeepSpeed job to that runner. */
@@ -16,6 +17,8 @@ static bool part_reaches_nodes(const sb_part *p)
 {
 	if (sb_part_kind(p) != SB_PROG_LAUNCHER)
 		return false;
+	if (!strcmp(sb_part_name(p), "nccom-test"))
+		return sb_flag_find(p, "hosts") != NULL;
 	const sb_word *e = sb_part_entry(p);
 	const char *module = e ? sb_word_value(e) : NULL;
 	if (!strcmp(sb_part_name(p), "deepspeed") ||
@@ -31,7 +34,8 @@ static bool part_reaches_nodes(const sb_part *p)
  * launcher that reaches them itself. */
 static bool starts_nodes(const sb_cmd *cmd)
 {
-	if (sb_cmd_find(cmd, SB_PROG_SRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN))
+	if (sb_cmd_find(cmd, SB_PROG_SRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN) ||
+	    sb_cmd_find(cmd, SB_PROG_REMOTE))
 		return true;
 	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++)
 		if (part_reaches_nodes(sb_cmd_part(cmd, i)))
@@ -318,6 +322,51 @@ static void output_directory_missing(struct sbc *c)
 	}
 }
 
+/* Whether a command, or one its string runs, starts a job: a launcher,
+ * a training script or a script that may hold one. */
+static bool starts_job(const sb_cmd *cmd)
+{
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++)
+		switch (sb_part_kind(sb_cmd_part(cmd, i))) {
+		case SB_PROG_TORCHRUN: case SB_PROG_LAUNCHER: case SB_PROG_MPIRUN:
+		case SB_PROG_NEURON_PARALLEL_COMPILE: case SB_PROG_PYTHON: case SB_PROG_SCRIPT:
+			return true;
+		default:
+			break;
+		}
+	return false;
+}
+
+static bool holds(const sb_cmd *outer, const sb_cmd *cmd)
+{
+	for (const sb_cmd *at = sb_cmd_parent(cmd); at; at = sb_cmd_parent(at))
+		if (at == outer)
+			return true;
+	return false;
+}
+
+/* SB2010 remote-launch-in-sequence: ssh waits for its remote command,
+ * so a loop of them without & starts the nodes one after another. */
+static void remote_launch_in_sequence(struct sbc *c, size_t index)
+{
+	const sb_cmd *cmd = sb_cmd_at(c->m, index);
+	const sb_part *r = sb_cmd_find(cmd, SB_PROG_REMOTE);
+	unsigned ctx = sb_cmd_context(cmd);
+	if (!r || !(ctx & SB_CTX_LOOP) || (ctx & SB_CTX_BACKGROUND) || sb_flag_find(r, "f") ||
+	    (sb_cmd_parent(cmd) && (sb_cmd_context(sb_cmd_parent(cmd)) & SB_CTX_BACKGROUND)))
+		return;
+	bool job = starts_job(cmd);
+	for (size_t i = index + 1; !job && i < sb_cmd_count(c->m) && holds(cmd, sb_cmd_at(c->m, i)); i++)
+		job = starts_job(sb_cmd_at(c->m, i));
+	if (!job)
+		return;
+	struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(r)),
+		"%s waits for the launcher it starts to end, so this loop starts one node at a time: the first waits for peers the loop has not started",
+		sb_part_name(r));
+	diag_set_help(g, "end the %s line with & and wait after the loop, or start one task per node with srun",
+		      sb_part_name(r));
+}
+
 void sbc_check_launch(struct sbc *c)
 {
 	multi_node_without_launcher(c);
@@ -332,6 +381,7 @@ void sbc_check_launch(struct sbc *c)
 			rendezvous(c, cmd, torch);
 		}
 		node_variable_in_batch_step(c, cmd);
+		remote_launch_in_sequence(c, i);
 	}
 	random_port(c);
 	output_directory_missing(c);
