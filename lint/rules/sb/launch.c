@@ -367,6 +367,108 @@ static void remote_launch_in_sequence(struct sbc *c, size_t index)
 		      sb_part_name(r));
 }
 
+/* How an address was found, by the text of the word that computes it. */
+enum addr_source { ADDR_OTHER, ADDR_RESOLVED, ADDR_HOSTNAME };
+
+static enum addr_source addr_source_of(const char *raw, size_t len)
+{
+	static const char *const resolved[] = {
+		"hostname -i", "hostname --ip-address", "getent hosts $(hostname", "getent hosts `hostname",
+		"getent hosts $HOSTNAME", "getent hosts ${HOSTNAME}", "getent ahosts $(hostname",
+		"getent ahostsv4 $(hostname",
+	};
+	static const char *const bare[] = { "$(hostname)", "`hostname`", "$(hostname -s)", "$HOSTNAME", "${HOSTNAME}" };
+	char buf[512];
+	size_t n = 0;
+	for (size_t i = 0; i < len && n + 1 < sizeof buf; i++)
+		if (raw[i] != '"' && raw[i] != '\'')
+			buf[n++] = raw[i]; /* getent hosts "$(hostname)" reads as unquoted */
+	buf[n] = '\0';
+	for (size_t i = 0; i < sizeof resolved / sizeof resolved[0]; i++)
+		if (strstr(buf, resolved[i]))
+			return ADDR_RESOLVED;
+	for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++)
+		if (strstr(buf, bare[i]))
+			return ADDR_HOSTNAME;
+	return ADDR_OTHER;
+}
+
+/* Where the address a word holds comes from: its own text, or that of
+ * the assignments of the variables it reads (a few links deep). */
+static enum addr_source addr_source(const struct sbc *c, const sb_word *w, const sb_cmd *at,
+				    struct sb_span *where, unsigned depth)
+{
+	size_t len;
+	const char *raw = w ? sb_word_raw(w, &len) : NULL;
+	if (!raw)
+		return ADDR_OTHER;
+	enum addr_source k = addr_source_of(raw, len);
+	if (k != ADDR_OTHER) {
+		*where = sb_word_span(w);
+		return k;
+	}
+	for (size_t r = 0; depth < 4 && r < sb_word_ref_count(w); r++) {
+		struct sb_resolved res;
+		enum sb_res kind = sb_resolve(c->m, sb_word_ref(w, r), at, &res);
+		if ((kind == SB_RES_WORD || kind == SB_RES_VALUE) && res.assign && res.assign->value &&
+		    (k = addr_source(c, res.assign->value, res.assign->cmd, where, depth + 1)))
+			return k;
+	}
+	return ADDR_OTHER;
+}
+
+/* The paired cluster's OS: 'u' Ubuntu, which may map the host name to
+ * 127.0.1.1 in /etc/hosts; 'o' another (Amazon Linux, RHEL and Rocky
+ * resolve it through DNS); 0 unpaired. */
+static char cluster_os(const struct sbc *c)
+{
+	if (!c->cluster)
+		return 0;
+	const yamldoc *d = c->cluster->doc;
+	const char *os = yd_str(d, yd_get(d, yd_get(d, yd_root(d), "Image"), "Os"), NULL);
+	return !os ? 0 : !strncmp(os, "ubuntu", 6) ? 'u' : 'o';
+}
+
+static void report_loopback(struct sbc *c, enum addr_source k, struct sb_span where, const char *what)
+{
+	char os = cluster_os(c);
+	if (k == ADDR_OTHER || os == 'o' || (k == ADDR_HOSTNAME && os != 'u'))
+		return;
+	struct diag *g = sbc_report(c, R_SB2011, where,
+		k == ADDR_RESOLVED
+			? "%s from the node's own name resolution, which can be a loopback address (Debian and Ubuntu map the host name to 127.0.1.1 in /etc/hosts) that the other nodes cannot reach"
+			: "%s from the host name, which an Ubuntu node can resolve to 127.0.1.1 for itself",
+		what);
+	diag_set_help(g, "use the first node's routable address: hostname -I | awk '{print $1}', or the first of scontrol show hostnames");
+}
+
+/* SB2011 rendezvous-loopback-address */
+static void rendezvous_loopback_address(struct sbc *c)
+{
+	struct sb_span where;
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		for (size_t p = 0; p < sb_cmd_part_count(cmd); p++) {
+			const sb_part *part = sb_cmd_part(cmd, p);
+			enum sb_prog kind = sb_part_kind(part);
+			if (kind != SB_PROG_TORCHRUN && kind != SB_PROG_LAUNCHER)
+				continue;
+			static const char *const flags[] = { "master-addr", "rdzv-endpoint" };
+			for (size_t f = 0; f < 2; f++) {
+				const struct sb_flag *fl = sb_flag_find(part, flags[f]);
+				if (fl && fl->value)
+					report_loopback(c, addr_source(c, fl->value, cmd, &where, 0), where,
+							fl->written);
+			}
+		}
+	}
+	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+		const struct sb_assign *a = sb_assign_at(c->m, i);
+		if (!strcmp(a->name, "MASTER_ADDR") && a->value)
+			report_loopback(c, addr_source(c, a->value, a->cmd, &where, 0), where, "MASTER_ADDR");
+	}
+}
+
 void sbc_check_launch(struct sbc *c)
 {
 	multi_node_without_launcher(c);
@@ -384,5 +486,6 @@ void sbc_check_launch(struct sbc *c)
 		remote_launch_in_sequence(c, i);
 	}
 	random_port(c);
+	rendezvous_loopback_address(c);
 	output_directory_missing(c);
 }
