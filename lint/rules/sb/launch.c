@@ -202,22 +202,66 @@ static bool rendezvous_missing(struct sbc *c, const sb_cmd *cmd, const sb_part *
 	     !strcmp(nr.var, "SLURM_NTASKS")))
 		multi = true;
 	bool endpoint = sb_flag(torch, "rdzv-endpoint") != NULL;
+	/* only the static backend reads --master-addr */
+	const sb_word *backend = sb_flag(torch, "rdzv-backend");
+	const char *be = backend ? sb_word_value(backend) : NULL;
+	bool dynamic = be && strcmp(be, "static") != 0;
 	bool master = sb_flag(torch, "master-addr") != NULL;
-	if (multi && !endpoint && !master && !sb_flag(torch, "standalone"))
+	if (multi && !endpoint && master && dynamic)
+		sbc_report(c, R_SB2005, sb_word_span(backend),
+			   "--rdzv-backend=%s without --rdzv-endpoint ignores --master-addr: each node waits on its own localhost", be);
+	else if (multi && !endpoint && !master && !sb_flag(torch, "standalone"))
 		sbc_report(c, R_SB2005, sb_word_span(sb_part_program(torch)),
 			   "torchrun on several nodes with neither --rdzv-endpoint nor --master-addr: each node waits on localhost");
 	return false;
 }
 
-/* SB2006 rendezvous-mixed */
+/* A word that is a number as written (\$SLURM_NODEID in a double-quoted
+ * string reads as text, and is no number). */
+static bool fixed_number(const sb_word *w)
+{
+	const char *v = w ? sb_word_value(w) : NULL;
+	if (!v || !*v)
+		return false;
+	for (; *v; v++)
+		if (*v < '0' || *v > '9')
+			return false;
+	return true;
+}
+
+/* SB2006 rendezvous-mixed: torchrun reads --node_rank, --master_addr
+ * and --master_port only for the static backend (config_from_args sets
+ * the rank for "static" alone; _get_addr_and_port gives other backends
+ * none). Under c10d, ranks go by the order nodes join, the store
+ * listens at --rdzv_endpoint, and rank 0's agent takes its own address
+ * and a free port for the workers' MASTER_ADDR and MASTER_PORT. */
 static void rendezvous_mixed(struct sbc *c, const sb_part *torch)
 {
-	bool master = sb_flag(torch, "master-addr") != NULL;
+	static const char *const statics[] = { "master-addr", "master-port", "node-rank" };
 	const sb_word *backend = sb_flag(torch, "rdzv-backend");
 	const char *be = backend ? sb_word_value(backend) : NULL;
-	if ((master || sb_flag(torch, "master-port")) && be && !strcmp(be, "c10d"))
-		sbc_report(c, R_SB2006, sb_word_span(backend),
-			   "--rdzv-backend=c10d ignores --master-addr and --master-port; keep one way to rendezvous");
+	if (!be || strcmp(be, "c10d") != 0 || !sb_flag(torch, "rdzv-endpoint"))
+		return;
+	const struct sb_flag *found[3];
+	unsigned n = 0;
+	/* A rank from $SLURM_NODEID is as harmless as it is unused; a
+	 * fixed one says the script counts on it. */
+	for (size_t i = 0; i < sizeof statics / sizeof statics[0]; i++)
+		if ((found[n] = sb_flag_find(torch, statics[i])) &&
+		    (i < 2 || fixed_number(found[n]->value)))
+			n++;
+	if (!n)
+		return;
+	char given[128] = "";
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = strlen(given);
+		snprintf(given + len, sizeof given - len, "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " and " : ", ", found[i]->written);
+	}
+	struct diag *g = sbc_report(c, R_SB2006, sb_word_span(backend),
+		"--rdzv-backend=c10d ignores %s: node ranks go by the order the nodes join, and the store listens at --rdzv-endpoint",
+		given);
+	diag_set_help(g, "keep one way to rendezvous: drop %s, or use the static backend with them alone", given);
 }
 
 /* SB2007 nnodes-from-ntasks */
