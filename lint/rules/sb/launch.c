@@ -2,6 +2,7 @@
  * one task per node, rendezvous, node-specific values, ports, and the
  * log paths sbatch opens before the script runs. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -389,8 +390,67 @@ static bool holds(const sb_cmd *outer, const sb_cmd *cmd)
 	return false;
 }
 
-/* SB2010 remote-launch-in-sequence: ssh waits for its remote command,
- * so a loop of them without & starts the nodes one after another. */
+/* The fixed --node_rank a command's launcher is given, started by srun
+ * or a remote shell; -1 when it has none. */
+static long long fixed_rank(const sb_cmd *cmd)
+{
+	if (!sb_cmd_find(cmd, SB_PROG_SRUN) && !sb_cmd_find(cmd, SB_PROG_REMOTE))
+		return -1;
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++) {
+		const sb_part *p = sb_cmd_part(cmd, i);
+		enum sb_prog k = sb_part_kind(p);
+		const sb_word *w = k == SB_PROG_TORCHRUN || k == SB_PROG_LAUNCHER ? sb_flag(p, "node-rank") : NULL;
+		if (fixed_number(w))
+			return strtoll(sb_word_value(w), NULL, 10);
+	}
+	return -1;
+}
+
+/* Whether two launch lines give the same --nnodes (as written), so
+ * that they can be parts of one job. */
+static bool same_nnodes(const sb_cmd *a, const sb_cmd *b)
+{
+	const sb_word *wa = NULL, *wb = NULL;
+	for (size_t i = 0; i < sb_cmd_part_count(a) && !wa; i++)
+		wa = sb_flag(sb_cmd_part(a, i), "nnodes");
+	for (size_t i = 0; i < sb_cmd_part_count(b) && !wb; i++)
+		wb = sb_flag(sb_cmd_part(b, i), "nnodes");
+	size_t la, lb;
+	const char *ra = wa ? sb_word_raw(wa, &la) : NULL, *rb = wb ? sb_word_raw(wb, &lb) : NULL;
+	return ra && rb && la == lb && !memcmp(ra, rb, la);
+}
+
+/* SB2010 launch-in-sequence, for steps of one job written one a line:
+ * srun (or ssh) returns when its launcher ends, so a blocking line with
+ * a fixed --node_rank keeps the lines after it, the other ranks, from
+ * starting. */
+static void ranks_in_sequence(struct sbc *c)
+{
+	size_t n = sb_cmd_count(c->m);
+	for (size_t i = 0; i < n; i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		long long rank = fixed_rank(cmd);
+		if (rank < 0 || sb_cmd_parent(cmd) || (sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP)))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			const sb_cmd *later = sb_cmd_at(c->m, j);
+			const sb_word *w0 = sb_cmd_word(later, 0);
+			if (!sb_cmd_parent(later) && w0 && sb_word_value(w0) && !strcmp(sb_word_value(w0), "wait"))
+				break; /* the steps before have ended: a new group */
+			long long other = fixed_rank(later);
+			if (other < 0 || other == rank || sb_cmd_parent(later) || !same_nnodes(cmd, later))
+				continue;
+			struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(sb_cmd_part(cmd, 0))),
+				"this line waits for its --node_rank %lld launcher to end, so the --node_rank %lld one on line %u starts only after it gave up waiting for its peers",
+				rank, other, sb_cmd_span(later).line);
+			diag_set_help(g, "end each of these lines but the last with & and wait after them, or start one task per node with a single srun");
+			return;
+		}
+	}
+}
+
+/* SB2010 launch-in-sequence: ssh waits for its remote command, so a
+ * loop of them without & starts the nodes one after another. */
 static void remote_launch_in_sequence(struct sbc *c, size_t index)
 {
 	const sb_cmd *cmd = sb_cmd_at(c->m, index);
@@ -529,6 +589,7 @@ void sbc_check_launch(struct sbc *c)
 		node_variable_in_batch_step(c, cmd);
 		remote_launch_in_sequence(c, i);
 	}
+	ranks_in_sequence(c);
 	random_port(c);
 	rendezvous_loopback_address(c);
 	output_directory_missing(c);
