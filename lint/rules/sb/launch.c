@@ -298,23 +298,46 @@ static bool refs_random(const sb_word *w)
 	return false;
 }
 
+/* What a port from $RANDOM can be, when its arithmetic can be
+ * evaluated: NULL when every value is a valid unprivileged port
+ * ($((RANDOM + 10000)) is 10000 to 42767), else what goes wrong. */
+static const char *random_port_fault(const struct sbc *c, const sb_word *w, const sb_cmd *at,
+				     char *buf, size_t cap)
+{
+	long long lo, hi;
+	bool random;
+	if (!sbc_word_range(c, w, at, &lo, &hi, &random) || !random) {
+		snprintf(buf, cap, "from $RANDOM (0 to 32767) can be privileged, zero, or out of range with an offset");
+		return buf;
+	}
+	if (lo >= 1024 && hi <= 65535)
+		return NULL;
+	snprintf(buf, cap, "from $RANDOM is %lld to %lld: %s", lo, hi,
+		 hi > 65535 ? "it can be above 65535, the last port"
+		 : lo <= 0 ? "it can be zero or a privileged port (below 1024)"
+			   : "it can be a privileged port (below 1024)");
+	return buf;
+}
+
 /* SB2008 random-port */
 static void random_port(struct sbc *c)
 {
+	char why[160];
+	const char *fault;
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (names_port(a->name) && refs_random(a->value))
-			sbc_report(c, R_SB2008, a->span,
-				   "%s from $RANDOM (0 to 32767) can be privileged, zero, or out of range with an offset", a->name);
+		if (names_port(a->name) && refs_random(a->value) &&
+		    (fault = random_port_fault(c, a->value, a->cmd, why, sizeof why)))
+			sbc_report(c, R_SB2008, a->span, "%s %s", a->name, fault);
 	}
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
 		for (size_t p = 0; p < sb_cmd_part_count(cmd); p++)
 			for (size_t f = 0; f < sb_part_flag_count(sb_cmd_part(cmd, p)); f++) {
 				const struct sb_flag *fl = sb_part_flag(sb_cmd_part(cmd, p), f);
-				if (names_port(fl->name) && refs_random(fl->value))
-					sbc_report(c, R_SB2008, sb_word_span(fl->value),
-						   "%s from $RANDOM can be a privileged port, zero, or above 65535", fl->written);
+				if (names_port(fl->name) && refs_random(fl->value) &&
+				    (fault = random_port_fault(c, fl->value, cmd, why, sizeof why)))
+					sbc_report(c, R_SB2008, sb_word_span(fl->value), "%s %s", fl->written, fault);
 			}
 	}
 }
