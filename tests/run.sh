@@ -62,6 +62,7 @@ count fleet sh tests/plan/fleet.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
+count wilderrors sh tests/corpus/wild.sh
 count lsp sh tests/lsp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh

@@ -164,6 +164,10 @@ void lex_eof_in(struct lexer *lx, size_t at, size_t len, char close);
 size_t lex_comsub(struct lexer *lx, size_t open, size_t p);
 
 uint32_t lex_line_of(struct lexer *lx, size_t off);
+/* Where the line of off ends, past the lines a backslash-newline joins
+ * to it: the offset after its newline, or SIZE_MAX when the input ends
+ * first. */
+size_t lex_line_after(const struct lexer *lx, size_t off);
 /* Records the problem (the first only) and stops the lexer. */
 void lex_fail(struct lexer *lx, enum sb_problem_kind kind, size_t off, size_t end,
 	      const char *msg);

@@ -15,15 +15,30 @@ uint32_t lex_line_of(struct lexer *lx, size_t off)
 	return sbm_line_of(lx->m, off);
 }
 
+size_t lex_line_after(const struct lexer *lx, size_t off)
+{
+	for (;;) {
+		const char *nl = memchr(lx->s + off, '\n', lx->end - off);
+		if (!nl)
+			return SIZE_MAX;
+		size_t at = (size_t)(nl - lx->s), k = 0;
+		while (k < at - off && lx->s[at - 1 - k] == '\\')
+			k++;
+		if (k % 2 == 0)
+			return at + 1;
+		off = at + 1;
+	}
+}
+
 void lex_fail(struct lexer *lx, enum sb_problem_kind kind, size_t off, size_t end,
 		 const char *msg)
 {
 	if (!lx->failed && !lx->quiet) {
 		sbm_problem(lx->m, kind, off, end, msg);
 		/* what the construct swallowed was never read: the list goes
-		 * on at the line after its opener */
-		const char *nl = memchr(lx->s + off, '\n', lx->end - off);
-		lx->err_resume = nl ? (size_t)(nl - lx->s) + 1 : SIZE_MAX;
+		 * on at the line after its opener (and after the lines that
+		 * continue it: they are words of the same command) */
+		lx->err_resume = lex_line_after(lx, off);
 	}
 	lx->failed = true;
 }

@@ -223,9 +223,14 @@ bool sbp_compound_list(struct parser *p, const struct where *w, const char *what
 			return false;
 		}
 		/* an empty body: the problem at its keyword, and the
-		 * construct goes on with the closer */
+		 * construct goes on with the closer: its own (then fi is
+		 * one problem, not a second at the fi), or an outer one's */
 		const struct opener *o = &p->open.v[p->open.len - 1];
 		sbp_error(p, o->off, o->end, what);
+		if (o->state & sbp_wanted_by(t->kind)) {
+			p->lx->failed = false;
+			return true;
+		}
 		if (sbp_is_closer(t->kind))
 			p->lx->err_resume = t->off;
 		return false;

@@ -60,6 +60,8 @@ bool sbp_is_closer(enum tok k);
 const char *sbp_tok_text(enum tok k);
 /* Does an open construct (the innermost too, when inner) wait for t? */
 bool sbp_awaited(const struct parser *p, enum tok t, bool inner);
+/* The enum wait bits of the constructs that t closes (0: none). */
+unsigned sbp_wanted_by(enum tok t);
 /* After a syntax error in a list of the file: the broken statement from
  * stmt on stays as a command; false when the parse cannot go on. */
 bool sbp_recover(struct parser *p, const struct where *w, size_t stmt);

@@ -54,10 +54,12 @@ static size_t placeholder(const struct parser *p, size_t off, size_t *start)
 	return 0;
 }
 
+/* The line after the broken one, past the lines a backslash-newline
+ * joins to it: those are words of the same statement, not commands. */
 static size_t line_after(const struct parser *p, size_t off)
 {
-	const char *nl = memchr(p->m->text + off, '\n', p->lx->end - off);
-	return nl ? (size_t)(nl - p->m->text) + 1 : p->lx->end;
+	size_t at = lex_line_after(p->lx, off);
+	return at == SIZE_MAX ? p->lx->end : at;
 }
 
 static void error_kind(struct parser *p, enum sb_problem_kind kind, size_t off, size_t end,
@@ -105,13 +107,11 @@ static void unclosed(struct parser *p)
 		   o->off, o->end, unclosed_msg(o));
 }
 
-static unsigned wanted_by(enum tok t);
-
 /* Does an open construct, the innermost (inner) or one around it,
  * wait for t? */
 bool sbp_awaited(const struct parser *p, enum tok t, bool inner)
 {
-	unsigned want = wanted_by(t);
+	unsigned want = sbp_wanted_by(t);
 	for (size_t i = p->open.len - (inner ? 0 : 1); want && i-- > 0;)
 		if (p->open.v[i].state & want)
 			return true;
@@ -123,7 +123,7 @@ bool sbp_outer_closer(const struct parser *p, enum tok t)
 	return sbp_awaited(p, t, false);
 }
 
-static unsigned wanted_by(enum tok t)
+unsigned sbp_wanted_by(enum tok t)
 {
 	static const struct { enum tok t; unsigned w; } by[] = {
 		{ T_THEN, W_THEN }, { T_ELIF, W_FI }, { T_ELSE, W_FI }, { T_FI, W_FI },

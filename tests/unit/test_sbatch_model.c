@@ -1040,6 +1040,31 @@ static void syntax_error_costs_one_statement(void **state)
 	assert_int_equal(sb_resolve(m, "WANDB_API_KEY", NULL, &r), SB_RES_UNKNOWN);
 	assert_int_equal(sb_resolve(m, "A", NULL, &r), SB_RES_VALUE);
 	sb_free(m);
+	/* the lines a backslash joins to the broken one are its words, not
+	 * commands whose line before lost its backslash */
+	m = parse("srun python t.py \\\n  --a ${X/y.json \\\n  --b ${B} \\\n  --c 2\necho after\n");
+	assert_int_equal(sb_problem_count(m), 1);
+	assert_string_equal(sb_problem_at(m, 0)->msg, "${ without its closing }");
+	for (size_t i = 0; i < sb_fact_count(m); i++)
+		assert_int_not_equal(sb_fact_at(m, i)->kind, SB_FACT_LOST_CONTINUATION);
+	assert_int_equal(sb_cmd_span(cmd_named(m, "echo")).line, 5);
+	assert_null(cmd_named(m, "--b"));
+	sb_free(m);
+	/* an empty body is one problem: its own closer ends the construct */
+	static const char *const empty[] = { "if true; then\nfi\n", "{ }\n", "( )\n", "f() { }\n",
+					     "while true; do\ndone\n", "if true; then :; else\nfi\n",
+					     "x=$(if true; then\nfi)\n", "{ if true; then\nfi; }\n" };
+	for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+		char text[96];
+		snprintf(text, sizeof text, "%secho after\n", empty[i]);
+		m = parse(text);
+		if (sb_problem_count(m) != 1)
+			print_error("%s: %zu problems\n", empty[i], sb_problem_count(m));
+		assert_int_equal(sb_problem_count(m), 1);
+		assert_non_null(cmd_named(m, "echo"));
+		assert_false(sb_complete(m));
+		sb_free(m);
+	}
 }
 
 static void real_causes(void **state)

@@ -33,6 +33,16 @@ static void unknown_instance_type(const struct pc *pc, yd_node t, const char *s)
 		  "instance type '%s' is not in the catalog; EFA and accelerator checks skip it", s);
 }
 
+/* PC1005 provisional-instance-type: the checks run on the catalog's
+ * figures; this says they are not yet EC2's. */
+static void provisional_instance_type(const struct pc *pc, yd_node t, const struct instance_type *it)
+{
+	struct diag *d = pc_report(pc, R_PC1005, t,
+		"instance type '%s' is provisional in the catalog, its name and per-instance figures not yet confirmed by EC2: %s",
+		it->name, it->provisional);
+	diag_set_help(d, "`trainforge plan` shows which figures are derived; check them against AWS's page for the type");
+}
+
 /* PC1002 invalid-instance-type */
 static void invalid_instance_type(const struct pc *pc, yd_node t, const char *s,
 				  const char *suggestion)
@@ -50,8 +60,12 @@ static void check_type(const struct pc *pc, yd_node t)
 		return;
 	char suggestion[64];
 	switch (catalog_check_name(s, len, suggestion, sizeof suggestion)) {
-	case CATALOG_KNOWN:
+	case CATALOG_KNOWN: {
+		const struct instance_type *it = catalog_find(s, len);
+		if (it->provisional)
+			provisional_instance_type(pc, t, it);
 		return;
+	}
 	case CATALOG_UNKNOWN_PLAUSIBLE:
 		unknown_instance_type(pc, t, s);
 		return;
