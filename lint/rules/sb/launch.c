@@ -1,6 +1,7 @@
 /* SB20xx: how the job starts on every node: srun around the launcher,
  * one task per node, rendezvous, node-specific values, ports, and the
  * log paths sbatch opens before the script runs. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 
 #include "releases.h"
 #include "sb.h"
+#include "text.h"
 
 /* A launcher that starts the other nodes' processes itself: Neuron's
  * nccom-test given --hosts, the
@@ -596,6 +598,145 @@ static void rendezvous_loopback_address(struct sbc *c)
 	}
 }
 
+/* Names the environment of a job step holds without the script: what
+ * Slurm, MPI and the login set, and what torchrun sets for a worker. */
+static bool environment_name(const char *n)
+{
+	static const char *const prefixes[] = { "SLURM_", "SBATCH_", "SRUN_", "PMI_", "PMIX_", "OMPI_" };
+	static const char *const names[] = {
+		"HOME", "USER", "LOGNAME", "PATH", "PWD", "OLDPWD", "HOSTNAME", "SHELL", "TMPDIR",
+		"LANG", "CUDA_VISIBLE_DEVICES", "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE",
+		"GROUP_RANK", "NODE_RANK", "MASTER_ADDR", "MASTER_PORT", "RANDOM", "SECONDS", "LINENO",
+		"BASH_SOURCE", "UID", "EUID", "PPID", "BASHPID",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	return false;
+}
+
+/* Whether the script says the name is an input: a comment names it, or
+ * a ${NAME:?}, ${NAME:-x} or ${NAME=x} reads it with care. */
+static bool documented_input(const struct sbc *c, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sb_comment_count(c->m); i++) {
+		const char *t = sb_comment_at(c->m, i)->text;
+		for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
+			bool left = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+			bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+			if (left && right)
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool assigned_anywhere(const struct sbc *c, const char *name)
+{
+	for (size_t i = 0; i < sb_assign_count(c->m); i++)
+		if (!strcmp(sb_assign_at(c->m, i)->name, name))
+			return true;
+	return false;
+}
+
+/* The assigned name nearest to one never set (TP for TP_SIZE), or NULL. */
+static const char *near_name(const struct sbc *c, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, n = strlen(name);
+	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+		const char *a = sb_assign_at(c->m, i)->name;
+		size_t an = strlen(a);
+		size_t d = text_edit_distance(name, n, a, an, 2);
+		if (d > 2 && an >= 2 && n >= 2 &&
+		    ((an < n && !strncmp(name, a, an) && name[an] == '_') ||
+		     (n < an && !strncmp(a, name, n) && a[n] == '_')))
+			d = 2; /* TP and TP_SIZE */
+		if (d < best_d && strcmp(a, name) != 0)
+			best = a, best_d = d;
+	}
+	return best;
+}
+
+/* A name that nothing sets, when cmd runs: the environment's, but not
+ * a variable any environment has, after no source or eval. */
+static bool never_set(const struct sbc *c, const char *name, const sb_cmd *cmd)
+{
+	struct sb_resolved r;
+	return sb_resolve(c->m, name, cmd, &r) == SB_RES_ENV && !r.after_source && r.var &&
+	       !strcmp(r.var, name) && !environment_name(name) && !assigned_anywhere(c, name) &&
+	       !documented_input(c, name);
+}
+
+/* ${NAME:-8}, ${NAME=8}, ${NAME:?...}, ${NAME+x}: the word reads NAME
+ * with a default or a check of its own. */
+static bool with_default(const sb_word *w, const char *name)
+{
+	size_t len, n = strlen(name);
+	const char *raw = sb_word_raw(w, &len);
+	for (size_t i = 0; i + 2 + n < len; i++)
+		if (raw[i] == '$' && raw[i + 1] == '{' && !strncmp(raw + i + 2, name, n) &&
+		    strchr(":-=?+", raw[i + 2 + n]))
+			return true;
+	return false;
+}
+
+static void report_never_set(struct sbc *c, const sb_cmd *cmd, const sb_word *w, const char *what,
+			     bool path)
+{
+	for (size_t r = 0; w && r < sb_word_ref_count(w); r++) {
+		const char *name = sb_word_ref(w, r);
+		if (!never_set(c, name, cmd) || with_default(w, name))
+			continue;
+		const char *near = near_name(c, name);
+		if (path && !near)
+			continue;
+		struct diag *g = sbc_report(c, R_SB2012, sb_word_span(w),
+			"$%s is never set: the %s %s is empty, and %s", name, what,
+			path ? "path" : "value",
+			path ? "the job reads or writes somewhere else than meant" : "the launcher's argument parser exits on every node");
+		if (near)
+			diag_set_help(g, "did you mean $%s, which the script sets?", near);
+		return;
+	}
+}
+
+/* SB2012 variable-never-set: the counts of srun and the launchers, the
+ * layout sizes and the checkpoint paths of the program they start. */
+static void variable_never_set(struct sbc *c, const sb_cmd *cmd)
+{
+	static const char *const counts[] = {
+		"nodes", "ntasks", "ntasks-per-node", "nnodes", "nproc-per-node", "num-processes",
+	};
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++) {
+		const sb_part *p = sb_cmd_part(cmd, i);
+		enum sb_prog k = sb_part_kind(p);
+		if (k == SB_PROG_SRUN || k == SB_PROG_TORCHRUN || k == SB_PROG_LAUNCHER)
+			for (size_t f = 0; f < sizeof counts / sizeof counts[0]; f++) {
+				const struct sb_flag *fl = sb_flag_find(p, counts[f]);
+				if (fl && fl->value)
+					report_never_set(c, cmd, fl->value, fl->written, false);
+			}
+	}
+	struct sbc_layout s;
+	if (!sbc_read_layout(c, cmd, &s))
+		return;
+	const struct fw_def *d = fw_def(s.l.fw);
+	for (size_t r = 0; r < d->nflags; r++) {
+		const struct fw_flag *row = &d->flags[r];
+		bool path = row->form == FW_DIR;
+		if (!path && (!row->read || row->form != FW_INT))
+			continue;
+		const struct sb_flag *fl = sb_flag_find(s.entry, row->flag);
+		const sb_word *w = !fl ? NULL : fl->value ? fl->value : sb_flag_next(s.entry, row->flag);
+		report_never_set(c, cmd, w, fl ? fl->written : "", path);
+	}
+}
+
 void sbc_check_launch(struct sbc *c)
 {
 	multi_node_without_launcher(c);
@@ -611,6 +752,7 @@ void sbc_check_launch(struct sbc *c)
 		}
 		node_variable_in_batch_step(c, cmd);
 		remote_launch_in_sequence(c, i);
+		variable_never_set(c, cmd);
 	}
 	ranks_in_sequence(c);
 	random_port(c);
