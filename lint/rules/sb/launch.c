@@ -705,6 +705,17 @@ static void report_never_set(struct sbc *c, const sb_cmd *cmd, const sb_word *w,
 	}
 }
 
+/* The word after a flag's among a program's own arguments: its value,
+ * for a flag the table does not know (an unset $NAME there is no
+ * word at all at run time, so the chain could not give it as one). */
+static const sb_word *word_after(const sb_part *p, const sb_word *flag)
+{
+	for (size_t i = 0; i + 1 < sb_part_arg_count(p); i++)
+		if (sb_part_arg(p, i) == flag)
+			return sb_part_arg(p, i + 1);
+	return NULL;
+}
+
 /* SB2012 variable-never-set: the counts of srun and the launchers, the
  * layout sizes and the checkpoint paths of the program they start. */
 static void variable_never_set(struct sbc *c, const sb_cmd *cmd)
@@ -722,18 +733,23 @@ static void variable_never_set(struct sbc *c, const sb_cmd *cmd)
 					report_never_set(c, cmd, fl->value, fl->written, false);
 			}
 	}
-	struct sbc_layout s;
-	if (!sbc_read_layout(c, cmd, &s))
+	/* The program's flags by every framework's table: an unquoted
+	 * $NAME that nothing sets leaves the chain unsure of its words, so
+	 * the layout reader (which needs the framework) would not look. */
+	const sb_part *entry = sb_cmd_find(cmd, SB_PROG_PYTHON);
+	if (!entry || (!sb_cmd_find(cmd, SB_PROG_TORCHRUN) && !sb_cmd_find(cmd, SB_PROG_LAUNCHER)))
 		return;
-	const struct fw_def *d = fw_def(s.l.fw);
-	for (size_t r = 0; r < d->nflags; r++) {
-		const struct fw_flag *row = &d->flags[r];
-		bool path = row->form == FW_DIR;
-		if (!path && (!row->read || row->form != FW_INT))
-			continue;
-		const struct sb_flag *fl = sb_flag_find(s.entry, row->flag);
-		const sb_word *w = !fl ? NULL : fl->value ? fl->value : sb_flag_next(s.entry, row->flag);
-		report_never_set(c, cmd, w, fl ? fl->written : "", path);
+	for (int fw = 0; fw < FW__COUNT; fw++) {
+		const struct fw_def *d = fw_def(fw);
+		for (size_t r = 0; r < d->nflags; r++) {
+			const struct fw_flag *row = &d->flags[r];
+			bool path = row->form == FW_DIR;
+			if (!path && (!row->read || row->form != FW_INT))
+				continue;
+			const struct sb_flag *fl = sb_flag_find(entry, row->flag);
+			const sb_word *w = !fl ? NULL : fl->value ? fl->value : word_after(entry, fl->word);
+			report_never_set(c, cmd, w, fl ? fl->written : "", path);
+		}
 	}
 }
 
