@@ -252,8 +252,12 @@ void lint_run_finish(struct lint_run *run)
 				scripts[n++] = run->files[i];
 	for (size_t i = 0; i < n; i++) {
 		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
+		/* a launch script nothing among the inputs starts runs on each
+		 * node as if started there: its own allocation, none */
+		const sb_model *on_nodes = caller ? caller->model
+					 : scripts[i]->launch ? scripts[i]->model : NULL;
 		sbatch_lint_at(scripts[i]->src, scripts[i]->model,
-			       lint_pair(run, scripts[i], known_clusters), caller ? caller->model : NULL,
+			       lint_pair(run, scripts[i], known_clusters), on_nodes,
 			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
 	}
 	run_shellcheck(run, scripts, n);

@@ -118,6 +118,18 @@ void lint_adopt_shells(struct lint_run *run)
 			called = is_batch_script(run->files[k]) &&
 				 sbatch_calls_with_srun(run->files[k]->model, run->files[k]->src->path,
 							sh->src->path);
+		sb_model *m = called ? NULL : lint_parse_script(sh->src);
+		if (m && sbatch_runs_launcher(m)) {
+			/* a run.sh that a wrapper submits, or that is started by
+			 * hand on each node: its own flags make the world */
+			run->files_checked++;
+			sh->kind = sh->src->kind = KIND_SBATCH;
+			sh->model = m;
+			sh->launch = true;
+			sh->complete = sb_complete(m);
+			continue;
+		}
+		sb_free(m);
 		if (called) {
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;
@@ -127,7 +139,7 @@ void lint_adopt_shells(struct lint_run *run)
 			size_t first = run->diags.len;
 			run->files_checked++;
 			ln_unknown_kind(&run->diags, sh->src,
-				"a shell script without #SBATCH lines that no batch script among the inputs starts with srun; only input checks ran");
+				"a shell script without #SBATCH lines that runs no launcher and that no batch script among the inputs starts with srun; only input checks ran");
 			lint_apply_selection(run, first);
 		}
 	}

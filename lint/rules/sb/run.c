@@ -526,6 +526,21 @@ static void read_cluster(struct sbc *c)
 	c->it = one_type ? only : NULL;
 }
 
+bool sbatch_runs_launcher(const sb_model *m)
+{
+	for (size_t i = 0; i < sb_cmd_count(m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(m, i);
+		if (sb_cmd_find(cmd, SB_PROG_TORCHRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN))
+			return true;
+		const sb_part *l = sb_cmd_find(cmd, SB_PROG_LAUNCHER);
+		const char *name = l ? sb_part_name(l) : "";
+		if (!strcmp(name, "accelerate") || !strcmp(name, "accelerate-launch") ||
+		    !strcmp(name, "deepspeed") || (l && sb_part_entry(l) && !strcmp(name, "python") ))
+			return true;
+	}
+	return false;
+}
+
 void sbatch_lint(struct source *script, const sb_model *m, const struct cluster *cluster,
 		 const sb_model *caller, struct diag_list *diags)
 {

@@ -16,7 +16,8 @@
  * unpaired) gives the queue, instance type and storage the cross-checks
  * need. caller, when not NULL, is the model of a batch script among the
  * inputs that starts this one with srun on every node: its allocation
- * applies, and what runs here already runs under srun. */
+ * applies, and what runs here already runs under srun (a launch script
+ * passes its own). */
 void sbatch_lint(struct source *script, const sb_model *m, const struct cluster *cluster,
 		 const sb_model *caller, struct diag_list *diags);
 /* The same against a target's Slurm (and ParallelCluster, for what the
@@ -26,6 +27,12 @@ void sbatch_lint_at(struct source *script, const sb_model *m, const struct clust
 /* Whether `caller` starts a script at `path` (relative to the caller's
  * directory, caller_path) with srun. */
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path);
+/* Whether a script runs a launcher itself: torchrun (or python -m
+ * torch.distributed.run), accelerate launch, deepspeed or mpirun. A
+ * shell script without #SBATCH that does is a launch script, linted with
+ * caller = its own model (started on each node, its world from its own
+ * flags). */
+bool sbatch_runs_launcher(const sb_model *m);
 /* The PATH of a `# trainforge cluster=PATH` comment, into out. */
 bool sbatch_cluster_directive(const struct source *script, char *out, size_t cap);
 /* SB3005 on the directive that names a config that cannot be used. */
