@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "releases.h"
 #include "sb.h"
@@ -753,6 +754,55 @@ static void variable_never_set(struct sbc *c, const sb_cmd *cmd)
 	}
 }
 
+/* Why a file srun would exec cannot run: not executable, or no #!
+ * line; NULL when it can, or when it is not beside the script. */
+static const char *exec_fault(const struct sbc *c, const char *prog, char *path, size_t cap)
+{
+	const char *dir_end = strrchr(c->src->path, '/');
+	if (prog[0] == '/' || !c->src->path[0] || !strcmp(c->src->path, "-"))
+		return NULL;
+	snprintf(path, cap, "%.*s%s", dir_end ? (int)(dir_end - c->src->path + 1) : 0, c->src->path,
+		 strncmp(prog, "./", 2) ? prog : prog + 2);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
+		return "it is not executable (Permission denied)";
+	char head[2] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, 2, f) : 0;
+	if (f)
+		fclose(f);
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return "it has no #! line, so execve cannot run it (Exec format error)";
+	return NULL;
+}
+
+/* SB2013 srun-program-not-executable: what srun starts directly,
+ * a file beside the batch script. */
+static void srun_program_not_executable(struct sbc *c, const sb_cmd *cmd)
+{
+	size_t n = sb_cmd_part_count(cmd), i = 0;
+	while (i < n && sb_part_kind(sb_cmd_part(cmd, i)) != SB_PROG_SRUN)
+		i++;
+	while (++i < n && sb_part_kind(sb_cmd_part(cmd, i)) == SB_PROG_WRAPPER)
+		;
+	if (i >= n)
+		return;
+	const sb_part *p = sb_cmd_part(cmd, i);
+	enum sb_prog k = sb_part_kind(p);
+	const char *prog = sb_word_value(sb_part_program(p));
+	if ((k != SB_PROG_OTHER && k != SB_PROG_SCRIPT) || !prog || !strchr(prog, '.'))
+		return;
+	char path[4096];
+	const char *why = exec_fault(c, prog, path, sizeof path);
+	if (!why)
+		return;
+	struct diag *g = sbc_report(c, R_SB2013, sb_word_span(sb_part_program(p)),
+		"srun execs %s on every task, and %s", prog, why);
+	diag_set_help(g, "name its interpreter (srun python3 %s), or give it a #! line and chmod +x", prog);
+}
+
 void sbc_check_launch(struct sbc *c)
 {
 	multi_node_without_launcher(c);
@@ -769,6 +819,7 @@ void sbc_check_launch(struct sbc *c)
 		node_variable_in_batch_step(c, cmd);
 		remote_launch_in_sequence(c, i);
 		variable_never_set(c, cmd);
+		srun_program_not_executable(c, cmd);
 	}
 	ranks_in_sequence(c);
 	random_port(c);
