@@ -112,7 +112,11 @@ static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_par
 /* SB2003 tasks-per-node-with-torchrun */
 static void tasks_per_node_with_torchrun(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
 {
-	const sb_part *srun = sb_cmd_find(cmd, SB_PROG_SRUN);
+	/* srun bash -c '... torchrun ...': the srun of the string's command */
+	const sb_part *srun = NULL;
+	for (const sb_cmd *at = cmd; at && !srun; at = sb_cmd_parent(at))
+		if ((srun = sb_cmd_find(at, SB_PROG_SRUN)))
+			cmd = at;
 	if (!srun)
 		return;
 	long long per_node = part_int(c, cmd, srun, "ntasks-per-node");
