@@ -725,6 +725,10 @@ static const sb_word *word_after(const sb_part *p, const sb_word *flag)
  * layout sizes and the checkpoint paths of the program they start. */
 static void variable_never_set(struct sbc *c, const sb_cmd *cmd)
 {
+	/* a script started on each node (by a batch script, or a launch
+	 * script by a wrapper) gets its environment from its starter */
+	if (c->per_node)
+		return;
 	static const char *const counts[] = {
 		"nodes", "ntasks", "ntasks-per-node", "nnodes", "nproc-per-node", "num-processes",
 	};
