@@ -450,10 +450,9 @@ static bool same_nnodes(const sb_cmd *a, const sb_cmd *b)
 	return ra && rb && la == lb && !memcmp(ra, rb, la);
 }
 
-/* SB2010 launch-in-sequence, for steps of one job written one a line:
- * srun (or ssh) returns when its launcher ends, so a blocking line with
- * a fixed --node_rank keeps the lines after it, the other ranks, from
- * starting. */
+/* Steps of one job written one a line: srun (or ssh) returns when its
+ * launcher ends, so a blocking line with a fixed --node_rank keeps the
+ * lines after it, the other ranks, from starting. */
 static void ranks_in_sequence(struct sbc *c)
 {
 	size_t n = sb_cmd_count(c->m);
@@ -479,9 +478,9 @@ static void ranks_in_sequence(struct sbc *c)
 	}
 }
 
-/* SB2010 launch-in-sequence: ssh waits for its remote command, so a
- * loop of them without & starts the nodes one after another. */
-static void remote_launch_in_sequence(struct sbc *c, size_t index)
+/* ssh waits for its remote command, so a loop of them without & starts
+ * the nodes one after another. */
+static void remote_loop_in_sequence(struct sbc *c, size_t index)
 {
 	const sb_cmd *cmd = sb_cmd_at(c->m, index);
 	const sb_part *r = sb_cmd_find(cmd, SB_PROG_REMOTE);
@@ -499,6 +498,15 @@ static void remote_launch_in_sequence(struct sbc *c, size_t index)
 		sb_part_name(r));
 	diag_set_help(g, "end the %s line with & and wait after the loop, or start one task per node with srun",
 		      sb_part_name(r));
+}
+
+/* SB2010 launch-in-sequence: the launchers of one job started one after
+ * another, each waiting for the one before to end. */
+static void launch_in_sequence(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++)
+		remote_loop_in_sequence(c, i);
+	ranks_in_sequence(c);
 }
 
 /* How an address was found, by the text of the word that computes it. */
@@ -825,11 +833,10 @@ void sbc_check_launch(struct sbc *c)
 			rendezvous(c, cmd, torch);
 		}
 		node_variable_in_batch_step(c, cmd);
-		remote_launch_in_sequence(c, i);
 		variable_never_set(c, cmd);
 		srun_program_not_executable(c, cmd);
 	}
-	ranks_in_sequence(c);
+	launch_in_sequence(c);
 	random_port(c);
 	rendezvous_loopback_address(c);
 	output_directory_missing(c);
