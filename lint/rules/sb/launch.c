@@ -578,7 +578,7 @@ static void report_loopback(struct sbc *c, enum addr_source k, struct sb_span wh
 		return;
 	struct diag *g = sbc_report(c, R_SB2011, where,
 		k == ADDR_RESOLVED
-			? "%s from the node's own name resolution, which can be a loopback address (Debian and Ubuntu map the host name to 127.0.1.1 in /etc/hosts) that the other nodes cannot reach"
+			? "%s from the node's own name resolution, which is a loopback address the other nodes cannot reach on a host that maps its name to 127.0.1.1 in /etc/hosts (as Debian and Ubuntu installs do)"
 			: "%s from the host name, which an Ubuntu node can resolve to 127.0.1.1 for itself",
 		what);
 	diag_set_help(g, "use the first node's routable address: hostname -I | awk '{print $1}', or the first of scontrol show hostnames");
