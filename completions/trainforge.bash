@@ -25,12 +25,12 @@ _trainforge() {
 	case $cmd in
 	explain)
 		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
-	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster --target --all-releases" -- "$cur") ;;
+	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster tco --target --all-releases" -- "$cur") ;;
 	docs) mapfile -t COMPREPLY < <(compgen -W "rules update-policy versions" -- "$cur") ;;
 	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;
@@ -42,7 +42,7 @@ _trainforge() {
 		fi ;;
 	gen|plan)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --hours --format --svg --target" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --same --deadline --hours --tco --format --svg --target" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

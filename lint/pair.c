@@ -118,23 +118,27 @@ void lint_adopt_shells(struct lint_run *run)
 			called = is_batch_script(run->files[k]) &&
 				 sbatch_calls_with_srun(run->files[k]->model, run->files[k]->src->path,
 							sh->src->path);
-		sb_model *m = called ? NULL : lint_parse_script(sh->src);
-		if (m && sbatch_runs_launcher(m)) {
-			/* a run.sh that a wrapper submits, or that is started by
-			 * hand on each node: its own flags make the world */
-			run->files_checked++;
-			sh->kind = sh->src->kind = KIND_SBATCH;
-			sh->model = m;
-			sh->launch = true;
-			sh->complete = sb_complete(m);
-			continue;
+		if (!called) {
+			lint_parse_script(sh);
+			if (sbatch_runs_launcher(sh->model)) {
+				/* a run.sh that a wrapper submits, or that is
+				 * started by hand on each node: its own flags
+				 * make the world */
+				run->files_checked++;
+				sh->kind = sh->src->kind = KIND_SBATCH;
+				sh->launch = true;
+				continue;
+			}
+			sb_free(sh->model);
+			sh->model = NULL;
+			lint_template_free(sh->tmpl);
+			sh->tmpl = NULL;
+			sh->complete = false;
 		}
-		sb_free(m);
 		if (called) {
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;
-			sh->model = lint_parse_script(sh->src);
-			sh->complete = sb_complete(sh->model);
+			lint_parse_script(sh);
 		} else if (sh->named) {
 			size_t first = run->diags.len;
 			run->files_checked++;

@@ -62,11 +62,14 @@ size_t lex_matched(struct lexer *lx, size_t at, size_t p, char open, char close,
 	unsigned count = 1, tf = 0;
 	unsigned rflags = qc == '"' ? MP_DQUOTE : (flags & MP_DQUOTE);
 	const char *s = lx->s;
+	/* the opener is [at, p): one byte (a quote, a subscript's [) or
+	 * two ($[, ${), with any backslash-newline between */
+	size_t opener_end = p;
 	for (;;) {
 		if (qc != '\'' && !(tf & MF_PASSNEXT))
 			p = lex_skip_joins(lx, p);
 		if (p >= lx->end) {
-			lex_eof_in(lx, at, open == close ? 1 : 2, close);
+			lex_eof_in(lx, at, opener_end - at, close);
 			p = SIZE_MAX;
 			break;
 		}

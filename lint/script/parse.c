@@ -113,7 +113,8 @@ static bool operand(struct parser *p, const struct token *op, bool pipe)
 	char msg[48];
 	snprintf(msg, sizeof msg, "%s with no command after it", sbp_tok_text(op->kind));
 	sbp_error(p, op->off, op->end, sbm_strndup(p->m, msg, strlen(msg)));
-	if (sbp_is_closer(t->kind))
+	/* a closer of a $( ) is no place for the file's list to go on at */
+	if (sbp_is_closer(t->kind) && p->recover)
 		p->lx->err_resume = t->off;
 	return false;
 }
@@ -213,11 +214,49 @@ static bool simple_list(struct parser *p, const struct where *w)
 	}
 }
 
+bool sbp_is_operator(enum tok k)
+{
+	return k == T_SEMI || k == T_AMP || k == T_AND_AND || k == T_OR_OR || k == T_PIPE ||
+	       k == T_PIPE_AMP;
+}
+
+/* The token a statement of a list starts with. One the lexer could not
+ * read (a quote left open in the first word, or a $( ) there) starts a
+ * broken statement, and the list goes on after it, like after any
+ * other (a body's own closer then still ends it). */
+static const struct token *statement_start(struct parser *p, const struct where *w, bool *broken)
+{
+	const struct token *t = sbp_peek(p);
+	while (t->kind == T_ERROR && sbp_failed(p) && sbp_recover(p, w, t->off)) {
+		*broken = true;
+		t = sbp_peek(p);
+	}
+	return t;
+}
+
 bool sbp_compound_list(struct parser *p, const struct where *w, const char *what)
 {
 	sbp_skip_newlines(p);
-	const struct token *t = sbp_peek(p);
-	if (!sbp_can_start(t->kind)) {
+	bool broken = false;
+	const struct token *t = statement_start(p, w, &broken);
+	if (sbp_is_operator(t->kind) && !sbp_failed(p)) {
+		/* an operator where the body's first command should be
+		 * (then ; fi, { && a; }): the problem at it, and the body
+		 * goes on after it, so its closer on the same line still
+		 * ends the construct */
+		sbp_unexpected(p, t);
+		p->lx->failed = false;
+		sbp_next(p);
+		sbp_skip_newlines(p);
+		broken = true;
+		t = statement_start(p, w, &broken);
+	}
+	if (broken && !sbp_can_start(t->kind))
+		return !sbp_failed(p);
+	/* a token no command starts with and no construct waits for
+	 * (| at the start of a body): the statement reports it */
+	if (!sbp_can_start(t->kind) && (sbp_is_closer(t->kind) || t->kind == T_EOF ||
+					t->kind == T_ERROR || sbp_failed(p))) {
 		if (t->kind == T_EOF || t->kind == T_ERROR || sbp_failed(p)) {
 			sbp_unexpected(p, t);
 			return false;
@@ -231,7 +270,7 @@ bool sbp_compound_list(struct parser *p, const struct where *w, const char *what
 			p->lx->failed = false;
 			return true;
 		}
-		if (sbp_is_closer(t->kind))
+		if (sbp_is_closer(t->kind) && p->recover)
 			p->lx->err_resume = t->off;
 		return false;
 	}
@@ -261,7 +300,7 @@ bool sbp_compound_list(struct parser *p, const struct where *w, const char *what
 			sbp_mark(p, first, SB_CTX_BACKGROUND);
 		sbp_next(p);
 		sbp_skip_newlines(p);
-		if (!sbp_can_start(sbp_peek(p)->kind))
+		if (!sbp_can_start(statement_start(p, w, &broken)->kind))
 			return !sbp_failed(p);
 	}
 }

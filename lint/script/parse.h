@@ -57,6 +57,8 @@ enum decl {
 
 /* errors and recovery (parse_error.c) */
 bool sbp_is_closer(enum tok k);
+/* ; & && || | |&: a separator or an operator between commands */
+bool sbp_is_operator(enum tok k);
 const char *sbp_tok_text(enum tok k);
 /* Does an open construct (the innermost too, when inner) wait for t? */
 bool sbp_awaited(const struct parser *p, enum tok t, bool inner);

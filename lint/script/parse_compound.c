@@ -303,7 +303,11 @@ static bool case_items(struct parser *p, const struct where *w, unsigned outer)
 		in.block = sbm_block_new(p->m, outer, BK_CASE_ITEM, true);
 		sbp_wait(p, W_ESAC | W_DSEMI);
 		sbp_skip_newlines(p);
-		if (sbp_can_start(sbp_peek(p)->kind) && !body(p, &in, "a case item with no command"))
+		/* an item may be empty; an operator or a word the lexer
+		 * cannot read there is a broken statement of its body */
+		enum tok k = sbp_peek(p)->kind;
+		if ((sbp_can_start(k) || sbp_is_operator(k) || k == T_ERROR) &&
+		    !body(p, &in, "a case item with no command"))
 			return false;
 		t = sbp_peek(p);
 		if (t->kind == T_DSEMI || t->kind == T_SEMI_AND || t->kind == T_DSEMI_AND) {

@@ -247,6 +247,8 @@ bool sbp_recover(struct parser *p, const struct where *w, size_t stmt)
 	p->prev = T_NEWLINE;
 	sbp_reset_cmd(p);
 	p->prefix.len = 0;
+	/* blank lines after it are no empty statement */
+	sbp_skip_newlines(p);
 	return true;
 }
 

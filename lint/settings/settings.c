@@ -61,6 +61,7 @@ struct settings_bound {
 	enum settings_fail fail_level;
 	char *cluster, *shellcheck, *extends, *base;
 	double idle_cost_warning;
+	double shellcheck_timeout;
 };
 
 static const cyaml_strval_t fail_strings[] = {
@@ -85,6 +86,8 @@ static const cyaml_schema_field_t settings_fields[] = {
 			 fail_level, fail_strings, CYAML_ARRAY_LEN(fail_strings)),
 	STR("cluster", cluster),
 	STR("shellcheck", shellcheck),
+	CYAML_FIELD_FLOAT("shellcheck-timeout", CYAML_FLAG_OPTIONAL, struct settings_bound,
+			  shellcheck_timeout),
 	STR("extends", extends),
 	STR("base", base),
 	CYAML_FIELD_FLOAT("idle-cost-warning", CYAML_FLAG_OPTIONAL, struct settings_bound, idle_cost_warning),
@@ -296,6 +299,8 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 			f->shellcheck_program = settings_join(f->dir, b->shellcheck);
 		f->shellcheck_line = line_of(d, yd_get_key(d, root, "shellcheck"));
 	}
+	f->shellcheck_timeout = b->shellcheck_timeout;
+	f->shellcheck_timeout_line = line_of(d, yd_get_key(d, root, "shellcheck-timeout"));
 }
 
 static void read_extends(struct reader *r, struct settings_files *files, const char *rel,

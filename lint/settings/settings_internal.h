@@ -50,6 +50,8 @@ struct settings_file {
 	int shellcheck;              /* enum shellcheck_mode, -1 unset */
 	char *shellcheck_program;
 	uint32_t shellcheck_line;
+	double shellcheck_timeout;   /* seconds; 0 unset (the schema wants more) */
+	uint32_t shellcheck_timeout_line;
 	char *base;                  /* a git revision; NULL unset */
 	uint32_t base_line;
 	double idle_cost_warning;    /* USD per hour; < 0 unset */

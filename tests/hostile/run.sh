@@ -128,6 +128,27 @@ check script-long-line 0 - --shellcheck off "$t/wide.sbatch"
 python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=1\n" + "srun --ntasks-per-node=8 python train.py --lr 1e-4 \\\n  --batch 8\n" * 20000)' >"$t/big.sbatch"
 check script-megabyte 0 - --shellcheck off "$t/big.sbatch"
 
+# A run is never hung by shellcheck: 5,000 nested $( take it minutes,
+# trainforge's own parse milliseconds. With a 1 s bound (plus the
+# per-byte allowance) the run ends with the script's LN2001 finding.
+# timeout is the hang guard; shellcheck runs without the memory limit,
+# as its runtime reserves more address space than the limit allows.
+if have shellcheck; then
+	# shellcheck disable=SC2016 # the $( is the script's text
+	python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\necho " + "$(" * 5000 + "x" + ")" * 5000)' >"$t/deep5000.sbatch"
+	timeout 60 "$TF" lint --format concise --shellcheck auto --shellcheck-timeout 1 "$t/deep5000.sbatch" >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = 124 ]; then
+		no "script-deep-nesting-shellcheck: still running after 60 s"
+	elif [ "$rc" != 1 ] || ! grep -q 'deep5000.sbatch:1:1: .*\[LN2001\]$' "$t/out" || ! grep -q '\[SB0005\]$' "$t/out"; then
+		no "script-deep-nesting-shellcheck: exit $rc, expected 1 with LN2001 and SB0005"
+		cat "$t/out" "$t/err" | cut -c1-200 | head -5
+	else
+		ok script-deep-nesting-shellcheck
+	fi
+else
+	skip "script-deep-nesting-shellcheck: shellcheck is not installed"
+fi
 # Neuron pins: 4,000 pip installs, a 100 KB version, an image tag and a
 # DLAMI name of digits; the pins are bounded and each ends with findings.
 python3 -c '
@@ -148,3 +169,53 @@ print("entry: {script: /fsx/t.py}\ncluster: {subnet: subnet-0123456789abcdef0, s
 print("software: {neuron: \"2." + "1" * 100000 + "\"}")
 ' >"$t/neuron-spec.yaml"
 check spec-long-neuron-release 1 JS0005 "$t/neuron-spec.yaml"
+
+# The --tco file of `plan`: each hostile file stops the plan with exit 2
+# and a message that names the file, fast and within the memory bound;
+# nothing is printed on stdout.
+tco_check() { # name, file, expected message
+	(
+		[ -n "$mem" ] && ulimit -v "$mem"
+		exec timeout 10 "$TF" plan --tco "$2" examples/jobs/moe-176b-trn2-mixed.yaml
+	) >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = 124 ]; then
+		no "tco/$1: still running after 10 s"
+	elif [ "$rc" != 2 ] || [ -s "$t/out" ] || ! grep -q -- "$3" "$t/err"; then
+		no "tco/$1: exit $rc, expected 2 with '$3'"
+		head -3 "$t/err"
+	else
+		ok "tco/$1"
+	fi
+}
+{
+	echo 'a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]'
+	i=1
+	while [ $i -le 9 ]; do
+		p=$((i - 1))
+		echo "a$i: &a$i [*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p]"
+		i=$((i + 1))
+	done
+	echo 'owned: *a9'
+} >"$t/tco-laughs.yaml"
+tco_check alias-bomb "$t/tco-laughs.yaml" "tco-laughs.yaml:[0-9]*:[0-9]*: error: .*alias"
+python3 -c 'print("owned: " + "[" * 10000 + "]" * 10000)' >"$t/tco-deep.yaml"
+tco_check deep-nesting "$t/tco-deep.yaml" "tco-deep.yaml:1:[0-9]*: error: .*deep"
+truncate -s 100M "$t/tco-huge.yaml"
+tco_check huge-file "$t/tco-huge.yaml" "larger than 1048576 bytes"
+printf 'trainforge_tco: 1\nyears: 3\x00\n' >"$t/tco-nul.yaml"
+tco_check nul-bytes "$t/tco-nul.yaml" "tco-nul.yaml:2:[0-9]*: error:"
+printf 'trainforge_tco: 1\nyears: caf\351\n' >"$t/tco-latin1.yaml"
+tco_check invalid-utf8 "$t/tco-latin1.yaml" "tco-latin1.yaml:[0-9]*:[0-9]*: error:"
+: >"$t/tco-empty.yaml"
+tco_check empty "$t/tco-empty.yaml" "tco-empty.yaml:1:1: error: the file is empty"
+printf 'owned: [\n' >"$t/tco-syntax.yaml"
+tco_check syntax-error "$t/tco-syntax.yaml" "tco-syntax.yaml:2:1: error:"
+printf -- '- 1\n- 2\n' >"$t/tco-list.yaml"
+tco_check not-a-mapping "$t/tco-list.yaml" "tco-list.yaml:1:1: error:"
+python3 -c 'print("trainforge_tco: 1\nyears: 3\nowned:\n  label: \"" + "x" * 500000 + "\"")' >"$t/tco-long.yaml"
+tco_check long-string "$t/tco-long.yaml" "tco-long.yaml:4:10: error:"
+mkfifo "$t/tco-fifo.yaml"
+tco_check fifo "$t/tco-fifo.yaml" "tco-fifo.yaml: not a regular file"
+tco_check directory "$t" "not a regular file"
+tco_check missing "$t/tco-nope.yaml" "tco-nope.yaml: No such file or directory"

@@ -842,6 +842,7 @@ static void hostile_unterminated(void **state)
 		{ "for; do\n", SB_PROB_SYNTAX, 1, 1 },
 		{ "A=(a b\n", SB_PROB_SYNTAX, 1, 1 },
 		{ "echo $'x\n", SB_PROB_UNTERMINATED_QUOTE, 1, 6 },
+		{ "a[", SB_PROB_UNTERMINATED_EXPANSION, 1, 2 }, /* a one-byte opener at the end */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		sb_model *m = parse(cases[i].text);
@@ -850,6 +851,7 @@ static void hostile_unterminated(void **state)
 		assert_int_equal(p->kind, cases[i].kind);
 		assert_int_equal(p->span.line, cases[i].line);
 		assert_int_equal(p->span.col, cases[i].col);
+		assert_true(p->span.off < p->span.end && p->span.end <= strlen(cases[i].text));
 		assert_non_null(p->msg);
 		if (cases[i].kind != SB_PROB_HEREDOC_UNTERMINATED)
 			assert_false(sb_complete(m));
@@ -1050,12 +1052,20 @@ static void syntax_error_costs_one_statement(void **state)
 	assert_int_equal(sb_cmd_span(cmd_named(m, "echo")).line, 5);
 	assert_null(cmd_named(m, "--b"));
 	sb_free(m);
-	/* an empty body is one problem: its own closer ends the construct */
+	/* one problem each, and the constructs around go on: an empty body
+	 * (its own closer ends it), a quote left open in a body's first
+	 * word, an error in a $( ), a blank line after a broken statement,
+	 * an operator that starts a body (on the closer's line too) */
 	static const char *const empty[] = { "if true; then\nfi\n", "{ }\n", "( )\n", "f() { }\n",
 					     "while true; do\ndone\n", "if true; then :; else\nfi\n",
-					     "x=$(if true; then\nfi)\n", "{ if true; then\nfi; }\n" };
+					     "x=$(if true; then\nfi)\n", "{ if true; then\nfi; }\n",
+					     "if true; then\n  n='$X\nfi\n", "if true; then\n  n=$(kill '$X)\nfi\n",
+					     "if true; then\n  n=$(echo a && )\nfi\n",
+					     "if true; then\n  a && && c\n\n  b\nfi\n", "if true; then\n  | a\nfi\n",
+					     "if true; then ; fi\n", "{ && a; }\n", "while true; do & done\n",
+					     "case x in\n a)\n ;\n ;;\nesac\n", "case x in\n a)\n  n='$X\n ;;\nesac\n" };
 	for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
-		char text[96];
+		char text[128];
 		snprintf(text, sizeof text, "%secho after\n", empty[i]);
 		m = parse(text);
 		if (sb_problem_count(m) != 1)
