@@ -74,6 +74,7 @@ struct block {
 	uint8_t kind;   /* enum block_kind */
 	bool opaque;    /* what is set inside may not have happened outside */
 	size_t first_cmd;
+	unsigned if_first; /* a branch of an if: the block of its first branch; 0 otherwise */
 };
 
 /* ---- commands and launcher parts ---- */

@@ -75,6 +75,10 @@ static bool if_command(struct parser *p, const struct where *w)
 		return false;
 	struct where in;
 	enter(p, w, BK_BRANCH, true, SB_CTX_IF | SB_CTX_CONDITION, &in);
+	/* the branches know their if, for sb_assign_conditions */
+	unsigned first = in.block;
+	if (p->m->blocks.v[first].kind == BK_BRANCH)
+		p->m->blocks.v[first].if_first = first;
 	bool ok = body(p, &in, "if with no command before then") && expect(p, T_THEN);
 	/* a function's body: its branches are blocks of the function */
 	unsigned outer = in.func != w->func ? in.block : w->block;
@@ -88,6 +92,7 @@ static bool if_command(struct parser *p, const struct where *w)
 		bool elif = t->kind == T_ELIF;
 		sbp_next(p);
 		in.block = sbm_block_new(p->m, outer, BK_BRANCH, true);
+		p->m->blocks.v[in.block].if_first = p->m->blocks.v[first].if_first;
 		if (!elif) {
 			ok = body(p, &in, "else with no command after it");
 			break;

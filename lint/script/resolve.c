@@ -514,3 +514,67 @@ void sbr_candidates(const sb_model *m, const char *name, const sb_cmd *at, bool 
 	for (size_t i = n; i-- > 0;)
 		out->v[out->n++] = tmp[i];
 }
+
+size_t sb_assign_candidates(const sb_model *m, const char *name, const sb_cmd *at,
+			    const struct sb_assign **out, size_t max, bool *base)
+{
+	struct cands c;
+	*base = false;
+	if (reassigned_later(m, name, use_of(m, at)))
+		return SIZE_MAX;
+	sbr_candidates(m, name, at, false, &c);
+	*base = c.certain;
+	if (c.n > max || (c.n == 32 && c.any))
+		return SIZE_MAX;
+	for (size_t i = 0; i < c.n; i++)
+		out[i] = &c.v[c.n - 1 - i]->pub;
+	return c.n;
+}
+
+/* The one condition command of an if branch, or NULL. */
+static const sb_cmd *branch_condition(const sb_model *m, unsigned block, bool *several)
+{
+	const sb_cmd *found = NULL;
+	*several = false;
+	for (size_t i = m->blocks.v[block].first_cmd; i < m->cmds.len; i++) {
+		const sb_cmd *c = m->cmds.v[i];
+		if (c->block != block || !(c->ctx & SB_CTX_CONDITION))
+			continue;
+		if (found || (c->ctx & (SB_CTX_AND_OR | SB_CTX_NEGATED | SB_CTX_PIPELINE)))
+			*several = true;
+		found = c;
+	}
+	return found;
+}
+
+size_t sb_assign_conditions(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+			    const sb_cmd **conds, bool *taken, size_t max)
+{
+	const struct assign_rec *rec = (const struct assign_rec *)a;
+	unsigned use_block = use ? use->block : 0, branch = 0;
+	if (rec->source_barrier || (rec->pub.cmd->ctx & (SB_CTX_AND_OR | SB_CTX_PIPELINE | SB_CTX_BACKGROUND)))
+		return SIZE_MAX;
+	for (unsigned b = rec->block; !ancestor_or_self(m, b, use_block); b = m->blocks.v[b].parent) {
+		if (!m->blocks.v[b].opaque)
+			continue;
+		if (branch || !m->blocks.v[b].if_first)
+			return SIZE_MAX;
+		branch = b;
+	}
+	if (!branch)
+		return 0;
+	size_t n = 0;
+	bool several;
+	for (unsigned k = m->blocks.v[branch].if_first; k <= branch; k++) {
+		if (m->blocks.v[k].if_first != m->blocks.v[branch].if_first)
+			continue;
+		const sb_cmd *cond = branch_condition(m, k, &several);
+		if (several || (!cond && k != branch) || n + 1 > max)
+			return SIZE_MAX;
+		if (!cond)
+			break; /* the else */
+		conds[n] = cond;
+		taken[n++] = k == branch;
+	}
+	return n;
+}

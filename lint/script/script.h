@@ -398,6 +398,24 @@ enum sb_res sb_resolve(const sb_model *m, const char *name, const sb_cmd *at,
 enum sb_res sb_resolve_word(const sb_model *m, const sb_word *w, const sb_cmd *at,
 			    struct sb_resolved *out);
 
+/* For the checks that evaluate a script at given numbers (a node
+ * count): the assignments of NAME that may decide its value when `at`
+ * runs, latest first, into out (at most max). *base is true when the
+ * last of them certainly ran, so nothing before it (nor the environment)
+ * matters. Returns the count, or SIZE_MAX when a loop or a function
+ * makes the order unknown, or there are more than max. */
+size_t sb_assign_candidates(const sb_model *m, const char *name, const sb_cmd *at,
+			    const struct sb_assign **out, size_t max, bool *base);
+/* What decides whether an assignment ran when `use` runs: the condition
+ * commands of the if it stands in, the earlier branches' first and its
+ * own last (an else has none), each with the outcome it must have
+ * (taken[i]: false for an earlier branch, true for its own). Returns the
+ * count; 0 when it runs whenever the script reaches it; SIZE_MAX when
+ * something else decides (a loop, && or ||, a case, two ifs, a
+ * condition of more than one command). */
+size_t sb_assign_conditions(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+			    const sb_cmd **conds, bool *taken, size_t max);
+
 /* Whether the batch shell expands the references of word w of command
  * at, so that they hold the batch step's values, the same for every
  * task: at runs in the batch shell; or it stands in a double-quoted

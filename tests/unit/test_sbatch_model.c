@@ -628,6 +628,47 @@ static void remote_shells(void **state)
 	sb_free(m);
 }
 
+/* What decides a variable set in the branches of an if: each branch's
+ * condition, the earlier ones to fail and its own to hold. */
+static void if_branch_conditions(void **state)
+{
+	(void)state;
+	sb_model *m = parse("PP=1\n"
+			    "if [ \"$N\" -ge 8 ]; then\n  PP=4\n"
+			    "elif [ \"$N\" -ge 4 ]; then\n  PP=2\n"
+			    "else\n  PP=3\nfi\n"
+			    "for i in 1 2; do PP=9; done\n"
+			    "echo \"$PP\"\n");
+	const sb_cmd *use = cmd_named(m, "echo");
+	const struct sb_assign *cand[8];
+	bool base;
+	/* the loop's assignment comes last, and makes the answer unknown */
+	size_t n = sb_assign_candidates(m, "PP", use, cand, 8, &base);
+	assert_true(n != SIZE_MAX);
+	const sb_cmd *conds[4];
+	bool taken[4];
+	assert_int_equal(sb_assign_conditions(m, cand[0], use, conds, taken, 4), SIZE_MAX);
+	/* the elif's PP=2: the if's test fails, its own holds */
+	size_t k = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (cand[i]->value && sb_word_value(cand[i]->value) &&
+		    !strcmp(sb_word_value(cand[i]->value), "2"))
+			k = sb_assign_conditions(m, cand[i], use, conds, taken, 4);
+	assert_int_equal(k, 2);
+	assert_false(taken[0]);
+	assert_true(taken[1]);
+	assert_string_equal(sb_word_value(sb_cmd_word(conds[1], 3)), "4");
+	/* the else's PP=3: both tests fail; PP=1 runs whenever reached */
+	for (size_t i = 0; i < n; i++) {
+		const char *v = cand[i]->value ? sb_word_value(cand[i]->value) : NULL;
+		if (v && !strcmp(v, "3"))
+			assert_int_equal(sb_assign_conditions(m, cand[i], use, conds, taken, 4), 2);
+		if (v && !strcmp(v, "1"))
+			assert_int_equal(sb_assign_conditions(m, cand[i], use, conds, taken, 4), 0);
+	}
+	sb_free(m);
+}
+
 static void wrappers_scripts_and_unknowns(void **state)
 {
 	(void)state;
@@ -1337,6 +1378,7 @@ int main(void)
 		cmocka_unit_test(bash_c_launch_strings),
 		cmocka_unit_test(accelerate_and_deepspeed),
 		cmocka_unit_test(remote_shells),
+		cmocka_unit_test(if_branch_conditions),
 		cmocka_unit_test(wrappers_scripts_and_unknowns),
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),

@@ -60,6 +60,8 @@ static bool parse_int(const char *s, long long *out)
 
 static bool word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, unsigned depth,
 		     long long *out);
+static bool branch_int(const struct sbc *c, const char *name, const sb_cmd *at, unsigned depth,
+		       long long *out);
 
 /* What $SLURM_JOB_NUM_NODES and friends hold: the node count the
  * checks evaluate at, else the allocation's (in the batch step of a
@@ -92,6 +94,65 @@ static bool var_int(const struct sbc *c, const char *name, const sb_cmd *at, uns
 	}
 	if (k == SB_RES_WORD && r.assign && r.assign->value && !r.overridable)
 		return word_int(c, r.assign->value, r.assign->cmd, depth + 1, out);
+	return k == SB_RES_UNKNOWN && branch_int(c, name, at, depth, out);
+}
+
+/* A test command's outcome at the numbers the checks evaluate at:
+ * [ A -op B ], test A -op B, [[ A -op B ]] with integer operands; -1
+ * when it cannot be told. */
+static int condition_holds(const struct sbc *c, const sb_cmd *cond, unsigned depth)
+{
+	static const char *const ops[] = { "-eq", "-ne", "-lt", "-le", "-gt", "-ge" };
+	size_t n = sb_cmd_word_count(cond), first = 1;
+	const char *w0 = n ? sb_word_value(sb_cmd_word(cond, 0)) : NULL;
+	if (!w0)
+		return -1;
+	if (!strcmp(w0, "[") || !strcmp(w0, "[["))
+		n--; /* the closing ] or ]] */
+	else if (strcmp(w0, "test") != 0)
+		return -1;
+	if (n - first != 3)
+		return -1;
+	const char *op = sb_word_value(sb_cmd_word(cond, first + 1));
+	long long a, b;
+	if (!op || !word_int(c, sb_cmd_word(cond, first), cond, depth + 1, &a) ||
+	    !word_int(c, sb_cmd_word(cond, first + 2), cond, depth + 1, &b))
+		return -1;
+	for (int i = 0; i < 6; i++)
+		if (!strcmp(op, ops[i])) {
+			bool r[] = { a == b, a != b, a < b, a <= b, a > b, a >= b };
+			return r[i];
+		}
+	return -1;
+}
+
+/* A variable set in the branches of an if (PP=4 when there are 8 nodes
+ * or more, else 2): the latest assignment whose branch the conditions
+ * take, at the numbers the checks evaluate at. */
+static bool branch_int(const struct sbc *c, const char *name, const sb_cmd *at, unsigned depth,
+		       long long *out)
+{
+	const struct sb_assign *cand[16];
+	bool base;
+	size_t n = sb_assign_candidates(c->m, name, at, cand, 16, &base);
+	if (n == SIZE_MAX || depth > ARITH_DEPTH)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const sb_cmd *conds[8];
+		bool taken[8];
+		size_t k = sb_assign_conditions(c->m, cand[i], at, conds, taken, 8);
+		if (k == SIZE_MAX || (cand[i]->kind != SB_ASSIGN_PLAIN && cand[i]->kind != SB_ASSIGN_EXPORT))
+			return false;
+		bool runs = true;
+		for (size_t j = 0; j < k && runs; j++) {
+			int h = condition_holds(c, conds[j], depth);
+			if (h < 0)
+				return false;
+			runs = (h == 1) == taken[j];
+		}
+		if (runs)
+			return cand[i]->value && word_int(c, cand[i]->value, cand[i]->cmd, depth + 1, out);
+	}
 	return false;
 }
 
