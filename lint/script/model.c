@@ -174,7 +174,8 @@ void sbm_mark_line(sb_model *m, uint32_t line, enum sb_line_kind kind)
 
 unsigned sbm_block_new(sb_model *m, unsigned parent, enum block_kind kind, bool opaque)
 {
-	struct block b = { parent, (uint8_t)kind, opaque, m->cmds.len, 0 };
+	struct block b = { .parent = parent, .kind = (uint8_t)kind, .opaque = opaque,
+			   .first_cmd = m->cmds.len };
 	VEC_PUSH(m->blocks, b);
 	return (unsigned)(m->blocks.len - 1);
 }

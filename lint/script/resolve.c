@@ -9,6 +9,7 @@
  * unknown. */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -547,20 +548,61 @@ static const sb_cmd *branch_condition(const sb_model *m, unsigned block, bool *s
 	return found;
 }
 
+/* The one block between an assignment and a use that decides whether
+ * the assignment ran: an if branch or a case item; 0 when none does;
+ * UINT_MAX when another or more than one does. */
+static unsigned deciding_block(const sb_model *m, const struct sb_assign *a, const sb_cmd *use)
+{
+	const struct assign_rec *rec = (const struct assign_rec *)a;
+	unsigned use_block = use ? use->block : 0, found = 0;
+	if (rec->source_barrier || (rec->pub.cmd->ctx & (SB_CTX_AND_OR | SB_CTX_PIPELINE | SB_CTX_BACKGROUND)))
+		return UINT_MAX;
+	for (unsigned b = rec->block; !ancestor_or_self(m, b, use_block); b = m->blocks.v[b].parent) {
+		const struct block *blk = &m->blocks.v[b];
+		if (!blk->opaque)
+			continue;
+		if (found || (!blk->if_first && !blk->case_cmd))
+			return UINT_MAX;
+		found = b;
+	}
+	return found;
+}
+
+size_t sb_assign_case(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+		      const sb_word **subject, const char **patterns, size_t max)
+{
+	unsigned item = deciding_block(m, a, use);
+	if (!item)
+		return 0;
+	if (item == UINT_MAX || !m->blocks.v[item].case_cmd)
+		return SIZE_MAX;
+	const sb_cmd *cmd = m->blocks.v[item].case_cmd;
+	if (cmd->nwords < 2)
+		return SIZE_MAX;
+	*subject = cmd->words[1];
+	size_t n = 0;
+	for (unsigned k = 0; k <= item; k++) {
+		const struct block *b = &m->blocks.v[k];
+		if (b->case_cmd != cmd)
+			continue;
+		if (b->falls_through || n == max)
+			return SIZE_MAX;
+		size_t lo = b->pat_off, hi = b->pat_end;
+		if (hi > lo && m->text[hi - 1] == ')')
+			hi--;
+		if (lo < hi && m->text[lo] == '(')
+			lo++;
+		patterns[n++] = sbm_strndup((sb_model *)m, m->text + lo, hi - lo);
+	}
+	return n;
+}
+
 size_t sb_assign_conditions(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
 			    const sb_cmd **conds, bool *taken, size_t max)
 {
-	const struct assign_rec *rec = (const struct assign_rec *)a;
-	unsigned use_block = use ? use->block : 0, branch = 0;
-	if (rec->source_barrier || (rec->pub.cmd->ctx & (SB_CTX_AND_OR | SB_CTX_PIPELINE | SB_CTX_BACKGROUND)))
+	unsigned branch = deciding_block(m, a, use);
+	if (branch == UINT_MAX || (branch && !m->blocks.v[branch].if_first))
 		return SIZE_MAX;
-	for (unsigned b = rec->block; !ancestor_or_self(m, b, use_block); b = m->blocks.v[b].parent) {
-		if (!m->blocks.v[b].opaque)
-			continue;
-		if (branch || !m->blocks.v[b].if_first)
-			return SIZE_MAX;
-		branch = b;
-	}
 	if (!branch)
 		return 0;
 	size_t n = 0;

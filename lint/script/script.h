@@ -411,10 +411,17 @@ size_t sb_assign_candidates(const sb_model *m, const char *name, const sb_cmd *a
  * own last (an else has none), each with the outcome it must have
  * (taken[i]: false for an earlier branch, true for its own). Returns the
  * count; 0 when it runs whenever the script reaches it; SIZE_MAX when
- * something else decides (a loop, && or ||, a case, two ifs, a
+ * something else decides (a loop, && or ||, a case item, two ifs, a
  * condition of more than one command). */
 size_t sb_assign_conditions(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
 			    const sb_cmd **conds, bool *taken, size_t max);
+/* The same for an assignment in a case item: the case's word, and the
+ * patterns of the items from the first to its own, as written ("1|2",
+ * "*", ")" left out), into patterns (at most max). Returns the count,
+ * 0 when no case item decides it, SIZE_MAX when something else does or
+ * an item before it falls through (;& or ;;&). */
+size_t sb_assign_case(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+		      const sb_word **subject, const char **patterns, size_t max);
 
 /* Whether the batch shell expands the references of word w of command
  * at, so that they hold the batch step's values, the same for every

@@ -669,6 +669,30 @@ static void if_branch_conditions(void **state)
 	sb_free(m);
 }
 
+/* A case item knows its case's word and the patterns up to its own. */
+static void case_item_patterns(void **state)
+{
+	(void)state;
+	sb_model *m = parse("case \"$N\" in\n  2|4) PP=2 ;;\n  (8) PP=4 ;;\n  *) PP=1 ;&\nesac\necho $PP\n");
+	const sb_cmd *use = cmd_named(m, "echo");
+	const sb_word *subject;
+	const char *pats[4];
+	for (size_t i = 0; i < sb_assign_count(m); i++) {
+		const struct sb_assign *a = sb_assign_at(m, i);
+		const char *v = a->value ? sb_word_value(a->value) : "";
+		size_t n = sb_assign_case(m, a, use, &subject, pats, 4);
+		if (!strcmp(v, "4")) {
+			assert_int_equal(n, 2);
+			assert_string_equal(pats[0], "2|4");
+			assert_string_equal(pats[1], "8");
+			assert_string_equal(sb_word_var(subject), "N");
+		}
+		if (!strcmp(v, "1")) /* falls through: not told */
+			assert_int_equal(n, SIZE_MAX);
+	}
+	sb_free(m);
+}
+
 static void wrappers_scripts_and_unknowns(void **state)
 {
 	(void)state;
@@ -1379,6 +1403,7 @@ int main(void)
 		cmocka_unit_test(accelerate_and_deepspeed),
 		cmocka_unit_test(remote_shells),
 		cmocka_unit_test(if_branch_conditions),
+		cmocka_unit_test(case_item_patterns),
 		cmocka_unit_test(wrappers_scripts_and_unknowns),
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),

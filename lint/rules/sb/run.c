@@ -126,6 +126,50 @@ static int condition_holds(const struct sbc *c, const sb_cmd *cond, unsigned dep
 	return -1;
 }
 
+/* Whether a number matches one item's patterns ("4|8", "*", '16'):
+ * 1 or 0, -1 for a glob it cannot judge. */
+static int item_matches(const char *pats, long long v)
+{
+	char buf[64];
+	for (const char *p = pats;;) {
+		size_t n = strcspn(p, "|"), k = 0;
+		for (size_t i = 0; i < n && k + 1 < sizeof buf; i++)
+			if (p[i] != ' ' && p[i] != '\t' && p[i] != '"' && p[i] != '\'')
+				buf[k++] = p[i];
+		buf[k] = '\0';
+		long long x;
+		if (!strcmp(buf, "*"))
+			return 1;
+		if (!parse_int(buf, &x))
+			return -1;
+		if (x == v)
+			return 1;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+/* Whether the case item an assignment stands in is the one taken: its
+ * patterns match the case's word and no earlier item's do; -1 when that
+ * cannot be told. */
+static int case_item_taken(const struct sbc *c, const struct sb_assign *a, const sb_cmd *at,
+			   unsigned depth)
+{
+	const sb_word *subject;
+	const char *pats[16];
+	size_t n = sb_assign_case(c->m, a, at, &subject, pats, 16);
+	long long v;
+	if (n == SIZE_MAX || n == 0 || !word_int(c, subject, a->cmd, depth + 1, &v))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int m = item_matches(pats[i], v);
+		if (m != 0)
+			return m < 0 ? -1 : i + 1 == n;
+	}
+	return 0;
+}
+
 /* A variable set in the branches of an if (PP=4 when there are 8 nodes
  * or more, else 2): the latest assignment whose branch the conditions
  * take, at the numbers the checks evaluate at. */
@@ -141,10 +185,16 @@ static bool branch_int(const struct sbc *c, const char *name, const sb_cmd *at, 
 		const sb_cmd *conds[8];
 		bool taken[8];
 		size_t k = sb_assign_conditions(c->m, cand[i], at, conds, taken, 8);
-		if (k == SIZE_MAX || (cand[i]->kind != SB_ASSIGN_PLAIN && cand[i]->kind != SB_ASSIGN_EXPORT))
+		if (cand[i]->kind != SB_ASSIGN_PLAIN && cand[i]->kind != SB_ASSIGN_EXPORT)
 			return false;
 		bool runs = true;
-		for (size_t j = 0; j < k && runs; j++) {
+		if (k == SIZE_MAX) {
+			int h = case_item_taken(c, cand[i], at, depth);
+			if (h < 0)
+				return false;
+			runs = h == 1;
+		}
+		for (size_t j = 0; k != SIZE_MAX && j < k && runs; j++) {
 			int h = condition_holds(c, conds[j], depth);
 			if (h < 0)
 				return false;
