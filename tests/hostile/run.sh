@@ -128,6 +128,21 @@ check script-long-line 0 - --shellcheck off "$t/wide.sbatch"
 python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=1\n" + "srun --ntasks-per-node=8 python train.py --lr 1e-4 \\\n  --batch 8\n" * 20000)' >"$t/big.sbatch"
 check script-megabyte 0 - --shellcheck off "$t/big.sbatch"
 
+# The Python program a script starts: a 1 MB file of add_argument calls
+# is read (its flags checked: one unknown is found), and 100,000 nested
+# brackets stop the reader with a note, fast.
+mkdir -p "$t/py"
+printf '#!/bin/bash\n#SBATCH --nodes=1\nsrun python big.py --flag-000001 1 --no-such-flag 2\n' >"$t/py/big.sbatch"
+python3 -c '
+print("import argparse\np = argparse.ArgumentParser()")
+for i in range(25000):
+    print("p.add_argument(\"--flag-%06d\", type=int, help=\"(%d)\")" % (i, i))
+print("p.parse_args()")' >"$t/py/big.py"
+check program-1mb 1 SB2301 --shellcheck off "$t/py/big.sbatch"
+printf '#!/bin/bash\n#SBATCH --nodes=1\nsrun python deep.py --x 1\n' >"$t/py/deep.sbatch"
+python3 -c 'print("import argparse\np = argparse.ArgumentParser()\nx = " + "(" * 100000 + ")" * 100000)' >"$t/py/deep.py"
+check program-deep-nesting 0 SB2305 --shellcheck off "$t/py/deep.sbatch"
+
 # A run is never hung by shellcheck: 5,000 nested $( take it minutes,
 # trainforge's own parse milliseconds. With a 1 s bound (plus the
 # per-byte allowance) the run ends with the script's LN2001 finding.
