@@ -241,7 +241,7 @@ static bool fixed_number(const sb_word *w)
  * and --master_port only for the static backend (config_from_args sets
  * the rank for "static" alone; _get_addr_and_port gives other backends
  * none). Under c10d, ranks go by the order nodes join, the store
- * listens at --rdzv_endpoint, and rank 0's agent takes its own address
+ * listens at --rdzv_endpoint, and the torchrun of rank 0 takes its own address
  * and a free port for the workers' MASTER_ADDR and MASTER_PORT. */
 static void rendezvous_mixed(struct sbc *c, const sb_part *torch)
 {
