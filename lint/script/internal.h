@@ -74,6 +74,12 @@ struct block {
 	uint8_t kind;   /* enum block_kind */
 	bool opaque;    /* what is set inside may not have happened outside */
 	size_t first_cmd;
+	unsigned if_first; /* a branch of an if: the block of its first branch; 0 otherwise */
+	/* a case item: the case command (words case WORD), its patterns'
+	 * text [pat_off, pat_end), and whether it ends in ;& or ;;& */
+	const sb_cmd *case_cmd;
+	size_t pat_off, pat_end;
+	bool falls_through;
 };
 
 /* ---- commands and launcher parts ---- */

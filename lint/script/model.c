@@ -174,7 +174,8 @@ void sbm_mark_line(sb_model *m, uint32_t line, enum sb_line_kind kind)
 
 unsigned sbm_block_new(sb_model *m, unsigned parent, enum block_kind kind, bool opaque)
 {
-	struct block b = { parent, (uint8_t)kind, opaque, m->cmds.len };
+	struct block b = { .parent = parent, .kind = (uint8_t)kind, .opaque = opaque,
+			   .first_cmd = m->cmds.len };
 	VEC_PUSH(m->blocks, b);
 	return (unsigned)(m->blocks.len - 1);
 }
@@ -454,6 +455,7 @@ const char *sb_prog_name(enum sb_prog kind)
 		[SB_PROG_NEURON_PARALLEL_COMPILE] = "neuron_parallel_compile",
 		[SB_PROG_LAUNCHER] = "launcher", [SB_PROG_SHELL_C] = "shell -c",
 		[SB_PROG_SCRIPT] = "script", [SB_PROG_PYTHON] = "python",
+		[SB_PROG_REMOTE] = "remote shell",
 	};
 	return (unsigned)kind < SB_PROG__COUNT ? names[kind] : "?";
 }

@@ -75,6 +75,10 @@ static bool if_command(struct parser *p, const struct where *w)
 		return false;
 	struct where in;
 	enter(p, w, BK_BRANCH, true, SB_CTX_IF | SB_CTX_CONDITION, &in);
+	/* the branches know their if, for sb_assign_conditions */
+	unsigned first = in.block;
+	if (p->m->blocks.v[first].kind == BK_BRANCH)
+		p->m->blocks.v[first].if_first = first;
 	bool ok = body(p, &in, "if with no command before then") && expect(p, T_THEN);
 	/* a function's body: its branches are blocks of the function */
 	unsigned outer = in.func != w->func ? in.block : w->block;
@@ -88,6 +92,7 @@ static bool if_command(struct parser *p, const struct where *w)
 		bool elif = t->kind == T_ELIF;
 		sbp_next(p);
 		in.block = sbm_block_new(p->m, outer, BK_BRANCH, true);
+		p->m->blocks.v[in.block].if_first = p->m->blocks.v[first].if_first;
 		if (!elif) {
 			ok = body(p, &in, "else with no command after it");
 			break;
@@ -288,7 +293,7 @@ static bool case_pattern(struct parser *p)
 	}
 }
 
-static bool case_items(struct parser *p, const struct where *w, unsigned outer)
+static bool case_items(struct parser *p, const struct where *w, unsigned outer, const sb_cmd *cmd)
 {
 	for (;;) {
 		sbp_skip_newlines(p);
@@ -297,10 +302,16 @@ static bool case_items(struct parser *p, const struct where *w, unsigned outer)
 			sbp_next(p);
 			return true;
 		}
+		size_t pat_off = t->off;
 		if (!case_pattern(p))
 			return false;
 		struct where in = *w;
 		in.block = sbm_block_new(p->m, outer, BK_CASE_ITEM, true);
+		/* the item knows its case and patterns, for sb_assign_case */
+		struct block *b = &p->m->blocks.v[in.block];
+		b->case_cmd = cmd;
+		b->pat_off = pat_off;
+		b->pat_end = p->prev_end;
 		sbp_wait(p, W_ESAC | W_DSEMI);
 		sbp_skip_newlines(p);
 		/* an item may be empty; an operator or a word the lexer
@@ -311,6 +322,7 @@ static bool case_items(struct parser *p, const struct where *w, unsigned outer)
 			return false;
 		t = sbp_peek(p);
 		if (t->kind == T_DSEMI || t->kind == T_SEMI_AND || t->kind == T_DSEMI_AND) {
+			p->m->blocks.v[in.block].falls_through = t->kind != T_DSEMI;
 			sbp_next(p);
 			sbp_wait(p, W_ESAC);
 			continue;
@@ -329,10 +341,11 @@ static bool case_command(struct parser *p, const struct where *w)
 	sbp_add_word(p, &kw);
 	const struct token *t = sbp_peek(p);
 	bool ok = t->kind == T_WORD;
+	const sb_cmd *cmd = NULL;
 	if (ok) {
 		sbp_add_word(p, t);
 		sbp_next(p);
-		sbp_emit(p, w, kw.off, p->prev_end);
+		cmd = sbp_emit(p, w, kw.off, p->prev_end);
 		sbp_skip_newlines(p);
 		t = sbp_peek(p);
 		ok = t->kind == T_IN;
@@ -347,7 +360,7 @@ static bool case_command(struct parser *p, const struct where *w)
 	sbp_next(p);
 	struct where in;
 	enter(p, w, BK_BRANCH, true, SB_CTX_CASE, &in);
-	ok = case_items(p, &in, in.func != w->func ? in.block : w->block);
+	ok = case_items(p, &in, in.func != w->func ? in.block : w->block, cmd);
 	sbp_close(p);
 	return ok;
 }

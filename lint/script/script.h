@@ -243,6 +243,9 @@ enum sb_prog {
 	SB_PROG_SHELL_C,  /* bash -c STRING, sh -c STRING */
 	SB_PROG_SCRIPT,   /* ./train.sh, bash train.sh, a .sh on PATH */
 	SB_PROG_PYTHON,   /* python train.py, python -m module, torchrun's script */
+	/* ssh HOST, pdsh -w HOSTS: runs the rest of the command (the next
+	 * parts, or the commands of its one quoted string) on other nodes */
+	SB_PROG_REMOTE,
 	SB_PROG__COUNT
 };
 /* "srun", "torchrun"... for messages. */
@@ -394,6 +397,39 @@ enum sb_res sb_resolve(const sb_model *m, const char *name, const sb_cmd *at,
  * with a literal value resolves to SB_RES_VALUE, anything else UNKNOWN. */
 enum sb_res sb_resolve_word(const sb_model *m, const sb_word *w, const sb_cmd *at,
 			    struct sb_resolved *out);
+
+/* For the checks that evaluate a script at given numbers (a node
+ * count): the assignments of NAME that may decide its value when `at`
+ * runs, latest first, into out (at most max). *base is true when the
+ * last of them certainly ran, so nothing before it (nor the environment)
+ * matters. Returns the count, or SIZE_MAX when a loop or a function
+ * makes the order unknown, or there are more than max. */
+size_t sb_assign_candidates(const sb_model *m, const char *name, const sb_cmd *at,
+			    const struct sb_assign **out, size_t max, bool *base);
+/* What decides whether an assignment ran when `use` runs: the condition
+ * commands of the if it stands in, the earlier branches' first and its
+ * own last (an else has none), each with the outcome it must have
+ * (taken[i]: false for an earlier branch, true for its own). Returns the
+ * count; 0 when it runs whenever the script reaches it; SIZE_MAX when
+ * something else decides (a loop, && or ||, a case item, two ifs, a
+ * condition of more than one command). */
+size_t sb_assign_conditions(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+			    const sb_cmd **conds, bool *taken, size_t max);
+/* The same for an assignment in a case item: the case's word, and the
+ * patterns of the items from the first to its own, as written ("1|2",
+ * "*", ")" left out), into patterns (at most max). Returns the count,
+ * 0 when no case item decides it, SIZE_MAX when something else does or
+ * an item before it falls through (;& or ;;&). */
+size_t sb_assign_case(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+		      const sb_word **subject, const char **patterns, size_t max);
+
+/* Whether the batch shell expands the references of word w of command
+ * at, so that they hold the batch step's values, the same for every
+ * task: at runs in the batch shell; or it stands in a double-quoted
+ * bash -c string, whose text the batch shell expanded before the task's
+ * shell read it; or w was spliced from a variable the batch shell
+ * assigned ($LAUNCHER holding "--node_rank $SLURM_PROCID"). */
+bool sb_word_batch_expanded(const sb_model *m, const sb_word *w, const sb_cmd *at);
 
 /* ---- here-documents and continuation facts ---- */
 

@@ -524,6 +524,175 @@ static void bash_c_nested_positions(void **state)
 	sb_free(m);
 }
 
+/* The launch strings of large GPU repositories: the launcher and the
+ * program in exported strings that a bash -c string names. */
+static void bash_c_launch_strings(void **state)
+{
+	(void)state;
+	sb_model *m = parse("N=8\n"
+			    "ARGS=\" \\\n    --num-layers 24 \\\n    \"\n"
+			    "export LAUNCHER=\"torchrun --nproc_per_node $N \\\n    --nnodes 2\"\n"
+			    "export CMD=\"train.py --tp 2 $ARGS\"\n"
+			    "LOCAL=3\n"
+			    "srun bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD --x $LOCAL'\n"
+			    "srun bash -c \"$LAUNCHER --node_rank \\$SLURM_PROCID $CMD\"\n"
+			    "srun bash -c \"$LAUNCHER --node_rank $SLURM_NODEID\"\n");
+	assert_true(sb_complete(m));
+	const sb_cmd *nested[3];
+	size_t n = 0;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_parent(sb_cmd_at(m, i)) && n < 3)
+			nested[n++] = sb_cmd_at(m, i);
+	assert_int_equal(n, 3);
+	/* Single quotes: the task's shell splits what the batch shell
+	 * exported, backslash-newlines gone, $ARGS inside $CMD split too. */
+	const sb_part *t = sb_cmd_find(nested[0], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_string_equal(sb_word_value(sb_flag(t, "nnodes")), "2");
+	assert_string_equal(sb_word_value(sb_flag(t, "nproc-per-node")), "8");
+	struct sb_resolved r;
+	assert_int_equal(sb_resolve_word(m, sb_flag(t, "node-rank"), nested[0], &r), SB_RES_ENV);
+	assert_false(sb_word_batch_expanded(m, sb_flag(t, "node-rank"), nested[0]));
+	const sb_part *py = sb_cmd_find(nested[0], SB_PROG_PYTHON);
+	assert_non_null(py);
+	assert_non_null(sb_flag_find(py, "num-layers"));
+	/* LOCAL was never exported: the task's shell may not have it. */
+	assert_int_equal(sb_resolve(m, "LOCAL", nested[0], &r), SB_RES_UNKNOWN);
+	/* Double quotes: \$ is the task's; $NAME the batch step's. */
+	t = sb_cmd_find(nested[1], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_null(sb_word_ref_count(sb_flag(t, "node-rank")) ? "ref" : NULL);
+	t = sb_cmd_find(nested[2], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_true(sb_word_batch_expanded(m, sb_flag(t, "node-rank"), nested[2]));
+	assert_string_equal(sb_word_ref(sb_flag(t, "node-rank"), 0), "SLURM_NODEID");
+	sb_free(m);
+}
+
+/* accelerate launch and deepspeed are launchers with flag tables: their
+ * rank, node and rendezvous flags answer to torchrun's names. */
+static void accelerate_and_deepspeed(void **state)
+{
+	(void)state;
+	sb_model *m = parse("srun accelerate launch --multi_gpu --num-machines 2 --num_processes 16 "
+			    "--machine_rank 1 --main_process_ip h0 --main_process_port 29500 t.py --lr 1\n"
+			    "deepspeed -H hosts --num_nodes 2 --num_gpus 8 --master_addr h0 t.py --ds c.json\n"
+			    "python -m deepspeed.launcher.runner --num_gpus=4 t.py\n"
+			    "accelerate config default\n");
+	const sb_cmd *c = sb_cmd_at(m, 0);
+	const sb_part *a = sb_cmd_find(c, SB_PROG_LAUNCHER);
+	assert_non_null(a);
+	assert_string_equal(sb_part_name(a), "accelerate");
+	assert_string_equal(sb_word_value(sb_flag(a, "node-rank")), "1");
+	assert_string_equal(sb_word_value(sb_flag(a, "nnodes")), "2");
+	assert_string_equal(sb_word_value(sb_flag(a, "master-addr")), "h0");
+	assert_string_equal(sb_word_value(sb_flag(a, "num-processes")), "16");
+	assert_string_equal(sb_flag_find(a, "node-rank")->written, "--machine_rank");
+	const sb_part *py = sb_cmd_find(c, SB_PROG_PYTHON);
+	assert_non_null(py);
+	assert_string_equal(sb_word_value(sb_part_entry(py)), "t.py");
+	c = sb_cmd_at(m, 1);
+	a = sb_cmd_find(c, SB_PROG_LAUNCHER);
+	assert_string_equal(sb_word_value(sb_flag(a, "hostfile")), "hosts");
+	assert_string_equal(sb_word_value(sb_flag(a, "nproc-per-node")), "8");
+	assert_string_equal(sb_word_value(sb_part_entry(sb_cmd_find(c, SB_PROG_PYTHON))), "t.py");
+	c = sb_cmd_at(m, 2);
+	assert_int_equal(sb_cmd_launcher(c), SB_PROG_LAUNCHER);
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(c, 0), "nproc-per-node")), "4");
+	assert_int_equal(sb_cmd_launcher(sb_cmd_at(m, 3)), SB_PROG_OTHER);
+	sb_free(m);
+}
+
+/* ssh and pdsh run the rest of the command on other nodes: the host
+ * (an expansion, often) is not an option, and one quoted string is
+ * read as the remote shell will. */
+static void remote_shells(void **state)
+{
+	(void)state;
+	sb_model *m = parse("for n in a b; do\n"
+			    "  ssh -p 2222 -q $n torchrun --nnodes 2 t.py\n"
+			    "  ssh -o X=1 $n \"cd /w && torchrun --nnodes 2 t.py\" &\n"
+			    "done\n"
+			    "pdsh -w a,b hostname\n");
+	const sb_cmd *c = sb_cmd_at(m, 1);
+	assert_int_equal(sb_cmd_launcher(c), SB_PROG_REMOTE);
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(c, 0), "p")), "2222");
+	assert_non_null(sb_cmd_find(c, SB_PROG_TORCHRUN));
+	size_t nested = 0;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_parent(sb_cmd_at(m, i)) && sb_cmd_find(sb_cmd_at(m, i), SB_PROG_TORCHRUN))
+			nested++;
+	assert_int_equal(nested, 1);
+	const sb_cmd *p = cmd_named(m, "pdsh");
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(p, 0), "hosts")), "a,b");
+	sb_free(m);
+}
+
+/* What decides a variable set in the branches of an if: each branch's
+ * condition, the earlier ones to fail and its own to hold. */
+static void if_branch_conditions(void **state)
+{
+	(void)state;
+	sb_model *m = parse("PP=1\n"
+			    "if [ \"$N\" -ge 8 ]; then\n  PP=4\n"
+			    "elif [ \"$N\" -ge 4 ]; then\n  PP=2\n"
+			    "else\n  PP=3\nfi\n"
+			    "for i in 1 2; do PP=9; done\n"
+			    "echo \"$PP\"\n");
+	const sb_cmd *use = cmd_named(m, "echo");
+	const struct sb_assign *cand[8];
+	bool base;
+	/* the loop's assignment comes last, and makes the answer unknown */
+	size_t n = sb_assign_candidates(m, "PP", use, cand, 8, &base);
+	assert_true(n != SIZE_MAX);
+	const sb_cmd *conds[4];
+	bool taken[4];
+	assert_int_equal(sb_assign_conditions(m, cand[0], use, conds, taken, 4), SIZE_MAX);
+	/* the elif's PP=2: the if's test fails, its own holds */
+	size_t k = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (cand[i]->value && sb_word_value(cand[i]->value) &&
+		    !strcmp(sb_word_value(cand[i]->value), "2"))
+			k = sb_assign_conditions(m, cand[i], use, conds, taken, 4);
+	assert_int_equal(k, 2);
+	assert_false(taken[0]);
+	assert_true(taken[1]);
+	assert_string_equal(sb_word_value(sb_cmd_word(conds[1], 3)), "4");
+	/* the else's PP=3: both tests fail; PP=1 runs whenever reached */
+	for (size_t i = 0; i < n; i++) {
+		const char *v = cand[i]->value ? sb_word_value(cand[i]->value) : NULL;
+		if (v && !strcmp(v, "3"))
+			assert_int_equal(sb_assign_conditions(m, cand[i], use, conds, taken, 4), 2);
+		if (v && !strcmp(v, "1"))
+			assert_int_equal(sb_assign_conditions(m, cand[i], use, conds, taken, 4), 0);
+	}
+	sb_free(m);
+}
+
+/* A case item knows its case's word and the patterns up to its own. */
+static void case_item_patterns(void **state)
+{
+	(void)state;
+	sb_model *m = parse("case \"$N\" in\n  2|4) PP=2 ;;\n  (8) PP=4 ;;\n  *) PP=1 ;&\nesac\necho $PP\n");
+	const sb_cmd *use = cmd_named(m, "echo");
+	const sb_word *subject;
+	const char *pats[4];
+	for (size_t i = 0; i < sb_assign_count(m); i++) {
+		const struct sb_assign *a = sb_assign_at(m, i);
+		const char *v = a->value ? sb_word_value(a->value) : "";
+		size_t n = sb_assign_case(m, a, use, &subject, pats, 4);
+		if (!strcmp(v, "4")) {
+			assert_int_equal(n, 2);
+			assert_string_equal(pats[0], "2|4");
+			assert_string_equal(pats[1], "8");
+			assert_string_equal(sb_word_var(subject), "N");
+		}
+		if (!strcmp(v, "1")) /* falls through: not told */
+			assert_int_equal(n, SIZE_MAX);
+	}
+	sb_free(m);
+}
+
 static void wrappers_scripts_and_unknowns(void **state)
 {
 	(void)state;
@@ -1263,6 +1432,11 @@ int main(void)
 		cmocka_unit_test(srun_torchrun_chain),
 		cmocka_unit_test(python_module_torchrun),
 		cmocka_unit_test(bash_c_nested_positions),
+		cmocka_unit_test(bash_c_launch_strings),
+		cmocka_unit_test(accelerate_and_deepspeed),
+		cmocka_unit_test(remote_shells),
+		cmocka_unit_test(if_branch_conditions),
+		cmocka_unit_test(case_item_patterns),
 		cmocka_unit_test(wrappers_scripts_and_unknowns),
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),
