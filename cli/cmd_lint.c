@@ -1,10 +1,12 @@
 /* trainforge lint [OPTIONS] [PATH...] */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "fileio.h"
 #include "settings.h"
 #include "fix.h"
 #include "format.h"
@@ -21,6 +23,8 @@ struct lint_cli {
 	const char *show_config;
 	char **paths;
 	int n_paths;
+	struct tmpl_defs defines;     /* --env-file, then --define over them */
+	struct tmpl_defs env;         /* --env-file's, kept apart until the end */
 };
 
 static const char lint_usage[] =
@@ -37,6 +41,9 @@ static const char lint_usage[] =
 	"      --severity ID=LEVEL  re-level a rule (error, warning, info)\n"
 	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
 	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
+	"Templates (${VAR}, {{ var }}, <VALUE>: unknown values, not wrong ones):\n"
+	"      --define NAME=VALUE  check as if rendered with this value (repeatable)\n"
+	"      --env-file FILE    NAME=VALUE lines, as --define (repeatable; --define wins)\n"
 	"      --color WHEN       auto (default), always, never\n"
 	"  -q, --quiet            no summary on stderr\n"
 	"Configuration (.trainforge.yaml, found from each file's directory up to the\n"
@@ -123,6 +130,30 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 		if (*end || !*v || n == 0)
 			return bad_value(flag, v);
 		c->opt.max_bytes = (size_t)n;
+	} else if (!strcmp(flag, "--define")) {
+		const char *why;
+		if (!tmpl_defs_parse(&c->defines, v, &why)) {
+			fprintf(stderr, "trainforge: invalid value '%s' for --define: %s\n", v, why);
+			return EXIT_TROUBLE;
+		}
+	} else if (!strcmp(flag, "--env-file")) {
+		size_t len;
+		bool too_big;
+		uint32_t bad = 0;
+		char *text = file_read(v, TF_DEFAULT_MAX_BYTES, &len, &too_big);
+		if (!text || too_big) {
+			fprintf(stderr, "trainforge: --env-file %s: %s\n", v,
+				text ? "too large" : strerror(errno));
+			free(text);
+			return EXIT_TROUBLE;
+		}
+		bool ok = tmpl_defs_read_env(&c->env, text, len, &bad);
+		free(text);
+		if (!ok) {
+			fprintf(stderr, "trainforge: --env-file %s:%u: not NAME=VALUE, export NAME=VALUE, a # comment or blank\n",
+				v, bad);
+			return EXIT_TROUBLE;
+		}
 	} else if (!strcmp(flag, "--color")) {
 		if (!strcmp(v, "auto"))
 			c->color = -1;
@@ -184,6 +215,15 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 		fputs("trainforge: --isolated and --config cannot be used together\n", stderr);
 		return EXIT_TROUBLE;
 	}
+	/* --define wins over every --env-file */
+	struct tmpl_defs both = { 0 };
+	tmpl_defs_copy(&both, &c->env);
+	tmpl_defs_copy(&both, &c->defines);
+	tmpl_defs_free(&c->env);
+	tmpl_defs_free(&c->defines);
+	c->defines = both;
+	if (c->defines.len)
+		c->opt.defines = &c->defines;
 	for (int i = 0; c->fix && !c->diff && i < c->n_paths; i++)
 		if (!strcmp(c->paths[i], "-")) {
 			fputs("trainforge: --fix cannot rewrite stdin; use --diff\n", stderr);
@@ -282,8 +322,11 @@ int cmd_lint(int argc, char **argv)
 	char *paths[argc + 1];
 	c.paths = paths;
 	int rc = parse_args(&c, argc, argv);
-	if (rc)
+	if (rc) {
+		tmpl_defs_free(&c.defines);
+		tmpl_defs_free(&c.env);
 		return rc;
+	}
 	if (!c.n_paths)
 		paths[c.n_paths++] = ".";
 	/* settings files report to the CLI, which prints before the findings */
@@ -292,6 +335,7 @@ int cmd_lint(int argc, char **argv)
 	if (!cfg) {
 		trouble_flush(&trouble, stderr);
 		trouble_free(&trouble);
+		tmpl_defs_free(&c.defines);
 		return EXIT_TROUBLE;
 	}
 	c.opt.options_for = settings_options_for;
@@ -301,6 +345,7 @@ int cmd_lint(int argc, char **argv)
 		trouble_flush(&trouble, stderr);
 		trouble_free(&trouble);
 		settings_free(cfg);
+		tmpl_defs_free(&c.defines);
 		return rc;
 	}
 	struct lint_run run;
@@ -332,5 +377,6 @@ int cmd_lint(int argc, char **argv)
 	lint_run_fini(&run);
 	settings_free(cfg);
 	trouble_free(&trouble);
+	tmpl_defs_free(&c.defines);
 	return rc;
 }

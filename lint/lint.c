@@ -40,6 +40,7 @@ void lint_run_fini(struct lint_run *run)
 		struct lint_file *f = run->files[i];
 		sb_free(f->model);
 		yamldoc_free(f->doc);
+		tmpl_free(&f->tmpl);
 		source_free(f->src);
 		free(f);
 	}
@@ -114,10 +115,7 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 {
 	struct source *src = f->src;
-	enum file_kind kind = run->opt->kind;
-	f->doc = yamldoc_parse(src->text, src->len, NULL);
-	if (kind == KIND_AUTO)
-		kind = lint_classify_yaml(f->doc);
+	enum file_kind kind = lint_parse_yaml(run, f, run->opt->kind);
 	if (kind == KIND_UNKNOWN && !f->named)
 		return;
 	run->files_checked++;
@@ -126,8 +124,10 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	 * as YAML: a named README gets the note, not syntax errors */
 	bool yaml = kind != KIND_UNKNOWN || lint_yaml_name(src->path) || run->opt->kind != KIND_AUTO;
 	if (yaml)
-		ln_yaml_issues(&run->diags, src, f->doc, kind);
+		ln_yaml_issues(&run->diags, src, f->doc, kind, &f->tmpl);
 	f->complete = !yamldoc_broken(f->doc) || !yaml;
+	if (kind != KIND_UNKNOWN && f->complete)
+		ln_template_placeholders(&run->diags, src, &f->tmpl);
 	if (kind == KIND_PCLUSTER && f->complete) {
 		f->cluster = cluster_of(src, f->doc);
 		pcluster_lint(src, f->doc, &run->diags);

@@ -12,6 +12,7 @@
 #include "fileio.h"
 #include "script.h"
 #include "shellcheck.h"
+#include "tmpl.h"
 #include "trouble.h"
 #include "yamldoc.h"
 
@@ -36,6 +37,8 @@ struct lint_options {
 	const char *shellcheck_program;    /* NULL: from PATH */
 	const char *cluster_fallback;      /* settings' cluster: after the script's own comment */
 	bool excluded;                     /* settings' exclude: the file is not linted */
+	const struct tmpl_defs *defines;   /* --define, --env-file, settings' define: values
+					      for the placeholders of templates; NULL: none */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
 	void *options_ctx;
 };
@@ -52,6 +55,7 @@ struct lint_file {
 	bool shell;              /* a .sh/.bash without #SBATCH: linted only when a
 				    batch script starts it with srun */
 	bool complete;           /* it parsed: every check could run */
+	struct tmpl tmpl;        /* YAML kinds: the text as the loader read it */
 	yamldoc *doc;            /* YAML kinds: the document */
 	sb_model *model;         /* scripts: the model */
 	struct cluster cluster;  /* a cluster config that parsed: the model over doc */

@@ -17,6 +17,11 @@ void lint_file_check(struct lint_run *run, struct lint_file *f);
 /* Drops disabled rules and applies --severity from diagnostic first on. */
 void lint_apply_selection(struct lint_run *run, size_t first);
 
+/* yaml_input.c */
+/* Parses the YAML file f as its kind is read (KIND_AUTO: classifies it
+ * first) and returns the kind. */
+enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum file_kind kind);
+
 /* classify.c */
 /* A file a directory walk should look at: YAML or a script name. */
 bool lint_candidate(const char *path);

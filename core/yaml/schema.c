@@ -276,9 +276,22 @@ static void errs_move(struct schema_errors *to, struct schema_errors *from)
  * branch that fails is validated again where its reasons are reported. */
 bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder)
 {
+	return sch_verdict(r, sn, n, holder) != SCH_NO;
+}
+
+/* A branch that fails only where it met no placeholder fails; one that
+ * passes after skipping a placeholder may pass or not. */
+enum sch_verdict sch_verdict(struct run *r, yd_node sn, yd_node n, yd_node holder)
+{
 	struct schema_errors tmp = { .mode = SCHEMA_ERRS_ANY };
+	bool outer = r->unknown;
+	r->unknown = false;
 	sch_validate(r, sn, n, holder, &tmp);
-	return tmp.len == 0;
+	bool unknown = r->unknown;
+	r->unknown = outer || unknown;
+	if (tmp.len)
+		return SCH_NO;
+	return unknown ? SCH_MAYBE : SCH_YES;
 }
 
 static size_t count_errors(struct run *r, yd_node sn, yd_node n, yd_node holder)
@@ -356,10 +369,16 @@ static void check_alternatives(struct run *r, yd_node alts, bool one_of, yd_node
 			       yd_node n, yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
-	size_t count = yd_len(sd, alts), passed = 0;
-	for (size_t i = 0; i < count && passed < (one_of ? 2 : 1); i++)
-		passed += sch_matches(r, yd_item(sd, alts, i), n, holder);
+	size_t count = yd_len(sd, alts), passed = 0, maybe = 0;
+	for (size_t i = 0; i < count && passed < (one_of ? 2 : 1); i++) {
+		enum sch_verdict v = sch_verdict(r, yd_item(sd, alts, i), n, holder);
+		passed += v == SCH_YES;
+		maybe += v == SCH_MAYBE;
+	}
 	if (passed == 1 || (!one_of && passed))
+		return;
+	/* a placeholder may make one alternative the one */
+	if (maybe && passed <= 1)
 		return;
 	struct schema_errors reasons = { .mode = out->mode };
 	if (!passed && count) {
@@ -391,7 +410,7 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 	if (c->kw[KW_ALLOF])
 		for (size_t i = 0; i < yd_len(sd, c->kw[KW_ALLOF]) && !sch_err_enough(out); i++)
 			validate_rule(r, yd_item(sd, c->kw[KW_ALLOF], i), n, holder, out);
-	if (c->kw[KW_NOT] && sch_matches(r, c->kw[KW_NOT], n, holder)) {
+	if (c->kw[KW_NOT] && sch_verdict(r, c->kw[KW_NOT], n, holder) == SCH_YES) {
 		struct compiled *nc = sch_compile(r->s, c->kw[KW_NOT]);
 		yd_node m = nc && nc->kw[KW_MESSAGE] ? nc->kw[KW_MESSAGE] : msg;
 		if (m)
@@ -401,8 +420,9 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 			not_failed(r, c->kw[KW_NOT], n, holder, out);
 	}
 	if (c->kw[KW_IF]) {
-		yd_node branch = sch_matches(r, c->kw[KW_IF], n, holder)
-			? c->kw[KW_THEN] : c->kw[KW_ELSE];
+		/* a condition on a placeholder takes neither branch */
+		enum sch_verdict v = sch_verdict(r, c->kw[KW_IF], n, holder);
+		yd_node branch = v == SCH_YES ? c->kw[KW_THEN] : v == SCH_NO ? c->kw[KW_ELSE] : 0;
 		if (branch)
 			validate_rule(r, branch, n, holder, out);
 	}
@@ -423,6 +443,11 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 	}
 	if (!c || r->depth >= MAX_DEPTH || sch_err_enough(out))
 		return;
+	/* a placeholder is any value: nothing about it can be checked */
+	if (yd_kind(r->doc, n) == YD_SCALAR && yd_type(r->doc, n) == YD_T_UNKNOWN) {
+		r->unknown = true;
+		return;
+	}
 	if (c->bad) {
 		sch_err_add(out, SF_SCHEMA, n, sch_where(r->doc, n, holder), NULL,
 			"the schema has a bad pattern or $ref here");
@@ -452,7 +477,7 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs)
 {
-	struct run r = { s, doc, 0 };
+	struct run r = { s, doc, 0, false };
 	if (root)
 		sch_validate(&r, yd_root(s->doc), root, 0, errs);
 }

@@ -84,6 +84,11 @@ struct run {
 	schema *s;
 	const yamldoc *doc;
 	unsigned depth;
+	/* A check met a placeholder (a value not known until the template is
+	 * rendered) and did not decide: set by the walk, read and restored
+	 * by the combinators, so that a condition on an unknown value is
+	 * neither taken nor refused. */
+	bool unknown;
 };
 
 struct compiled *sch_compile(schema *s, yd_node sn);
@@ -92,6 +97,10 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 		  struct schema_errors *out);
 /* Whether n matches sn; nothing is reported. */
 bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder);
+/* The same in three values: whether n matches, does not, or may (a
+ * placeholder decides it). */
+enum sch_verdict { SCH_NO, SCH_YES, SCH_MAYBE };
+enum sch_verdict sch_verdict(struct run *r, yd_node sn, yd_node n, yd_node holder);
 void sch_err_add(struct schema_errors *out, enum schema_fault fault,
 		 yd_node node, yd_node pos, const char *help,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));

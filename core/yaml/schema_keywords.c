@@ -37,7 +37,8 @@ static const char *describe(const yamldoc *doc, yd_node n)
 	static const char *const by_type[] = {
 		[YD_T_NULL] = "no value (null)", [YD_T_BOOL] = "a boolean",
 		[YD_T_INT] = "an integer", [YD_T_FLOAT] = "a number",
-		[YD_T_STRING] = "a string",
+		[YD_T_STRING] = "a string", [YD_T_TIMESTAMP] = "a date",
+		[YD_T_UNKNOWN] = "a placeholder",
 	};
 	switch (yd_kind(doc, n)) {
 	case YD_MAPPING: return "a mapping";
@@ -62,6 +63,8 @@ static unsigned instance_types(const yamldoc *doc, yd_node n)
 	case YD_T_STRING: return 1u << T_STRING;
 	case YD_T_BOOL: return 1u << T_BOOLEAN;
 	case YD_T_NULL: return 1u << T_NULL;
+	case YD_T_TIMESTAMP: return 0; /* a date is none of JSON's types */
+	case YD_T_UNKNOWN: return (1u << T__COUNT) - 1;
 	case YD_T_INT: return 1u << T_INTEGER | 1u << T_NUMBER;
 	case YD_T_FLOAT:
 		if (yd_number(doc, n, &d) && isfinite(d) && d == floor(d))
@@ -344,12 +347,17 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 	yd_node props = c->kw[KW_PROPERTIES];
 	size_t count;
 	const yd_node *kids = yd_children(d, n, &count);
+	bool placeholder_key = false; /* may be any key, the required one too */
 	for (size_t i = 0; i < count && !sch_err_enough(out); i += 2) {
 		yd_node k = kids[i], v = kids[i + 1];
 		size_t kl;
 		const char *key = yd_str(d, k, &kl);
 		if (!key) {
 			sch_err_add(out, SF_TYPE, k, k, NULL, "a key must be a plain string");
+			continue;
+		}
+		if (yd_type(d, k) == YD_T_UNKNOWN) {
+			placeholder_key = r->unknown = true;
 			continue;
 		}
 		if (c->kw[KW_PROPNAMES])
@@ -369,7 +377,7 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 				"unknown key '%s'", key);
 		}
 	}
-	for (size_t i = 0; i < c->n_required && !sch_err_enough(out); i++) {
+	for (size_t i = 0; i < c->n_required && !placeholder_key && !sch_err_enough(out); i++) {
 		const char *want = c->required[i];
 		if (!yd_get_key(d, n, want) && !(c->closed && typo_of(d, n, want)))
 			sch_err_add(out, SF_MISSING, n, sch_where(d, n, holder), NULL,

@@ -24,12 +24,15 @@ struct origin {
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
 	struct origin fail, shellcheck, cluster, excluded;
+	struct origin *define; /* by index of the resolved defines */
+	size_t cap_define;
 };
 
 struct resolved {
 	char *key;                  /* the input path as the run names it */
 	struct lint_options opt;
 	int fail_level;
+	struct tmpl_defs defines;   /* the files' and the flags', when any file has some */
 };
 
 struct settings {
@@ -173,6 +176,23 @@ static void set_list(struct lint_options *o, struct origins *org, const char *li
 #define AT(f, l, w) ((struct origin){ (f)->path, (l), (w) })
 #define FLAG(name) ((struct origin){ "--" name, 0, name })
 
+/* Adds defs over res's, noting where each came from. */
+static void add_defines(struct resolved *res, struct origins *org, const struct tmpl_defs *defs,
+			const struct settings_file *f, const uint32_t *lines)
+{
+	for (size_t i = 0; defs && i < defs->len; i++) {
+		const char *name = defs->v[i].name;
+		tmpl_defs_add(&res->defines, name, strlen(name), defs->v[i].value,
+			      strlen(defs->v[i].value));
+		if (!org)
+			continue;
+		org->define = xgrow(org->define, &org->cap_define, res->defines.len, sizeof *org->define);
+		for (size_t k = 0; k < res->defines.len; k++)
+			if (!strcmp(res->defines.v[k].name, name))
+				org->define[k] = f ? AT(f, lines[i], "define") : FLAG("define");
+	}
+}
+
 static void apply_file(const settings *cfg, const struct settings_file *f, struct lint_options *o,
 		       int *fail, struct origins *org)
 {
@@ -239,6 +259,15 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	}
 	for (size_t i = n; i-- > 0;)
 		apply_file(cfg, chain[i], o, &res->fail_level, org);
+	bool file_defines = false;
+	for (size_t i = n; i-- > 0;) {
+		add_defines(res, org, &chain[i]->defines, chain[i], chain[i]->define_lines);
+		file_defines |= chain[i]->defines.len > 0;
+	}
+	if (file_defines) { /* --define and --env-file win */
+		add_defines(res, org, cfg->base.defines, NULL, NULL);
+		o->defines = &res->defines;
+	}
 	if (cfg->flags.select) {
 		clear_rules(o, org, FLAG("select"));
 		set_list(o, org, cfg->flags.select, true, FLAG("select"));
@@ -309,6 +338,7 @@ void settings_free(settings *cfg)
 		return;
 	for (size_t i = 0; i < cfg->n_res; i++) {
 		free(cfg->res[i]->key);
+		tmpl_defs_free(&cfg->res[i]->defines);
 		free(cfg->res[i]);
 	}
 	for (size_t i = 0; i < cfg->n_dirs; i++) {
@@ -469,8 +499,20 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 		fprintf(out, "cluster: %s", shown ? shown : cluster ? cluster : "null");
 		free(shown);
 		origin_print(out, &org->cluster);
+		const struct tmpl_defs *defs = o->defines;
+		fprintf(out, "define:%s\n", defs && defs->len ? "" : " {}");
+		for (size_t i = 0; defs && i < defs->len; i++) {
+			fprintf(out, "  %s: \"", defs->v[i].name);
+			for (const char *p = defs->v[i].value; *p; p++)
+				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			fputc('"', out);
+			origin_print(out, defs == &res.defines && org->define ? &org->define[i]
+				     : &FLAG("define"));
+		}
 		show_rules(out, o, org);
 	}
+	tmpl_defs_free(&res.defines);
+	free(org->define);
 	free(org);
 	return ok;
 }

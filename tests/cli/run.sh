@@ -33,6 +33,13 @@ expect_rc unknown-selector 2 "$TF" lint --select PC9999 "$clean"
 grep -q "unknown rule selector 'PC9999'" "$t/err" && ok unknown-selector-message || no unknown-selector-message
 expect_rc missing-file 2 "$TF" lint "$t/nope.yaml"
 expect_rc unknown-command 2 "$TF" frobnicate
+expect_rc define-without-equals 2 "$TF" lint --define NODES "$clean"
+grep -q "invalid value 'NODES' for --define: expected NAME=VALUE" "$t/err" && ok define-message || no define-message
+expect_rc define-two-lines 2 "$TF" lint --define "$(printf 'A=1\n2')" "$clean"
+expect_rc env-file-missing 2 "$TF" lint --env-file "$t/nope.env" "$clean"
+printf 'A=1\nnot one\n' >"$t/bad.env"
+expect_rc env-file-bad-line 2 "$TF" lint --env-file "$t/bad.env" "$clean"
+grep -q "bad.env:2: not NAME=VALUE" "$t/err" && ok env-file-line || no env-file-line
 
 # Selection and levels
 expect_rc select-one 1 "$TF" lint --format concise --select PC2201 "$broken"

@@ -124,3 +124,30 @@ printf '#!/bin/bash\n#SBATCH --nodes=2\ncat <<EOF\nno end\n' >"$dir/heredoc.sbat
 check script-unterminated-heredoc 1 SB0005 --shellcheck off "$dir/heredoc.sbatch"
 python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\nsrun echo " + "a " * 500000)' >"$dir/wide.sbatch"
 check script-long-line 1 SB0005 --shellcheck off "$dir/wide.sbatch"
+
+# Templates: a 1 MB config of placeholders in every style, and 100,000
+# nested {% if %} blocks. Both end fast (the scan is one pass; the if
+# nesting has a depth budget) with the one template finding, LN1010.
+python3 -c '
+import sys
+out = ["Image: {Os: ${OS}}", "HeadNode: {InstanceType: {{ head }}, Networking: {SubnetId: subnet-<ID>}}",
+       "Scheduling:", "  Scheduler: slurm", "  SlurmQueues:"]
+i = 0
+while sum(len(l) + 1 for l in out) < 1048576:
+    out.append("    - {Name: ${Q%d}, ComputeResources: [{Name: $C%d, InstanceType: {{ t%d }}, MaxCount: ${N%d:-4}}], Networking: {SubnetIds: [subnet-<S%d>]}}" % (i, i, i, i, i))
+    i += 1
+print("\n".join(out))
+' >"$dir/placeholders.yaml"
+check template-1mb-placeholders 1 LN1010 --fail-level info "$dir/placeholders.yaml"
+python3 -c '
+n = 100000
+print("Image: {Os: alinux2023}")
+print("HeadNode: {InstanceType: c5.xlarge, Networking: {SubnetId: subnet-12345678}}")
+print("Scheduling:\n  Scheduler: {{ scheduler }}")
+print("{% if a %}\n" * n, end="")
+print("  SlurmQueues: []")
+print("{% endif %}\n" * n, end="")
+' >"$dir/nested-tags.yaml"
+check template-nested-tags 1 LN1010 --fail-level info "$dir/nested-tags.yaml"
+python3 -c 'print("{{" * 500000)' >"$dir/open-braces.yaml"
+check template-unclosed-braces 1 LN1006 "$dir/open-braces.yaml"

@@ -115,10 +115,16 @@ static void os_needs_custom_ami(const struct pc *pc, yd_node image, yd_node os)
 
 void pc_check_platform(const struct pc *pc)
 {
-	yd_node image = yd_get(pc->cl->doc, pc->cl->root, "Image");
-	yd_node os = yd_get(pc->cl->doc, image, "Os");
-	os_accelerator_mismatch(pc, os);
-	os_needs_custom_ami(pc, image, os);
-	scheduler_os_mismatch(pc, os);
+	const yamldoc *d = pc->cl->doc;
+	yd_node image = yd_get(d, pc->cl->root, "Image");
+	yd_node os = yd_get(d, image, "Os");
+	yd_node scheduler = yd_get(d, yd_get(d, pc->cl->root, "Scheduling"), "Scheduler");
+	if (cluster_unknown(pc->cl, scheduler))
+		return;
+	if (!cluster_unknown(pc->cl, os)) {
+		os_accelerator_mismatch(pc, os);
+		os_needs_custom_ami(pc, image, os);
+		scheduler_os_mismatch(pc, os);
+	}
 	awsbatch_only_slurm_feature(pc);
 }
