@@ -72,11 +72,16 @@ static uint32_t command_extent(struct source *src, uint32_t line)
 	return line;
 }
 
-static bool line_is_blank_or_comment(const char *p, size_t len)
+/* A line a directive looks past for what it covers. In a script an
+ * #SBATCH line is not a comment but a directive of its own, which a
+ * suppression on the line above covers. */
+static bool line_is_blank_or_comment(const char *p, size_t len, bool script)
 {
 	size_t i = 0;
 	while (i < len && (p[i] == ' ' || p[i] == '\t'))
 		i++;
+	if (script && i == 0 && len >= 7 && memcmp(p, "#SBATCH", 7) == 0)
+		return false;
 	return i == len || p[i] == '#';
 }
 
@@ -180,7 +185,7 @@ static void collect(struct source *src, const yamldoc *doc,
 		uint32_t col = (uint32_t)utf8_count(p, (size_t)(hash - p)) + 1;
 		if (!parse_directive(src, diags, hash, len - (size_t)(hash - p), line, col, &d))
 			continue;
-		bool own_line = line_is_blank_or_comment(p, len);
+		bool own_line = line_is_blank_or_comment(p, len, false);
 		if (d.file_wide) {
 			d.first = 1;
 			d.last = UINT32_MAX;
@@ -188,7 +193,8 @@ static void collect(struct source *src, const yamldoc *doc,
 			uint32_t next = line + 1;
 			size_t nl;
 			const char *np;
-			while ((np = source_line(src, next, &nl)) && line_is_blank_or_comment(np, nl))
+			while ((np = source_line(src, next, &nl)) &&
+			       line_is_blank_or_comment(np, nl, doc == NULL))
 				next++;
 			d.first = next;
 			d.last = !np ? next : doc ? node_extent(doc, next) : command_extent(src, next);

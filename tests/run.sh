@@ -27,16 +27,26 @@ count() { # suite-name, command...: the command prints "RESULT pass|fail|skip NA
 	if [ "$f" != 0 ]; then grep -v '^RESULT' "$log" | tail -40 | sed 's/^/    /'; fi
 }
 
-unit() { # cmocka binaries, each test reported
+# cmocka binaries, each test reported. Each test's verdict is read from
+# standard output (cmocka's summary on standard error names failed and
+# skipped tests again); a binary that exits non-zero without a failed
+# test (a crash, a failed group setup) is a failure of its own.
+unit() {
 	for t in "$BUILD"/tests/test_*; do
 		[ -x "$t" ] || continue
-		"$t" 2>&1 | tee /dev/stderr | sed -n \
+		"$t" >"$log.out" 2>"$log.err"
+		rc=$?
+		cat "$log.out" "$log.err" >&2
+		sed -n \
 			-e 's/^\[       OK \] \(.*\)/RESULT pass \1/p' \
-			-e 's/^\[  FAILED  \] \([a-z_0-9]*\)$/RESULT fail \1/p' \
-			-e 's/^\[  SKIPPED \] \(.*\)/RESULT skip \1/p'
+			-e 's/^\[  FAILED  \] \(.*\)/RESULT fail \1/p' \
+			-e 's/^\[  SKIPPED \] \(.*\)/RESULT skip \1/p' "$log.out"
+		if [ "$rc" != 0 ] && ! grep -q '^\[  FAILED  \]' "$log.out"; then
+			echo "RESULT fail ${t##*/}: exited $rc"
+		fi
 	done 2>"$log.raw"
 	grep -v '^RESULT' "$log.raw" >&2
-	rm -f "$log.raw"
+	rm -f "$log.raw" "$log.out" "$log.err"
 }
 
 count unit unit

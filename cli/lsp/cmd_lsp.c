@@ -2,7 +2,7 @@
  * document is linted as if it were the file at its URI's path (kind,
  * pairing and on-disk cluster configs as `trainforge lint` sees them),
  * after every queued message has been read, so a burst of edits lints
- * once. research/linter-ux.md §10b and §11.11 give the exchange. */
+ * once. docs/editors.md, "The language server", describes the exchange. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -152,8 +152,8 @@ static inline bool catalog_name_plausible(const char *s, size_t len)
 }
 
 /* Length of the family part of s[0..len) ("p6-b200" in
- * "p6-b200.48xlarge"), 0 if there is no dot. Rules that differ by family
- * (b.4 in research) key on this, for types the catalog lacks too. */
+ * "p6-b200.48xlarge"), 0 if there is no dot. Rules whose facts differ by
+ * instance family key on this, for types the catalog lacks too. */
 size_t catalog_family_len(const char *s, size_t len);
 
 bool catalog_is_neuron(const struct instance_type *t);

@@ -8,6 +8,7 @@ TF=./trainforge
 B=build/bench
 mkdir -p "$B"
 cc -O2 -o "$B/peakrss" tests/bench/peakrss.c
+# shellcheck disable=SC2046 # pkg-config prints several words
 cc -O2 -o "$B/yaml_events" tests/bench/yaml_events.c $(pkg-config --cflags --libs yaml-0.1)
 [ -f "$B/large.yaml" ] || python3 tests/bench/make_large.py "$B/large.yaml" 5300000
 runs=${BENCH_RUNS:-30}

@@ -5,11 +5,10 @@
 # its folder's rule; a good case must not. Folders not named by a rule ID
 # (_clusters) hold inputs the cases refer to. shellcheck is off here: its
 # findings are tested on their own. Prints RESULT lines.
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+out=$t/out
 for input in tests/cases/*/*; do
 	case $input in *.expect|*.args) continue ;; esac
 	[ -f "$input" ] || continue
@@ -18,7 +17,7 @@ for input in tests/cases/*/*; do
 	expect=$input.expect
 	name=$rule/$(basename "$input")
 	if [ ! -f "$expect" ]; then
-		echo "RESULT fail $name: no $expect"
+		no "$name: no $expect"
 		continue
 	fi
 	args=""
@@ -26,25 +25,25 @@ for input in tests/cases/*/*; do
 	# shellcheck disable=SC2086
 	"$TF" lint --format concise -q --shellcheck off $args "$input" >"$out" 2>/dev/null
 	if ! diff -u "$expect" "$out" >/dev/null; then
-		echo "RESULT fail $name: output differs"
+		no "$name: output differs"
 		diff -u "$expect" "$out" | head -20
 		continue
 	fi
 	case $(basename "$input") in
 	bad*)
-		if grep -q "\[$rule\]\$" "$out"; then echo "RESULT pass $name"
-		else echo "RESULT fail $name: does not show $rule"; fi ;;
+		if grep -q "\[$rule\]\$" "$out"; then ok "$name"
+		else no "$name: does not show $rule"; fi ;;
 	good*)
-		if grep -q "\[$rule\]\$" "$out"; then echo "RESULT fail $name: shows $rule"
-		else echo "RESULT pass $name"; fi ;;
-	*) echo "RESULT pass $name" ;;
+		if grep -q "\[$rule\]\$" "$out"; then no "$name: shows $rule"
+		else ok "$name"; fi ;;
+	*) ok "$name" ;;
 	esac
 done
 # Every rule in the table has a bad and a good case.
 "$TF" rules | awk 'NR > 1 && $1 != "SC0000" { print $1 }' | while read -r id; do
 	if ls tests/cases/"$id"/bad* >/dev/null 2>&1 && ls tests/cases/"$id"/good* >/dev/null 2>&1; then
-		echo "RESULT pass coverage/$id"
+		ok "coverage/$id"
 	else
-		echo "RESULT fail coverage/$id: needs tests/cases/$id/bad* and good*"
+		no "coverage/$id: needs tests/cases/$id/bad* and good*"
 	fi
 done

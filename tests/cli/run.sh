@@ -1,23 +1,14 @@
 #!/bin/sh
 # The lint command line: exit codes, formats, selection, stdin, walking,
-# determinism. Prints RESULT lines.
-set -u
+# determinism. Prints RESULT lines. ok and no only print, so
+# "A && ok || no" is an if-then-else here; the scripts' $1 and $UNQUOTED_x
+# are meant literally.
+# shellcheck disable=SC2015,SC2016
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 clean=examples/clusters/trn2-48xlarge.yaml
 broken=examples/broken/cluster.yaml
-
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
-expect_rc() { # name, expected rc, command...
-	name=$1 want=$2
-	shift 2
-	"$@" >"$t/out" 2>"$t/err"
-	rc=$?
-	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -3 "$t/err"; fi
-}
 
 expect_rc clean-exits-0 0 "$TF" lint "$clean"
 grep -q "No problems found in 1 file" "$t/err" && ok summary-clean || no summary-clean
@@ -57,9 +48,7 @@ expect_rc severity-info-passes 0 "$TF" lint --select PC4003 --severity PC4003=in
 
 # Formats
 expect_rc json 1 "$TF" lint --format json "$broken"
-python3 - "$t/out" <<'PY' && ok json-shape || no json-shape
-import json, sys
-d = json.load(open(sys.argv[1]))
+json_check json-shape "$t/out" '
 assert d["schemaVersion"] == 1 and d["tool"]["name"] == "trainforge"
 diags = d["diagnostics"]
 assert len(diags) == 12
@@ -71,8 +60,7 @@ mm = [x for x in diags if x["rule"] == "PC2201"][0]
 assert mm["yamlPath"] == ["Scheduling", "SlurmQueues", 0, "ComputeResources", 0, "MinCount"], mm["yamlPath"]
 hy = [x for x in diags if x["rule"] == "PC1004"][0]
 assert hy["fix"]["edits"][0]["content"] == "-"
-assert hy["fix"]["applicability"] == "safe"
-PY
+assert hy["fix"]["applicability"] == "safe"'
 expect_rc concise 1 "$TF" lint --format concise "$broken"
 grep -Eq '^examples/broken/cluster.yaml:19:21: error: MinCount 8 is above MaxCount 4 \[PC2201\]$' "$t/out" && ok concise-line || no concise-line
 grep -vqE '^[^:]+:[0-9]+:[0-9]+: (error|warning|info): .* \[[A-Z]{2}[0-9]{4}\]$' "$t/out" && no concise-grammar || ok concise-grammar
@@ -116,8 +104,8 @@ expect_rc version 0 "$TF" version
 # plan: goldens, bad specs, usage
 for fmt in txt json; do
 	f=$([ $fmt = txt ] && echo text || echo json)
-	"$TF" plan --hours 288 --format $f examples/jobs/moe-176b-trn2.yaml >"$t/plan" 2>"$t/err"
-	if [ $? = 0 ] && cmp -s "$t/plan" tests/golden/plan-moe-176b-trn2.$fmt; then ok "plan-golden-$fmt"
+	if "$TF" plan --hours 288 --format "$f" examples/jobs/moe-176b-trn2.yaml >"$t/plan" 2>"$t/err" &&
+		cmp -s "$t/plan" tests/golden/plan-moe-176b-trn2.$fmt; then ok "plan-golden-$fmt"
 	else no "plan-golden-$fmt"; diff tests/golden/plan-moe-176b-trn2.$fmt "$t/plan" | head -5; fi
 done
 expect_rc plan-bad-spec 1 "$TF" plan tests/cases/JS2001/bad.yaml
@@ -138,9 +126,9 @@ expect_rc per-node-with-caller 0 "$TF" lint --format concise --shellcheck off "$
 expect_rc per-node-forced 1 "$TF" lint --format concise --shellcheck off --kind sbatch "$t/pn/node.sh"
 grep -q '\[SB2002\]$' "$t/out" && ok per-node-forced-is-checked || no per-node-forced-is-checked
 
-# shellcheck: merged under SC codes, honoured by its own directives, and
-# `required` fails the run when it cannot start.
-if command -v shellcheck >/dev/null 2>&1; then
+# Findings of shellcheck: merged under SC codes, honoured by its own
+# directives, and `required` fails the run when it cannot start.
+if have shellcheck; then
 	printf '#!/bin/bash\n#SBATCH --nodes=1\necho $UNQUOTED_x\n' >"$t/sc.sbatch"
 	"$TF" lint --format concise --shellcheck auto "$t/sc.sbatch" >"$t/out" 2>/dev/null
 	grep -q '\[SC2154\]$' "$t/out" && ok shellcheck-merged || { no shellcheck-merged; cat "$t/out"; }
@@ -150,7 +138,7 @@ if command -v shellcheck >/dev/null 2>&1; then
 	"$TF" lint --format concise --ignore SC0000 "$t/sc.sbatch" >"$t/out" 2>/dev/null
 	! grep -q '\[SC' "$t/out" && ok shellcheck-ignored || no shellcheck-ignored
 else
-	echo "RESULT skip shellcheck-merged: shellcheck is not installed"
+	skip "shellcheck-merged: shellcheck is not installed"
 fi
 expect_rc shellcheck-required-missing 2 "$TF" lint --shellcheck /nonexistent/shellcheck "$t/pn/job.sbatch"
 

@@ -1,39 +1,21 @@
 #!/bin/sh
 # .trainforge.yaml: discovery from each file up to the repository root,
-# extends, per-file-ignores, exclude (named files too), cluster and
-# shellcheck keys, the user file, --config, --isolated, flags over files,
+# extends, per-file-ignores, exclude (named files too), the cluster
+# and shellcheck keys, the user file, --config, --isolated, flags over files,
 # errors with positions, --show-config with origins; and `trainforge
 # init`. Everything runs in a temporary tree with its own .git and
-# XDG_CONFIG_HOME. Prints RESULT lines.
-set -u
+# XDG_CONFIG_HOME. Prints RESULT lines. ok and no only print, so
+# "A && ok || no" is an if-then-else here.
+# shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
-root=$(pwd)
-TF=${TF:-build/rel/trainforge}
-case $TF in /*) ;; *) TF=$root/$TF ;; esac
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 export XDG_CONFIG_HOME="$t/xdg"
 cases=$root/tests/cases
-
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
-# name, expected exit, command... (run in $r); output in $t/out, $t/err
-expect_rc() {
-	name=$1 want=$2
-	shift 2
-	(cd "$r" && "$@") >"$t/out" 2>"$t/err"
-	rc=$?
-	if [ "$rc" = "$want" ]; then ok "$name"; else no "$name: exit $rc, expected $want"; head -5 "$t/err"; fi
-}
-has() { # name, pattern, file
-	if grep -q -- "$2" "$3"; then ok "$1"; else no "$1: no '$2'"; sed 's/^/    /' "$3" | head -20; fi
-}
-hasnt() {
-	if grep -q -- "$2" "$3"; then no "$1: '$2' is there"; sed 's/^/    /' "$3" | head -20; else ok "$1"; fi
-}
 lint() { "$TF" lint --format concise --shellcheck off "$@"; }
 
 r=$t/repo
+run_dir=$r # where expect_rc runs its command
 mkdir -p "$r/.git" "$r/sub/deep" "$r/other" "$r/near" "$r/clusters" "$r/build/x" "$r/a/generated" "$r/jobs"
 cp "$cases/PC1004/bad.yaml" "$r/c.yaml"
 cp "$cases/PC1004/bad.yaml" "$r/sub/deep/c.yaml"

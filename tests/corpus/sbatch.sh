@@ -3,16 +3,15 @@
 # every E and W item within trainforge's rules is found at its lines, and
 # no file marked clean gets an error. Items left out say why. Prints
 # RESULT lines; skips, saying so, when the corpus is not there.
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 dir=${TF_SBATCH_CORPUS:-../shared/corpus/sbatch}
 if [ ! -f "$dir/EXPECT.md" ]; then
-	echo "RESULT skip sbatch-corpus: $dir not found (set TF_SBATCH_CORPUS)"
+	skip "sbatch-corpus: $dir not found (set TF_SBATCH_CORPUS)"
 	exit 0
 fi
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+out=$t/out
 
 # file | rule | first line | last line | item in EXPECT.md
 found() {
@@ -20,9 +19,9 @@ found() {
 	"$TF" lint --kind sbatch --format concise -q --shellcheck "${SC_MODE:-off}" "$dir/$file" >"$out" 2>/dev/null
 	if awk -F: -v r="[$rule]" -v lo="$lo" -v hi="$hi" \
 		'index($0, r) && $2 >= lo && $2 <= hi { hit = 1 } END { exit !hit }' "$out"; then
-		echo "RESULT pass $file/$rule ($item)"
+		ok "$file/$rule ($item)"
 	else
-		echo "RESULT fail $file/$rule ($item): not found at lines $lo-$hi"
+		no "$file/$rule ($item): not found at lines $lo-$hi"
 		cat "$out"
 	fi
 }
@@ -39,10 +38,10 @@ found adt_picotron_train.sbatch SB2009 8 8 "W L8 logs/"
 found adt_nnm-llama2_03-precompile.sbatch SB2001 5 8 "E L8 a 2-node job run without srun"
 found adt_optimum-neuron_finetune-llama3-8B.sh SB2005 35 71 "W L35-38 torchrun --nnodes from Slurm without a rendezvous"
 found adt_nxd-olmo_run_zero_compile.sbatch SB2009 4 4 "W L4 logs/"
-if command -v shellcheck >/dev/null 2>&1; then
+if have shellcheck; then
 	SC_MODE=required found adt_smhp-trn-llama3_run_llama_8B_tp_pp.sh SC2088 65 107 "E L65-107 ~ inside quotes (shellcheck's SC2088)"
 else
-	echo "RESULT skip adt_smhp-trn-llama3_run_llama_8B_tp_pp.sh/SC2088: shellcheck is not installed"
+	skip "adt_smhp-trn-llama3_run_llama_8B_tp_pp.sh/SC2088: shellcheck is not installed"
 fi
 
 # Items outside trainforge's rules, and why they are left out:
@@ -58,9 +57,9 @@ for file in adt_fsdp_2024_1.distributed-training.sbatch adt_transformer-engine_1
 	adt_nnm-gpt_run.slurm; do
 	"$TF" lint --kind sbatch --format concise -q --shellcheck off "$dir/$file" >"$out" 2>/dev/null
 	if grep -q ': error: ' "$out"; then
-		echo "RESULT fail clean/$file has an error"
+		no "clean/$file has an error"
 		cat "$out"
 	else
-		echo "RESULT pass clean/$file"
+		ok "clean/$file"
 	fi
 done

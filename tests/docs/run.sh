@@ -15,14 +15,9 @@
 # batch scripts, SC0000's also without shellcheck.
 # ok and no only print, so "A && ok || no" is an if-then-else here.
 # shellcheck disable=SC2015
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 # ---- docs/rules.md is current -------------------------------------------
 if "$TF" docs rules >"$t/rules.md" 2>"$t/err"; then
@@ -91,7 +86,6 @@ lint_example() { # id, file in $t: prints the concise findings of --select ID
 	[ $? != 2 ] || echo "trainforge exited 2: $(head -1 "$t/lint-err")"
 }
 
-case $TF in /*) ;; *) TF=$PWD/$TF ;; esac # lint_example runs in $t
 "$TF" rules | awk 'NR > 1 { print $1 }' >"$t/ids"
 [ -s "$t/ids" ] && ok rules-listed || no rules-listed
 while read -r id; do
@@ -116,7 +110,7 @@ while read -r id; do
 	case $id in
 	SB* | SC*)
 		if [ "$sb_rules" = 0 ] || [ "$sb_lint" = no ]; then
-			echo "RESULT skip examples/$id: trainforge lint does not read batch scripts yet"
+			skip "examples/$id: trainforge lint does not read batch scripts yet"
 			continue
 		fi
 		ext=sbatch ;;
@@ -126,8 +120,8 @@ while read -r id; do
 	case $id in
 	SC0000)
 		shows='\[SC[0-9][0-9][0-9][0-9]\]$'
-		if ! command -v shellcheck >/dev/null 2>&1; then
-			echo "RESULT skip examples/$id: shellcheck is not installed"
+		if ! have shellcheck; then
+			skip "examples/$id: shellcheck is not installed"
 			continue
 		fi ;;
 	esac

@@ -4,19 +4,15 @@
 # gone and no finding appears that was not there before; the --diff of the
 # same copy applies with `patch -p1` to the same bytes. Files with nothing
 # to fix keep their bytes and mtime. tests/fix/*.fixed hold the expected
-# text of the inputs beside them. Prints RESULT lines.
-set -u
+# text of the inputs beside them. Prints RESULT lines. ok and no only
+# print, so "A && ok || no" is an if-then-else here.
+# shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
-root=$(pwd)
-TF=${TF:-build/rel/trainforge}
-case $TF in /*) ;; *) TF=$root/$TF ;; esac
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 export XDG_CONFIG_HOME="$t/xdg" # no user config
 mkdir "$t/.git"                  # no config discovery above the copies
 
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
 lint() { "$TF" lint --format concise --shellcheck off -q "$@" 2>/dev/null; }
 # "severity: message [ID]" of each finding: positions move when lines go
 findings() { lint "$@" | sed 's/^[^ ]*: //' | sort; }

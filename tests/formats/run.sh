@@ -3,21 +3,14 @@
 # SARIF validator, GitHub's rules included, and against json), github,
 # checkstyle and jsonl, each compared finding by finding with the json
 # output of the same run, which is itself compared with concise.
-# Prints RESULT lines.
-set -u
+# Prints RESULT lines. ok and no only print, so "A && ok || no" is an
+# if-then-else here.
+# shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
-root=$(pwd)
-TF=${TF:-build/rel/trainforge}
-case $TF in /*) ;; *) TF=$root/$TF ;; esac
-if [ ! -x "$TF" ]; then
-	echo "RESULT fail formats: no binary at $TF (run make)"
-	exit 0
-fi
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+tf_built formats || exit 0
 
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
 check() { # name, check.py arguments...: pass when the check holds
 	name=$1
 	shift
@@ -98,10 +91,10 @@ for s in broken clean cases odd abs dotslash; do check_set "$s"; done
 # Findings of shellcheck pass through under their own SC codes: each code
 # is one SARIF rule (documented on shellcheck's wiki) and every format
 # shows SCnnnn, never SC0000.
-if ! command -v shellcheck >/dev/null; then
-	echo "RESULT skip shellcheck-ids: shellcheck is not installed"
+if ! have shellcheck; then
+	skip "shellcheck-ids: shellcheck is not installed"
 elif ! "$TF" lint --help 2>&1 | grep -q -- --shellcheck; then
-	echo "RESULT skip shellcheck-ids: this build has no --shellcheck"
+	skip "shellcheck-ids: this build has no --shellcheck"
 else
 	# shellcheck disable=SC2016 # $dir belongs to the script under test
 	printf '#!/bin/bash\n#SBATCH --nodes=1\nrm -rf $dir/*\n' >"$t/work/train job.sbatch"
@@ -156,7 +149,7 @@ bad=$(printf 'bad\377name.yaml')
 cp tests/cases/PC1004/bad.yaml "$t/work/$bad"
 for f in json jsonl sarif checkstyle; do
 	(cd "$t/work" && "$TF" lint -q --format $f "$bad") >"$t/u8.$f" 2>/dev/null
-	if python3 - "$t/u8.$f" "$f" <<'PY'
+	py_check "non-utf8-path-$f" "$t/u8.$f" "$f" <<'PY'
 import json, sys, xml.etree.ElementTree as ET
 raw = open(sys.argv[1], "rb").read()
 if sys.argv[2] == "checkstyle":
@@ -167,7 +160,6 @@ else:
     if sys.argv[2] == "sarif":
         assert '"uri": "bad%FFname.yaml"' in raw.decode("utf-8")
 PY
-	then ok "non-utf8-path-$f"; else no "non-utf8-path-$f"; fi
 done
 
 # Microsoft's SARIF validator, with GitHub Advanced Security's rules. It
@@ -175,15 +167,14 @@ done
 # warnings and errors fail. npm's launcher passes arguments through a
 # shell, which would split "Sarif;Ghas", so the binary is run directly;
 # the file comes first because list options swallow the words after them.
-cache=${TF_TOOL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/trainforge}/sarif-multitool
+cache=$tool_cache/sarif-multitool
 find_mt() { find "$cache/node_modules/@microsoft" -maxdepth 2 -name Sarif.Multitool -type f 2>/dev/null | head -1; }
 mt=$(find_mt)
 why=""
 if [ -z "$mt" ]; then
-	if ! command -v npm >/dev/null; then why="npm is not installed"
-	elif ! timeout 600 npm install --prefix "$cache" --no-audit --no-fund \
-		@microsoft/sarif-multitool@5.7.0 >"$t/npm.log" 2>&1; then
-		why="npm install @microsoft/sarif-multitool failed: $(tail -1 "$t/npm.log")"
+	if ! have npm; then why="npm is not installed"
+	elif ! npm_install "$cache" @microsoft/sarif-multitool@5.7.0; then
+		why="npm install @microsoft/sarif-multitool failed: $(tail -1 "$cache/install.log")"
 	fi
 	mt=$(find_mt)
 	[ -z "$mt" ] && [ -z "$why" ] && why="no Sarif.Multitool binary for this platform"
@@ -229,8 +220,8 @@ PY
 			check "sarif-schema-$s" schema "$t/$s.sarif" "$schema"
 		done
 	else
-		echo "RESULT skip sarif-schema: python3 has no jsonschema module, or the validator ships no sarif-2.1.0.json"
+		skip "sarif-schema: python3 has no jsonschema module, or the validator ships no sarif-2.1.0.json"
 	fi
 else
-	echo "RESULT skip sarif-validator: $why"
+	skip "sarif-validator: $why"
 fi

@@ -9,8 +9,10 @@
 # run at a time. Prints "RESULT pass|fail fuzz/NAME" lines and ends with
 # "N passed, N failed"; exits 1 when any target failed.
 #   usage: sh tests/fuzz/run.sh [TARGET...]    (default: every one built)
-set -u
 cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+result_prefix=fuzz/
 FUZZ_S=${FUZZ_S:-30}
 FUZZ_JOBS=${FUZZ_JOBS:-2}
 FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-65536}
@@ -28,17 +30,17 @@ mkdir -p "$FUZZ_DIR/logs"
 
 # target: writes the log, and the verdict into logs/TARGET.result
 one() {
-	t=$1
-	bin=$FUZZ_DIR/fuzz_$t
-	log=$FUZZ_DIR/logs/$t.log
-	res=$FUZZ_DIR/logs/$t.result
+	target=$1
+	bin=$FUZZ_DIR/fuzz_$target
+	log=$FUZZ_DIR/logs/$target.log
+	res=$FUZZ_DIR/logs/$target.result
 	: >"$log"
 	if [ ! -x "$bin" ]; then
 		echo "fail not built ($bin)" >"$res"
 		return
 	fi
 	# Replays: libFuzzer runs files given as arguments, once each.
-	regs=$(find "tests/fuzz/regressions/$t" -type f ! -name '*.md' ! -name '.*' 2>/dev/null | sort)
+	regs=$(find "tests/fuzz/regressions/$target" -type f ! -name '*.md' ! -name '.*' 2>/dev/null | sort)
 	nreg=$(printf '%s' "$regs" | grep -c .)
 	if [ "$nreg" -gt 0 ]; then
 		# shellcheck disable=SC2086
@@ -47,15 +49,15 @@ one() {
 			return
 		fi
 	fi
-	mkdir -p "$FUZZ_DIR/corpus/$t" "$FUZZ_DIR/artifacts/$t"
+	mkdir -p "$FUZZ_DIR/corpus/$target" "$FUZZ_DIR/artifacts/$target"
 	set -- -timeout=10 -rss_limit_mb=2048 -max_len="$FUZZ_MAX_LEN" \
-		-artifact_prefix="$FUZZ_DIR/artifacts/$t/" -print_final_stats=1
-	[ -f "tests/fuzz/dict/$t.dict" ] && set -- "$@" -dict="tests/fuzz/dict/$t.dict"
-	seeds=tests/fuzz/corpus/$t
+		-artifact_prefix="$FUZZ_DIR/artifacts/$target/" -print_final_stats=1
+	[ -f "tests/fuzz/dict/$target.dict" ] && set -- "$@" -dict="tests/fuzz/dict/$target.dict"
+	seeds=tests/fuzz/corpus/$target
 	[ -d "$seeds" ] || seeds=
 	if [ "$FUZZ_S" -gt 0 ]; then
 		# shellcheck disable=SC2086
-		"$bin" "$@" -max_total_time="$FUZZ_S" "$FUZZ_DIR/corpus/$t" $seeds >>"$log" 2>&1
+		"$bin" "$@" -max_total_time="$FUZZ_S" "$FUZZ_DIR/corpus/$target" $seeds >>"$log" 2>&1
 	else
 		# shellcheck disable=SC2086
 		"$bin" "$@" -runs=0 $seeds >>"$log" 2>&1
@@ -68,14 +70,14 @@ one() {
 		echo "pass $info" >"$res"
 	else
 		# shellcheck disable=SC2012 # libFuzzer names are hex digests
-		art=$(ls -t "$FUZZ_DIR/artifacts/$t"/ 2>/dev/null | head -1)
-		echo "fail exit $rc, $info; input: $FUZZ_DIR/artifacts/$t/$art (keep it in tests/fuzz/regressions/$t/)" >"$res"
+		art=$(ls -t "$FUZZ_DIR/artifacts/$target"/ 2>/dev/null | head -1)
+		echo "fail exit $rc, $info; input: $FUZZ_DIR/artifacts/$target/$art (keep it in tests/fuzz/regressions/$target/)" >"$res"
 	fi
 }
 
 running=0
-for t in "$@"; do
-	one "$t" &
+for target in "$@"; do
+	one "$target" &
 	running=$((running + 1))
 	if [ "$running" -ge "$FUZZ_JOBS" ]; then
 		wait
@@ -86,15 +88,15 @@ wait
 
 passed=0
 failed=0
-for t in "$@"; do
-	res=$(cat "$FUZZ_DIR/logs/$t.result" 2>/dev/null || echo "fail no result")
+for target in "$@"; do
+	res=$(cat "$FUZZ_DIR/logs/$target.result" 2>/dev/null || echo "fail no result")
 	verdict=${res%% *}
-	echo "RESULT $verdict fuzz/$t: ${res#* }"
+	result "$verdict" "$target: ${res#* }"
 	if [ "$verdict" = pass ]; then
 		passed=$((passed + 1))
 	else
 		failed=$((failed + 1))
-		grep -E 'ERROR|SUMMARY|contract broken|runtime error|^ *#[0-9]+ ' "$FUZZ_DIR/logs/$t.log" | head -30 | sed 's/^/    /'
+		grep -E 'ERROR|SUMMARY|contract broken|runtime error|^ *#[0-9]+ ' "$FUZZ_DIR/logs/$target.log" | head -30 | sed 's/^/    /'
 	fi
 done
 echo "$passed passed, $failed failed"

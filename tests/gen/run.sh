@@ -1,15 +1,12 @@
 #!/bin/sh
 # The generator: examples in sync, outputs that lint clean and pass
-# shellcheck and bash -n, safe writes, template overrides, injection, and
-# a sweep over the whole catalog. Prints RESULT lines.
-set -u
+# bash -n and shellcheck, safe writes, template overrides, injection, and
+# a sweep over the whole catalog. Prints RESULT lines. ok and no only
+# print, so "A && ok || no" is an if-then-else here.
+# shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-TF=$(realpath "$TF")
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 # Every example's outputs are checked in and in sync with its spec.
 for spec in examples/jobs/*.yaml; do
@@ -77,6 +74,7 @@ mkdir "$t/o3" "$t/bin"
 "$TF" gen -o "$t/o3" "$t/evil.yaml" >/dev/null 2>&1 && ok injection-generates || no injection-generates
 bash -n "$t/o3/evil.sbatch" && ok injection-bash-n || no injection-bash-n
 shellcheck "$t/o3/evil.sbatch" >/dev/null && ok injection-shellcheck || no injection-shellcheck
+# shellcheck disable=SC2016 # the stand-in's own $@ and $PAYLOAD
 printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s/srun-args"\nprintf "%%s\\n" "$PAYLOAD" >"%s/payload"\n' "$t" "$t" >"$t/bin/srun"
 printf '#!/bin/sh\necho 127.0.0.1\n' >"$t/bin/hostname"
 chmod +x "$t/bin/srun" "$t/bin/hostname"

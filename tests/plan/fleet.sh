@@ -5,13 +5,10 @@
 # heterogeneous elastic job, the spot watcher), clean under the linter and
 # under shellcheck too. Prints RESULT lines.
 # shellcheck disable=SC2015,SC2016 # patterns match the script's own $VARS
-set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/plan/lib.sh
 . tests/plan/lib.sh
-err_has() { # name, pattern: the last command's stderr
-	grep -q -- "$2" "$t/err" && ok "$1" || { no "$1"; head -5 "$t/err"; }
-}
+err_has() { has "$1" "$2" "$t/err"; } # name, pattern: the last command's stderr
 
 # ---- the plan ------------------------------------------------------------
 expect_rc p5-plans 0 "$TF" plan --format json $S/fleet-p5.yaml
@@ -98,7 +95,7 @@ err_has strategy-without-fleet-message 'belong to a mixed fleet'
 mkdir "$t/o"
 expect_rc p5-gen 0 "$TF" gen -o "$t/o" $S/fleet-p5.yaml
 c=$t/o/fleet-p5-cluster.yaml b=$t/o/fleet-p5.sbatch w=$t/o/fleet-p5-spot-watcher.sh
-python3 - "$c" >"$t/py" 2>&1 <<'PY' && ok two-queues || { no two-queues; cat "$t/py"; }
+py_check two-queues "$c" <<'PY'
 import sys, yaml
 q = yaml.safe_load(open(sys.argv[1]))["Scheduling"]["SlurmQueues"]
 assert [x["Name"] for x in q] == ["gpu-reserved", "gpu-spot"], q
@@ -137,7 +134,7 @@ shellcheck "$b" "$w" >"$t/sc" 2>&1 && ok generated-shellcheck || { no generated-
 
 mkdir "$t/o2"
 expect_rc capacity-block-gen 0 "$TF" gen -o "$t/o2" $S/fleet-capacity-block.yaml
-python3 - "$t/o2/fleet-cb-cluster.yaml" >"$t/py" 2>&1 <<'PY' && ok capacity-block-queues || { no capacity-block-queues; cat "$t/py"; }
+py_check capacity-block-queues "$t/o2/fleet-cb-cluster.yaml" <<'PY'
 import sys, yaml
 r, s = yaml.safe_load(open(sys.argv[1]))["Scheduling"]["SlurmQueues"]
 assert r["CapacityType"] == "CAPACITY_BLOCK" and r["CapacityReservationTarget"] == {"CapacityReservationId": "cr-0123456789abcdef0"}, r

@@ -5,7 +5,6 @@
 # --compare and --svg flags, and their diagnostics. Prints RESULT lines.
 # ok and no only print, so "A && ok || no" is an if-then-else here.
 # shellcheck disable=SC2015
-set -u
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/plan/lib.sh
 . tests/plan/lib.sh
@@ -138,7 +137,7 @@ expect_rc svg-unwritable-exit-2 2 "$TF" plan --svg "$t/no/such/dir/x.svg" $S/gpt
 
 # ---- SVG ---------------------------------------------------------------
 expect_rc svg-written 0 "$TF" plan --compare p5.48xlarge,g6e.48xlarge,trn1.32xlarge --svg "$t/chart.svg" $S/gpt3-175b.yaml
-if python3 - "$t/chart.svg" >"$t/py" 2>&1 <<'PY'
+py_check svg-well-formed-and-complete "$t/chart.svg" <<'PY'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
@@ -153,10 +152,9 @@ assert len(points) == 3, points  # g6e has no peak, so no run time
 for c in root.iter(ns + "circle"):
     assert 0 <= float(c.get("cx")) <= 760 and 0 <= float(c.get("cy")) <= 520
 PY
-then ok svg-well-formed-and-complete; else no svg-well-formed-and-complete; cat "$t/py"; fi
 expect_rc svg-without-data 0 "$TF" plan --svg "$t/empty.svg" $S/minimal.yaml
-python3 -c "
+py_check svg-without-data-well-formed "$t/empty.svg" <<'PY'
 import sys, xml.etree.ElementTree as ET
 r = ET.parse(sys.argv[1]).getroot()
 assert any('no instance type has both' in (t.text or '') for t in r.iter('{http://www.w3.org/2000/svg}text'))
-" "$t/empty.svg" 2>"$t/py" && ok svg-without-data-well-formed || { no svg-without-data-well-formed; cat "$t/py"; }
+PY

@@ -5,24 +5,22 @@
 # one-commit copy of it), with the built binary first on PATH. A bad
 # cluster config is refused and its fix accepted; a generated file edited
 # by hand is refused by trainforge-gen-check. Installs pre-commit with
-# apt-get when it is missing. Prints RESULT lines.
-set -u
+# apt-get when it is missing. Prints RESULT lines. ok and no only print,
+# so "A && ok || no" is an if-then-else here.
+# shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
-root=$(pwd)
-TF=${TF:-build/rel/trainforge}
-case $TF in /*) ;; *) TF=$root/$TF ;; esac
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
-if ! command -v pre-commit >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if ! have pre-commit && [ "$(id -u)" = 0 ] && have apt-get; then
 	apt-get install -y pre-commit >/dev/null 2>&1 ||
 		{ apt-get update >/dev/null 2>&1 && apt-get install -y pre-commit >/dev/null 2>&1; }
 fi
-if ! command -v pre-commit >/dev/null 2>&1; then
-	echo "RESULT skip precommit: pre-commit is missing and apt-get could not install it"
+if ! have pre-commit; then
+	skip "precommit: pre-commit is missing and apt-get could not install it"
 	exit 0
 fi
 
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
 mkdir "$t/bin"
 ln -s "$TF" "$t/bin/trainforge"
 PATH=$t/bin:$PATH
@@ -34,9 +32,6 @@ export PATH PRE_COMMIT_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL GIT_CONFIG_NOSYSTE
 git config --global user.name trainforge-test
 git config --global user.email test@example.invalid
 git config --global init.defaultBranch main
-
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
 
 # The hooks as committed at HEAD, when that is what the working tree has.
 hooks=$root

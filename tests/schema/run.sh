@@ -5,17 +5,12 @@
 # (yamlls.js). Prints RESULT lines.
 # ok and no only print, so "A && ok || no" is an if-then-else here.
 # shellcheck disable=SC2015
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-case $TF in /*) ;; *) TF=$(pwd)/$TF ;; esac
-export TF
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+result_prefix=schema/
 YAMLLS_VERSION=1.25.0    # the last 1.x; 2.x needs node 22
 PROTOCOL_VERSION=3.17.5
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-ok() { echo "RESULT pass schema/$1"; }
-no() { echo "RESULT fail schema/$1"; }
 
 for name in jobspec parallelcluster; do
 	"$TF" schema "$name" >"$t/$name.schema.json" 2>"$t/err"
@@ -35,20 +30,15 @@ rc=$?
 [ "$rc" = 2 ] && grep -q "usage" "$t/err" && ok no-name-exit-2 || no "no-name-exit-2: exit $rc"
 "$TF" schema --help >"$t/out" 2>&1 && grep -q "usage" "$t/out" && ok help || no help
 
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-	echo "RESULT skip schema/yaml-language-server: node and npm are not installed (apt-get install nodejs npm)"
+if ! have node || ! have npm; then
+	skip "yaml-language-server: node and npm are not installed (apt-get install nodejs npm)"
 	exit 0
 fi
-cache=${TF_TOOL_CACHE:-${HOME:-/tmp}/.cache/trainforge}/npm-yamlls
-have() { node -p "require('$cache/node_modules/$1/package.json').version" 2>/dev/null; }
-if [ "$(have yaml-language-server)" != "$YAMLLS_VERSION" ] ||
-	[ "$(have vscode-languageserver-protocol)" != "$PROTOCOL_VERSION" ]; then
-	mkdir -p "$cache"
-	if ! npm install --prefix "$cache" --no-audit --no-fund --silent \
-		"yaml-language-server@$YAMLLS_VERSION" "vscode-languageserver-protocol@$PROTOCOL_VERSION" \
-		>"$cache/install.log" 2>&1; then
-		echo "RESULT skip schema/yaml-language-server: npm install yaml-language-server@$YAMLLS_VERSION failed (see $cache/install.log)"
-		exit 0
-	fi
+cache=$tool_cache/npm-yamlls
+if { [ "$(npm_version "$cache" yaml-language-server)" != "$YAMLLS_VERSION" ] ||
+	[ "$(npm_version "$cache" vscode-languageserver-protocol)" != "$PROTOCOL_VERSION" ]; } &&
+	! npm_install "$cache" "yaml-language-server@$YAMLLS_VERSION" "vscode-languageserver-protocol@$PROTOCOL_VERSION"; then
+	skip "yaml-language-server: npm install yaml-language-server@$YAMLLS_VERSION failed (see $cache/install.log)"
+	exit 0
 fi
 NODE_PATH="$cache/node_modules" SCHEMA_DIR="$t" node tests/schema/yamlls.js

@@ -7,20 +7,19 @@
 # reachable at exit too. Prints "RESULT pass|fail valgrind/NAME" lines
 # and ends with "N passed, N failed". Logs of failed runs are kept in
 # $BUILD/valgrind/. VALGRIND_JOBS runs that many at a time (default 2).
-set -u
 cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 BUILD=${BUILD:-build/rel}
-TF=${TF:-$BUILD/trainforge}
 JOBS=${VALGRIND_JOBS:-2}
 export TRAINFORGE_NO_JIT=1
-case $BUILD in */san|*/san/) echo "RESULT skip valgrind: $BUILD is a sanitizer build; valgrind needs an uninstrumented one"; exit 0 ;; esac
-command -v valgrind >/dev/null 2>&1 || { echo "RESULT fail valgrind: not installed (sh tools/deps.sh valgrind)"; exit 1; }
-[ -x "$TF" ] || { echo "RESULT fail valgrind: no $TF"; exit 1; }
+case $BUILD in */san|*/san/) skip "valgrind: $BUILD is a sanitizer build; valgrind needs an uninstrumented one"; exit 0 ;; esac
+have valgrind || { no "valgrind: not installed (sh tools/deps.sh valgrind)"; exit 1; }
+tf_built valgrind || exit 1
+result_prefix=valgrind/
 logs=$BUILD/valgrind
 rm -rf "$logs"
 mkdir -p "$logs"
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
 
 # One line per run, "NAME<TAB>COMMAND..." with words split on spaces, so
 # the runs can be spread over JOBS processes.
@@ -80,12 +79,12 @@ one() {
 	what="${errors:-?} errors (${leaks} leak records: definitely $(lost 'definitely lost'), indirectly $(lost 'indirectly lost'), possibly $(lost 'possibly lost'), reachable $(lost 'still reachable') bytes)"
 	if [ "$rc" = 99 ] || [ "$rc" -gt 128 ] || [ "${errors:-1}" != 0 ]; then
 		cp "$log" "$logs/$safe.log"
-		echo "RESULT fail valgrind/$name: exit $rc, $what; log: $logs/$safe.log"
+		no "$name: exit $rc, $what; log: $logs/$safe.log"
 		# the first error or leak record, its frames in our code
 		awk '/^==[0-9]+== (Invalid|Conditional|Use of|Syscall|Mismatched|Source and|Argument)|loss record/ {p=1}
 		     p && /^==[0-9]+== *$/ {exit} p' "$log" | head -16 | sed 's/^==[0-9]*==/   /'
 	else
-		echo "RESULT pass valgrind/$name"
+		ok "$name"
 	fi
 }
 
@@ -110,7 +109,7 @@ done
 wait
 n=1
 while [ "$n" -le "$i" ]; do
-	cat "$t/res/$n" 2>/dev/null || echo "RESULT fail valgrind/run-$n: no result"
+	cat "$t/res/$n" 2>/dev/null || no "run-$n: no result"
 	n=$((n + 1))
 done >"$t/all"
 cat "$t/all"

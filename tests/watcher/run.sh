@@ -6,23 +6,12 @@
 # Prints RESULT lines. ok and no only print, so "A && ok || no" is an
 # if-then-else here; the hostile notice's $( ) is meant literally.
 # shellcheck disable=SC2015,SC2016
-set -u
 cd "$(dirname "$0")/../.." || exit 2
-TF=${TF:-build/rel/trainforge}
-TF=$(realpath "$TF")
-t=$(mktemp -d)
-pids=""
-# shellcheck disable=SC2317 # run by the EXIT trap
-cleanup() {
-	for p in $pids; do kill "$p" 2>/dev/null; done
-	rm -rf "$t"
-}
-trap cleanup EXIT
-ok() { echo "RESULT pass $1"; }
-no() { echo "RESULT fail $1"; }
+# shellcheck source=tests/lib.sh
+. tests/lib.sh # kills the processes in $pids on exit
 
 for c in curl python3 shellcheck; do
-	command -v "$c" >/dev/null 2>&1 || { no "watcher: $c missing"; exit 1; }
+	have "$c" || { no "watcher: $c missing"; exit 1; }
 done
 
 spec=examples/jobs/moe-176b-trn2-mixed.yaml
@@ -150,7 +139,7 @@ run --what >"$t/out" 2>&1; [ $? = 2 ] && ok unknown-option || no unknown-option
 # background (no systemd here), then returns; the copy acts on a notice.
 mkdir "$t/home"
 if [ -d /run/systemd/system ]; then
-	echo "RESULT skip install-starts-background: systemd runs here; the install would start a real unit"
+	skip "install-starts-background: systemd runs here; the install would start a real unit"
 else
 	SPOT_WATCHER_HOME=$t/home timeout 20 bash "$w" --endpoint "$ep" --interval 1 --node spot-dy-trn2-1 >"$t/out" 2>&1; rc=$?
 	installed=$(ls "$t"/home/*-spot-watcher.sh 2>/dev/null)

@@ -1,0 +1,90 @@
+/* Job spec rules (JS), one line a case, one test per area of rules.def.
+ * A job spec is linted as `trainforge lint job.yaml` lints it: the input
+ * checks, then the generator's spec and plan checks through the hook the
+ * CLI installs. tests/unit/rules_verify.h says how a case runs. */
+#include "rules_verify.h"
+
+/* A spec for instance, with more top-level lines. */
+#define SPEC(instance, more)                                                              \
+	"trainforge: 1\nname: job\ninstance: " instance "\n"                              \
+	"entry: {script: /fsx/train.py}\n"                                                \
+	"cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n" more
+/* Two trn1.32xlarge nodes: 64 processes. */
+#define TRN1(more) SPEC("trn1.32xlarge", "nodes: 2\n" more)
+/* A mixed fleet of trn1.32xlarge: 4 reserved and 2 spot nodes, TP 32. */
+#define FLEET(capacity)                                                            \
+	SPEC("trn1.32xlarge", "parallel: {tensor: 32}\nbatch: {micro: 1, global: 60}\n" \
+			      "s3_buckets: [job-artifacts]\ncapacity: " capacity "\n")
+
+static void js_schema(void **state)
+{
+	(void)state;
+	verify(R_JS0001, TRN1("nodes: 4\n"));
+	verify_not(R_JS0001, TRN1(""));
+	verify(R_JS0002, TRN1("paralel: {tensor: 8}\n"));
+	verify_not(R_JS0002, TRN1("parallel: {tensor: 8}\n"));
+	verify(R_JS0003, SPEC("trn1.32xlarge", "nodes: two\n"));
+	verify_not(R_JS0003, SPEC("trn1.32xlarge", "nodes: 2\n"));
+	verify(R_JS0004, "trainforge: 1\nname: job\ninstance: trn1.32xlarge\nnodes: 2\n"
+			 "cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n");
+	verify_not(R_JS0004, TRN1(""));
+	verify(R_JS0005, TRN1("") "storage: {type: nfs}\n");
+	verify_not(R_JS0005, TRN1("") "storage: {type: ebs, mount: /shared}\n");
+}
+
+static void js_instance(void **state)
+{
+	(void)state;
+	verify(R_JS1001, SPEC("trn9.48xlarge", "nodes: 2\n"));
+	verify_not(R_JS1001, SPEC("trn2.48xlarge", "nodes: 2\n"));
+	verify(R_JS1002, SPEC("trn1.2xlarge", "nodes: 2\n"));
+	verify_not(R_JS1002, SPEC("trn1.2xlarge", "nodes: 1\n"));
+	verify(R_JS1004, "trainforge: 1\nname: job\ninstance: trn1.32xlarge\nnodes: 2\n"
+			 "entry: {script: /fsx/train.py}\n"
+			 "cluster: {region: us-moon-1, subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n");
+	verify_not(R_JS1004, "trainforge: 1\nname: job\ninstance: trn1.32xlarge\nnodes: 2\n"
+			     "entry: {script: /fsx/train.py}\n"
+			     "cluster: {region: us-west-2, subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n");
+}
+
+static void js_layout(void **state)
+{
+	(void)state;
+	verify(R_JS2001, TRN1("parallel: {tensor: 8, pipeline: 3}\n"));
+	verify_not(R_JS2001, TRN1("parallel: {tensor: 8, pipeline: 4}\n"));
+	verify(R_JS2003, TRN1("parallel: {tensor: 8}\nbatch: {micro: 2, global: 20}\n"));
+	verify_not(R_JS2003, TRN1("parallel: {tensor: 8}\nbatch: {micro: 2, global: 32}\n"));
+	verify(R_JS2004, TRN1("framework: megatron\nparallel: {tensor: 8, pipeline: 4}\nmodel: {layers: 30}\n"));
+	verify_not(R_JS2004, TRN1("framework: megatron\nparallel: {tensor: 8, pipeline: 4}\nmodel: {layers: 32}\n"));
+	verify(R_JS2012, TRN1("paths: {compile_cache: /var/tmp/neuron-compile-cache}\n"));
+	verify_not(R_JS2012, TRN1("paths: {compile_cache: /fsx/neuron-compile-cache}\n"));
+}
+
+static void js_fleet(void **state)
+{
+	(void)state;
+	verify(R_JS2015, FLEET("{reserved: 4, spot: 2}"));
+	verify_not(R_JS2015, FLEET("{reserved: 4, spot: 2, placement_group: job-pg}"));
+	verify(R_JS2014, SPEC("trn1.32xlarge", "parallel: {tensor: 32, pipeline: 2}\n"
+					       "batch: {micro: 1, global: 8}\ns3_buckets: [job-artifacts]\n"
+					       "capacity: {reserved: 4, spot: 4, placement_group: job-pg}\n"));
+	verify_not(R_JS2014, FLEET("{reserved: 4, spot: 2, placement_group: job-pg}"));
+}
+
+static void every_area_has_cases(void **state)
+{
+	(void)state;
+	verify_areas_covered();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(js_schema),
+		cmocka_unit_test(js_instance),
+		cmocka_unit_test(js_layout),
+		cmocka_unit_test(js_fleet),
+		cmocka_unit_test(every_area_has_cases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,141 @@
+/* ParallelCluster config rules (PC), one line a case, one test per area
+ * of rules.def. tests/unit/rules_verify.h says how a case runs. */
+#include "rules_verify.h"
+
+#define CLEAN VERIFY_CLUSTER_HEAD VERIFY_QUEUE
+/* One queue "train" (its Networking value and one compute resource) in a
+ * config whose Image is image. */
+#define QUEUE_IN(image, net, cr)                                                \
+	VERIFY_CLUSTER_HEAD_IMAGE(image) "    - Name: train\n      Networking: " net \
+	"\n      ComputeResources:\n        - " cr "\n"
+#define QUEUE(net, cr) QUEUE_IN("{Os: alinux2023}", net, cr)
+#define SUBNET "SubnetIds: [subnet-0fedcba9876543210]"
+#define TWO_SUBNETS "SubnetIds: [subnet-0fedcba9876543210, subnet-0123456789abcdef1]"
+#define GROUP "{" SUBNET ", PlacementGroup: {Enabled: true}}"
+/* The compute resource p5 of up to four p5.48xlarge, with more keys. */
+#define P5(more) "{Name: p5, InstanceType: p5.48xlarge, MaxCount: 4" more "}"
+/* The same with Instances, as a queue in several subnets needs. */
+#define P5_FLEX(more) "{Name: p5, Instances: [{InstanceType: p5.48xlarge}], MaxCount: 4" more "}"
+#define EFA ", Efa: {Enabled: true}"
+#define TRN2 "{Name: trn2, InstanceType: trn2.48xlarge, MaxCount: 4" EFA "}"
+/* A queue line of its own, before Networking (CapacityType, ...). */
+#define QUEUE_KEY(key, net, cr)                                                       \
+	VERIFY_CLUSTER_HEAD "    - Name: train\n      " key "\n      Networking: " net \
+	"\n      ComputeResources:\n        - " cr "\n"
+/* A clean config with one shared storage. */
+#define STORAGE(s) CLEAN "SharedStorage:\n  - " s "\n"
+#define FSX(dir, size)                                                           \
+	"{Name: fsx, StorageType: FsxLustre, MountDir: " dir ", FsxLustreSettings: " \
+	"{StorageCapacity: " size ", DeploymentType: PERSISTENT_2, PerUnitStorageThroughput: 250}}"
+
+static void pc_schema(void **state)
+{
+	(void)state;
+	verify(R_PC0001, CLEAN "Image: {Os: ubuntu2204}\n");
+	verify_not(R_PC0001, CLEAN);
+	verify(R_PC0002, "region: us-east-2\n" CLEAN);
+	verify_not(R_PC0002, "Region: us-east-2\n" CLEAN);
+	verify(R_PC0003, QUEUE(GROUP, "{Name: p5, InstanceType: p5.48xlarge, MaxCount: four" EFA "}"));
+	verify_not(R_PC0003, QUEUE(GROUP, P5(EFA)));
+	verify(R_PC0004, "Image: {Os: alinux2023}\nHeadNode: {InstanceType: c5.xlarge}\n"
+			 "Scheduling:\n  Scheduler: slurm\n  SlurmQueues:\n" VERIFY_QUEUE);
+	verify_not(R_PC0004, CLEAN);
+	verify(R_PC0005, QUEUE(GROUP, "{Name: P5_nodes, InstanceType: p5.48xlarge, MaxCount: 4" EFA "}"));
+	verify_not(R_PC0005, QUEUE(GROUP, "{Name: p5-nodes, InstanceType: p5.48xlarge, MaxCount: 4" EFA "}"));
+	verify(R_PC0006, QUEUE(GROUP, P5(EFA ", Instances: [{InstanceType: p5.48xlarge}]")));
+	verify_not(R_PC0006, QUEUE(GROUP, P5_FLEX(EFA)));
+}
+
+static void pc_values(void **state)
+{
+	(void)state;
+	verify(R_PC1001, QUEUE(GROUP, "{Name: p9, InstanceType: p9.48xlarge, MaxCount: 4" EFA "}"));
+	verify_not(R_PC1001, CLEAN);
+	verify(R_PC1002, QUEUE(GROUP, "{Name: p5, InstanceType: p5-48xlarge, MaxCount: 4" EFA "}"));
+	verify_not(R_PC1002, QUEUE(GROUP, "{Name: p9, InstanceType: p9.48xlarge, MaxCount: 4" EFA "}"));
+	verify(R_PC1003, "Region: us-moon-1\n" CLEAN);
+	verify_not(R_PC1003, "Region: eu-west-1\n" CLEAN);
+	/* U+2011, a non-breaking hyphen pasted from a web page */
+	verify(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
+	verify_not(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml-infra\"}]\n");
+}
+
+static void pc_efa(void **state)
+{
+	(void)state;
+	verify(R_PC2001, QUEUE(GROUP, "{Name: c5, InstanceType: c5.xlarge, MaxCount: 4" EFA "}"));
+	verify_not(R_PC2001, QUEUE(GROUP, "{Name: c5n, InstanceType: c5n.18xlarge, MaxCount: 4" EFA "}"));
+	verify(R_PC2002, QUEUE(GROUP, P5("")));
+	verify_not(R_PC2002, QUEUE(GROUP, P5(EFA)));
+	verify_not(R_PC2002, QUEUE(GROUP, "{Name: p5, InstanceType: p5.48xlarge, MaxCount: 1}"));
+	verify(R_PC2004, QUEUE(GROUP, P5(", Efa: {GdrSupport: true}")));
+	verify_not(R_PC2004, QUEUE(GROUP, P5(", Efa: {Enabled: true, GdrSupport: true}")));
+}
+
+static void pc_placement(void **state)
+{
+	(void)state;
+	verify(R_PC2101, QUEUE("{" SUBNET "}", P5(EFA)));
+	verify_not(R_PC2101, QUEUE(GROUP, P5(EFA)));
+	verify(R_PC2102, QUEUE("{" SUBNET ", PlacementGroup: {Enabled: false}}", P5(EFA)));
+	verify_not(R_PC2102, QUEUE("{" SUBNET ", PlacementGroup: {Enabled: true, Name: my-group}}", P5(EFA)));
+	verify(R_PC2103, QUEUE("{" TWO_SUBNETS "}", P5_FLEX(EFA)));
+	verify_not(R_PC2103, QUEUE("{" TWO_SUBNETS "}", P5_FLEX("")));
+}
+
+static void pc_capacity(void **state)
+{
+	(void)state;
+	verify(R_PC2201, QUEUE(GROUP, P5(", MinCount: 8" EFA)));
+	verify_not(R_PC2201, QUEUE(GROUP, P5(", MinCount: 4" EFA)));
+	verify(R_PC2204, QUEUE_KEY("CapacityType: CAPACITY_BLOCK", "{" SUBNET "}", P5(", MinCount: 4" EFA)));
+	verify_not(R_PC2204, QUEUE_KEY("CapacityType: CAPACITY_BLOCK", "{" SUBNET "}",
+				       P5(", MinCount: 4" EFA ", CapacityReservationTarget: "
+					  "{CapacityReservationId: cr-0123456789abcdef0}")));
+	verify(R_PC2205, QUEUE(GROUP, P5(", SpotPrice: 20" EFA)));
+	verify_not(R_PC2205, QUEUE_KEY("CapacityType: SPOT", GROUP, P5(", SpotPrice: 20" EFA)));
+	verify(R_PC2206, CLEAN VERIFY_QUEUE);
+	verify_not(R_PC2206, CLEAN "    - Name: eval\n      Networking: " GROUP
+				   "\n      ComputeResources:\n        - " P5(EFA) "\n");
+}
+
+static void pc_platform(void **state)
+{
+	(void)state;
+	verify(R_PC3001, QUEUE_IN("{Os: alinux2}", GROUP, TRN2));
+	verify_not(R_PC3001, QUEUE_IN("{Os: ubuntu2204}", GROUP, TRN2));
+	verify(R_PC3002, QUEUE_IN("{Os: rocky9}", GROUP, P5(EFA)));
+	verify_not(R_PC3002, QUEUE_IN("{Os: rocky9, CustomAmi: ami-0123456789abcdef0}", GROUP, P5(EFA)));
+}
+
+static void pc_storage(void **state)
+{
+	(void)state;
+	verify(R_PC4001, STORAGE(FSX("/usr", "1200")));
+	verify_not(R_PC4001, STORAGE(FSX("/fsx", "1200")));
+	verify(R_PC4003, STORAGE(FSX("fsx", "1200")));
+	verify_not(R_PC4003, STORAGE(FSX("/fsx", "1200")));
+	verify(R_PC4006, STORAGE(FSX("/fsx", "3600")));
+	verify_not(R_PC4006, STORAGE(FSX("/fsx", "4800")));
+}
+
+static void every_area_has_cases(void **state)
+{
+	(void)state;
+	verify_areas_covered();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pc_schema),
+		cmocka_unit_test(pc_values),
+		cmocka_unit_test(pc_efa),
+		cmocka_unit_test(pc_placement),
+		cmocka_unit_test(pc_capacity),
+		cmocka_unit_test(pc_platform),
+		cmocka_unit_test(pc_storage),
+		cmocka_unit_test(every_area_has_cases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

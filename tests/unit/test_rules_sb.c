@@ -1,0 +1,144 @@
+/* Batch script rules (SB, and shellcheck's SC codes), one line a case,
+ * one test per area of rules.def. SB3xxx cases pair the script with a
+ * cluster config of the same run, the way `trainforge lint cluster.yaml
+ * job.sbatch` pairs them. tests/unit/rules_verify.h says how a case runs. */
+#include "rules_verify.h"
+
+/* A batch script: #SBATCH lines, then the body after `set -euo pipefail`. */
+#define SCRIPT(directives, body) "#!/bin/bash\n" directives "set -euo pipefail\n" body
+#define NODES(n) "#SBATCH --nodes=" #n "\n#SBATCH --ntasks-per-node=1\n"
+#define HEAD_IP "head_ip=$(hostname -I | awk '{print $1}')\n"
+#define RDZV " --rdzv_id=\"$SLURM_JOB_ID\" --rdzv_backend=c10d --rdzv_endpoint=\"$head_ip:29500\""
+/* torchrun on two nodes of eight processes each, started by srun. */
+#define LAUNCH(args) HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV " /fsx/train.py" args "\n"
+#define JOB(directives, body) SCRIPT(NODES(2) directives, body)
+#define CLEAN JOB("", LAUNCH(""))
+/* A Neuron job on two trn2 nodes with the EFA variables it needs. */
+#define EFA_VARS "export FI_PROVIDER=efa\nexport FI_EFA_USE_DEVICE_RDMA=1\n"
+#define NEURON(env)                                                                        \
+	JOB("", EFA_VARS env HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=32" RDZV \
+	    " /fsx/train.py\n")
+/* An elastic job of two to four nodes; flags for sbatch, srun, torchrun. */
+#define ELASTIC(sbatch, srun, torchrun)                                                  \
+	SCRIPT(NODES(4) sbatch, HEAD_IP "srun" srun " torchrun --nnodes=2:4" torchrun    \
+	       " --nproc_per_node=8" RDZV " /fsx/train.py\n")
+#define CLUSTER VERIFY_CLUSTER_HEAD VERIFY_QUEUE
+
+static void sb_text(void **state)
+{
+	(void)state;
+	verify(R_SB0001, SCRIPT(NODES(2) "echo starting\n#SBATCH --time=2-00:00:00\n", LAUNCH("")));
+	verify_not(R_SB0001, SCRIPT(NODES(2) "#SBATCH --time=2-00:00:00\n", LAUNCH("")));
+	verify(R_SB0002, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8 \\\n"
+					 "    --rdzv_backend=c10d\n    --rdzv_endpoint=\"$head_ip:29500\" \\\n"
+					 "    /fsx/train.py\n"));
+	verify_not(R_SB0002, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8 \\\n"
+					     "    --rdzv_backend=c10d \\\n    --rdzv_endpoint=\"$head_ip:29500\" \\\n"
+					     "    /fsx/train.py\n"));
+	/* U+2013, an en dash from a web page, in front of a flag */
+	verify(R_SB0004, JOB("", LAUNCH(" \xe2\x80\x93-epochs 3")));
+	verify_not(R_SB0004, JOB("", LAUNCH(" --epochs 3")));
+	verify(R_SB0005, JOB("", "echo \"never closed\n" LAUNCH("")));
+	verify_not(R_SB0005, JOB("", "echo \"closed\"\n" LAUNCH("")));
+}
+
+static void sb_options(void **state)
+{
+	(void)state;
+	verify(R_SB1001, JOB("#SBATCH --gpu-per-node=8\n", LAUNCH("")));
+	verify_not(R_SB1001, JOB("#SBATCH --gpus-per-node=8\n", LAUNCH("")));
+	verify(R_SB1002, JOB("#SBATCH --time=48h\n", LAUNCH("")));
+	verify_not(R_SB1002, JOB("#SBATCH --time=2-00:00:00\n", LAUNCH("")));
+	/* a suppression on its own line covers the #SBATCH line below it */
+	verify_not(R_SB1002, JOB("# trainforge disable=SB1002 # site format\n#SBATCH --time=48h\n",
+				 LAUNCH("")));
+}
+
+static void sb_launch(void **state)
+{
+	(void)state;
+	verify(R_SB2001, JOB("", "python /fsx/train.py\n"));
+	verify_not(R_SB2001, CLEAN);
+	verify(R_SB2002, "#!/bin/bash\n#SBATCH --nodes=2\ntorchrun train.py\n");
+	verify(R_SB2002, JOB("", HEAD_IP "torchrun --nnodes=2 --nproc_per_node=8" RDZV " /fsx/train.py\n"));
+	verify_not(R_SB2002, CLEAN);
+	verify(R_SB2005, JOB("", "srun torchrun --nnodes=2 --nproc_per_node=8 /fsx/train.py\n"));
+	verify_not(R_SB2005, CLEAN);
+	verify(R_SB2008, JOB("", "export MASTER_PORT=$RANDOM\n" LAUNCH("")));
+	verify_not(R_SB2008, JOB("", "export MASTER_PORT=$((29500 + SLURM_JOB_ID % 1000))\n" LAUNCH("")));
+}
+
+static void sb_env(void **state)
+{
+	(void)state;
+	verify(R_SB2101, JOB("", "export NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\n" HEAD_IP
+			     "srun torchrun --nnodes=2 --nproc_per_node=32" RDZV " /fsx/train.py\n"));
+	verify_not(R_SB2101, NEURON("export NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\n"));
+	verify(R_SB2104, NEURON("export NEURON_COMPILE_CACHE_DIR=/fsx/neuron-cache\n"));
+	verify_not(R_SB2104, NEURON("export NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\n"));
+	verify(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=/var/tmp/neuron-compile-cache\n"));
+	verify_not(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=s3://bucket/neuron-cache\n"));
+}
+
+static void sb_layout(void **state)
+{
+	(void)state;
+	verify(R_SB2201, JOB("", LAUNCH(" --tensor-model-parallel-size 8 --pipeline-model-parallel-size 3")));
+	verify_not(R_SB2201, JOB("", LAUNCH(" --tensor-model-parallel-size 8 --pipeline-model-parallel-size 2")));
+}
+
+static void sb_elastic(void **state)
+{
+	(void)state;
+	verify(R_SB2208, ELASTIC("", "", " --max-restarts=8"));
+	verify_not(R_SB2208, ELASTIC("#SBATCH --no-kill\n", " --no-kill", " --max-restarts=8"));
+	verify(R_SB2209, ELASTIC("#SBATCH --no-kill\n", " --no-kill", ""));
+	verify_not(R_SB2209, ELASTIC("#SBATCH --no-kill\n", " --no-kill", " --max-restarts=8"));
+}
+
+static void sb_cluster(void **state)
+{
+	(void)state;
+	verify_pair(R_SB3001, CLUSTER, JOB("#SBATCH --partition=gpu\n", LAUNCH("")));
+	verify_pair_not(R_SB3001, CLUSTER, JOB("#SBATCH --partition=train\n", LAUNCH("")));
+	verify_pair(R_SB3002, CLUSTER, SCRIPT(NODES(8) "#SBATCH --partition=train\n",
+					      HEAD_IP "srun torchrun --nnodes=8 --nproc_per_node=8" RDZV
+					      " /fsx/train.py\n"));
+	verify_pair_not(R_SB3002, CLUSTER, JOB("#SBATCH --partition=train\n", LAUNCH("")));
+	/* a script that names a cluster config which is not there */
+	verify(R_SB3005, "#!/bin/bash\n# trainforge cluster=no-such-cluster.yaml\n" NODES(2) LAUNCH(""));
+	verify_not(R_SB3005, CLEAN);
+}
+
+static void sc_shellcheck(void **state)
+{
+	(void)state;
+	if (!verify_on_path("shellcheck"))
+		verify_skip_area(AREA_SC_SHELLCHECK, "shellcheck is not installed (tools/deps.sh installs it)");
+	verify_sc(2086, SCRIPT("#SBATCH --nodes=1\n", "rm -rf $dir/*\n"));
+	verify_sc_not(2086, SCRIPT("#SBATCH --nodes=1\n", "dir=/fsx/run\nrm -rf \"${dir:?}\"/*\n"));
+	verify_sc(2154, SCRIPT("#SBATCH --nodes=1\n", "echo \"$UNSET_x\"\n"));
+	verify_sc_not(2154, SCRIPT("#SBATCH --nodes=1\n# shellcheck disable=SC2154\n", "echo \"$UNSET_x\"\n"));
+}
+
+static void every_area_has_cases(void **state)
+{
+	(void)state;
+	verify_areas_covered();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sb_text),
+		cmocka_unit_test(sb_options),
+		cmocka_unit_test(sb_launch),
+		cmocka_unit_test(sb_env),
+		cmocka_unit_test(sb_layout),
+		cmocka_unit_test(sb_elastic),
+		cmocka_unit_test(sb_cluster),
+		cmocka_unit_test(sc_shellcheck),
+		cmocka_unit_test(every_area_has_cases),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
