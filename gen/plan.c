@@ -15,7 +15,7 @@ static bool derive_placement(struct plan *p, const struct spec *spec, struct dia
 		struct diag *d = spec_report(spec, diags, R_JS1001, "instance",
 			"%s is not in the instance catalog; its accelerators, EFA and cost are unknown",
 			j->instance);
-		diag_set_help(d, "choose a type from `trainforge rules`' catalog, e.g. trn2.48xlarge or p5.48xlarge");
+		diag_set_help(d, "choose a type the catalog describes (`trainforge instances` lists them), e.g. trn2.48xlarge or p5.48xlarge");
 		return false;
 	}
 	p->neuron = catalog_is_neuron(p->it);

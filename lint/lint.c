@@ -130,15 +130,16 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 		ln_template_placeholders(&run->diags, src, &f->tmpl);
 	if (kind == KIND_PCLUSTER && f->complete) {
 		f->cluster = cluster_of(src, f->doc);
-		pcluster_lint(src, f->doc, &run->diags);
+		pcluster_lint(src, f->doc, &f->tmpl, &run->diags);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec) {
 		run->opt->check_jobspec(src, f->doc, &run->diags);
 	} else if (kind == KIND_UNKNOWN && f->complete) {
 		ln_unknown_kind(&run->diags, src,
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");
 	}
-	suppress_apply(src, f->doc, &run->diags, first, lint_options_of(run, src)->enabled,
-		       f->complete);
+	const bool *enabled = lint_options_of(run, src)->enabled;
+	diag_collapse(&run->diags, first, src, enabled);
+	suppress_apply(src, f->doc, &run->diags, first, enabled, f->complete);
 	lint_apply_selection(run, first);
 }
 
@@ -227,9 +228,12 @@ void lint_run_finish(struct lint_run *run)
 			    caller ? caller->model : NULL, &run->diags);
 	}
 	run_shellcheck(run, scripts, n);
-	for (size_t i = 0; i < n; i++)
-		suppress_apply(scripts[i]->src, NULL, &run->diags, first,
-			       lint_options_of(run, scripts[i]->src)->enabled, scripts[i]->complete);
+	for (size_t i = 0; i < n; i++) {
+		const bool *enabled = lint_options_of(run, scripts[i]->src)->enabled;
+		diag_collapse(&run->diags, first, scripts[i]->src, enabled);
+		suppress_apply(scripts[i]->src, NULL, &run->diags, first, enabled,
+			       scripts[i]->complete);
+	}
 	lint_apply_selection(run, first);
 	free(scripts);
 }

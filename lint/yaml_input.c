@@ -43,7 +43,7 @@ enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum f
 		return kind;
 	if (has_non_ascii(f->src->text, f->src->len)) {
 		parse(f, opt->defines, TMPL_FOLD);
-		if (!f->tmpl.n_folded) /* none outside comments */
+		if (!f->tmpl.n_folds) /* none outside comments */
 			parse(f, opt->defines, 0);
 	}
 	yamldoc_set_pyyaml(f->doc, true);

@@ -3,6 +3,8 @@
 #include <string.h>
 #include <strings.h>
 
+#define IMPLIES(cause, effect, scope)
+
 /* The table in file order: a rule's area is the last AREA row above it. */
 static const struct {
 	enum rule_area area; /* for AREA rows */
@@ -31,6 +33,26 @@ const struct rule rule_table[RULE__COUNT] = {
 #undef RULE
 #undef AREA
 };
+
+#undef IMPLIES
+#define AREA(key, family, title, file)
+#define RULE(id, name, level, fix, summary)
+#define IMPLIES(cause, effect, scope) { R_##cause, R_##effect, IMPLIES_##scope },
+const struct implication implications[] = {
+#include "rules.def"
+};
+#undef IMPLIES
+#undef RULE
+#undef AREA
+const size_t n_implications = sizeof implications / sizeof implications[0];
+
+const struct implication *rule_implies(enum rule_id cause, enum rule_id effect)
+{
+	for (size_t i = 0; i < n_implications; i++)
+		if (implications[i].cause == cause && implications[i].effect == effect)
+			return &implications[i];
+	return NULL;
+}
 
 enum fixability rule_fixability(enum rule_id rule)
 {

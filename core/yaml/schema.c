@@ -229,6 +229,13 @@ void sch_err_add(struct schema_errors *out, enum schema_fault fault,
 	va_end(ap);
 	e->msg = buf_detach(&b);
 	e->help = help ? xstrdup(help) : NULL;
+	e->suggest = NULL;
+}
+
+void sch_err_suggest(struct schema_errors *out, const char *suggest)
+{
+	if (out->mode == SCHEMA_ERRS_KEEP && out->len && suggest && !out->v[out->len - 1].suggest)
+		out->v[out->len - 1].suggest = xstrdup(suggest);
 }
 
 bool sch_err_counted(struct schema_errors *out)
@@ -244,6 +251,7 @@ void schema_errors_free(struct schema_errors *errs)
 	for (size_t i = 0; errs->v && i < errs->len; i++) {
 		free(errs->v[i].msg);
 		free(errs->v[i].help);
+		free(errs->v[i].suggest);
 	}
 	free(errs->v);
 	errs->v = NULL;

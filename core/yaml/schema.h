@@ -33,6 +33,7 @@ struct schema_error {
 	yd_node pos;  /* where to point: a key, or the node itself */
 	char *msg;
 	char *help;   /* optional */
+	char *suggest; /* optional: what the value or key was most likely meant to be */
 };
 
 struct schema_errors {

@@ -104,6 +104,8 @@ enum sch_verdict sch_verdict(struct run *r, yd_node sn, yd_node n, yd_node holde
 void sch_err_add(struct schema_errors *out, enum schema_fault fault,
 		 yd_node node, yd_node pos, const char *help,
 		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Sets what the last error's value or key was most likely meant to be. */
+void sch_err_suggest(struct schema_errors *out, const char *suggest);
 /* When out only counts: counts one error and returns true, so that the
  * caller skips composing a message (suggestions, lists of values). */
 bool sch_err_counted(struct schema_errors *out);

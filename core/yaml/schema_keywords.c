@@ -210,6 +210,7 @@ void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
 		snprintf(help, sizeof help, "did you mean '%s'?", near);
 	sch_err_add(out, SF_VALUE, n, n, near ? help : NULL,
 		"'%s' is not one of: %s", v ? v : describe(r->doc, n), list.p);
+	sch_err_suggest(out, near);
 	buf_free(&list);
 }
 
@@ -375,6 +376,7 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 					 strcasecmp(near, key) == 0 ? " (keys are case-sensitive)" : "");
 			sch_err_add(out, SF_UNKNOWN_KEY, k, k, near ? help : NULL,
 				"unknown key '%s'", key);
+			sch_err_suggest(out, near);
 		}
 	}
 	for (size_t i = 0; i < c->n_required && !placeholder_key && !sch_err_enough(out); i++) {

@@ -256,8 +256,12 @@ static size_t fold_at(struct scan *sc, size_t i, size_t end)
 	const struct lookalike *l = cp >= 0x80 ? text_lookalike(cp) : NULL;
 	if (!l)
 		return 0;
+	struct tmpl *t = sc->t;
+	t->folds = xgrow(t->folds, &t->cap_folds, t->n_folds + 1, sizeof *t->folds);
+	t->folds[t->n_folds++] = (struct tmpl_fold){
+		(uint32_t)i, (uint32_t)(i + adv), sc->line, sc->col + 1, cp,
+	};
 	replace(sc, i, i + adv, l->ascii, strlen(l->ascii));
-	sc->t->n_folded++;
 	return i + adv;
 }
 
@@ -500,6 +504,7 @@ void tmpl_free(struct tmpl *t)
 	free(t->text);
 	free(t->ph);
 	free(t->shifts);
+	free(t->folds);
 	free(t->line_arm);
 	free(t->arms);
 	memset(t, 0, sizeof *t);

@@ -68,6 +68,13 @@ struct tmpl_defs {
 	bool sorted;
 };
 
+/* A look-alike character read as its ASCII (TMPL_FOLD). */
+struct tmpl_fold {
+	uint32_t start, end;  /* its bytes in the original text */
+	uint32_t line, col;   /* where it is, 1-based, code points */
+	int32_t cp;
+};
+
 struct tmpl {
 	const char *orig;  /* the original text (not owned) */
 	size_t orig_len;
@@ -86,7 +93,8 @@ struct tmpl {
 	struct tmpl_branch *arms; /* arms[0] is the top */
 	size_t n_arms, cap_arms;
 	bool too_deep;     /* an if nested deeper than TMPL_MAX_DEPTH */
-	size_t n_folded;   /* look-alike characters read as ASCII */
+	struct tmpl_fold *folds; /* look-alike characters read as ASCII, in order */
+	size_t n_folds, cap_folds;
 };
 
 enum {

@@ -212,7 +212,12 @@ static void lookalikes_fold_outside_comments(void **state)
 	const char *text = "Region: us\xe2\x80\x91" "east-1 # caf\xe2\x80\x93\nName: a\xc2\xad" "b\n";
 	struct tmpl t;
 	tmpl_prepare(text, strlen(text), NULL, TMPL_FOLD, &t);
-	assert_int_equal(t.n_folded, 2);
+	assert_int_equal(t.n_folds, 2);
+	assert_int_equal(t.folds[0].line, 1);
+	assert_int_equal(t.folds[0].col, 11);
+	assert_int_equal(t.folds[0].cp, 0x2011);
+	assert_int_equal(t.folds[1].line, 2);
+	assert_int_equal(t.folds[1].col, 8);
 	assert_string_equal(tmpl_text(&t), "Region: us-east-1 # caf\xe2\x80\x93\nName: ab\n");
 	yamldoc *d = yamldoc_parse_tmpl(&t, NULL);
 	yd_node name = yd_get(d, yd_root(d), "Name");

@@ -13,6 +13,8 @@
 struct pc {
 	const struct cluster *cl;
 	struct diag_list *diags;
+	size_t first;           /* the file's first finding in diags */
+	const struct tmpl *tmpl; /* how the text was read, or NULL */
 };
 
 /* Reports at node `at` (its span and YAML path). */
@@ -27,5 +29,8 @@ void pc_check_placement(const struct pc *pc);
 void pc_check_capacity(const struct pc *pc);
 void pc_check_platform(const struct pc *pc);
 void pc_check_storage(const struct pc *pc);
+/* PC1004 (values.c), after every other check: what the value is once
+ * read in ASCII depends on what they found. */
+void pc_check_lookalikes(const struct pc *pc);
 
 #endif

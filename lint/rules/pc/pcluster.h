@@ -4,8 +4,11 @@
 #define TF_PCLUSTER_H
 
 #include "diag.h"
+#include "tmpl.h"
 #include "yamldoc.h"
 
-void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
+/* t: how the text was read (its look-alikes read as ASCII), or NULL. */
+void pcluster_lint(struct source *src, const yamldoc *doc, const struct tmpl *t,
+		   struct diag_list *diags);
 
 #endif

@@ -39,12 +39,14 @@ static void (*const checks[])(const struct pc *) = {
 	pc_check_capacity,
 	pc_check_platform,
 	pc_check_storage,
+	pc_check_lookalikes,
 };
 
-void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
+void pcluster_lint(struct source *src, const yamldoc *doc, const struct tmpl *t,
+		   struct diag_list *diags)
 {
 	struct cluster cl = cluster_of(src, doc);
-	struct pc pc = { &cl, diags };
+	struct pc pc = { &cl, diags, diags->len, t };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i](&pc);
 }

@@ -32,6 +32,9 @@ void pc_check_schema(const struct pc *pc)
 		struct diag *d = pc_report(pc, fault_rule[e->fault], e->pos, "%s", e->msg);
 		if (e->help)
 			diag_set_help(d, "%s", e->help);
+		/* a did-you-mean is a fix that changes what the file says */
+		if (e->suggest && rule_fixability(d->rule) == FIX_UNSAFE)
+			diag_set_fix(d, e->suggest);
 		if (e->node != e->pos) {
 			struct buf path = BUF_INIT;
 			yd_path_json(pc->cl->doc, e->node, &path);
