@@ -28,6 +28,7 @@ static const struct {
 	{ "plan", cmd_plan, "print a job spec's derived layout, checks and cost" },
 	{ "lint", cmd_lint, "check ParallelCluster configs and job specs (files, directories, - for stdin)" },
 	{ "rules", cmd_rules, "list every rule: ID, name, default level, summary" },
+	{ "instances", cmd_instances, "list the instance catalog: accelerators, memory, EFA, prices with their sources" },
 	{ "explain", cmd_explain, "explain a rule: why it matters, a bad and a good example, how to suppress it" },
 	{ "docs", cmd_docs, "print the rules reference: trainforge docs rules > docs/rules.md" },
 	{ "init", cmd_init, "write a commented .trainforge.yaml and a starter job spec; print a pre-commit stanza" },

@@ -96,6 +96,26 @@ grep -q "missing required key 'HeadNode'" "$t/out" && ok kind-forced-schema || n
 cmp -s "$t/a" "$t/b" && ok deterministic || no deterministic
 sort -t: -k1,1 -k2,2n -k3,3n -s "$t/a" | cmp -s - "$t/a" && ok sorted || no sorted
 
+# instances: the catalog, all of it or one family, as text or JSON
+expect_rc instances 0 "$TF" instances
+grep -q '^p5.48xlarge  *8 x H100 ' "$t/out" && grep -q '^trn2.48xlarge ' "$t/out" && ok instances-table || no instances-table
+expect_rc instances-family 0 "$TF" instances --family trn2
+[ "$(grep -c '^trn2' "$t/out")" -ge 1 ] && ! grep -q '^p5' "$t/out" && ok instances-family-only || no instances-family-only
+expect_rc instances-json 0 "$TF" instances --family p5 --format json
+json_check instances-json-shape "$t/out" '
+assert d["schemaVersion"] == 1
+names = [i["name"] for i in d["instances"]]
+assert "p5.48xlarge" in names and all(i["family"] == "p5" for i in d["instances"]), names
+p5 = [i for i in d["instances"] if i["name"] == "p5.48xlarge"][0]
+assert p5["accelerators"]["count"] == 8 and p5["efa"]["supported"] == "yes", p5
+od = p5["price"]["onDemand"]
+assert od["usdPerHour"] > 0 and od["region"] and od["date"] and od["source"], od
+assert p5["source"]
+'
+expect_rc instances-unknown-family 2 "$TF" instances --family zz9
+grep -q "no family 'zz9' in the catalog (families: .*trn2" "$t/err" && ok instances-unknown-family-message || no instances-unknown-family-message
+expect_rc instances-bad-format 2 "$TF" instances --format xml
+
 # rules
 expect_rc rules 0 "$TF" rules
 grep -q '^PC2101 *efa-without-placement-group *error' "$t/out" && ok rules-table || no rules-table
