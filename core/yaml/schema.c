@@ -485,7 +485,8 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs)
 {
-	struct run r = { s, doc, 0, false };
+	struct run r = { s, doc, 0, false, false, 0, 0 };
+	r.coerce = yd_str_eq(s->doc, yd_get(s->doc, yd_root(s->doc), "x-coerce"), "marshmallow");
 	if (root)
 		sch_validate(&r, yd_root(s->doc), root, 0, errs);
 }

@@ -7,9 +7,12 @@
  * minLength, maxLength, items, minItems, maxItems, uniqueItems, oneOf,
  * anyOf, allOf, not, if/then/else, dependentRequired, propertyNames,
  * $ref (local), and
- * two of our own: x-message (a sentence shown instead of the low-level
- * reasons when a cross-key rule fails) and x-since (values accepted only
- * by newer releases, mapped to the release that added them). */
+ * three of our own: x-message (a sentence shown instead of the low-level
+ * reasons when a cross-key rule fails), x-since (values accepted only
+ * by newer releases, mapped to the release that added them), and, at the
+ * root, x-coerce: "marshmallow" (the values ParallelCluster's loader
+ * converts to the type a key takes, a quoted number or a yes for a
+ * boolean, are SF_COERCED instead of SF_TYPE, and checked as converted). */
 #ifndef TF_SCHEMA_H
 #define TF_SCHEMA_H
 
@@ -25,6 +28,7 @@ enum schema_fault {
 	SF_CONFLICT,
 	SF_SINCE,
 	SF_SCHEMA, /* the schema itself is broken (a bad pattern, a bad $ref) */
+	SF_COERCED, /* not of its type, but the loader converts it (x-coerce) */
 };
 
 struct schema_error {
@@ -55,6 +59,12 @@ void schema_free(schema *s);
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs);
 void schema_errors_free(struct schema_errors *errs);
+/* A scalar as marshmallow's Integer and Boolean fields read it, which is
+ * how ParallelCluster reads the numbers and flags of its config: "10" and
+ * 10.0 are 10, 5.5 is 5; true, yes, "true", y and 1 are true. False (and
+ * *out untouched) when the field would refuse it. */
+bool schema_read_int(const yamldoc *doc, yd_node n, long long *out);
+bool schema_read_bool(const yamldoc *doc, yd_node n, bool *out);
 /* The schema of an embedded file ("parallelcluster.schema.json"),
  * compiled on first use and kept for the run; NULL if there is none. */
 schema *schema_embedded(const char *name);

@@ -89,7 +89,25 @@ struct run {
 	 * by the combinators, so that a condition on an unknown value is
 	 * neither taken nor refused. */
 	bool unknown;
+	/* x-coerce: what a value is once the loader converted it, for the
+	 * checks after the type's (the node it is for, 0 for none). */
+	bool coerce;
+	yd_node coerced;
+	double coerced_number;
 };
+
+/* A value marshmallow converts to one of types (schema_coerce.c). */
+struct sch_coerced {
+	unsigned type_bit; /* the type it becomes */
+	double number;
+	bool boolean;
+	const char *why;   /* what it is now: "a string" */
+	char as[40];       /* the converted value as YAML writes it */
+};
+bool sch_coerce(const yamldoc *doc, yd_node n, unsigned types, struct sch_coerced *out);
+/* An integer that YAML 1.1 reads in a way its writer rarely means (010,
+ * 1:30, 0b10, 1_000), with its value. */
+bool sch_int_surprise(const yamldoc *doc, yd_node n, long long *value);
 
 struct compiled *sch_compile(schema *s, yd_node sn);
 unsigned sch_type_bit(const char *name);

@@ -154,10 +154,41 @@ static const char *closest(const yamldoc *sd, yd_node names_map, const char *s,
 	return best_d <= limit ? best : NULL;
 }
 
+/* x-coerce: a value of another type that the loader converts is a
+ * warning, and the checks after this one see it converted. */
+static bool coerced(struct run *r, struct compiled *c, yd_node n, struct schema_errors *out)
+{
+	struct sch_coerced v;
+	if (!r->coerce || !sch_coerce(r->doc, n, c->types, &v))
+		return false;
+	r->coerced = n;
+	r->coerced_number = v.boolean ? 1 : v.number;
+	/* a warning: whether a branch matches does not depend on it */
+	if (out->mode != SCHEMA_ERRS_KEEP)
+		return true;
+	char help[96];
+	snprintf(help, sizeof help, "write %s (the fix does)", v.as);
+	sch_err_add(out, SF_COERCED, n, n, help,
+		"'%.60s' is %s; ParallelCluster reads it as the %s %s", yd_str(r->doc, n, NULL),
+		v.why, v.type_bit == 1u << T_BOOLEAN ? "boolean" :
+		v.type_bit == 1u << T_INTEGER ? "integer" : "number", v.as);
+	sch_err_suggest(out, v.as);
+	return true;
+}
+
 bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
 		       yd_node holder, struct schema_errors *out)
 {
+	long long odd;
+	if (r->coerce && out->mode == SCHEMA_ERRS_KEEP && (c->types & (1u << T_INTEGER)) &&
+	    sch_int_surprise(r->doc, n, &odd)) {
+		sch_err_add(out, SF_COERCED, n, n,
+			"YAML 1.1 reads a leading 0 as octal, and a:b as base 60; quote the value or write the number meant",
+			"'%s' is read as %lld", yd_str(r->doc, n, NULL), odd);
+	}
 	if (!c->kw[KW_TYPE] || (c->types & instance_types(r->doc, n)))
+		return true;
+	if (coerced(r, c, n, out))
 		return true;
 	if (sch_err_counted(out))
 		return false;
@@ -182,20 +213,36 @@ bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
 	return false;
 }
 
+/* A value the loader converted (x-coerce) against a number or a boolean
+ * of the schema. */
+static bool coerced_equal(struct run *r, yd_node item, yd_node n)
+{
+	const yamldoc *sd = r->s->doc;
+	double x;
+	bool b;
+	if (!n || r->coerced != n)
+		return false;
+	if (yd_type(sd, item) == YD_T_BOOL && yd_bool(sd, item, &b))
+		return (b ? 1 : 0) == r->coerced_number;
+	return yd_number(sd, item, &x) && x == r->coerced_number;
+}
+
 void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
 		       struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
 	yd_node e = c->kw[KW_ENUM];
 	if (c->kw[KW_CONST]) {
-		if (!scalar_equal(sd, c->kw[KW_CONST], r->doc, n))
+		if (!scalar_equal(sd, c->kw[KW_CONST], r->doc, n) &&
+		    !coerced_equal(r, c->kw[KW_CONST], n))
 			sch_err_add(out, SF_VALUE, n, n, NULL, "value must be '%s'",
 				yd_str(sd, c->kw[KW_CONST], NULL));
 	}
 	if (!e)
 		return;
 	for (size_t i = 0; i < yd_len(sd, e); i++)
-		if (scalar_equal(sd, yd_item(sd, e, i), r->doc, n))
+		if (scalar_equal(sd, yd_item(sd, e, i), r->doc, n) ||
+		    coerced_equal(r, yd_item(sd, e, i), n))
 			return;
 	if (sch_err_counted(out))
 		return;
@@ -266,7 +313,9 @@ void sch_check_number(struct run *r, struct compiled *c, yd_node n,
 {
 	const yamldoc *sd = r->s->doc;
 	double v;
-	if (!yd_number(r->doc, n, &v))
+	if (r->coerced == n && n)
+		v = r->coerced_number; /* as the loader converted it */
+	else if (!yd_number(r->doc, n, &v))
 		return;
 	static const struct {
 		enum kw kw;

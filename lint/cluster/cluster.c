@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "schema.h"
 #include "xalloc.h"
 
 struct cluster cluster_of(struct source *src, const yamldoc *doc)
@@ -124,10 +125,20 @@ const struct instance_type *cluster_instance(const struct cluster *c, yd_node ty
 	return s ? catalog_find(s, len) : NULL;
 }
 
+bool cluster_int(const struct cluster *c, yd_node n, long long *out)
+{
+	return schema_read_int(c->doc, n, out);
+}
+
+bool cluster_bool(const struct cluster *c, yd_node n, bool *out)
+{
+	return schema_read_bool(c->doc, n, out);
+}
+
 bool cluster_flag(const struct cluster *c, yd_node map, const char *key)
 {
 	bool v = false;
-	return yd_bool(c->doc, yd_get(c->doc, map, key), &v) && v;
+	return cluster_bool(c, yd_get(c->doc, map, key), &v) && v;
 }
 
 void cluster_placement_of(const struct cluster *c, yd_node queue, yd_node cr,
@@ -143,7 +154,7 @@ void cluster_placement_of(const struct cluster *c, yd_node queue, yd_node cr,
 	out->map = pg;
 	out->enabled = yd_get(d, pg, "Enabled");
 	bool v;
-	if (yd_bool(d, out->enabled, &v)) {
+	if (cluster_bool(c, out->enabled, &v)) {
 		out->enabled_true = v;
 		out->enabled_false = !v;
 	}
@@ -165,7 +176,7 @@ long long cluster_queue_max_nodes(const struct cluster *c, yd_node queue)
 		yd_node n = yd_get(d, yd_item(d, crs, i), "MaxCount");
 		if (cluster_unknown(c, n))
 			return -1;
-		yd_int(d, n, &max);
+		cluster_int(c, n, &max);
 		if (max > 0)
 			total += max;
 	}

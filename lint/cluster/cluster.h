@@ -41,6 +41,10 @@ const char *cluster_capacity_type(const struct cluster *c, yd_node queue);
 size_t cluster_instance_types(const struct cluster *c, yd_node cr, yd_node *out, size_t max);
 /* The catalog entry of an instance type node, or NULL. */
 const struct instance_type *cluster_instance(const struct cluster *c, yd_node type);
+/* A number or a flag as ParallelCluster reads it: "4" and 4.0 are 4,
+ * "true", yes and 1 are true (docs/versions.md, "pc-yaml-coercion"). */
+bool cluster_int(const struct cluster *c, yd_node n, long long *out);
+bool cluster_bool(const struct cluster *c, yd_node n, bool *out);
 /* A boolean key of map that is present and true. */
 bool cluster_flag(const struct cluster *c, yd_node map, const char *key);
 

@@ -22,7 +22,7 @@ static void min_count_above_max(const struct pc *pc, yd_node cr)
 	const yamldoc *d = pc->cl->doc;
 	long long min = 0, max = 10;
 	yd_node min_n = yd_get(d, cr, "MinCount"), max_n = yd_get(d, cr, "MaxCount");
-	bool has_min = yd_int(d, min_n, &min), has_max = yd_int(d, max_n, &max);
+	bool has_min = cluster_int(pc->cl, min_n, &min), has_max = cluster_int(pc->cl, max_n, &max);
 	if (cluster_unknown(pc->cl, max_n))
 		return;
 	if (has_min && min > max)
@@ -36,8 +36,8 @@ static void capacity_block_counts(const struct pc *pc, yd_node queue, yd_node cr
 	const yamldoc *d = pc->cl->doc;
 	long long min = 0, max = 10;
 	yd_node min_n = yd_get(d, cr, "MinCount"), max_n = yd_get(d, cr, "MaxCount");
-	bool has_min = yd_int(d, min_n, &min);
-	yd_int(d, max_n, &max);
+	bool has_min = cluster_int(pc->cl, min_n, &min);
+	cluster_int(pc->cl, max_n, &max);
 	if (!is_capacity_block(pc, queue) || (min == max && min > 0) ||
 	    cluster_unknown(pc->cl, min_n) || cluster_unknown(pc->cl, max_n))
 		return;
@@ -96,8 +96,8 @@ static void node_priority_order(const struct pc *pc, yd_node crs)
 		yd_node sn = yd_get(d, cr, "StaticNodePriority"), dn = yd_get(d, cr, "DynamicNodePriority");
 		if (cluster_unknown(pc->cl, sn) || cluster_unknown(pc->cl, dn))
 			return;
-		yd_int(d, sn, &s);
-		yd_int(d, dn, &dyn);
+		cluster_int(pc->cl, sn, &s);
+		cluster_int(pc->cl, dn, &dyn);
 		if (s > max_static) {
 			max_static = s;
 			at = yd_get(d, cr, "StaticNodePriority");

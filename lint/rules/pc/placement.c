@@ -19,7 +19,7 @@ static void placement_group_naming(const struct pc *pc, yd_node pg)
 	const yamldoc *d = pc->cl->doc;
 	yd_node name = yd_get(d, pg, "Name"), id = yd_get(d, pg, "Id");
 	bool enabled = true;
-	bool has_enabled = yd_bool(d, yd_get(d, pg, "Enabled"), &enabled);
+	bool has_enabled = cluster_bool(pc->cl, yd_get(d, pg, "Enabled"), &enabled);
 	if (name && id)
 		pc_report(pc, R_PC2106, yd_get_key(d, pg, "Id"),
 			  "PlacementGroup has both Name and Id; use Name alone");

@@ -73,7 +73,7 @@ static void awsbatch_only_slurm_feature(const struct pc *pc)
 				     "IntelSoftware"), "IntelHpcPlatform");
 	bool on;
 	if (!is_awsbatch(pc)) {
-		if (yd_bool(d, intel, &on) && on)
+		if (cluster_bool(pc->cl, intel, &on) && on)
 			pc_report(pc, R_PC3004, intel,
 				  "IntelHpcPlatform needs Os centos7, which ParallelCluster 3.11 no longer supports");
 		return;

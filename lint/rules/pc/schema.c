@@ -17,6 +17,7 @@ static const enum rule_id fault_rule[] = {
 	[SF_CONFLICT] = R_PC0006,    /* PC0006 conflicting-keys */
 	[SF_SINCE] = R_PC0007,       /* PC0007 newer-release-value */
 	[SF_SCHEMA] = R_PC0005,
+	[SF_COERCED] = R_PC0008,     /* PC0008 converted-value */
 };
 
 void pc_check_schema(const struct pc *pc)
@@ -32,8 +33,9 @@ void pc_check_schema(const struct pc *pc)
 		struct diag *d = pc_report(pc, fault_rule[e->fault], e->pos, "%s", e->msg);
 		if (e->help)
 			diag_set_help(d, "%s", e->help);
-		/* a did-you-mean is a fix that changes what the file says */
-		if (e->suggest && rule_fixability(d->rule) == FIX_UNSAFE)
+		/* a did-you-mean is a fix that changes what the file says; the
+		 * value as the loader converts it one that does not */
+		if (e->suggest && rule_fixability(d->rule) != FIX_NONE)
 			diag_set_fix(d, e->suggest);
 		if (e->node != e->pos) {
 			struct buf path = BUF_INIT;

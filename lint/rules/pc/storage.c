@@ -252,7 +252,7 @@ static void fsx_storage_capacity(const struct pc *pc, yd_node settings)
 	const yamldoc *d = pc->cl->doc;
 	yd_node cap_n = yd_get(d, settings, "StorageCapacity");
 	long long cap, tput = 0;
-	if (!yd_int(d, cap_n, &cap) || cap <= 0)
+	if (!cluster_int(pc->cl, cap_n, &cap) || cap <= 0)
 		return;
 	static const char *const deciding[] = { "DeploymentType", "StorageType", "PerUnitStorageThroughput" };
 	for (size_t i = 0; i < sizeof deciding / sizeof deciding[0]; i++)
@@ -260,7 +260,7 @@ static void fsx_storage_capacity(const struct pc *pc, yd_node settings)
 			return; /* a placeholder decides which sizes are valid */
 	const char *type = yd_str(d, yd_get(d, settings, "DeploymentType"), NULL);
 	bool hdd = yd_str_eq(d, yd_get(d, settings, "StorageType"), "HDD");
-	yd_int(d, yd_get(d, settings, "PerUnitStorageThroughput"), &tput);
+	cluster_int(pc->cl, yd_get(d, settings, "PerUnitStorageThroughput"), &tput);
 	bool ok;
 	const char *rule;
 	if (hdd && tput == 40) {

@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "sb.h"
+#include "schema.h"
 #include "text.h"
 
 /* " (hetjob component 1)" after a component's option, so that a finding
@@ -139,7 +140,7 @@ static bool queue_has_efa(const yamldoc *d, yd_node queue)
 	for (size_t i = 0; i < yd_len(d, crs); i++) {
 		bool on = false;
 		yd_node n = yd_get(d, yd_get(d, yd_item(d, crs, i), "Efa"), "Enabled");
-		if (yd_type(d, n) == YD_T_UNKNOWN || (yd_bool(d, n, &on) && on))
+		if (yd_type(d, n) == YD_T_UNKNOWN || (schema_read_bool(d, n, &on) && on))
 			return true; /* a placeholder may turn it on */
 	}
 	return false;
