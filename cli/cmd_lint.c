@@ -29,7 +29,9 @@ struct lint_cli {
 
 static const char lint_usage[] =
 	"usage: trainforge lint [OPTIONS] [PATH...]\n"
-	"  PATH: files, directories (walked recursively), or - for stdin (default: .)\n"
+	"  PATH: files, directories (walked recursively, as .gitignore allows), or - for stdin\n"
+	"        (default: .)\n"
+	"      --no-ignore        walk what .gitignore and .git/info/exclude leave out too\n"
 	"  -f, --format FMT       text (default), concise, json, jsonl, sarif, github, checkstyle\n"
 	"                         sarif: SARIF 2.1.0 for GitHub code scanning (upload-sarif)\n"
 	"      --kind KIND        auto (default), pcluster, jobspec, sbatch\n"
@@ -194,6 +196,8 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 			c->unsafe_fixes = true;
 		} else if (!strcmp(a, "--diff")) {
 			c->diff = true;
+		} else if (!strcmp(a, "--no-ignore")) {
+			c->opt.no_ignore = true;
 		} else {
 			char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
 			const char *value;

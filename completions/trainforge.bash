@@ -31,7 +31,7 @@ _trainforge() {
 	instances) mapfile -t COMPREPLY < <(compgen -W "--family --format" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --define --env-file" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --define --env-file --no-ignore" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

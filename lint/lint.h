@@ -37,6 +37,7 @@ struct lint_options {
 	const char *shellcheck_program;    /* NULL: from PATH */
 	const char *cluster_fallback;      /* settings' cluster: after the script's own comment */
 	bool excluded;                     /* settings' exclude: the file is not linted */
+	bool no_ignore;                    /* --no-ignore: walks read what .gitignore leaves out */
 	const struct tmpl_defs *defines;   /* --define, --env-file, settings' define: values
 					      for the placeholders of templates; NULL: none */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */

@@ -90,6 +90,33 @@ grep -q '\[LN1008\]$' "$t/out" && ok named-other-is-info || no named-other-is-in
 expect_rc kind-forced 1 "$TF" lint --format concise --kind pcluster "$t/tree/other.yaml"
 grep -q "missing required key 'HeadNode'" "$t/out" && ok kind-forced-schema || no kind-forced-schema
 
+# Walking a repository honours .gitignore (nested files, negation, a
+# worktree's .git file) and .git/info/exclude; a named directory is walked
+# even when ignored, a named file is linted; --no-ignore walks everything.
+g=$t/repo
+mkdir -p "$g/.git/info" "$g/build" "$g/node_modules/pkg" "$g/sub/gen" "$g/logs" "$g/wt"
+for f in build/a.yaml node_modules/pkg/a.yaml sub/a.yaml sub/gen/a.yaml logs/x.tmp.yaml \
+	logs/keep.tmp.yaml top.yaml secret.yaml wt/local.yaml wt/a.yaml; do
+	cp "$broken" "$g/$f"
+done
+printf 'build/\nnode_modules\n*.tmp.yaml\n!keep.tmp.yaml\n# a comment\n\n' >"$g/.gitignore"
+printf 'gen/\n' >"$g/sub/.gitignore"
+printf 'secret.yaml\n' >"$g/.git/info/exclude"
+walked() { (cd "$1" && shift && "$TF" lint --format concise "$@" 2>/dev/null | cut -d: -f1 | sort -u | tr '\n' ' '); }
+[ "$(walked "$g" .)" = "logs/keep.tmp.yaml sub/a.yaml top.yaml wt/a.yaml wt/local.yaml " ] &&
+	ok walk-gitignore || no "walk-gitignore: $(walked "$g" .)"
+[ "$(walked "$g" --no-ignore . | wc -w)" = 10 ] && ok walk-no-ignore || no "walk-no-ignore: $(walked "$g" --no-ignore .)"
+[ "$(walked "$g/sub" .)" = "a.yaml " ] && ok walk-gitignore-from-below || no "walk-gitignore-from-below: $(walked "$g/sub" .)"
+[ "$(walked "$g" build)" = "build/a.yaml " ] && ok walk-named-ignored-dir || no walk-named-ignored-dir
+[ "$(walked "$g" secret.yaml)" = "secret.yaml " ] && ok walk-named-ignored-file || no walk-named-ignored-file
+# a worktree: .git is a file naming the git directory, whose common
+# directory holds info/exclude
+mkdir -p "$t/gitdir/worktrees/wt/x" "$t/gitdir/info"
+printf 'gitdir: %s\n' "$t/gitdir/worktrees/wt" >"$g/wt/.git"
+printf '../..\n' >"$t/gitdir/worktrees/wt/commondir"
+printf 'local.yaml\n' >"$t/gitdir/info/exclude"
+[ "$(walked "$g/wt" .)" = "a.yaml " ] && ok walk-worktree-exclude || no "walk-worktree-exclude: $(walked "$g/wt" .)"
+
 # Determinism: same bytes twice, sorted by path, line, column.
 "$TF" lint --format concise "$broken" "$clean" examples >"$t/a" 2>/dev/null
 "$TF" lint --format concise examples "$clean" "$broken" >"$t/b" 2>/dev/null

@@ -151,3 +151,21 @@ print("{% endif %}\n" * n, end="")
 check template-nested-tags 1 LN1010 --fail-level info "$t/nested-tags.yaml"
 python3 -c 'print("{{" * 500000)' >"$t/open-braces.yaml"
 check template-unclosed-braces 1 LN1006 "$t/open-braces.yaml"
+
+# A .gitignore made to be slow: 20,000 lines of ** patterns over a tree 30
+# directories deep. The walk still ends fast (each ** match has a step
+# budget), and what the patterns leave is linted.
+mkdir -p "$t/gi/.git"
+python3 -c '
+import os, sys
+root = sys.argv[1]
+with open(os.path.join(root, ".gitignore"), "w") as f:
+    for i in range(20000):
+        f.write("**/" * 12 + "x%d/**/y\n" % i)
+d = root
+for i in range(30):
+    d = os.path.join(d, "d%d" % i)
+os.makedirs(d)
+open(os.path.join(d, "bad.yaml"), "w").write("HeadNode: {}\nScheduling: {}\n")
+' "$t/gi"
+check gitignore-slow-patterns 1 PC0004 "$t/gi"
