@@ -142,8 +142,9 @@ SUBMAKE := $(MAKE) --no-print-directory
 unit: deps
 	@$(SUBMAKE) $(UNIT_BIN)
 
+# TEST_PROGRAMS: other programs the suites run (tests/diffbash/diffbash.mk).
 test: deps
-	@$(SUBMAKE) trainforge $(UNIT_BIN)
+	@$(SUBMAKE) trainforge $(UNIT_BIN) $(TEST_PROGRAMS)
 ifeq ($(VALGRIND),1)
 	@sh tools/deps.sh valgrind
 	@BUILD=$(BUILD) sh tests/valgrind/run.sh
@@ -181,3 +182,6 @@ clean:
 
 # Fuzzing targets (make fuzz FUZZ_S=30), when present.
 -include tests/fuzz/fuzz.mk
+
+# The differential test against bash -n (make diff-bash N=... SEED=...).
+-include tests/diffbash/diffbash.mk

@@ -34,63 +34,52 @@ static void flag_int(struct tv *list, const char *name, long long v)
 	flag(list, name, num);
 }
 
-/* The framework's own spelling of the layout (research (d)). Sizes of 1
- * are left to the framework's defaults, except the ones every run
- * states. */
+/* The plan's value of every knob a framework's flags can carry. */
+static void knob_values(const struct plan *p, long long v[FK__COUNT])
+{
+	const struct spec_model *m = p->job->model;
+	v[FK_TP] = p->tp;
+	v[FK_PP] = p->pp;
+	v[FK_VPP] = p->vpp;
+	v[FK_CP] = p->cp;
+	v[FK_EP] = p->ep;
+	v[FK_DP] = p->dp;
+	v[FK_MICRO] = p->micro;
+	v[FK_GLOBAL] = p->global;
+	v[FK_RANK_BATCH] = p->global / p->dp;
+	v[FK_MICRO_BATCHES] = p->micro_batches;
+	v[FK_LAYERS] = m->layers;
+	v[FK_HIDDEN] = m->hidden_size;
+	v[FK_HEADS] = m->attention_heads;
+	v[FK_GROUPS] = m->query_groups;
+	v[FK_EXPERTS] = m->experts;
+	v[FK_SEQ] = m->seq_length;
+}
+
+/* The framework's own spelling of the layout, from its flag table
+ * (docs/frameworks.md, "Flags"). The checkpoint directory is the
+ * script's $CHECKPOINT_DIR. */
 static struct tv *parallel_flags(const struct plan *p)
 {
-	const struct job_spec *j = p->job;
-	const struct spec_model *m = j->model;
+	const struct fw_def *fw = fw_def(p->job->framework);
+	long long v[FK__COUNT] = { 0 };
+	knob_values(p, v);
 	struct tv *l = tv_list_new();
-	switch (j->framework) {
-	case FW_MEGATRON:
-		flag_int(l, "--tensor-model-parallel-size", p->tp);
-		flag_int(l, "--pipeline-model-parallel-size", p->pp);
-		if (p->vpp > 1)
-			flag_int(l, "--num-virtual-stages-per-pipeline-rank", p->vpp);
-		if (p->cp > 1)
-			flag_int(l, "--context-parallel-size", p->cp);
-		if (p->ep > 1) {
-			flag_int(l, "--expert-model-parallel-size", p->ep);
-			flag_int(l, "--num-experts", m->experts);
+	for (size_t i = 0; i < fw->nflags; i++) {
+		const struct fw_flag *f = &fw->flags[i];
+		if (!fw_flag_written(f, v))
+			continue;
+		switch (f->form) {
+		case FW_INT:
+			flag_int(l, f->flag, v[f->knob]);
+			break;
+		case FW_SWITCH:
+			flag(l, f->flag, NULL);
+			break;
+		case FW_DIR:
+			flag(l, f->flag, "\"$CHECKPOINT_DIR\"");
+			break;
 		}
-		if (m->layers)
-			flag_int(l, "--num-layers", m->layers);
-		if (m->hidden_size)
-			flag_int(l, "--hidden-size", m->hidden_size);
-		if (m->attention_heads)
-			flag_int(l, "--num-attention-heads", m->attention_heads);
-		if (m->query_groups) {
-			flag(l, "--group-query-attention", NULL);
-			flag_int(l, "--num-query-groups", m->query_groups);
-		}
-		if (m->seq_length) {
-			flag_int(l, "--seq-length", m->seq_length);
-			flag_int(l, "--max-position-embeddings", m->seq_length);
-		}
-		flag_int(l, "--micro-batch-size", p->micro);
-		flag_int(l, "--global-batch-size", p->global);
-		flag(l, "--save", "\"$CHECKPOINT_DIR\"");
-		flag(l, "--load", "\"$CHECKPOINT_DIR\"");
-		break;
-	case FW_NXD:
-		flag_int(l, "--tensor_parallel_size", p->tp);
-		flag_int(l, "--pipeline_parallel_size", p->pp);
-		if (p->pp > 1)
-			flag_int(l, "--num_microbatches", p->micro_batches);
-		flag_int(l, "--train_batch_size", p->global / p->dp);
-		break;
-	case FW_TORCHTITAN:
-		flag_int(l, "--parallelism.tensor_parallel_degree", p->tp);
-		flag_int(l, "--parallelism.pipeline_parallel_degree", p->pp);
-		flag_int(l, "--parallelism.context_parallel_degree", p->cp);
-		flag_int(l, "--parallelism.expert_parallel_degree", p->ep);
-		flag_int(l, "--parallelism.data_parallel_shard_degree", p->dp);
-		flag_int(l, "--training.local_batch_size", p->micro);
-		flag_int(l, "--training.global_batch_size", p->global);
-		break;
-	case FW_PLAIN:
-		break;
 	}
 	return l;
 }
@@ -286,10 +275,12 @@ static void batch_keys(struct tv *c, const struct plan *p, const struct spec *sp
 		set_int(c, "lnc", p->lnc);
 	else
 		tv_map_set(c, "lnc", tv_null());
-	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200). */
+	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200)
+	 * (docs/frameworks.md, "Megatron-LM"). */
 	bool blackwell = strstr(j->instance, "b200") != NULL;
 	tv_map_set(c, "cuda_max_connections",
-		   tv_bool(p->gpu && j->framework == FW_MEGATRON && (p->tp > 1 || p->cp > 1) && !blackwell));
+		   tv_bool(p->gpu && fw_def(j->framework)->cuda_max_connections &&
+			   (p->tp > 1 || p->cp > 1) && !blackwell));
 	set_int(c, "rdzv_port", 29500);
 	set_str(c, "script", j->entry->script);
 	tv_map_set(c, "args", string_list(j->entry->args, j->entry->args_count));

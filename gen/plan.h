@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "catalog.h"
+#include "layout.h"
 #include "spec.h"
 
 /* A mixed fleet (gen/plan_fleet.c): the job is elastic between the
@@ -52,6 +53,24 @@ void plan_print_text(const struct plan *p, FILE *out, double hours);
 void plan_print_json(const struct plan *p, FILE *out, double hours);
 struct buf;
 void plan_json_fields(const struct plan *p, struct buf *b, double hours);
+
+/* The layout at a world of some nodes of the plan's processes, with its
+ * faults: the planner checks its own world with it, and a mixed fleet
+ * its smallest and every count between (gen/plan_fleet.c). */
+struct plan_world {
+	int nodes;
+	int dp;                      /* 0 when TP x PP x CP does not divide the world */
+	struct layout layout;
+	struct layout_faults faults;
+};
+void plan_world_at(const struct plan *p, int nodes, struct plan_world *w);
+/* The first fault that keeps the world from training at all (the
+ * layout, the expert grid, the batch); LAYOUT_OK when it trains. */
+enum layout_fault plan_world_stop(const struct plan_world *w);
+/* Reports that fault at a mixed fleet's smallest world (JS2001, JS2009,
+ * JS2003, at capacity.reserved); false when there is one. */
+bool plan_check_smallest(const struct plan *p, const struct spec *spec, struct diag_list *diags,
+			 const struct plan_world *w);
 
 /* The mixed fleet: plan_fleet_nodes before the node count is derived,
  * plan_fleet_check once the full fleet's layout and batch are known. */

@@ -11,22 +11,13 @@
 
 #define GAP_SHOWN (sizeof ((struct plan_fleet *)0)->gap / sizeof (int))
 
-/* Why a world of n nodes cannot train. */
-enum size_fault { SIZE_OK, SIZE_LAYOUT, SIZE_EXPERT_GRID, SIZE_BATCH };
-
-static enum size_fault size_problem(const struct plan *p, int n, int *dp)
+/* Why a world of n nodes cannot train (LAYOUT_OK: it can), and its DP. */
+static enum layout_fault size_problem(const struct plan *p, int n, int *dp)
 {
-	long long world = (long long)n * p->ppn, model = (long long)p->tp * p->pp * p->cp;
-	*dp = 0;
-	if (world % model)
-		return SIZE_LAYOUT;
-	*dp = (int)(world / model);
-	long long grid = p->job->framework == FW_TORCHTITAN ? 0 : (long long)p->ep * p->pp * p->tp;
-	if (p->ep > 1 && grid && world % grid)
-		return SIZE_EXPERT_GRID;
-	if (p->global % ((long long)p->micro * *dp))
-		return SIZE_BATCH;
-	return SIZE_OK;
+	struct plan_world w;
+	plan_world_at(p, n, &w);
+	*dp = w.dp;
+	return plan_world_stop(&w);
 }
 
 /* The spec's node count is the fleet's: nodes, when given, must agree,
@@ -45,58 +36,32 @@ bool plan_fleet_nodes(struct plan *p, const struct spec *spec, struct diag_list 
 	bool ok = true;
 	const yamldoc *d = spec->doc;
 	if (yd_get(d, yd_root(d), "nodes") && j->nodes != c->reserved + c->spot) {
-		spec_report(spec, diags, R_JS0006, "nodes",
-			    "nodes %d differs from capacity.reserved %d + capacity.spot %d", j->nodes,
-			    c->reserved, c->spot);
+		spec_conflicting_keys(spec, diags, spec_node(spec, "nodes"),
+			"nodes %d differs from capacity.reserved %d + capacity.spot %d", j->nodes,
+			c->reserved, c->spot);
 		ok = false;
 	}
 	if (j->parallel->data) {
-		struct diag *g = spec_report(spec, diags, R_JS0006, "parallel.data",
+		struct diag *g = spec_conflicting_keys(spec, diags, spec_node(spec, "parallel.data"),
 			"a mixed fleet's data-parallel size changes with its node count; parallel.data cannot pin it");
 		diag_set_help(g, "leave parallel.data out: the plan shows DP at the smallest and the largest fleet");
 		ok = false;
 	}
 	/* ParallelCluster queue names have at most 25 characters. */
 	if (strlen(j->cluster->queue) + strlen("-reserved") > 25) {
-		spec_report(spec, diags, R_JS0005, "cluster.queue",
-			    "queue %s is too long for a mixed fleet: %s-reserved would pass ParallelCluster's 25 characters",
-			    j->cluster->queue, j->cluster->queue);
+		spec_invalid_value(spec, diags, spec_node(spec, "cluster.queue"),
+			"queue %s is too long for a mixed fleet: %s-reserved would pass ParallelCluster's 25 characters",
+			j->cluster->queue, j->cluster->queue);
 		ok = false;
 	}
-	if (j->framework == FW_NXD) {
-		struct diag *g = spec_report(spec, diags, R_JS0006, "framework",
-			"nxd takes a batch per data-parallel rank (--train_batch_size), so its global batch would shrink with the fleet");
+	if (fw_def(j->framework)->batch_per_rank) {
+		struct diag *g = spec_conflicting_keys(spec, diags, spec_node(spec, "framework"),
+			"%s takes a batch per data-parallel rank (%s), so its global batch would shrink with the fleet",
+			fw_name(j->framework), fw_flag(j->framework, FK_RANK_BATCH)->flag);
 		diag_set_help(g, "use megatron, torchtitan or plain, whose global batch stays and whose gradient accumulation adjusts");
 		ok = false;
 	}
 	return ok;
-}
-
-static void report_smallest(struct plan *p, const struct spec *spec, struct diag_list *diags,
-			    enum size_fault why)
-{
-	struct plan_fleet *f = &p->fleet;
-	int model = p->tp * p->pp * p->cp;
-	if (why == SIZE_LAYOUT) {
-		struct diag *d = spec_report(spec, diags, R_JS2001, "capacity.reserved",
-			"at the smallest fleet (%d reserved nodes x %d processes = %d), TP %d x PP %d x CP %d = %d does not divide the world",
-			f->reserved, p->ppn, f->min_world, p->tp, p->pp, p->cp, model);
-		diag_set_help(d, "choose a reserved node count whose world %d divides", model);
-	} else if (why == SIZE_EXPERT_GRID) {
-		spec_report(spec, diags, R_JS2009, "capacity.reserved",
-			    "at the smallest fleet (%d nodes), EP %d x PP %d x TP %d does not divide the world %d",
-			    f->reserved, p->ep, p->pp, p->tp, f->min_world);
-	} else {
-		long long a = (long long)p->micro * p->dp, b = (long long)p->micro * f->min_dp, g = a, r = b;
-		while (r) {
-			long long t = g % r;
-			g = r, r = t;
-		}
-		struct diag *d = spec_report(spec, diags, R_JS2003, "batch.global",
-			"at the smallest fleet (%d reserved nodes, DP %d), global batch %d is not a multiple of micro %d x DP %d = %d",
-			f->reserved, f->min_dp, p->global, p->micro, f->min_dp, p->micro * f->min_dp);
-		diag_set_help(d, "a global batch that divides at both ends is a multiple of %lld", a / g * b);
-	}
 }
 
 /* Counts strictly between the ends that cannot train, and a global batch
@@ -108,7 +73,7 @@ static void find_gaps(struct plan *p)
 	bool layout_everywhere = true;
 	for (int n = f->reserved; n <= f->reserved + f->spot; n++) {
 		int dp;
-		enum size_fault why = size_problem(p, n, &dp);
+		enum layout_fault why = size_problem(p, n, &dp);
 		if (dp) {
 			long long need = (long long)p->micro * dp, g = lcm, r = need;
 			while (r) {
@@ -118,9 +83,9 @@ static void find_gaps(struct plan *p)
 			if (lcm <= (long long)p->global * 16)
 				lcm = lcm / g * need;
 		}
-		if (why == SIZE_OK || n == f->reserved || n == f->reserved + f->spot)
+		if (why == LAYOUT_OK || n == f->reserved || n == f->reserved + f->spot)
 			continue;
-		if (why != SIZE_BATCH)
+		if (why != LAYOUT_BATCH)
 			layout_everywhere = false, f->gap_layout++;
 		else
 			f->gap_batch++;
@@ -132,7 +97,8 @@ static void find_gaps(struct plan *p)
 		? lcm * ((p->global + lcm - 1) / lcm) : 0;
 }
 
-static void report_gaps(const struct plan *p, const struct spec *spec, struct diag_list *diags)
+/* JS2014 elastic-gap-sizes */
+static void elastic_gap_sizes(const struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
 	const struct plan_fleet *f = &p->fleet;
 	struct buf list = BUF_INIT;
@@ -159,6 +125,16 @@ static void report_gaps(const struct plan *p, const struct spec *spec, struct di
 	buf_free(&list);
 }
 
+/* JS2015 fleets-cross-placement-groups */
+static void fleets_cross_placement_groups(const struct spec *spec, struct diag_list *diags)
+{
+	if (spec->job->capacity->placement_group)
+		return;
+	struct diag *d = spec_report(spec, diags, R_JS2015, "capacity.spot",
+		"the reserved and the spot queue get a managed placement group each, so traffic between the two fleets crosses groups");
+	diag_set_help(d, "create one cluster placement group and name it in capacity.placement_group: both queues then share it");
+}
+
 bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
 	const struct job_spec *j = spec->job;
@@ -166,28 +142,25 @@ bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list 
 	if (!f->mixed)
 		return true;
 	bool ok = true;
+	struct plan_world smallest;
+	plan_world_at(p, f->reserved, &smallest);
 	f->min_world = f->reserved * p->ppn;
-	enum size_fault why = size_problem(p, f->reserved, &f->min_dp);
-	if (why != SIZE_OK) {
-		report_smallest(p, spec, diags, why);
+	f->min_dp = smallest.dp;
+	if (!plan_check_smallest(p, spec, diags, &smallest)) {
 		ok = false;
 	} else {
-		f->min_micro_batches = p->global / (p->micro * f->min_dp);
+		f->min_micro_batches = (int)layout_micro_batches(&smallest.layout);
 		find_gaps(p);
 		if (f->gap_total)
-			report_gaps(p, spec, diags);
+			elastic_gap_sizes(p, spec, diags);
 	}
 	if (!j->capacity->watcher->script_url) {
-		struct diag *d = spec_report(spec, diags, R_JS0004, "capacity.spot",
+		struct diag *d = spec_missing_key(spec, diags, spec_node(spec, "capacity.spot"),
 			"the spot watcher needs a place the cluster fetches it from (CustomActions take s3:// or https:// URLs)");
 		diag_set_help(d, "give capacity.watcher.script_url, or s3_buckets (it then goes under s3://<first bucket>/trainforge/%s/)", j->name);
 		ok = false;
 	}
-	if (!j->capacity->placement_group) {
-		struct diag *d = spec_report(spec, diags, R_JS2015, "capacity.spot",
-			"the reserved and the spot queue get a managed placement group each, so traffic between the two fleets crosses groups");
-		diag_set_help(d, "create one cluster placement group and name it in capacity.placement_group: both queues then share it");
-	}
+	fleets_cross_placement_groups(spec, diags);
 	return ok;
 }
 
@@ -238,7 +211,7 @@ void plan_fleet_costs(const struct plan *p, struct plan_fleet_cost *c)
 	c->after_loss_nodes = f->reserved;
 	for (int n = f->reserved + f->spot - 1; n > f->reserved; n--) {
 		int dp;
-		if (size_problem(p, n, &dp) == SIZE_OK) {
+		if (size_problem(p, n, &dp) == LAYOUT_OK) {
 			c->after_loss_nodes = n;
 			break;
 		}

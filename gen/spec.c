@@ -266,12 +266,6 @@ bool spec_mixed_fleet(const struct job_spec *j)
 
 /* ---- loading --------------------------------------------------------- */
 
-static const enum rule_id fault_rule[] = {
-	[SF_UNKNOWN_KEY] = R_JS0002, [SF_TYPE] = R_JS0003, [SF_MISSING] = R_JS0004,
-	[SF_VALUE] = R_JS0005, [SF_CONFLICT] = R_JS0006, [SF_SINCE] = R_JS0005,
-	[SF_SCHEMA] = R_JS0005,
-};
-
 static struct diag *report_at(const struct spec *spec, struct diag_list *diags,
 			      enum rule_id rule, yd_node at, const char *msg)
 {
@@ -288,14 +282,78 @@ static struct diag *report_at(const struct spec *spec, struct diag_list *diags,
 	return d;
 }
 
+static struct diag *report_va(const struct spec *spec, struct diag_list *diags,
+			      enum rule_id rule, yd_node at, const char *fmt, va_list ap)
+{
+	struct buf msg = BUF_INIT;
+	buf_vprintf(&msg, fmt, ap);
+	struct diag *d = report_at(spec, diags, rule, at, msg.p);
+	buf_free(&msg);
+	return d;
+}
+
+/* The body of a rule's entry function: its message at the node. */
+#define REPORT_AT(rule, at) do { \
+	va_list ap; \
+	va_start(ap, fmt); \
+	struct diag *d_ = report_va(spec, diags, rule, at, fmt, ap); \
+	va_end(ap); \
+	return d_; \
+} while (0)
+
+/* JS0002 spec-unknown-key */
+static struct diag *spec_unknown_key(const struct spec *spec, struct diag_list *diags,
+				     yd_node at, const char *fmt, ...)
+{
+	REPORT_AT(R_JS0002, at);
+}
+
+/* JS0003 spec-wrong-type */
+static struct diag *spec_wrong_type(const struct spec *spec, struct diag_list *diags,
+				    yd_node at, const char *fmt, ...)
+{
+	REPORT_AT(R_JS0003, at);
+}
+
+/* JS0004 spec-missing-key */
+struct diag *spec_missing_key(const struct spec *spec, struct diag_list *diags,
+			      yd_node at, const char *fmt, ...)
+{
+	REPORT_AT(R_JS0004, at);
+}
+
+/* JS0005 spec-invalid-value */
+struct diag *spec_invalid_value(const struct spec *spec, struct diag_list *diags,
+				yd_node at, const char *fmt, ...)
+{
+	REPORT_AT(R_JS0005, at);
+}
+
+/* JS0006 spec-conflicting-keys */
+struct diag *spec_conflicting_keys(const struct spec *spec, struct diag_list *diags,
+				   yd_node at, const char *fmt, ...)
+{
+	REPORT_AT(R_JS0006, at);
+}
+
+typedef struct diag *spec_rule_fn(const struct spec *spec, struct diag_list *diags,
+				  yd_node at, const char *fmt, ...);
+
+static spec_rule_fn *const fault_rule[] = {
+	[SF_UNKNOWN_KEY] = spec_unknown_key, [SF_TYPE] = spec_wrong_type,
+	[SF_MISSING] = spec_missing_key, [SF_VALUE] = spec_invalid_value,
+	[SF_CONFLICT] = spec_conflicting_keys, [SF_SINCE] = spec_invalid_value,
+	[SF_SCHEMA] = spec_invalid_value,
+};
+
 static bool check_schema(struct spec *spec, struct diag_list *diags)
 {
 	schema *s = schema_embedded("jobspec.schema.json");
 	struct schema_errors errs = { 0 };
 	schema_validate(s, spec->doc, yd_root(spec->doc), &errs);
 	for (size_t i = 0; i < errs.len; i++) {
-		struct diag *d = report_at(spec, diags, fault_rule[errs.v[i].fault],
-					   errs.v[i].pos, errs.v[i].msg);
+		struct diag *d = fault_rule[errs.v[i].fault](spec, diags, errs.v[i].pos, "%s",
+							     errs.v[i].msg);
 		if (errs.v[i].help)
 			diag_set_help(d, "%s", errs.v[i].help);
 	}
@@ -319,12 +377,10 @@ static bool check_lookalikes(struct spec *spec, yd_node n, struct diag_list *dia
 			const struct lookalike *l = cp >= 0x80 ? text_lookalike(cp) : NULL;
 			if (!l)
 				continue;
-			struct buf msg = BUF_INIT;
-			buf_printf(&msg, "U+%04X (%s) looks like '%s' but is not ASCII; the script would carry it",
-				   (unsigned)cp, l->name, l->ascii);
-			struct diag *d = report_at(spec, diags, R_JS0005, n, msg.p);
+			struct diag *d = spec_invalid_value(spec, diags, n,
+				"U+%04X (%s) looks like '%s' but is not ASCII; the script would carry it",
+				(unsigned)cp, l->name, l->ascii);
 			diag_set_help(d, "type '%s' instead", l->ascii);
-			buf_free(&msg);
 			return false;
 		}
 		return true;
@@ -395,20 +451,9 @@ yd_node spec_node(const struct spec *spec, const char *path)
 struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
 			 enum rule_id rule, const char *path, const char *fmt, ...)
 {
-	struct buf msg = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&msg, fmt, ap);
-	va_end(ap);
-	struct diag *d = report_at(spec, diags, rule, spec_node(spec, path), msg.p);
-	buf_free(&msg);
-	return d;
+	REPORT_AT(rule, spec_node(spec, path));
 }
 
-static const char *const framework_names[] = {
-	[FW_PLAIN] = "plain", [FW_MEGATRON] = "megatron", [FW_NXD] = "nxd",
-	[FW_TORCHTITAN] = "torchtitan",
-};
 static const char *const storage_names[] = {
 	[ST_FSX_LUSTRE] = "fsx-lustre", [ST_EFS] = "efs", [ST_EBS] = "ebs",
 };
@@ -417,7 +462,6 @@ static const char *const capacity_names[] = {
 	[CAP_CAPACITY_BLOCK] = "capacity-block", [CAP_RESERVATION] = "reservation",
 };
 
-const char *framework_name(enum framework f) { return framework_names[f]; }
 const char *storage_name(enum storage s) { return storage_names[s]; }
 const char *capacity_name(enum capacity c) { return capacity_names[c]; }
 

@@ -7,9 +7,9 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "frameworks.h"
 #include "yamldoc.h"
 
-enum framework { FW_PLAIN, FW_MEGATRON, FW_NXD, FW_TORCHTITAN };
 enum capacity { CAP_ONDEMAND, CAP_SPOT, CAP_CAPACITY_BLOCK, CAP_RESERVATION };
 enum storage { ST_FSX_LUSTRE, ST_EFS, ST_EBS };
 /* RC_UNSET: not given; the planner applies (and says) its default. */
@@ -86,7 +86,18 @@ struct diag *spec_report(const struct spec *spec, struct diag_list *diags,
 			 enum rule_id rule, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-const char *framework_name(enum framework f);
+/* The structure rules (JS0xxx) at a node (spec_node of a dotted path),
+ * for what the planner finds of the spec's keys beyond the schema. */
+struct diag *spec_missing_key(const struct spec *spec, struct diag_list *diags,
+			      yd_node at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+struct diag *spec_invalid_value(const struct spec *spec, struct diag_list *diags,
+				yd_node at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+struct diag *spec_conflicting_keys(const struct spec *spec, struct diag_list *diags,
+				   yd_node at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 const char *storage_name(enum storage s);
 const char *capacity_name(enum capacity c);
 const char *recompute_name(enum recompute r); /* "unset" for RC_UNSET */

@@ -50,6 +50,7 @@ unit() {
 }
 
 count unit unit
+count arch sh tests/arch/run.sh
 count cases sh tests/cases/run.sh
 count hostile sh tests/hostile/run.sh
 count cli sh tests/cli/run.sh
@@ -65,6 +66,8 @@ count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
+count diffbash sh tests/diffbash/run.sh
+count wild sh tests/diffbash/wild.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

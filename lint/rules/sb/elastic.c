@@ -15,13 +15,14 @@
  *    the survivors' worker group, and each restart uses one up (nodes
  *    that join do not).
  *
- * SB2211 holds the range against the nodes srun starts torchrun on. The
- * layout at both ends of the range (SB2210) is in sbatch_parallel.c. */
+ * SB2210 holds the training script's layout to the world at both ends of
+ * the range, and SB2211 the range to the nodes srun starts torchrun on. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "sb.h"
 #include "values.h"
 #include "xalloc.h"
@@ -85,6 +86,7 @@ static int component_without_no_kill(const struct sbc *c, const struct sb_direct
 	return first;
 }
 
+/* The job's --no-kill: one finding per job, at its first elastic step. */
 static void job_no_kill(struct sbc *c, const struct elastic *e)
 {
 	const struct sb_directive *off = NULL;
@@ -120,7 +122,18 @@ static void step_no_kill(struct sbc *c, const struct elastic *e)
 	diag_set_help(g, "add --no-kill to srun; the job's own --no-kill keeps the allocation, not the step");
 }
 
-static void restarts(struct sbc *c, const struct elastic *e)
+/* The job's --no-kill and each step's. */
+/* SB2208 elastic-without-no-kill */
+static void elastic_without_no_kill(struct sbc *c, const struct elastic *all, size_t n)
+{
+	if (n)
+		job_no_kill(c, &all[0]);
+	for (size_t i = 0; i < n; i++)
+		step_no_kill(c, &all[i]);
+}
+
+/* SB2209 elastic-without-restarts */
+static void elastic_without_restarts(struct sbc *c, const struct elastic *e)
 {
 	const struct sb_flag *f = sb_flag_find(e->torch, "max-restarts");
 	long long n = -1;
@@ -247,7 +260,9 @@ static bool group_nodes(const struct sbc *c, const struct elastic *all, size_t n
 	return true;
 }
 
-static void range_against_step(struct sbc *c, const struct elastic *all, size_t n, size_t i)
+/* SB2211 elastic-range-not-allocation */
+static void elastic_range_not_allocation(struct sbc *c, const struct elastic *all, size_t n,
+					 size_t i)
 {
 	const struct elastic *e = &all[i];
 	long long nodes;
@@ -271,6 +286,61 @@ static void range_against_step(struct sbc *c, const struct elastic *all, size_t 
 	diag_set_help(g, "make MAX the nodes of the allocation (the sum of the hetjob components' --nodes) and MIN the nodes the job can run on alone");
 }
 
+/* Why a world breaks the layout, for SB2210's message. */
+static void say_fault(struct buf *b, const struct sbc_layout *s, long long nodes,
+		      const struct layout_finding *f, const char *end)
+{
+	struct layout l = sbc_layout_at(s, nodes);
+	buf_printf(b, "at the %s world size (%lld nodes x %lld = %lld processes), ", end, nodes,
+		   s->ppn, l.world);
+	switch (f->fault) {
+	case LAYOUT_WORLD:
+		buf_printf(b, "TP %lld x PP %lld x CP %lld = %lld does not divide it", l.tp, l.pp, l.cp,
+			   f->divisor);
+		break;
+	case LAYOUT_DP:
+		buf_printf(b, "world / (TP x PP x CP) is %lld, not the data-parallel degree %lld",
+			   f->divisor, f->value);
+		break;
+	case LAYOUT_BATCH:
+		buf_printf(b, "the global batch %lld is not a multiple of micro batch %lld x DP %lld",
+			   f->value, l.micro, layout_dp(&l));
+		break;
+	default:
+		break;
+	}
+}
+
+/* torchrun restarts the workers at any size from MIN to MAX nodes, and
+ * the layout must hold at both ends. One finding at --nnodes, naming
+ * the first end that breaks. */
+/* SB2210 elastic-world-not-divisible */
+static void elastic_world_not_divisible(struct sbc *c, const sb_cmd *cmd)
+{
+	struct sbc_layout s;
+	if (!sbc_read_layout(c, cmd, &s) || !s.nodes || !s.ppn || s.nodes >= s.nodes_max)
+		return;
+	struct layout_finding small, large;
+	bool small_breaks = sbc_world_fault(&s, s.nodes, &small) != LAYOUT_OK;
+	bool large_breaks = sbc_world_fault(&s, s.nodes_max, &large) != LAYOUT_OK;
+	if (!small_breaks && !large_breaks)
+		return;
+	struct buf msg = BUF_INIT;
+	if (small_breaks) {
+		say_fault(&msg, &s, s.nodes, &small, "smallest");
+		if (large_breaks)
+			buf_printf(&msg, "; the largest (%lld processes) breaks it too",
+				   layout_world_of(s.nodes_max, s.ppn));
+	} else {
+		say_fault(&msg, &s, s.nodes_max, &large, "largest");
+	}
+	struct diag *g = sbc_report(c, R_SB2210, sb_word_span(sb_flag(s.torch, "nnodes")), "%s",
+				    msg.p);
+	diag_set_help(g, "torchrun may run at any size from %lld to %lld nodes: choose a layout that holds at both, or narrow the range",
+		      s.nodes, s.nodes_max);
+	buf_free(&msg);
+}
+
 void sbc_check_elastic(struct sbc *c)
 {
 	size_t n = 0, cmds = sb_cmd_count(c->m);
@@ -278,13 +348,11 @@ void sbc_check_elastic(struct sbc *c)
 	for (size_t i = 0; i < cmds; i++)
 		if (read_elastic(c, sb_cmd_at(c->m, i), &all[n]))
 			n++;
-	/* The job's --no-kill is one finding per job, not per step. */
-	if (n)
-		job_no_kill(c, &all[0]);
+	elastic_without_no_kill(c, all, n);
 	for (size_t i = 0; i < n; i++) {
-		step_no_kill(c, &all[i]);
-		restarts(c, &all[i]);
-		range_against_step(c, all, n, i);
+		elastic_world_not_divisible(c, all[i].cmd);
+		elastic_without_restarts(c, &all[i]);
+		elastic_range_not_allocation(c, all, n, i);
 	}
 	free(all);
 }

@@ -1,224 +1,264 @@
-/* SB22xx: the parallel layout the training script is given, against the
- * world that srun and torchrun create (research (e) invariants). Only
- * literal or resolvable numbers count; anything else stays silent.
+/* SB2201-SB2207: the parallel layout a torchrun command gives its
+ * training script, against the world that srun and torchrun create. The
+ * flags are read with the framework table and held to the layout
+ * invariants of core/facts (docs/frameworks.md). Only literal or
+ * resolvable numbers count; anything else stays silent.
  *
  * The node count is torchrun's --nnodes (through $SLURM_JOB_NUM_NODES
  * when the script passes that). An elastic --nnodes=MIN:MAX makes two
- * worlds that must both hold the layout: MIN x procs when the job has
- * lost every node it can spare, MAX x procs when all are there. */
+ * worlds, which SB2210 (elastic.c) holds to the layout; here, only the
+ * faults that hold at any world. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "sb.h"
 
-/* The flags each framework spells its layout with (research (d)). */
-struct spelling {
-	const char *tp, *pp, *cp, *ep, *dp, *micro, *global, *layers, *experts, *heads, *groups;
-};
-
-static const struct spelling spellings[] = {
-	{ "tensor-model-parallel-size", "pipeline-model-parallel-size", "context-parallel-size",
-	  "expert-model-parallel-size", NULL, "micro-batch-size", "global-batch-size", "num-layers",
-	  "num-experts", "num-attention-heads", "num-query-groups" },
-	{ "tensor-parallel-size", "pipeline-parallel-size", "context-parallel-size",
-	  "expert-parallel-size", NULL, NULL, NULL, NULL, NULL, NULL, NULL },
-	{ "parallelism.tensor-parallel-degree", "parallelism.pipeline-parallel-degree",
-	  "parallelism.context-parallel-degree", "parallelism.expert-parallel-degree",
-	  "parallelism.data-parallel-shard-degree", NULL, NULL, NULL, NULL, NULL, NULL },
-};
-
-struct layout {
-	const sb_cmd *cmd;
-	const sb_part *torch, *entry;
-	long long nodes, nodes_max; /* --nnodes, or MIN and MAX of MIN:MAX */
-	long long ppn, tp, pp, cp, ep, dp, micro, global, layers, experts, heads, groups;
-	const struct spelling *sp;
-};
-
-static long long flag_int(const struct sbc *c, const struct layout *l, const char *name)
+static const sb_word *flag_word(const sb_part *entry, const char *flag)
 {
-	if (!name)
-		return 0;
-	const sb_word *w = sb_flag(l->entry, name);
-	if (!w)
-		w = sb_flag_next(l->entry, name);
-	long long v = 0;
-	return sbc_word_int(c, w, l->cmd, &v) ? v : 0;
+	if (!flag)
+		return NULL;
+	const sb_word *w = sb_flag(entry, flag);
+	return w ? w : sb_flag_next(entry, flag);
 }
 
-static const sb_word *flag_word(const struct layout *l, const char *name)
+static const char *read_flag(enum framework fw, enum fw_knob k)
 {
-	const sb_word *w = sb_flag(l->entry, name);
-	return w ? w : sb_flag_next(l->entry, name);
+	const struct fw_flag *f = fw_read_flag(fw, k);
+	return f ? f->flag : NULL;
 }
 
-static bool read_layout(const struct sbc *c, const sb_cmd *cmd, struct layout *l)
+static struct sb_span span_at(const sb_part *entry, const char *flag)
+{
+	const sb_word *w = flag_word(entry, flag);
+	return sb_word_span(w ? w : sb_part_program(entry));
+}
+
+/* Whether a script's flag (its normalized name) is a table spelling, by
+ * sb_flag_find's rule (no leading dashes, '_' as '-'). The layout is
+ * read in one pass over the flags rather than with a lookup per knob:
+ * every torchrun command is read here, and an elastic one again for
+ * SB2210. */
+static bool same_flag(const char *name, const char *spelling)
+{
+	while (*name == '-')
+		name++;
+	while (*spelling == '-')
+		spelling++;
+	for (; *name && *spelling; name++, spelling++)
+		if ((*name == '_' ? '-' : *name) != (*spelling == '_' ? '-' : *spelling))
+			return false;
+	return !*name && !*spelling;
+}
+
+/* The first framework (in table order) whose TP or PP flag the script
+ * passes. */
+static bool script_framework(const sb_part *entry, enum framework *out)
+{
+	int best = FW__COUNT;
+	for (size_t i = 0; i < sb_part_flag_count(entry); i++) {
+		const char *name = sb_part_flag(entry, i)->name;
+		for (int f = 0; f < best; f++) {
+			const char *tp = read_flag(f, FK_TP), *pp = read_flag(f, FK_PP);
+			if ((tp && same_flag(name, tp)) || (pp && same_flag(name, pp)))
+				best = f;
+		}
+	}
+	*out = best;
+	return best < FW__COUNT;
+}
+
+/* The value of each knob the framework's table reads, 0 when the script
+ * does not give it as a number. Like sb_flag, the last occurrence wins;
+ * like sb_flag_next, a flag that took no value may own the next word. */
+static void read_knobs(const struct sbc *c, const sb_cmd *cmd, const sb_part *entry,
+		       enum framework fw, long long value[FK__COUNT])
+{
+	const struct fw_def *d = fw_def(fw);
+	const struct sb_flag *last[FK__COUNT] = { 0 };
+	for (size_t i = 0; i < sb_part_flag_count(entry); i++) {
+		const struct sb_flag *f = sb_part_flag(entry, i);
+		for (size_t r = 0; r < d->nflags; r++) {
+			const struct fw_flag *row = &d->flags[r];
+			if (row->read && same_flag(f->name, row->flag))
+				last[row->knob] = f;
+		}
+	}
+	for (int k = 0; k < FK__COUNT; k++) {
+		const sb_word *w = !last[k] ? NULL
+			: last[k]->value ? last[k]->value : sb_flag_next(entry, read_flag(fw, k));
+		if (!w || !sbc_word_int(c, w, cmd, &value[k]))
+			value[k] = 0;
+	}
+}
+
+/* A degree the script does not give is 1, and the messages say so. */
+static long long degree(long long d)
+{
+	return d ? d : 1;
+}
+
+bool sbc_read_layout(const struct sbc *c, const sb_cmd *cmd, struct sbc_layout *s)
 {
 	const sb_part *torch = sb_cmd_find(cmd, SB_PROG_TORCHRUN);
 	const sb_part *entry = sb_cmd_find(cmd, SB_PROG_PYTHON);
-	if (!torch || !entry || sb_cmd_assumed(cmd))
+	enum framework fw;
+	if (!torch || !entry || sb_cmd_assumed(cmd) || !script_framework(entry, &fw))
 		return false;
-	memset(l, 0, sizeof *l);
-	l->cmd = cmd;
-	l->torch = torch;
-	l->entry = entry;
+	memset(s, 0, sizeof *s);
+	s->cmd = cmd;
+	s->torch = torch;
+	s->entry = entry;
+	sbc_nnodes(c, torch, cmd, &s->nodes, &s->nodes_max);
 	long long v;
-	sbc_nnodes(c, torch, cmd, &l->nodes, &l->nodes_max);
 	if (sbc_word_int(c, sb_flag(torch, "nproc-per-node"), cmd, &v))
-		l->ppn = v;
-	for (size_t i = 0; i < sizeof spellings / sizeof spellings[0] && !l->sp; i++)
-		if (sb_flag_find(entry, spellings[i].tp) || sb_flag_find(entry, spellings[i].pp))
-			l->sp = &spellings[i];
-	if (!l->sp)
-		return false;
-	l->tp = flag_int(c, l, l->sp->tp);
-	l->pp = flag_int(c, l, l->sp->pp);
-	l->cp = flag_int(c, l, l->sp->cp);
-	l->ep = flag_int(c, l, l->sp->ep);
-	l->dp = flag_int(c, l, l->sp->dp);
-	l->micro = flag_int(c, l, l->sp->micro);
-	l->global = flag_int(c, l, l->sp->global);
-	l->layers = flag_int(c, l, l->sp->layers);
-	l->experts = flag_int(c, l, l->sp->experts);
-	l->heads = flag_int(c, l, l->sp->heads);
-	l->groups = flag_int(c, l, l->sp->groups);
+		s->ppn = v;
+	long long k[FK__COUNT];
+	read_knobs(c, cmd, entry, fw, k);
+	s->l = (struct layout){
+		.fw = fw, .tp = degree(k[FK_TP]), .pp = degree(k[FK_PP]), .cp = degree(k[FK_CP]),
+		.ep = k[FK_EP], .dp = k[FK_DP], .micro = k[FK_MICRO], .global = k[FK_GLOBAL],
+		.layers = k[FK_LAYERS], .experts = k[FK_EXPERTS], .heads = k[FK_HEADS],
+		.groups = k[FK_GROUPS],
+	};
 	return true;
 }
 
-static struct sb_span at_flag(const struct layout *l, const char *name)
+struct sb_span sbc_layout_span(const struct sbc_layout *s, enum fw_knob k)
 {
-	const sb_word *w = name ? flag_word(l, name) : NULL;
-	return sb_word_span(w ? w : sb_part_program(l->entry));
+	return span_at(s->entry, read_flag(s->l.fw, k));
 }
 
-/* What a world of nodes x processes per node makes of the layout. */
-enum world_fault { WORLD_FITS, WORLD_GRID, WORLD_DP, WORLD_BATCH };
-struct world {
-	long long nodes, procs, tp, pp, cp, grid, dp; /* dp: 0 when the grid does not divide */
-	enum world_fault fault;
+struct layout sbc_layout_at(const struct sbc_layout *s, long long nodes)
+{
+	struct layout l = s->l;
+	l.world = layout_world_of(nodes, s->ppn);
+	return l;
+}
+
+enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
+				  struct layout_finding *found)
+{
+	static const enum layout_fault script_world[] = { LAYOUT_WORLD, LAYOUT_DP, LAYOUT_BATCH };
+	struct layout l = sbc_layout_at(s, nodes);
+	struct layout_faults fs;
+	layout_faults_find(&l, &fs);
+	const struct layout_finding *f =
+		layout_faults_first(&fs, script_world, sizeof script_world / sizeof script_world[0]);
+	if (!f)
+		return LAYOUT_OK;
+	*found = *f;
+	return f->fault;
+}
+
+/* One world when --nnodes is one number (and the processes per node are
+ * known); none (0) when it is MIN:MAX or unknown. */
+static bool fixed_world(const struct sbc_layout *s)
+{
+	return s->nodes && s->ppn && !(s->nodes < s->nodes_max);
+}
+
+/* One command's layout, at its world when --nnodes is one number, with
+ * the faults the rules below report. */
+struct script_check {
+	const struct sbc_layout *s;
+	struct layout l;
+	struct layout_faults fs;
 };
 
-static struct world world_at(const struct layout *l, long long nodes)
+/* SB2201 script-world-not-divisible */
+static void script_world_not_divisible(struct sbc *c, const struct script_check *k)
 {
-	struct world w = { .nodes = nodes, .procs = nodes * l->ppn };
-	w.tp = l->tp ? l->tp : 1;
-	w.pp = l->pp ? l->pp : 1;
-	w.cp = l->cp ? l->cp : 1;
-	w.grid = w.tp * w.pp * w.cp;
-	if (w.procs % w.grid) {
-		w.fault = WORLD_GRID;
-		return w;
-	}
-	w.dp = w.procs / w.grid;
-	if (l->dp > 0 && l->dp != w.dp)
-		w.fault = WORLD_DP;
-	else if (l->micro && l->global && l->global % (l->micro * w.dp))
-		w.fault = WORLD_BATCH;
-	return w;
-}
-
-/* Megatron derives DP; a flag for it is refused at start-up. */
-static void megatron_dp_flag(struct sbc *c, const struct layout *l, const char *dp_text)
-{
-	if (l->sp == &spellings[0] && sb_flag_find(l->entry, "data-parallel-size"))
-		sbc_report(c, R_SB2202, at_flag(l, "data-parallel-size"),
-			   "Megatron has no --data-parallel-size: DP is always world / (TP x PP x CP) = %s",
-			   dp_text);
-}
-
-/* A fixed --nnodes: one world. */
-static void world_checks(struct sbc *c, const struct layout *l)
-{
-	struct world w = world_at(l, l->nodes);
-	if (w.fault == WORLD_GRID) {
-		sbc_report(c, R_SB2201, at_flag(l, l->sp->tp),
+	const struct sbc_layout *s = k->s;
+	const struct layout_finding *f = layout_faults_get(&k->fs, LAYOUT_WORLD);
+	if (f)
+		sbc_report(c, R_SB2201, sbc_layout_span(s, FK_TP),
 			   "TP %lld x PP %lld x CP %lld = %lld does not divide the world of %lld nodes x %lld processes = %lld",
-			   w.tp, w.pp, w.cp, w.grid, l->nodes, l->ppn, w.procs);
-		return;
-	}
-	char dp[32];
-	snprintf(dp, sizeof dp, "%lld", w.dp);
-	megatron_dp_flag(c, l, dp);
-	if (l->dp > 0 && l->dp != w.dp)
-		sbc_report(c, R_SB2202, at_flag(l, l->sp->dp),
-			   "data-parallel degree %lld, but world / (TP x PP x CP) is %lld", l->dp, w.dp);
-	if (l->micro && l->global && l->global % (l->micro * w.dp))
-		sbc_report(c, R_SB2203, at_flag(l, l->sp->global),
-			   "global batch %lld is not a multiple of micro batch %lld x DP %lld", l->global,
-			   l->micro, w.dp);
+			   s->l.tp, s->l.pp, s->l.cp, f->divisor, s->nodes, s->ppn, f->value);
 }
 
-/* Why a world breaks the layout, for SB2210's message. */
-static void say_fault(struct buf *b, const struct layout *l, const struct world *w, const char *end)
+/* The DP that the world, or both ends of an elastic range, derive; false
+ * when one of them breaks the layout. */
+static bool derived_dp(const struct script_check *k, char *out, size_t cap)
 {
-	buf_printf(b, "at the %s world size (%lld nodes x %lld = %lld processes), ", end, w->nodes,
-		   l->ppn, w->procs);
-	switch (w->fault) {
-	case WORLD_GRID:
-		buf_printf(b, "TP %lld x PP %lld x CP %lld = %lld does not divide it", w->tp, w->pp,
-			   w->cp, w->grid);
-		break;
-	case WORLD_DP:
-		buf_printf(b, "world / (TP x PP x CP) is %lld, not the data-parallel degree %lld",
-			   w->dp, l->dp);
-		break;
-	case WORLD_BATCH:
-		buf_printf(b, "the global batch %lld is not a multiple of micro batch %lld x DP %lld",
-			   l->global, l->micro, w->dp);
-		break;
-	case WORLD_FITS:
-		break;
+	const struct sbc_layout *s = k->s;
+	struct layout_finding f;
+	if (fixed_world(s)) {
+		snprintf(out, cap, "%lld", layout_dp(&k->l));
+		return layout_dp(&k->l) != 0;
 	}
+	if (!s->nodes || !s->ppn || sbc_world_fault(s, s->nodes, &f) ||
+	    sbc_world_fault(s, s->nodes_max, &f))
+		return false;
+	struct layout small = sbc_layout_at(s, s->nodes), large = sbc_layout_at(s, s->nodes_max);
+	snprintf(out, cap, "%lld to %lld as nodes come and go", layout_dp(&small), layout_dp(&large));
+	return true;
 }
 
-/* An elastic --nnodes=MIN:MAX: torchrun restarts the workers at any size
- * from MIN to MAX nodes, and the layout must hold at both ends. One
- * finding at --nnodes, naming the first end that breaks. */
-static void elastic_world_checks(struct sbc *c, const struct layout *l)
+/* A data-parallel flag the framework rejects at start-up (Megatron
+ * derives DP), or one that differs from the DP the world derives. */
+/* SB2202 script-data-parallel-flag */
+static void script_data_parallel_flag(struct sbc *c, const struct script_check *k)
 {
-	struct world small = world_at(l, l->nodes), large = world_at(l, l->nodes_max);
-	if (small.fault == WORLD_FITS && large.fault == WORLD_FITS) {
-		char dp[48];
-		snprintf(dp, sizeof dp, "%lld to %lld as nodes come and go", small.dp, large.dp);
-		megatron_dp_flag(c, l, dp);
-		return;
-	}
-	struct buf msg = BUF_INIT;
-	if (small.fault != WORLD_FITS) {
-		say_fault(&msg, l, &small, "smallest");
-		if (large.fault != WORLD_FITS)
-			buf_printf(&msg, "; the largest (%lld processes) breaks it too", large.procs);
-	} else {
-		say_fault(&msg, l, &large, "largest");
-	}
-	struct diag *g = sbc_report(c, R_SB2210, sb_word_span(sb_flag(l->torch, "nnodes")), "%s",
-				    msg.p);
-	diag_set_help(g, "torchrun may run at any size from %lld to %lld nodes: choose a layout that holds at both, or narrow the range",
-		      l->nodes, l->nodes_max);
-	buf_free(&msg);
+	const struct sbc_layout *s = k->s;
+	const struct fw_def *fw = fw_def(s->l.fw);
+	char dp[48];
+	if (fw->refused_dp_flag && sb_flag_find(s->entry, fw->refused_dp_flag) &&
+	    derived_dp(k, dp, sizeof dp))
+		sbc_report(c, R_SB2202, span_at(s->entry, fw->refused_dp_flag),
+			   "%s has no %s: DP is always world / (TP x PP x CP) = %s", fw->title,
+			   fw->refused_dp_flag, dp);
+	const struct layout_finding *f = layout_faults_get(&k->fs, LAYOUT_DP);
+	if (f)
+		sbc_report(c, R_SB2202, sbc_layout_span(s, FK_DP),
+			   "data-parallel degree %lld, but world / (TP x PP x CP) is %lld", f->value, f->divisor);
 }
 
-static void model_checks(struct sbc *c, const struct layout *l)
+/* SB2203 script-global-batch */
+static void script_global_batch(struct sbc *c, const struct script_check *k)
 {
-	if (l->layers && l->pp > 1 && l->layers % l->pp)
-		sbc_report(c, R_SB2204, at_flag(l, l->sp->layers),
-			   "%lld layers do not split into %lld pipeline stages", l->layers, l->pp);
-	if (l->ep > 1 && l->experts && l->experts % l->ep)
-		sbc_report(c, R_SB2205, at_flag(l, l->sp->experts),
-			   "%lld experts do not divide among %lld expert-parallel ranks", l->experts, l->ep);
-	if (l->tp > 1 && l->heads && l->heads % l->tp)
-		sbc_report(c, R_SB2206, at_flag(l, l->sp->heads),
-			   "%lld attention heads do not divide among %lld tensor-parallel ranks", l->heads, l->tp);
-	if (l->tp > 1 && l->groups && l->groups % l->tp && l->tp % l->groups)
-		sbc_report(c, R_SB2206, at_flag(l, l->sp->groups),
-			   "%lld query groups and TP %lld: one must divide the other", l->groups, l->tp);
+	const struct layout_finding *f = layout_faults_get(&k->fs, LAYOUT_BATCH);
+	if (f)
+		sbc_report(c, R_SB2203, sbc_layout_span(k->s, FK_GLOBAL),
+			   "global batch %lld is not a multiple of micro batch %lld x DP %lld", f->value,
+			   k->l.micro, layout_dp(&k->l));
 }
 
-/* Processes per node against the accelerators of the paired queue's type,
- * LNC-aware on Trainium2. */
-static void accelerator_checks(struct sbc *c, const sb_cmd *cmd)
+/* SB2204 script-layers-not-divisible */
+static void script_layers_not_divisible(struct sbc *c, const struct script_check *k)
+{
+	const struct layout_finding *f = layout_faults_get(&k->fs, LAYOUT_LAYERS_PP);
+	if (f)
+		sbc_report(c, R_SB2204, sbc_layout_span(k->s, FK_LAYERS),
+			   "%lld layers do not split into %lld pipeline stages", f->value, f->divisor);
+}
+
+/* SB2205 script-experts-not-divisible */
+static void script_experts_not_divisible(struct sbc *c, const struct script_check *k)
+{
+	const struct layout_finding *f = layout_faults_get(&k->fs, LAYOUT_EXPERTS_EP);
+	if (f)
+		sbc_report(c, R_SB2205, sbc_layout_span(k->s, FK_EXPERTS),
+			   "%lld experts do not divide among %lld expert-parallel ranks", f->value, f->divisor);
+}
+
+/* SB2206 script-heads-not-divisible */
+static void script_heads_not_divisible(struct sbc *c, const struct script_check *k)
+{
+	const struct layout_finding *f = layout_faults_get(&k->fs, LAYOUT_HEADS_TP);
+	if (f)
+		sbc_report(c, R_SB2206, sbc_layout_span(k->s, FK_HEADS),
+			   "%lld attention heads do not divide among %lld tensor-parallel ranks",
+			   f->value, f->divisor);
+	if ((f = layout_faults_get(&k->fs, LAYOUT_GROUPS_TP)))
+		sbc_report(c, R_SB2206, sbc_layout_span(k->s, FK_GROUPS),
+			   "%lld query groups and TP %lld: one must divide the other", f->value, f->divisor);
+}
+
+/* Processes per node against the accelerators of the paired queue's
+ * type, LNC-aware on Trainium2. */
+/* SB2207 script-processes-exceed-accelerators */
+static void script_processes_exceed_accelerators(struct sbc *c, const sb_cmd *cmd)
 {
 	const sb_part *torch = sb_cmd_find(cmd, SB_PROG_TORCHRUN);
 	long long ppn;
@@ -236,14 +276,18 @@ void sbc_check_parallel(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
-		struct layout l;
-		accelerator_checks(c, cmd);
-		if (!read_layout(c, cmd, &l))
+		struct sbc_layout s;
+		script_processes_exceed_accelerators(c, cmd);
+		if (!sbc_read_layout(c, cmd, &s))
 			continue;
-		if (l.nodes && l.ppn && l.nodes < l.nodes_max)
-			elastic_world_checks(c, &l);
-		else if (l.nodes && l.ppn)
-			world_checks(c, &l);
-		model_checks(c, &l);
+		struct script_check k = { .s = &s };
+		k.l = fixed_world(&s) ? sbc_layout_at(&s, s.nodes) : s.l;
+		layout_faults_find(&k.l, &k.fs);
+		script_world_not_divisible(c, &k);
+		script_data_parallel_flag(c, &k);
+		script_global_batch(c, &k);
+		script_layers_not_divisible(c, &k);
+		script_experts_not_divisible(c, &k);
+		script_heads_not_divisible(c, &k);
 	}
 }

@@ -9,6 +9,7 @@
 #include "catalog.h"
 #include "cluster.h"
 #include "diag.h"
+#include "layout.h"
 #include "sbatch.h"
 #include "script.h"
 
@@ -61,6 +62,26 @@ bool sbc_multi_node(const struct sbc *c);
  * when absent or not a literal (resolvable) value. */
 bool sbc_nnodes(const struct sbc *c, const sb_part *torch, const sb_cmd *cmd, long long *min,
 		long long *max);
+
+/* The parallel layout a torchrun command gives its training script, read
+ * with the framework's flag table (layout.c); false when the command
+ * starts no training script with a framework's TP or PP flag. */
+struct sbc_layout {
+	const sb_cmd *cmd;
+	const sb_part *torch, *entry;
+	long long nodes, nodes_max;   /* --nnodes, or MIN and MAX of MIN:MAX; 0 unknown */
+	long long ppn;                /* --nproc-per-node; 0 unknown */
+	struct layout l;              /* world 0; degrees not given are 1 */
+};
+bool sbc_read_layout(const struct sbc *c, const sb_cmd *cmd, struct sbc_layout *s);
+/* The layout at nodes x the processes per node. */
+struct layout sbc_layout_at(const struct sbc_layout *s, long long nodes);
+/* Where the script gives knob k (its program when it does not). */
+struct sb_span sbc_layout_span(const struct sbc_layout *s, enum fw_knob k);
+/* The first fault the script rules hold a world to (TP x PP x CP, an
+ * explicit DP, the batch) at nodes, with its numbers; LAYOUT_OK when none. */
+enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
+				  struct layout_finding *found);
 
 void sbc_check_text(struct sbc *c);
 void sbc_check_options(struct sbc *c);

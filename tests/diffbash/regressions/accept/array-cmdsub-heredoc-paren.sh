@@ -1,0 +1,5 @@
+#!/bin/bash
+a=($(cat <<'EOF'
+)(
+EOF
+))

@@ -1,0 +1,2 @@
+#!/bin/bash
+x=$(case $1 in a) echo;; esac)

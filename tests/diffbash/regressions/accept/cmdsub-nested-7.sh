@@ -1,0 +1,2 @@
+#!/bin/bash
+x=$(echo $(echo $(echo $(echo $(echo $(echo $(echo a)))))))

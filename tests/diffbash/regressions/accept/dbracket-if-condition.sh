@@ -1,0 +1,2 @@
+#!/bin/bash
+if [[ -n x ]]; then :; fi

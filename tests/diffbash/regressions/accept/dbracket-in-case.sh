@@ -1,0 +1,2 @@
+#!/bin/bash
+case a in a) [[ -n x ]];; esac

@@ -1,0 +1,2 @@
+#!/bin/bash
+until [[ -n x ]]; do [[ -z y ]] || break; done

@@ -1,0 +1,2 @@
+#!/bin/bash
+if true; then [[ -n x ]]; fi

@@ -1,0 +1,2 @@
+#!/bin/bash
+while true; do [[ -n x ]] && break; done

@@ -1,0 +1,4 @@
+#!/bin/bash
+while false; do :; done <<EOF
+${
+EOF

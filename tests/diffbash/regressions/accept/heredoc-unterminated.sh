@@ -1,0 +1,3 @@
+#!/bin/bash
+cat <<EOF
+the delimiter never comes

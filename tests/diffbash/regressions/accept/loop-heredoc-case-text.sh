@@ -1,0 +1,5 @@
+#!/bin/bash
+while false; do <<'EOF'
+case x in)
+EOF
+done

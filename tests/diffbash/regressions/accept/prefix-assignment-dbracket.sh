@@ -1,0 +1,2 @@
+#!/bin/bash
+if true; then C= [[ x ]]; fi

@@ -1,0 +1,2 @@
+#!/bin/bash
+time for i in 1; do :; done

@@ -1,0 +1,3 @@
+#!/bin/bash
+for i in 1; do a ||
+done

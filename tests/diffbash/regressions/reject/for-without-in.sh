@@ -1,0 +1,2 @@
+#!/bin/bash
+for t i; do :; done

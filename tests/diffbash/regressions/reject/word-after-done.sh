@@ -1,0 +1,2 @@
+#!/bin/bash
+for i in 1; do :; done x

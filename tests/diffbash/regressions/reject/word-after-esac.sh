@@ -1,0 +1,2 @@
+#!/bin/bash
+case a in a) ;; esac x
