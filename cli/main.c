@@ -33,7 +33,7 @@ static const struct {
 	{ "docs", cmd_docs, "print the rules reference: trainforge docs rules > docs/rules.md" },
 	{ "init", cmd_init, "write a commented .trainforge.yaml and a starter job spec; print a pre-commit stanza" },
 	{ "schema", cmd_schema, "print a JSON Schema for editors: jobspec or parallelcluster" },
-	{ "lsp", cmd_lsp, "run a language server on stdio (diagnostics only)" },
+	{ "lsp", cmd_lsp, "run a language server on stdio (diagnostics and their fixes)" },
 	{ "version", cmd_version, "print the version" },
 };
 

@@ -253,8 +253,74 @@ async function shellcheckSession() {
 	srv.conn.dispose();
 }
 
+// The text with one LSP TextEdit applied (UTF-16 positions: JavaScript's own).
+function applyEdit(text, edit) {
+	const lines = text.split('\n');
+	const offset = (p) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+	return text.slice(0, offset(edit.range.start)) + edit.newText + text.slice(offset(edit.range.end));
+}
+
+const codeActions = (srv, uri, range, diagnostics) => srv.conn.sendRequest(rpc.CodeActionRequest.type,
+	{ textDocument: { uri }, range, context: { diagnostics } });
+const editOf = (action, uri) => ((action.edit || {}).changes || {})[uri] || [];
+
+// textDocument/codeAction: each fix of a finding in the range, with the
+// diagnostic it fixes; applying one through the client's edit fixes it.
+async function codeActionSession() {
+	const srv = start();
+	const init = await initialize(srv, ['utf-16']);
+	const cap = init.capabilities.codeActionProvider || {};
+	result((cap.codeActionKinds || []).includes('quickfix'), 'code-action-capability', JSON.stringify(cap));
+	await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+	const cluster = file('examples/broken/cluster.yaml');
+	await open(srv, cluster);
+	let p = await published(srv, cluster.uri, 1);
+
+	// the look-alike: the safe fix writes ASCII, the unsafe one the instance type meant
+	const hyphen = byCode(p, 'PC1004')[0];
+	let actions = await codeActions(srv, cluster.uri, hyphen.range, [hyphen]);
+	const mine = actions.filter((a) => (a.diagnostics || []).some((d) => d.code === 'PC1004'));
+	const safe = mine.find((a) => a.isPreferred), unsafe = mine.find((a) => !a.isPreferred);
+	result(mine.length === 2 && mine.every((a) => a.kind === 'quickfix'), 'code-action-two-fixes',
+		JSON.stringify(actions.map((a) => a.title)));
+	const se = safe ? editOf(safe, cluster.uri) : [], ue = unsafe ? editOf(unsafe, cluster.uri) : [];
+	result(se.length === 1 && se[0].newText === '-' && pos(se[0]) === '29:26-29:27', 'code-action-safe-edit',
+		JSON.stringify(se));
+	result(ue.length === 1 && ue[0].newText === 'p5.48xlarge' && pos(ue[0]) === '29:24-29:35',
+		'code-action-unsafe-edit', JSON.stringify(ue));
+	result(safe && JSON.stringify(safe.diagnostics[0]) === JSON.stringify(hyphen), 'code-action-carries-the-diagnostic',
+		safe && JSON.stringify(safe.diagnostics[0]));
+
+	// an enum's did-you-mean; and nothing for a finding without a fix
+	const spot = byCode(p, 'PC0005')[0];
+	actions = await codeActions(srv, cluster.uri, spot.range, [spot]);
+	const enumFix = actions.find((a) => a.diagnostics[0].code === 'PC0005');
+	result(enumFix && editOf(enumFix, cluster.uri)[0].newText === 'SPOT' && !enumFix.isPreferred,
+		'code-action-did-you-mean', JSON.stringify(actions));
+	const minmax = byCode(p, 'PC2201')[0];
+	actions = await codeActions(srv, cluster.uri, minmax.range, [minmax]);
+	result(!actions.some((a) => a.diagnostics[0].code === 'PC2201'), 'code-action-none-without-a-fix',
+		JSON.stringify(actions));
+
+	// the client applies the unsafe edit; the next lint has neither finding
+	const text = applyEdit(applyEdit(cluster.text, ue[0]), editOf(enumFix, cluster.uri)[0]);
+	await change(srv, cluster.uri, 2, text);
+	p = await published(srv, cluster.uri, 2);
+	result(byCode(p, 'PC1004').length === 0 && byCode(p, 'PC1002').length === 0 &&
+		byCode(p, 'PC0005').length === 0, 'code-action-edit-fixes',
+		JSON.stringify(p.diagnostics.map((d) => d.code)));
+	await expectError('code-action-without-range', srv.conn.sendRequest('textDocument/codeAction',
+		{ textDocument: { uri: cluster.uri } }), -32602);
+	const none = await codeActions(srv, 'file:///not/open.yaml', hyphen.range, []);
+	result(Array.isArray(none) && none.length === 0, 'code-action-unknown-document', JSON.stringify(none));
+	await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+	await srv.conn.sendNotification(rpc.ExitNotification.type);
+	await srv.exited;
+	srv.conn.dispose();
+}
+
 async function main() {
-	for (const session of [utf16Session, utf8Session, shellcheckSession]) {
+	for (const session of [utf16Session, utf8Session, codeActionSession, shellcheckSession]) {
 		try {
 			await session();
 		} catch (e) {
