@@ -1,18 +1,21 @@
-/* trainforge docs rules: docs/rules.md, made from the rule table and the
- * explanations, so the reference cannot drift from the tool. */
+/* trainforge docs rules|versions: docs/rules.md, made from the rule
+ * table and the explanations, and docs/versions-table.md (docs_versions.c),
+ * so the references cannot drift from the tool. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "commands.h"
+#include "docs.h"
 #include "explain.h"
 #include "rules.h"
 
 static const char docs_usage[] =
-	"usage: trainforge docs rules\n"
-	"  prints the rules reference (docs/rules.md) in Markdown:\n"
-	"  trainforge docs rules > docs/rules.md\n";
+	"usage: trainforge docs rules|versions\n"
+	"  prints a reference in Markdown:\n"
+	"  trainforge docs rules > docs/rules.md\n"
+	"  trainforge docs versions > docs/versions-table.md\n";
 
 /* Docs order: by family, then by ID (an area is a range of IDs). */
 static int by_group(const void *pa, const void *pb)
@@ -115,12 +118,16 @@ int cmd_docs(int argc, char **argv)
 		fputs(docs_usage, stdout);
 		return EXIT_CLEAN;
 	}
-	if (argc != 2 || strcmp(argv[1], "rules") != 0) {
+	bool rules = argc == 2 && !strcmp(argv[1], "rules");
+	if (argc != 2 || (!rules && strcmp(argv[1], "versions") != 0)) {
 		fputs(docs_usage, stderr);
 		return EXIT_TROUBLE;
 	}
 	struct buf b = BUF_INIT;
-	write_rules_md(&b);
+	if (rules)
+		write_rules_md(&b);
+	else
+		docs_write_versions(&b);
 	fwrite(b.p, 1, b.len, stdout);
 	buf_free(&b);
 	return ferror(stdout) ? EXIT_TROUBLE : EXIT_CLEAN;

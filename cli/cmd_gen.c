@@ -10,22 +10,28 @@
 #include "lint.h"
 #include "output.h"
 #include "render.h"
+#include "targets.h"
 
 static const char gen_usage[] =
-	"usage: trainforge gen SPEC [-o DIR] [--force] [--check] [--templates DIR]\n"
+	"usage: trainforge gen SPEC [-o DIR] [--force] [--check] [--templates DIR] [--target T]\n"
 	"  writes NAME-cluster.yaml and NAME.sbatch (and NAME-spot-watcher.sh for a mixed fleet)\n"
 	"  into DIR (default .) and prints the plan\n"
 	"  --force          overwrite files that differ\n"
 	"  --check          write nothing; exit 1 when a file is missing or differs\n"
-	"  --templates DIR  use DIR/<template> instead of the built-in one of that name\n";
+	"  --templates DIR  use DIR/<template> instead of the built-in one of that name\n"
+	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the files\n"
+	"                   are for; the spec and the files are checked against them\n"
+	"                   (default: ParallelCluster 3.16 and the Slurm it ships, 25.11)\n";
 
 struct gen_args {
 	const char *spec, *dir, *templates;
 	bool force, check;
+	struct target target;
 };
 
 static int parse(struct gen_args *a, int argc, char **argv)
 {
+	struct target_request req = { 0 };
 	for (int i = 1; i < argc; i++) {
 		const char *s = argv[i];
 		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
@@ -39,6 +45,9 @@ static int parse(struct gen_args *a, int argc, char **argv)
 			a->dir = argv[++i];
 		} else if (!strcmp(s, "--templates") && i + 1 < argc) {
 			a->templates = argv[++i];
+		} else if ((!strcmp(s, "--target") && i + 1 < argc) || !strncmp(s, "--target=", 9)) {
+			if (!targets_add(&req, s[8] == '=' ? s + 9 : argv[++i]))
+				return EXIT_TROUBLE;
 		} else if (s[0] == '-' && strcmp(s, "-")) {
 			fprintf(stderr, "trainforge: unknown option '%s'\n%s", s, gen_usage);
 			return EXIT_TROUBLE;
@@ -53,6 +62,7 @@ static int parse(struct gen_args *a, int argc, char **argv)
 		fputs(gen_usage, stderr);
 		return EXIT_TROUBLE;
 	}
+	a->target = target_apply(target_default(), &req);
 	struct stat st;
 	if (stat(a->dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "trainforge: %s: not a directory\n", a->dir);
@@ -63,10 +73,12 @@ static int parse(struct gen_args *a, int argc, char **argv)
 
 /* A generated file that does not lint clean is a bug in trainforge: say
  * so rather than hand it to the user. */
-static bool lint_generated(const struct gen_files *files, const char *dir)
+static bool lint_generated(const struct gen_files *files, const char *dir,
+			   const struct target *target)
 {
 	struct lint_options opt;
 	lint_options_init(&opt);
+	opt.target = *target;
 	opt.shellcheck = SHELLCHECK_OFF; /* the tests run shellcheck on every output */
 	struct lint_run run;
 	lint_run_init(&run, &opt);
@@ -134,7 +146,7 @@ int cmd_gen(int argc, char **argv)
 		return rc;
 	struct diag_list diags = { 0 };
 	struct jobspec js;
-	if (!jobspec_open(&js, a.spec, &diags))
+	if (!jobspec_open(&js, a.spec, &a.target, &diags))
 		return EXIT_TROUBLE;
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, false);
@@ -144,7 +156,7 @@ int cmd_gen(int argc, char **argv)
 	if (js.ok && !render_all(&js.plan, &js.spec, a.spec, a.templates, &files, err, sizeof err)) {
 		fprintf(stderr, "trainforge: template error: %s\n", err);
 		rc = EXIT_TROUBLE;
-	} else if (js.ok && !lint_generated(&files, a.dir)) {
+	} else if (js.ok && !lint_generated(&files, a.dir, &a.target)) {
 		rc = EXIT_TROUBLE;
 	} else if (js.ok) {
 		rc = write_files(&a, &files);

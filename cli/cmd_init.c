@@ -53,7 +53,14 @@ static const char config_text[] =
 	"# cluster: cluster.yaml\n"
 	"\n"
 	"# shellcheck on batch scripts: auto (when installed), off, required, or a path.\n"
-	"shellcheck: auto\n";
+	"shellcheck: auto\n"
+	"\n"
+	"# The versions findings are judged against (default: the newest\n"
+	"# ParallelCluster, 3.16, and the Slurm it ships). Naming ParallelCluster\n"
+	"# brings its Slurm; naming Slurm alone keeps ParallelCluster at the default.\n"
+	"# target:\n"
+	"#   parallelcluster: \"3.13\"\n"
+	"#   slurm: \"24.05\"\n";
 
 static const char job_text[] =
 	"# A starter job spec. `trainforge plan job.yaml` shows the layout and cost;\n"

@@ -13,6 +13,7 @@
 #include "lint.h"
 #include "jobspec.h"
 #include "selectors.h"
+#include "targets.h"
 
 struct lint_cli {
 	struct lint_options opt;
@@ -21,6 +22,7 @@ struct lint_cli {
 	int color;          /* -1 auto, 0 never, 1 always */
 	bool quiet, fix, unsafe_fixes, diff;
 	const char *show_config;
+	struct target base_target;    /* --target over the default, without files */
 	char **paths;
 	int n_paths;
 	struct tmpl_defs defines;     /* --env-file, then --define over them */
@@ -43,6 +45,7 @@ static const char lint_usage[] =
 	"      --severity ID=LEVEL  re-level a rule (error, warning, info)\n"
 	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
 	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
+	TARGETS_USAGE
 	"Templates (${VAR}, {{ var }}, <VALUE>: unknown values, not wrong ones):\n"
 	"      --define NAME=VALUE  check as if rendered with this value (repeatable)\n"
 	"      --env-file FILE    NAME=VALUE lines, as --define (repeatable; --define wins)\n"
@@ -121,6 +124,9 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 		c->show_config = v;
 	} else if (!strcmp(flag, "--severity")) {
 		return set_severity(c, v);
+	} else if (!strcmp(flag, "--target")) {
+		if (!targets_add(&c->opt.target_flags, v))
+			return EXIT_TROUBLE;
 	} else if (!strcmp(flag, "--fail-level")) {
 		int l = severity_parse(v);
 		if (l < 0 && strcmp(v, "never") != 0)
@@ -277,6 +283,34 @@ static void unsafe_hint(const struct lint_run *run, bool unsafe)
 		fprintf(stderr, "%zu more %s available with --unsafe-fixes.\n", n, plural(n, "fix is", "fixes are"));
 }
 
+/* The distinct targets of the run's files (the command line's when it
+ * linted none), for the json and sarif run properties. */
+static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
+			  struct format_target *out, size_t cap)
+{
+	size_t n = 0;
+	struct target seen[16];
+	for (size_t i = 0; i <= run->n_files && n < cap && n < 16; i++) {
+		const struct target *t;
+		if (i < run->n_files && run->files[i]->input && run->files[i]->kind != KIND_UNKNOWN)
+			t = &lint_options_of(run, run->files[i]->src)->target;
+		else if (i == run->n_files && n == 0)
+			t = &c->base_target;
+		else
+			continue;
+		bool dup = false;
+		for (size_t k = 0; k < n && !dup; k++)
+			dup = target_equal(&seen[k], t);
+		if (dup)
+			continue;
+		seen[n] = *t;
+		snprintf(out[n].parallelcluster, sizeof out[n].parallelcluster, "%s", PC_TEXT(t->pc));
+		snprintf(out[n].slurm, sizeof out[n].slurm, "%s", SLURM_TEXT(t->slurm));
+		n++;
+	}
+	return n;
+}
+
 static void lint_all(struct lint_run *run, const struct lint_cli *c)
 {
 	lint_run_init(run, &c->opt);
@@ -322,7 +356,7 @@ int cmd_lint(int argc, char **argv)
 	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1 };
 	c.flags.fail_level = -1;
 	lint_options_init(&c.opt);
-	c.opt.check_jobspec = jobspec_lint;
+	c.opt.check_jobspec_at = jobspec_lint_at;
 	char *paths[argc + 1];
 	c.paths = paths;
 	int rc = parse_args(&c, argc, argv);
@@ -364,7 +398,11 @@ int cmd_lint(int argc, char **argv)
 		rc = fixed;
 	} else {
 		diag_list_sort(&run.diags);
-		format_write(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color));
+		struct format_target targets[16];
+		c.base_target = target_apply(target_default(), &c.opt.target_flags);
+		struct format_run props = { targets, run_targets(&run, &c, targets, 16) };
+		format_write_run(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color),
+				 &props);
 		fflush(stdout);
 		if (!c.quiet)
 			summary(&run);

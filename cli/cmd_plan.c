@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "format.h"
 #include "jobspec.h"
+#include "targets.h"
 
 static const char plan_usage[] =
 	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--hours N] [--format text|json] [--svg FILE]\n"
@@ -14,7 +15,9 @@ static const char plan_usage[] =
 	"  each figure with its source; writes nothing but the --svg chart\n"
 	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
 	"  --hours N        price a run of N hours instead of the estimated run time\n"
-	"  --svg FILE       write a chart of run cost against run time per type\n";
+	"  --svg FILE       write a chart of run cost against run time per type\n"
+	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the spec\n"
+	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n";
 
 #define MAX_TYPES 64
 
@@ -65,6 +68,7 @@ int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
 	double hours = 0;
+	struct target_request req = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(plan_usage, stdout);
@@ -86,6 +90,10 @@ int cmd_plan(int argc, char **argv)
 			compare = argv[++i];
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
+		} else if ((!strcmp(argv[i], "--target") && i + 1 < argc) ||
+			   !strncmp(argv[i], "--target=", 9)) {
+			if (!targets_add(&req, argv[i][8] == '=' ? argv[i] + 9 : argv[++i]))
+				return EXIT_TROUBLE;
 		} else if (argv[i][0] == '-' && strcmp(argv[i], "-")) {
 			fprintf(stderr, "trainforge: unknown option '%s'\n%s", argv[i], plan_usage);
 			return EXIT_TROUBLE;
@@ -100,6 +108,7 @@ int cmd_plan(int argc, char **argv)
 		fputs(plan_usage, stderr);
 		return EXIT_TROUBLE;
 	}
+	struct target target = target_apply(target_default(), &req);
 	const struct instance_type *types[MAX_TYPES + 1];
 	size_t ntypes = 0;
 	/* the spec's own type is added first once the spec is read */
@@ -110,7 +119,7 @@ int cmd_plan(int argc, char **argv)
 
 	struct diag_list diags = { 0 };
 	struct jobspec js;
-	if (!jobspec_open(&js, path, &diags))
+	if (!jobspec_open(&js, path, &target, &diags))
 		return EXIT_TROUBLE;
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, false);

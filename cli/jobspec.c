@@ -13,16 +13,18 @@
 
 /* Only a document without issues is bound: libcyaml would stop at the
  * first duplicate key that our loader has already reported. */
-static bool check(struct source *src, const yamldoc *doc, struct spec *spec,
-		  struct plan *plan, struct diag_list *diags)
+static bool check(struct source *src, const yamldoc *doc, const struct target *target,
+		  struct spec *spec, struct plan *plan, struct diag_list *diags)
 {
 	memset(spec, 0, sizeof *spec);
+	spec->target = target ? *target : target_default();
 	if (yamldoc_issue_count(doc) || !spec_load(spec, src, doc, diags))
 		return false;
 	return plan_derive(plan, spec, diags);
 }
 
-bool jobspec_open(struct jobspec *js, const char *path, struct diag_list *diags)
+bool jobspec_open(struct jobspec *js, const char *path, const struct target *target,
+		  struct diag_list *diags)
 {
 	memset(js, 0, sizeof *js);
 	size_t len;
@@ -42,7 +44,7 @@ bool jobspec_open(struct jobspec *js, const char *path, struct diag_list *diags)
 	js->doc = yamldoc_parse(js->src->text, js->src->len, NULL);
 	size_t before = diags->len;
 	issues_report(diags, js->src, js->doc, KIND_JOBSPEC);
-	js->ok = check(js->src, js->doc, &js->spec, &js->plan, diags);
+	js->ok = check(js->src, js->doc, target, &js->spec, &js->plan, diags);
 	/* `# trainforge disable=` holds for gen and plan as it does for lint;
 	 * a suppressed error still stops gen (check returned false). */
 	static bool every_rule[RULE__COUNT];
@@ -64,8 +66,14 @@ void jobspec_close(struct jobspec *js)
 
 void jobspec_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
 {
+	jobspec_lint_at(src, doc, NULL, diags);
+}
+
+void jobspec_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
+		     struct diag_list *diags)
+{
 	struct spec spec;
 	struct plan plan;
-	check(src, doc, &spec, &plan, diags);
+	check(src, doc, target, &spec, &plan, diags);
 	spec_free(&spec);
 }

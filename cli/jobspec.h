@@ -18,11 +18,15 @@ struct jobspec {
 	bool ok;          /* spec and plan without errors */
 };
 
-/* Reads path ("-" for stdin) and checks it. Returns false (message on
- * stderr) only when the file cannot be read; findings go to diags. */
-bool jobspec_open(struct jobspec *js, const char *path, struct diag_list *diags);
+/* Reads path ("-" for stdin) and checks it against target (NULL: the
+ * default). Returns false (message on stderr) only when the file cannot
+ * be read; findings go to diags. */
+bool jobspec_open(struct jobspec *js, const char *path, const struct target *target,
+		  struct diag_list *diags);
 void jobspec_close(struct jobspec *js);
 /* The lint hook: spec and plan checks on an already parsed document. */
 void jobspec_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
+void jobspec_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
+		     struct diag_list *diags);
 
 #endif

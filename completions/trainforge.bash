@@ -21,23 +21,26 @@ _trainforge() {
 		mapfile -t COMPREPLY < <(compgen -W "ALL PC JS SB LN SC $(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur")
 		return ;;
 	-o|--output|--templates) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	--target)
+		mapfile -t COMPREPLY < <(compgen -W "parallelcluster=3.11 parallelcluster=3.12 parallelcluster=3.13 parallelcluster=3.14 parallelcluster=3.15 parallelcluster=3.16 slurm=22.05 slurm=23.02 slurm=23.11 slurm=24.05 slurm=24.11 slurm=25.05 slurm=25.11 slurm=26.05" -- "$cur")
+		return ;;
 	esac
 	case $cmd in
 	explain)
 		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
-	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster" -- "$cur") ;;
+	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster --target --all-releases" -- "$cur") ;;
 	docs) mapfile -t COMPREPLY < <(compgen -W "rules" -- "$cur") ;;
 	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
 	instances) mapfile -t COMPREPLY < <(compgen -W "--family --format" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --define --env-file --no-ignore" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target --define --env-file --no-ignore" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;
 	gen|plan)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --hours --format --svg" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --hours --format --svg --target" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

@@ -343,14 +343,18 @@ static spec_rule_fn *const fault_rule[] = {
 	[SF_UNKNOWN_KEY] = spec_unknown_key, [SF_TYPE] = spec_wrong_type,
 	[SF_MISSING] = spec_missing_key, [SF_VALUE] = spec_invalid_value,
 	[SF_CONFLICT] = spec_conflicting_keys, [SF_SINCE] = spec_invalid_value,
-	[SF_SCHEMA] = spec_invalid_value,
+	[SF_KEY_SINCE] = spec_unknown_key, [SF_UNTIL] = spec_invalid_value,
+	[SF_KEY_UNTIL] = spec_unknown_key, [SF_SCHEMA] = spec_invalid_value,
 };
 
 static bool check_schema(struct spec *spec, struct diag_list *diags)
 {
 	schema *s = schema_embedded("jobspec.schema.json");
 	struct schema_errors errs = { 0 };
-	schema_validate(s, spec->doc, yd_root(spec->doc), &errs);
+	/* the spec's values that become config values (cluster.os) carry
+	 * the releases of the ParallelCluster that will read them */
+	struct version pc = version_is_set(spec->target.pc) ? spec->target.pc : pc_newest();
+	schema_validate_release(s, spec->doc, yd_root(spec->doc), pc, &errs);
 	for (size_t i = 0; i < errs.len; i++) {
 		struct diag *d = fault_rule[errs.v[i].fault](spec, diags, errs.v[i].pos, "%s",
 							     errs.v[i].msg);
@@ -399,9 +403,11 @@ static bool check_lookalikes(struct spec *spec, yd_node n, struct diag_list *dia
 bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
 	       struct diag_list *diags)
 {
+	struct target target = spec->target;
 	memset(spec, 0, sizeof *spec);
 	spec->doc = doc;
 	spec->src = src;
+	spec->target = target;
 	if (!check_schema(spec, diags) || !check_lookalikes(spec, yd_root(doc), diags))
 		return false;
 	struct bind_log log = { BUF_INIT };

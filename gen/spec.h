@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "frameworks.h"
+#include "target.h"
 #include "yamldoc.h"
 
 enum capacity { CAP_ONDEMAND, CAP_SPOT, CAP_CAPACITY_BLOCK, CAP_RESERVATION };
@@ -70,9 +71,11 @@ struct spec {
 	struct job_spec *job;   /* NULL when the spec has errors */
 	const yamldoc *doc;     /* for positions */
 	struct source *src;
+	struct target target;   /* set before spec_load; zero: the default */
 };
 
-/* Checks src (already parsed into doc) against the job spec schema,
+/* Checks src (already parsed into doc) against the job spec schema (its
+ * release tags against spec->target's ParallelCluster),
  * adding JS findings to diags; when there is no error, binds it and
  * applies defaults. The spec keeps pointers to doc and src. */
 bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,

@@ -20,6 +20,7 @@ void lint_options_init(struct lint_options *opt)
 	opt->kind = KIND_AUTO;
 	opt->max_bytes = TF_DEFAULT_MAX_BYTES;
 	opt->shellcheck = SHELLCHECK_AUTO;
+	opt->target = target_default();
 	for (int i = 0; i < RULE__COUNT; i++) {
 		opt->enabled[i] = true;
 		opt->level[i] = -1;
@@ -126,20 +127,22 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	if (yaml)
 		ln_yaml_issues(&run->diags, src, f->doc, kind, &f->tmpl);
 	f->complete = !yamldoc_broken(f->doc) || !yaml;
+	const struct lint_options *opt = lint_options_of(run, src);
 	if (kind != KIND_UNKNOWN && f->complete)
 		ln_template_placeholders(&run->diags, src, &f->tmpl);
 	if (kind == KIND_PCLUSTER && f->complete) {
 		f->cluster = cluster_of(src, f->doc);
-		pcluster_lint(src, f->doc, &f->tmpl, &run->diags);
+		pcluster_lint_at(src, f->doc, &f->tmpl, &opt->target, &run->diags);
+	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec_at) {
+		run->opt->check_jobspec_at(src, f->doc, &opt->target, &run->diags);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec) {
 		run->opt->check_jobspec(src, f->doc, &run->diags);
 	} else if (kind == KIND_UNKNOWN && f->complete) {
 		ln_unknown_kind(&run->diags, src,
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");
 	}
-	const bool *enabled = lint_options_of(run, src)->enabled;
-	diag_collapse(&run->diags, first, src, enabled);
-	suppress_apply(src, f->doc, &run->diags, first, enabled, f->complete);
+	diag_collapse(&run->diags, first, src, opt->enabled);
+	suppress_apply(src, f->doc, &run->diags, first, opt->enabled, f->complete);
 	lint_apply_selection(run, first);
 }
 
@@ -224,8 +227,9 @@ void lint_run_finish(struct lint_run *run)
 				scripts[n++] = run->files[i];
 	for (size_t i = 0; i < n; i++) {
 		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
-		sbatch_lint(scripts[i]->src, scripts[i]->model, lint_pair(run, scripts[i], known_clusters),
-			    caller ? caller->model : NULL, &run->diags);
+		sbatch_lint_at(scripts[i]->src, scripts[i]->model,
+			       lint_pair(run, scripts[i], known_clusters), caller ? caller->model : NULL,
+			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
 	}
 	run_shellcheck(run, scripts, n);
 	for (size_t i = 0; i < n; i++) {

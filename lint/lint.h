@@ -12,6 +12,7 @@
 #include "fileio.h"
 #include "script.h"
 #include "shellcheck.h"
+#include "target.h"
 #include "tmpl.h"
 #include "trouble.h"
 #include "yamldoc.h"
@@ -20,6 +21,9 @@
  * here, since lint/ does not include gen/. */
 typedef void (*jobspec_check_fn)(struct source *src, const yamldoc *doc,
 				 struct diag_list *diags);
+/* The same against a target (the ParallelCluster a generated config is for). */
+typedef void (*jobspec_check_at_fn)(struct source *src, const yamldoc *doc,
+				    const struct target *target, struct diag_list *diags);
 
 struct lint_options;
 /* The options for one input path (its .trainforge.yaml); NULL: the run's. */
@@ -32,6 +36,9 @@ struct lint_options {
 	bool enabled[RULE__COUNT];         /* after --select/--ignore */
 	int level[RULE__COUNT];            /* -1 = the rule's default */
 	jobspec_check_fn check_jobspec;    /* NULL: job specs get input checks only */
+	jobspec_check_at_fn check_jobspec_at; /* when set, used instead, with the target */
+	struct target target;              /* the versions the file is checked against */
+	struct target_request target_flags; /* --target: applied over the settings files */
 	const char *cluster_path;          /* --cluster: pairs every batch script */
 	enum shellcheck_mode shellcheck;
 	const char *shellcheck_program;    /* NULL: from PATH */

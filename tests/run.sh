@@ -64,6 +64,9 @@ count corpus sh tests/corpus/sbatch.sh
 count lsp sh tests/lsp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh
+count targets sh tests/targets/run.sh
+count versions sh tests/versions/run.sh
+count oracle sh tests/oracle/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
 count diffbash sh tests/diffbash/run.sh

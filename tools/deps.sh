@@ -24,6 +24,13 @@ need_pkg libcyaml libcyaml-dev
 need_pkg libpcre2-8 libpcre2-dev
 need_pkg cmocka libcmocka-dev
 need_cmd python3 python3
+# ParallelCluster's own package, which tests/update loads, runs on
+# Debian's python3 with Debian's modules.
+need_py() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || missing="$missing $2"; }
+need_py marshmallow python3-marshmallow
+need_py yaml python3-yaml
+need_py boto3 python3-boto3
+need_py pkg_resources python3-pkg-resources
 need_cmd node nodejs   # the lsp and schema suites drive real editor clients
 need_cmd npm npm
 need_cmd shellcheck shellcheck

@@ -495,7 +495,7 @@ int cmd_lsp(int argc, char **argv)
 {
 	struct server s = { .out = STDOUT_FILENO };
 	lint_options_init(&s.opt);
-	s.opt.check_jobspec = jobspec_lint;
+	s.opt.check_jobspec_at = jobspec_lint_at;
 	s.opt.shellcheck = SHELLCHECK_OFF;
 	const char *select = NULL, *ignore = NULL;
 	int rc = parse_args(&s, argc, argv, &select, &ignore);

@@ -135,13 +135,45 @@ static void json_diag(struct buf *b, const struct diag *d)
 	buf_putc(b, '}');
 }
 
+static void target_object(struct buf *b, const struct format_target *t)
+{
+	buf_puts(b, "{\"parallelcluster\":");
+	format_json_str(b, t->parallelcluster);
+	buf_puts(b, ",\"slurm\":");
+	format_json_str(b, t->slurm);
+	buf_putc(b, '}');
+}
+
+void format_run_properties(struct buf *b, const struct format_run *run)
+{
+	if (run->n_targets == 1) {
+		buf_puts(b, "\"target\":");
+		target_object(b, &run->targets[0]);
+		buf_putc(b, ',');
+	}
+	buf_puts(b, "\"targets\":[");
+	for (size_t i = 0; i < run->n_targets; i++) {
+		if (i)
+			buf_putc(b, ',');
+		target_object(b, &run->targets[i]);
+	}
+	buf_putc(b, ']');
+}
+
 /* The formats that are a sequence of lines, one or more per finding. */
 static void write_lines(struct buf *b, enum format fmt,
-			const struct diag_list *list, bool color)
+			const struct diag_list *list, bool color, const struct format_run *run)
 {
-	if (fmt == FMT_JSON)
-		buf_printf(b, "{\"schemaVersion\":1,\"tool\":{\"name\":\"trainforge\",\"version\":\"%s\"},\"diagnostics\":[",
+	if (fmt == FMT_JSON) {
+		buf_printf(b, "{\"schemaVersion\":1,\"tool\":{\"name\":\"trainforge\",\"version\":\"%s\"},",
 			   TF_VERSION);
+		if (run) {
+			buf_puts(b, "\"properties\":{");
+			format_run_properties(b, run);
+			buf_puts(b, "},");
+		}
+		buf_puts(b, "\"diagnostics\":[");
+	}
 	for (size_t i = 0; i < list->len; i++) {
 		const struct diag *d = &list->v[i];
 		switch (fmt) {
@@ -172,10 +204,16 @@ static void write_lines(struct buf *b, enum format fmt,
 void format_write(FILE *out, enum format fmt, const struct diag_list *list,
 		  bool color)
 {
+	format_write_run(out, fmt, list, color, NULL);
+}
+
+void format_write_run(FILE *out, enum format fmt, const struct diag_list *list,
+		      bool color, const struct format_run *run)
+{
 	struct buf b = BUF_INIT;
 	switch (fmt) {
 	case FMT_SARIF:
-		format_sarif(&b, list);
+		format_sarif(&b, list, run);
 		break;
 	case FMT_GITHUB:
 		format_github(&b, list);
@@ -184,7 +222,7 @@ void format_write(FILE *out, enum format fmt, const struct diag_list *list,
 		format_checkstyle(&b, list);
 		break;
 	default:
-		write_lines(&b, fmt, list, color);
+		write_lines(&b, fmt, list, color, run);
 		break;
 	}
 	if (b.len)

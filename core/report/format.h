@@ -17,11 +17,26 @@ enum format {
 	FMT_CHECKSTYLE, /* Checkstyle 4.3 XML */
 };
 
+/* What the files of a run were checked against (target.h), for the run
+ * properties of json and sarif: every distinct target, printed. */
+struct format_target {
+	char parallelcluster[16], slurm[16];
+};
+struct format_run {
+	const struct format_target *targets;
+	size_t n_targets;
+};
+
 /* Parses a --format value; -1 if unknown. */
 int format_parse(const char *s);
 /* The list must be sorted. color adds ANSI colour to text output; the
  * machine formats are never coloured. */
 void format_write(FILE *out, enum format fmt, const struct diag_list *list,
 		  bool color);
+/* The same with the run's properties (run may be NULL): json and sarif
+ * carry "properties": {"target": {...}} when the run had one target, and
+ * "targets": [...] always. */
+void format_write_run(FILE *out, enum format fmt, const struct diag_list *list,
+		      bool color, const struct format_run *run);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "buf.h"
 #include "diag.h"
+#include "format.h"
 
 /* Where the rule pages live: RULE_URL_PREFIX "PC2101". */
 #define RULE_URL_PREFIX "https://trainforge.dev/rules/"
@@ -11,7 +12,9 @@
 /* Appends s as a quoted JSON string ("null" for NULL); bytes that are not
  * UTF-8 become U+FFFD so the output is always valid JSON. */
 void format_json_str(struct buf *b, const char *s);
-void format_sarif(struct buf *b, const struct diag_list *list);
+void format_sarif(struct buf *b, const struct diag_list *list, const struct format_run *run);
+/* "target":{...},"targets":[...] (no braces around): the run properties. */
+void format_run_properties(struct buf *b, const struct format_run *run);
 void format_github(struct buf *b, const struct diag_list *list);
 void format_checkstyle(struct buf *b, const struct diag_list *list);
 

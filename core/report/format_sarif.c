@@ -273,7 +273,28 @@ static void result(struct jw *w, const struct diag *d, int rule_index)
 	jw_close(w, '}');
 }
 
-void format_sarif(struct buf *b, const struct diag_list *list)
+static void target_object(struct jw *w, const char *key, const struct format_target *t)
+{
+	jw_open(w, key, '{');
+	jw_str(w, "parallelcluster", t->parallelcluster);
+	jw_str(w, "slurm", t->slurm);
+	jw_close(w, '}');
+}
+
+/* The run's property bag (SARIF 2.1.0, 3.8): what it was checked against. */
+static void run_properties(struct jw *w, const struct format_run *run)
+{
+	jw_open(w, "properties", '{');
+	if (run->n_targets == 1)
+		target_object(w, "target", &run->targets[0]);
+	jw_open(w, "targets", '[');
+	for (size_t i = 0; i < run->n_targets; i++)
+		target_object(w, NULL, &run->targets[i]);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+void format_sarif(struct buf *b, const struct diag_list *list, const struct format_run *run)
 {
 	/* Rules in table order (shellcheck codes in code order), so the
 	 * rules array and every ruleIndex depend only on what fired. */
@@ -307,6 +328,8 @@ void format_sarif(struct buf *b, const struct diag_list *list)
 	jw_close(&w, '}');
 	jw_close(&w, '}');
 	jw_str(&w, "columnKind", "unicodeCodePoints");
+	if (run)
+		run_properties(&w, run);
 	jw_open(&w, "results", '[');
 	for (size_t i = 0; i < list->len; i++) {
 		const struct diag *d = &list->v[i];

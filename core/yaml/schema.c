@@ -22,7 +22,7 @@ static const char *const kw_names[KW__COUNT] = {
 	[KW_NOT] = "not", [KW_IF] = "if", [KW_THEN] = "then", [KW_ELSE] = "else",
 	[KW_DEPREQ] = "dependentRequired", [KW_PROPNAMES] = "propertyNames",
 	[KW_REF] = "$ref",
-	[KW_SINCE] = "x-since", [KW_MESSAGE] = "x-message",
+	[KW_SINCE] = "x-since", [KW_UNTIL] = "x-until", [KW_MESSAGE] = "x-message",
 };
 
 schema *schema_new(const yamldoc *doc)
@@ -173,7 +173,7 @@ struct compiled *sch_compile(schema *s, yd_node sn)
 		enum kw first, last;
 		unsigned check;
 	} groups[] = {
-		{ KW_ENUM, KW_CONST, CK_ENUM }, { KW_SINCE, KW_SINCE, CK_SINCE },
+		{ KW_ENUM, KW_CONST, CK_ENUM }, { KW_SINCE, KW_UNTIL, CK_SINCE },
 		{ KW_PATTERN, KW_PATTERN, CK_STRING },
 		{ KW_MINLENGTH, KW_MAXLENGTH, CK_STRING },
 		{ KW_MINIMUM, KW_XMAXIMUM, CK_NUMBER },
@@ -461,6 +461,8 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 			"the schema has a bad pattern or $ref here");
 		return;
 	}
+	if ((c->checks & CK_SINCE) && sch_check_key_release(r, c, n, holder, out))
+		return; /* one finding for a key the release lacks, not one per child */
 	r->depth++;
 	if (c->ref)
 		sch_validate(r, c->ref, n, holder, out);
@@ -468,7 +470,7 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 		if (c->checks & CK_ENUM)
 			sch_check_enum(r, c, n, out);
 		if (c->checks & CK_SINCE)
-			sch_check_since(r, c, n, out);
+			sch_check_value_release(r, c, n, out);
 		if (c->checks & CK_STRING)
 			sch_check_string(r, c, n, holder, out);
 		if (c->checks & CK_NUMBER)
@@ -482,11 +484,28 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 	r->depth--;
 }
 
+/* x-coerce at the root: the consumer converts values as marshmallow does. */
+static bool coerces(const schema *s)
+{
+	return yd_str_eq(s->doc, yd_get(s->doc, yd_root(s->doc), "x-coerce"), "marshmallow");
+}
+
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs)
 {
-	struct run r = { s, doc, 0, false, false, 0, 0 };
-	r.coerce = yd_str_eq(s->doc, yd_get(s->doc, yd_root(s->doc), "x-coerce"), "marshmallow");
+	struct run r = { .s = s, .doc = doc };
+	r.coerce = coerces(s);
+	if (root)
+		sch_validate(&r, yd_root(s->doc), root, 0, errs);
+}
+
+void schema_validate_release(schema *s, const yamldoc *doc, yd_node root,
+			     struct version release, struct schema_errors *errs)
+{
+	const char *product = yd_str(s->doc, yd_get(s->doc, yd_root(s->doc), "x-product"), NULL);
+	struct run r = { .s = s, .doc = doc, .versions = true, .release = release,
+			 .product = product ? product : "release" };
+	r.coerce = coerces(s);
 	if (root)
 		sch_validate(&r, yd_root(s->doc), root, 0, errs);
 }

@@ -7,17 +7,25 @@
  * minLength, maxLength, items, minItems, maxItems, uniqueItems, oneOf,
  * anyOf, allOf, not, if/then/else, dependentRequired, propertyNames,
  * $ref (local), and
- * three of our own: x-message (a sentence shown instead of the low-level
- * reasons when a cross-key rule fails), x-since (values accepted only
- * by newer releases, mapped to the release that added them), and, at the
- * root, x-coerce: "marshmallow" (the values ParallelCluster's loader
- * converts to the type a key takes, a quoted number or a yes for a
- * boolean, are SF_COERCED instead of SF_TYPE, and checked as converted). */
+ * our own: x-message (a sentence shown instead of the low-level reasons
+ * when a cross-key rule fails), and the release tags that
+ * schema_validate_release checks against a release of the product the
+ * schema describes (named by x-product at the root):
+ *   x-since: "3.15.0" on the schema of a property: the key exists from
+ *     that release; x-until: "3.15.0": that release removed it;
+ *   x-since: {"ubuntu2404": "3.13.0"} beside an enum: the values added
+ *     by later releases; x-until: {"ubuntu2004": "3.14.0"}: the values a
+ *     release removed.
+ * schema_validate ignores the tags. At the root, x-coerce: "marshmallow"
+ * says how the schema's consumer loads values: those ParallelCluster's
+ * loader converts to the type a key takes (a quoted number, a yes for a
+ * boolean) are SF_COERCED instead of SF_TYPE, and checked as converted. */
 #ifndef TF_SCHEMA_H
 #define TF_SCHEMA_H
 
 #include <stddef.h>
 
+#include "version.h"
 #include "yamldoc.h"
 
 enum schema_fault {
@@ -26,7 +34,10 @@ enum schema_fault {
 	SF_MISSING,
 	SF_VALUE,
 	SF_CONFLICT,
-	SF_SINCE,
+	SF_SINCE,     /* a value newer than the release */
+	SF_KEY_SINCE, /* a key newer than the release */
+	SF_UNTIL,     /* a value the release no longer has */
+	SF_KEY_UNTIL, /* a key the release no longer has */
 	SF_SCHEMA, /* the schema itself is broken (a bad pattern, a bad $ref) */
 	SF_COERCED, /* not of its type, but the loader converts it (x-coerce) */
 };
@@ -58,6 +69,10 @@ void schema_free(schema *s);
 /* Validates the instance rooted at root; appends to errs. */
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs);
+/* The same, and keys and values checked against the release tags for
+ * release (a line or a release of the product). */
+void schema_validate_release(schema *s, const yamldoc *doc, yd_node root,
+			     struct version release, struct schema_errors *errs);
 void schema_errors_free(struct schema_errors *errs);
 /* A scalar as marshmallow's Integer and Boolean fields read it, which is
  * how ParallelCluster reads the numbers and flags of its config: "10" and
@@ -65,6 +80,12 @@ void schema_errors_free(struct schema_errors *errs);
  * *out untouched) when the field would refuse it. */
 bool schema_read_int(const yamldoc *doc, yd_node n, long long *out);
 bool schema_read_bool(const yamldoc *doc, yd_node n, bool *out);
+struct buf;
+/* Prints a schema document as JSON (two-space indentation) for one
+ * release: without the keys and enum values the release lacks, and
+ * without the release tags. */
+void schema_print_release(const yamldoc *schema_doc, struct version release, struct buf *out);
+
 /* The schema of an embedded file ("parallelcluster.schema.json"),
  * compiled on first use and kept for the run; NULL if there is none. */
 schema *schema_embedded(const char *name);

@@ -14,7 +14,7 @@ enum kw {
 	KW_PATTERN, KW_MINIMUM, KW_MAXIMUM, KW_XMINIMUM, KW_XMAXIMUM,
 	KW_MINLENGTH, KW_MAXLENGTH, KW_ITEMS, KW_MINITEMS, KW_MAXITEMS,
 	KW_UNIQUE, KW_ONEOF, KW_ANYOF, KW_ALLOF, KW_NOT, KW_IF, KW_THEN,
-	KW_ELSE, KW_DEPREQ, KW_PROPNAMES, KW_REF, KW_SINCE, KW_MESSAGE, KW__COUNT
+	KW_ELSE, KW_DEPREQ, KW_PROPNAMES, KW_REF, KW_SINCE, KW_UNTIL, KW_MESSAGE, KW__COUNT
 };
 
 /* JSON Schema types, in the order of their bits in a type mask. */
@@ -25,7 +25,7 @@ enum { T_OBJECT, T_ARRAY, T_STRING, T_INTEGER, T_NUMBER, T_BOOLEAN, T_NULL, T__C
  * objects have two or three keywords). */
 enum {
 	CK_ENUM = 1 << 0,   /* const, enum */
-	CK_SINCE = 1 << 1,  /* x-since */
+	CK_SINCE = 1 << 1,  /* x-since, x-until */
 	CK_STRING = 1 << 2, /* minLength, maxLength, pattern */
 	CK_NUMBER = 1 << 3, /* minimum, maximum and the exclusive ones */
 	CK_ARRAY = 1 << 4,  /* minItems, maxItems, uniqueItems, items */
@@ -94,6 +94,9 @@ struct run {
 	bool coerce;
 	yd_node coerced;
 	double coerced_number;
+	bool versions;          /* check the release tags against release */
+	struct version release;
+	const char *product;    /* the root's x-product, for messages */
 };
 
 /* A value marshmallow converts to one of types (schema_coerce.c). */
@@ -140,8 +143,13 @@ bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
 		    yd_node holder, struct schema_errors *out);
 void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
 		    struct schema_errors *out);
-void sch_check_since(struct run *r, struct compiled *c, yd_node n,
-		     struct schema_errors *out);
+/* Release tags (schema_versions.c). The key tags first: true when the
+ * key does not exist in the release (reported; its value is not
+ * checked further). Then the value tags. */
+bool sch_check_key_release(struct run *r, struct compiled *c, yd_node n, yd_node holder,
+			   struct schema_errors *out);
+void sch_check_value_release(struct run *r, struct compiled *c, yd_node n,
+			     struct schema_errors *out);
 void sch_check_string(struct run *r, struct compiled *c, yd_node n,
 		      yd_node holder, struct schema_errors *out);
 void sch_check_number(struct run *r, struct compiled *c, yd_node n,

@@ -1,5 +1,5 @@
-/* The checks of single keywords: type, enum/const, x-since, string,
- * number, array and object keywords. */
+/* The checks of single keywords: type, enum/const, string, number,
+ * array and object keywords (the release tags: schema_versions.c). */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -259,20 +259,6 @@ void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
 		"'%s' is not one of: %s", v ? v : describe(r->doc, n), list.p);
 	sch_err_suggest(out, near);
 	buf_free(&list);
-}
-
-void sch_check_since(struct run *r, struct compiled *c, yd_node n,
-			struct schema_errors *out)
-{
-	const yamldoc *sd = r->s->doc;
-	const char *v = yd_str(r->doc, n, NULL);
-	if (!c->kw[KW_SINCE] || !v)
-		return;
-	yd_node rel = yd_get(sd, c->kw[KW_SINCE], v);
-	if (rel)
-		sch_err_add(out, SF_SINCE, n, n, NULL,
-			"'%s' needs ParallelCluster %s or later; 3.11 rejects it",
-			v, yd_str(sd, rel, NULL));
 }
 
 void sch_check_string(struct run *r, struct compiled *c, yd_node n,

@@ -3,8 +3,10 @@
  * time and env): what each flag is called and how many values it takes,
  * so that "srun -N 2 torchrun --nnodes 2 train.py" splits into its parts
  * without guessing. The srun rows are the 131 options srun 22.05.8
- * registers with getopt, plus the pyxis container options the corpus
- * uses; the rest follow each tool's documented usage. */
+ * registers with getopt, the options later releases added (to 26.05;
+ * which release added or removed each is lint/slurm/changes.c's), and
+ * the pyxis container options the corpus uses; the rest follow each
+ * tool's documented usage. */
 #include "flags.h"
 
 #include <string.h>
@@ -143,6 +145,22 @@ static const struct flagdef srun_defs[] = {
 	F("wckey", 0, A_ONE),
 	F("whole", 0, A_NONE),
 	F("x11", 0, A_OPT),
+	/* added after 22.05 */
+	F("async", 0, A_NONE),
+	F("autocomplete", 0, A_ONE),
+	F("consolidate-segments", 0, A_NONE),
+	F("container-id", 0, A_ONE),
+	F("external-launcher", 0, A_NONE),
+	F("extra", 0, A_ONE),
+	F("oom-kill-step", 0, A_OPT),
+	F("resources", 0, A_ONE),
+	F("segment", 0, A_ONE),
+	F("spread-segments", 0, A_NONE),
+	F("stepmgr", 0, A_NONE),
+	F("treewidth", 0, A_ONE),
+	F("tres-bind", 0, A_ONE),
+	F("tres-per-task", 0, A_ONE),
+	F("wait-for-children", 0, A_NONE),
 	/* pyxis (NVIDIA's container plugin), as used on ParallelCluster */
 	F("container-env", 0, A_ONE),
 	F("container-image", 0, A_ONE),

@@ -89,6 +89,7 @@ static const cyaml_schema_field_t settings_fields[] = {
 	CYAML_FIELD_IGNORE("define", CYAML_FLAG_OPTIONAL),           /* keyed by the user */
 	CYAML_FIELD_IGNORE("severity", CYAML_FLAG_OPTIONAL),         /* keyed by rule */
 	CYAML_FIELD_IGNORE("per-file-ignores", CYAML_FLAG_OPTIONAL), /* keyed by glob */
+	CYAML_FIELD_IGNORE("target", CYAML_FLAG_OPTIONAL),           /* read as written */
 	CYAML_FIELD_END
 };
 
@@ -181,6 +182,28 @@ static void check_rules(struct reader *r)
 		if (id && rule_find(id, len) < 0)
 			complain(r, yd_key(d, sev, i), "severity takes one rule: an ID or a name",
 				 "unknown rule '%s'", id);
+	}
+}
+
+/* target: the versions as written, so that an unquoted 3.10 (a float
+ * to YAML) is still 3.10. */
+static void check_target(struct reader *r)
+{
+	const yamldoc *d = r->doc;
+	yd_node t = yd_get(d, yd_root(d), "target");
+	static const char *const keys[] = { "parallelcluster", "slurm" };
+	for (int i = 0; i < 2 && yd_kind(d, t) == YD_MAPPING; i++) {
+		yd_node v = yd_get(d, t, keys[i]);
+		size_t len;
+		const char *text = v ? yd_str(d, v, &len) : NULL;
+		if (!text)
+			continue; /* absent, or the schema said what is wrong */
+		char err[512];
+		bool ok = i == 0 ? target_parse_pc(text, len, &r->f->target.pc, err, sizeof err)
+				 : target_parse_slurm(text, len, &r->f->target.slurm, err, sizeof err);
+		if (!ok)
+			complain(r, v, NULL, "target.%s: %s", keys[i], err);
+		*(i == 0 ? &r->f->target_pc_line : &r->f->target_slurm_line) = yd_span(d, v).line;
 	}
 }
 
@@ -390,8 +413,10 @@ static bool parse(struct reader *r, const char *text, size_t len, struct setting
 	if (!yd_root(r->doc))
 		return true; /* empty, or only comments: every key unset */
 	check_schema(r);
-	if (yd_kind(r->doc, yd_root(r->doc)) == YD_MAPPING)
+	if (yd_kind(r->doc, yd_root(r->doc)) == YD_MAPPING) {
 		check_rules(r);
+		check_target(r);
+	}
 	return r->errors == 0 && bind(r, text, len, files, depth);
 }
 

@@ -53,6 +53,8 @@ struct settings_file {
 	uint32_t shellcheck_line;
 	struct tmpl_defs defines;    /* env-file, then define over it */
 	uint32_t *define_lines;      /* where each of defines was set */
+	struct target_request target; /* target: parts unset when absent */
+	uint32_t target_pc_line, target_slurm_line;
 };
 
 struct settings_files {

@@ -23,7 +23,7 @@ struct origin {
 
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
-	struct origin fail, shellcheck, cluster, excluded;
+	struct origin fail, shellcheck, cluster, excluded, target_pc, target_slurm;
 	struct origin *define; /* by index of the resolved defines */
 	size_t cap_define;
 };
@@ -193,6 +193,21 @@ static void add_defines(struct resolved *res, struct origins *org, const struct 
 	}
 }
 
+/* A layer's target over the target so far: naming ParallelCluster also
+ * brings its Slurm (target.h), so the Slurm's origin moves with it. */
+static void apply_target(struct lint_options *o, struct origins *org,
+			 const struct target_request *req, struct origin pc_from,
+			 struct origin slurm_from)
+{
+	o->target = target_apply(o->target, req);
+	if (!org)
+		return;
+	if (version_is_set(req->pc))
+		org->target_pc = org->target_slurm = pc_from;
+	if (version_is_set(req->slurm))
+		org->target_slurm = slurm_from;
+}
+
 static void apply_file(const settings *cfg, const struct settings_file *f, struct lint_options *o,
 		       int *fail, struct origins *org)
 {
@@ -225,6 +240,8 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 		if (org)
 			org->cluster = AT(f, f->cluster_line, "cluster");
 	}
+	apply_target(o, org, &f->target, AT(f, f->target_pc_line, "target.parallelcluster"),
+		     AT(f, f->target_slurm_line, "target.slurm"));
 }
 
 /* Builds the options for one input; false when its config is invalid. */
@@ -239,6 +256,7 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	o->options_ctx = NULL;
 	o->cluster_fallback = NULL;
 	o->excluded = false;
+	o->target = target_default();
 	for (int r = 0; r < RULE__COUNT; r++) {
 		o->enabled[r] = true;
 		o->level[r] = -1;
@@ -296,6 +314,7 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	}
 	if (org && cfg->flags.shellcheck_set)
 		org->shellcheck = FLAG("shellcheck");
+	apply_target(o, org, &cfg->base.target_flags, FLAG("target"), FLAG("target"));
 	if (org && o->cluster_path)
 		org->cluster = FLAG("cluster");
 	for (size_t i = n; i-- > 0 && !o->excluded;)
@@ -388,14 +407,32 @@ bool settings_failed(const settings *cfg)
 
 /* ---- --show-config --------------------------------------------------- */
 
-static void origin_print(FILE *out, const struct origin *o)
+/* "default", "--target", ".trainforge.yaml:4": after "# " and a prefix. */
+static void origin_tail(FILE *out, const char *prefix, const struct origin *o)
 {
 	if (!o->where)
-		fputs("  # default\n", out);
+		fprintf(out, "  # %sdefault\n", prefix);
 	else if (!o->line)
-		fprintf(out, "  # %s\n", o->where);
+		fprintf(out, "  # %s%s\n", prefix, o->where);
 	else
-		fprintf(out, "  # %s:%u\n", o->where, o->line);
+		fprintf(out, "  # %s%s:%u\n", prefix, o->where, o->line);
+}
+
+static void origin_print(FILE *out, const struct origin *o)
+{
+	origin_tail(out, "", o);
+}
+
+static void show_target(FILE *out, const struct target *t, const struct origins *org)
+{
+	fprintf(out, "target:\n  parallelcluster: \"%s\"", PC_TEXT(t->pc));
+	origin_print(out, &org->target_pc);
+	fprintf(out, "  slurm: \"%s\"", SLURM_TEXT(t->slurm));
+	const struct pc_release *r = t->slurm_of_pc ? pc_release_find(t->pc) : NULL;
+	char prefix[64] = "";
+	if (r)
+		snprintf(prefix, sizeof prefix, "what ParallelCluster %s ships, by ", PC_TEXT(r->pc));
+	origin_tail(out, prefix, &org->target_slurm);
 }
 
 static const char *level_name(int level)
@@ -499,6 +536,7 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 		fprintf(out, "cluster: %s", shown ? shown : cluster ? cluster : "null");
 		free(shown);
 		origin_print(out, &org->cluster);
+		show_target(out, &o->target, org);
 		const struct tmpl_defs *defs = o->defines;
 		fprintf(out, "define:%s\n", defs && defs->len ? "" : " {}");
 		for (size_t i = 0; defs && i < defs->len; i++) {

@@ -1,11 +1,14 @@
 /* The options sbatch accepts, as one static table: what each is called
  * (long and short), whether it takes a value, what the value must look
- * like, and the Slurm release that added it.
+ * like, and the Slurm releases that added and removed it.
  *
- * The baseline is Slurm 22.05: the table holds exactly the 106 options
- * the 22.05.8 sbatch registers with getopt (hidden aliases included, so
- * "--tasks-per-node" and "--cluster" are not reported as unknown). Options
- * added by later releases are accepted and carry that release in `since`.
+ * The baseline is Slurm 22.05: the table holds the 106 options the
+ * 22.05.8 sbatch registers with getopt (hidden aliases included, so
+ * "--tasks-per-node" and "--cluster" are not reported as unknown), and
+ * every option a later release added, to 26.05, with that release in
+ * `since`; an option a release removed carries it in `until`
+ * (docs/versions.md, "slurm-options-sbatch"). What a release makes of an
+ * option is sbopt_at_release; of one value, changes.h.
  *
  * Value checks follow what sbatch 22.05 itself parses on the client side
  * and, where the controller parses (arrays, dependencies), what the man
@@ -17,6 +20,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "version.h"
 
 enum sbopt_arg {
 	SBOPT_ARG_NONE,     /* --exclusive-style flags never take one */
@@ -66,6 +71,9 @@ enum sbopt_flags {
 	SBOPT_CLIENT     = 1 << 2, /* changes what the sbatch command does, not the job */
 	SBOPT_PRIVILEGED = 1 << 3, /* only root or Slurm operators may use it */
 	SBOPT_FILE       = 1 << 4, /* sbatch opens the named file at submission */
+	SBOPT_BLOCK      = 1 << 5, /* needs Slurm's topology/block plugin */
+	SBOPT_UNSURE     = 1 << 6, /* since is the first release known to have it;
+				    * the one that added it (after 22.05) is not known */
 };
 
 struct sbopt {
@@ -74,7 +82,8 @@ struct sbopt {
 	enum sbopt_arg arg;
 	enum sbopt_syntax syntax;
 	const char *const *choices; /* NULL-terminated, for the enum syntaxes */
-	const char *since;       /* NULL: in 22.05; else the release that added it */
+	struct version since;    /* unset: in 22.05; else the release that added it */
+	struct version until;    /* unset: never removed; else the release that removed it */
 	unsigned flags;          /* enum sbopt_flags */
 	const char *alias_of;    /* the documented name of a hidden alias */
 	const char *example;     /* a value sbatch accepts; NULL when none is taken */
@@ -88,8 +97,27 @@ const struct sbopt *sbopt_find(const char *name);
 const struct sbopt *sbopt_find_n(const char *name, size_t len);
 /* The long option a getopt_long abbreviation selects, as sbatch resolves
  * it: an exact name wins, else a unique prefix. *ambiguous is set when
- * several options share the prefix (sbatch then refuses the script). */
+ * several options share the prefix (sbatch then refuses the script).
+ * sbopt_match takes every option of the table for an exact name and
+ * those no release removed for a prefix; sbopt_match_at, those of one
+ * Slurm release (a line or a release of one). */
 const struct sbopt *sbopt_match(const char *name, size_t len, bool *ambiguous);
+const struct sbopt *sbopt_match_at(const char *name, size_t len, struct version slurm,
+				   bool *ambiguous);
+
+/* What a Slurm release (a line or a release) makes of a table row. */
+enum sbopt_release {
+	SBOPT_PRESENT, /* it has it */
+	SBOPT_NEWER,   /* a later release added it: *when */
+	SBOPT_MAYBE,   /* newer than 22.05 and older than *when, the first release
+			* known to have it: the release that added it is not known */
+	SBOPT_REMOVED, /* it, or a release before it, removed it: *when */
+};
+/* From a row's since, until and SBOPT_UNSURE. */
+enum sbopt_release sbopt_release_of(struct version since, struct version until, bool unsure,
+				    struct version slurm, struct version *when);
+enum sbopt_release sbopt_at_release(const struct sbopt *o, struct version slurm,
+				    struct version *when);
 
 enum sbopt_verdict {
 	SBOPT_OK,
@@ -100,6 +128,10 @@ enum sbopt_verdict {
  * most cap bytes (NUL-terminated) into why; why may be NULL. */
 enum sbopt_verdict sbopt_check_value(const struct sbopt *opt, const char *value,
 				     size_t len, char *why, size_t cap);
+
+/* Whether a --nodes value is a size list or a step ("2,4,8", "1-15:4"),
+ * which Slurm reads from 23.02 (changes.h). */
+bool sbopt_nodes_size_list(const char *value);
 
 /* The closest option names to an unknown one, for "did you mean": the
  * long name of the best match within a small edit distance (prefix

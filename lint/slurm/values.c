@@ -71,20 +71,14 @@ struct piece sbv_whole(const struct val *v)
 	return (struct piece){ v->s, v->n };
 }
 
-/* Is p one of the choices? Choices may carry "@release" for values added
- * after 22.05; *since receives that release or NULL. */
-bool sbv_in_choices(struct piece p, const char *const *choices, bool nocase,
-		       const char **since)
+/* Is p one of the choices? Which release has a value is changes.c's. */
+bool sbv_in_choices(struct piece p, const char *const *choices, bool nocase)
 {
-	*since = NULL;
 	for (size_t i = 0; choices && choices[i]; i++) {
 		const char *c = choices[i];
-		const char *at = strchr(c, '@');
-		size_t len = at ? (size_t)(at - c) : strlen(c);
-		if (len == p.n && (nocase ? strncasecmp(c, p.p, len) : strncmp(c, p.p, len)) == 0) {
-			*since = at ? at + 1 : NULL;
+		size_t len = strlen(c);
+		if (len == p.n && (nocase ? strncasecmp(c, p.p, len) : strncmp(c, p.p, len)) == 0)
 			return true;
-		}
 	}
 	return false;
 }
@@ -94,26 +88,37 @@ static void list_choices(const char *const *choices, char *out, size_t cap)
 	size_t used = 0;
 	out[0] = '\0';
 	for (size_t i = 0; choices[i] && used + 2 < cap; i++) {
-		const char *c = choices[i];
-		size_t len = strcspn(c, "@");
-		int w = snprintf(out + used, cap - used, "%s%.*s", i ? ", " : "", (int)len, c);
+		int w = snprintf(out + used, cap - used, "%s%s", i ? ", " : "", choices[i]);
 		if (w < 0 || (size_t)w >= cap - used)
 			break;
 		used += (size_t)w;
 	}
 }
 
+/* Values that only srun takes: sbatch 25.11.7 refuses them in so many
+ * words (docs/versions.md, "slurm-options-values"). */
+static const struct {
+	const char *option, *value, *why;
+} srun_only[] = {
+	{ "gres-flags", "allow-task-sharing",
+	  "sbatch rejects it (\"--gres-flags=allow-task-sharing is only used with srun.\"); give it to srun" },
+};
+
 static enum sbopt_verdict check_enum_item(struct val *v, struct piece p,
 					  const struct sbopt *o, bool nocase)
 {
-	const char *since;
-	if (sbv_in_choices(p, o->choices, nocase, &since)) {
-		if (since)
-			return ODD("'%.*s' needs Slurm %s or later", (int)p.n, p.p, since);
+	if (sbv_in_choices(p, o->choices, nocase))
 		return SBOPT_OK;
-	}
+	for (size_t i = 0; i < sizeof srun_only / sizeof srun_only[0]; i++)
+		if (!strcmp(o->name, srun_only[i].option) && sbv_eq(p, srun_only[i].value))
+			return BAD("'%.*s' is srun's alone: %s", (int)p.n, p.p, srun_only[i].why);
 	char names[256];
 	list_choices(o->choices, names, sizeof names);
+	/* sbatch 25.11 compares --requeue's argument with expedite and
+	 * reads anything else as a plain --requeue */
+	if (!strcmp(o->name, "requeue"))
+		return ODD("sbatch reads '%.*s' as a plain --requeue; the only argument is expedite",
+			   (int)p.n, p.p);
 	return BAD("'%.*s' is not one of: %s", (int)p.n, p.p, names);
 }
 
@@ -124,7 +129,7 @@ static enum sbopt_verdict check_enum(struct val *v, const struct sbopt *o)
 		return ODD("an empty value is the same as giving no value");
 	/* sbatch reads --open-mode by its first letter only. */
 	if (strcmp(o->name, "open-mode") == 0 && p.n &&
-	    strchr("aAtT", p.p[0]) && !sbv_in_choices(p, o->choices, true, &(const char *){ NULL }))
+	    strchr("aAtT", p.p[0]) && !sbv_in_choices(p, o->choices, true))
 		return ODD("sbatch reads only the first letter; write 'append' or 'truncate'");
 	return check_enum_item(v, p, o, true);
 }
@@ -260,11 +265,47 @@ bool sbv_node_range(const char *value, uint64_t *min, uint64_t *max)
 	return node_count(hi, max) && *max >= *min;
 }
 
+/* One item of a --nodes size list: N, MIN-MAX or MIN-MAX:STEP. */
+static bool node_size_item(struct piece p)
+{
+	const char *colon = memchr(p.p, ':', p.n);
+	struct piece range = { p.p, colon ? (size_t)(colon - p.p) : p.n };
+	const char *dash = memchr(range.p, '-', range.n);
+	struct piece lo = { range.p, dash ? (size_t)(dash - range.p) : range.n };
+	uint64_t a, b;
+	if (!node_count(lo, &a))
+		return false;
+	if (dash) {
+		struct piece hi = { dash + 1, range.n - lo.n - 1 };
+		if (!node_count(hi, &b) || b < a)
+			return false;
+	}
+	if (!colon)
+		return true;
+	struct piece st = { colon + 1, p.n - range.n - 1 };
+	return dash && sbv_digits(st) && sbv_num(st) >= 1;
+}
+
+bool sbopt_nodes_size_list(const char *value)
+{
+	return value && strpbrk(value, ",:");
+}
+
 static enum sbopt_verdict check_nodes(struct val *v)
 {
 	struct piece p = sbv_whole(v);
 	if (sbv_eq(p, "-1"))
 		return ODD("-1 nodes");
+	if (memchr(p.p, ',', p.n) || memchr(p.p, ':', p.n)) {
+		/* a size list (23.02): "2,4,8", "1-15:4" = 1,5,9,13 */
+		struct piece item;
+		size_t pos = 0;
+		while (sbv_next_item(p, &pos, ',', &item))
+			if (!node_size_item(item))
+				return BAD("'%.*s' is not a node count list (N, MIN-MAX or MIN-MAX:STEP, comma-separated)",
+					   (int)item.n, item.p);
+		return SBOPT_OK;
+	}
 	const char *dash = memchr(p.p, '-', p.n);
 	struct piece lo = { p.p, dash ? (size_t)(dash - p.p) : p.n };
 	uint64_t a, b;

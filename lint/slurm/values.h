@@ -35,8 +35,8 @@ bool sbv_eq(struct piece p, const char *word);
 /* Splits at the first sep at or after *pos; false past the end. */
 bool sbv_next_item(struct piece all, size_t *pos, char sep, struct piece *out);
 struct piece sbv_whole(const struct val *v);
-/* Is p one of choices? "name@release" entries set *since. */
-bool sbv_in_choices(struct piece p, const char *const *choices, bool nocase, const char **since);
+/* Is p one of choices? */
+bool sbv_in_choices(struct piece p, const char *const *choices, bool nocase);
 enum sbopt_verdict sbv_check_time(struct val *v);
 /* A --nodes value, N or MIN-MAX (with k or m multipliers), as numbers. */
 bool sbv_node_range(const char *value, uint64_t *min, uint64_t *max);

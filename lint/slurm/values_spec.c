@@ -89,8 +89,7 @@ enum sbopt_verdict sbv_check_dependency(struct val *v)
 			return BAD("'%.*s' is not type:jobid or singleton", (int)item.n, item.p);
 		}
 		struct piece type = { item.p, (size_t)(colon - item.p) }, id;
-		const char *since;
-		if (!sbv_in_choices(type, dep_types, false, &since))
+		if (!sbv_in_choices(type, dep_types, false))
 			return BAD("unknown dependency type '%.*s'", (int)type.n, type.p);
 		struct piece ids = { colon + 1, item.n - type.n - 1 };
 		size_t ip = 0;
@@ -149,7 +148,6 @@ enum sbopt_verdict sbv_check_datetime(struct val *v)
 		"now", "today", "tomorrow", "midnight", "noon", "fika", "teatime", NULL
 	};
 	struct piece p = sbv_whole(v);
-	const char *since;
 	if (!p.n)
 		return BAD("an empty time");
 	if (p.n > 3 && strncasecmp(p.p, "now", 3) == 0 && (p.p[3] == '+' || p.p[3] == '-')) {
@@ -158,11 +156,11 @@ enum sbopt_verdict sbv_check_datetime(struct val *v)
 		while (i < rest.n && isdigit((unsigned char)rest.p[i]))
 			i++;
 		struct piece unit = { rest.p + i, rest.n - i };
-		if (i && (!unit.n || sbv_in_choices(unit, time_units, true, &since)))
+		if (i && (!unit.n || sbv_in_choices(unit, time_units, true)))
 			return SBOPT_OK;
 		return BAD("'%.*s' is not now+count[seconds|minutes|hours|days|weeks]", (int)p.n, p.p);
 	}
-	if (sbv_in_choices(p, words, true, &since))
+	if (sbv_in_choices(p, words, true))
 		return SBOPT_OK;
 	const char *t = memchr(p.p, 'T', p.n);
 	const char *dash = memchr(p.p, '-', p.n);
@@ -208,10 +206,9 @@ enum sbopt_verdict sbv_check_signal(struct val *v)
 	}
 	if (sig.n > 3 && strncasecmp(sig.p, "SIG", 3) == 0)
 		sig.p += 3, sig.n -= 3;
-	const char *since;
 	if (sbv_digits(sig) && sbv_num(sig) > 64)
 		return ODD("signal %.*s is above the real-time signal range", (int)sig.n, sig.p);
-	if (sbv_digits(sig) ? sbv_num(sig) >= 1 : sbv_in_choices(sig, signals, true, &since))
+	if (sbv_digits(sig) ? sbv_num(sig) >= 1 : sbv_in_choices(sig, signals, true))
 		return SBOPT_OK;
 	return BAD("'%.*s' is not a signal number or name", (int)sig.n, sig.p);
 }
@@ -222,14 +219,14 @@ enum sbopt_verdict sbv_check_distribution(struct val *v)
 	static const char *const cpu[] = { "*", "block", "cyclic", "fcyclic", NULL };
 	static const char *const pack[] = { "Pack", "NoPack", NULL };
 	struct piece p = sbv_whole(v), f;
-	const char *since, *comma = memchr(p.p, ',', p.n);
+	const char *comma = memchr(p.p, ',', p.n);
 	if (comma) {
 		struct piece opt = { comma + 1, p.n - (size_t)(comma - p.p) - 1 };
-		if (!sbv_in_choices(opt, pack, true, &since))
+		if (!sbv_in_choices(opt, pack, true))
 			return BAD("after ',' only Pack or NoPack");
 		p.n = (size_t)(comma - p.p);
 	}
-	if (sbv_in_choices(p, pack, true, &since))
+	if (sbv_in_choices(p, pack, true))
 		return SBOPT_OK;
 	size_t pos = 0, nf = 0;
 	while (sbv_next_item(p, &pos, ':', &f)) {
@@ -238,7 +235,7 @@ enum sbopt_verdict sbv_check_distribution(struct val *v)
 				return BAD("plane=<size> needs a number");
 		} else if (nf == 0 && sbv_eq(f, "plane")) {
 			return BAD("plane needs a size: plane=<size>");
-		} else if (!sbv_in_choices(f, nf == 0 ? node : cpu, true, &since)) {
+		} else if (!sbv_in_choices(f, nf == 0 ? node : cpu, true)) {
 			return BAD("'%.*s' is not a distribution method", (int)f.n, f.p);
 		}
 		if (++nf > 3)
@@ -303,7 +300,6 @@ enum sbopt_verdict sbv_check_mem_bind(struct val *v)
 	};
 	struct piece p = sbv_whole(v), item, rest;
 	size_t pos = 0;
-	const char *since;
 	if (!p.n)
 		return BAD("empty");
 	while (sbv_next_item(p, &pos, ',', &item)) {
@@ -312,7 +308,7 @@ enum sbopt_verdict sbv_check_mem_bind(struct val *v)
 			rest.n = p.n - (size_t)(rest.p - p.p);
 			return bind_list(rest) ? SBOPT_OK : BAD("bad NUMA list");
 		}
-		if (!sbv_in_choices(item, words, true, &since))
+		if (!sbv_in_choices(item, words, true))
 			return BAD("'%.*s' is not a --mem-bind type", (int)item.n, item.p);
 	}
 	return SBOPT_OK;
@@ -325,20 +321,20 @@ enum sbopt_verdict sbv_check_cpu_freq(struct val *v)
 	};
 	static const char *const lvl[] = { "low", "medium", "high", "highm1", NULL };
 	struct piece p = sbv_whole(v);
-	const char *since, *colon = memchr(p.p, ':', p.n);
+	const char *colon = memchr(p.p, ':', p.n);
 	if (colon) {
 		struct piece g = { colon + 1, p.n - (size_t)(colon - p.p) - 1 };
-		if (!sbv_in_choices(g, gov, true, &since))
+		if (!sbv_in_choices(g, gov, true))
 			return BAD("'%.*s' is not a CPU governor", (int)g.n, g.p);
 		p.n = (size_t)(colon - p.p);
 	}
 	const char *dash = memchr(p.p, '-', p.n);
 	struct piece a = { p.p, dash ? (size_t)(dash - p.p) : p.n };
-	if (!(sbv_digits(a) || sbv_in_choices(a, lvl, true, &since) || (!dash && !colon && sbv_in_choices(a, gov, true, &since))))
+	if (!(sbv_digits(a) || sbv_in_choices(a, lvl, true) || (!dash && !colon && sbv_in_choices(a, gov, true))))
 		return BAD("'%.*s' is not a frequency, low, medium, high, highm1 or a governor", (int)a.n, a.p);
 	if (dash) {
 		struct piece b = { dash + 1, p.n - a.n - 1 };
-		if (!(sbv_digits(b) || sbv_in_choices(b, lvl, true, &since)))
+		if (!(sbv_digits(b) || sbv_in_choices(b, lvl, true)))
 			return BAD("'%.*s' is not a frequency, medium, high or highm1", (int)b.n, b.p);
 	}
 	return SBOPT_OK;
@@ -349,7 +345,6 @@ enum sbopt_verdict sbv_check_gpu_freq(struct val *v)
 	static const char *const lvl[] = { "low", "medium", "high", "highm1", NULL };
 	struct piece p = sbv_whole(v), item;
 	size_t pos = 0;
-	const char *since;
 	while (sbv_next_item(p, &pos, ',', &item)) {
 		if (sbv_eq(item, "verbose"))
 			continue;
@@ -361,7 +356,7 @@ enum sbopt_verdict sbv_check_gpu_freq(struct val *v)
 				return BAD("'%.*s' is not memory=", (int)type.n, type.p);
 			val = (struct piece){ e + 1, item.n - type.n - 1 };
 		}
-		if (!sbv_digits(val) && !sbv_in_choices(val, lvl, true, &since))
+		if (!sbv_digits(val) && !sbv_in_choices(val, lvl, true))
 			return BAD("'%.*s' is not low, medium, high, highm1 or MHz", (int)val.n, val.p);
 	}
 	return SBOPT_OK;
@@ -406,13 +401,12 @@ enum sbopt_verdict sbv_check_acctg_freq(struct val *v)
 	static const char *const types[] = { "task", "energy", "network", "filesystem", NULL };
 	struct piece p = sbv_whole(v), item;
 	size_t pos = 0;
-	const char *since;
 	if (sbv_digits(p))
 		return SBOPT_OK;
 	while (sbv_next_item(p, &pos, ',', &item)) {
 		const char *e = memchr(item.p, '=', item.n);
 		struct piece type = { item.p, e ? (size_t)(e - item.p) : item.n };
-		if (!e || !sbv_in_choices(type, types, true, &since) ||
+		if (!e || !sbv_in_choices(type, types, true) ||
 		    !sbv_digits((struct piece){ e + 1, item.n - type.n - 1 }))
 			return BAD("'%.*s' is not task=, energy=, network= or filesystem=<seconds>",
 				   (int)item.n, item.p);
@@ -437,9 +431,8 @@ enum sbopt_verdict sbv_check_profile(struct val *v)
 	struct piece p = sbv_whole(v), item;
 	size_t pos = 0, n = 0;
 	bool alone = false;
-	const char *since;
 	while (sbv_next_item(p, &pos, ',', &item)) {
-		if (!sbv_in_choices(item, types, true, &since))
+		if (!sbv_in_choices(item, types, true))
 			return BAD("'%.*s' is not all, none, energy, task, lustre or network", (int)item.n, item.p);
 		alone |= sbv_eq(item, "all") || sbv_eq(item, "none");
 		n++;
@@ -457,10 +450,9 @@ enum sbopt_verdict sbv_check_propagate(struct val *v)
 	};
 	struct piece p = sbv_whole(v), item;
 	size_t pos = 0;
-	const char *since;
 	while (p.n && sbv_next_item(p, &pos, ',', &item)) {
 		/* sbatch matches rlimit names case-sensitively. */
-		if (!sbv_in_choices(item, limits, false, &since))
+		if (!sbv_in_choices(item, limits, false))
 			return BAD("'%.*s' is not an rlimit name (upper case: ALL, NONE, AS, CORE, STACK...)",
 				   (int)item.n, item.p);
 	}

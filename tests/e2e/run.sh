@@ -440,8 +440,11 @@ PYEOF
 # to run here (2 processes per node, the check_dist.py entry point, the
 # shim), each keeping its one mistake. The linter must show RULE on the bad
 # copy and not on the good one, and Slurm must show the consequence.
+# The linter judges for the Slurm under test: Debian 12's 22.05.
+TF_TARGET=${TF_TARGET:-slurm=22.05}
 lint_shows() { # FILE RULE -> 0 when the finding is there
-	"$TF" lint --format concise -q --shellcheck off --select "$2" "$1" 2>/dev/null | grep -q "\[$2\]\$"
+	"$TF" lint --format concise -q --shellcheck off --target "$TF_TARGET" --select "$2" "$1" 2>/dev/null |
+		grep -q "\[$2\]\$"
 }
 lint_pair() { # RULE: the linter agrees with the fixtures
 	local f=$ROOT/tests/e2e/lint/$1
@@ -449,7 +452,7 @@ lint_pair() { # RULE: the linter agrees with the fixtures
 		result pass "lint/$1/linter" "trainforge lint shows $1 on the bad copy only"
 	else
 		result fail "lint/$1/linter" "trainforge lint does not show $1 on the bad copy only"
-		"$TF" lint --format concise --shellcheck off "$f-bad.sbatch" "$f-good.sbatch" 2>&1 | indent
+		"$TF" lint --format concise --shellcheck off --target "$TF_TARGET" "$f-bad.sbatch" "$f-good.sbatch" 2>&1 | indent
 	fi
 }
 # Submits a fixture; prints the job id (empty when sbatch refused it).
@@ -584,7 +587,8 @@ sbatch_accepts() { # SCRIPT [sbatch options...] -> sets SB_OUT
 	SB_OUT=$(cd "$TMP/opts" && timeout 60 sbatch --test-only "$@" "$s" 2>&1 </dev/null)
 }
 lint_flags() { # SCRIPT RULES -> prints the matching findings
-	"$TF" lint --format concise -q --shellcheck off --select "$2" "$1" 2>/dev/null </dev/null | grep -E "\[(${2//,/|})\]\$"
+	"$TF" lint --format concise -q --shellcheck off --target "$TF_TARGET" --select "$2" "$1" 2>/dev/null </dev/null |
+		grep -E "\[(${2//,/|})\]\$"
 }
 
 group_options() {

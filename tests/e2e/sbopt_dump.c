@@ -6,10 +6,14 @@
  * short is the letter or "-"; arg is none, required or optional; since is
  * the Slurm release that added the option or "-" (in 22.05); flags is a
  * comma list of hidden, site, client, privileged, file or "-"; example is
- * the value the table says sbatch accepts, or "-" when none is taken.
- * Built by run.sh against the project's libtf.a. */
+ * the value the table says sbatch accepts, or "-" when none is taken or
+ * the example is a value a later release added (--requeue=expedite,
+ * 25.11: lint/slurm/changes.c). Built by run.sh against the project's
+ * libtf.a. */
+#include <stdbool.h>
 #include <stdio.h>
 
+#include "changes.h"
 #include "options.h"
 
 static const char *arg_name(enum sbopt_arg a)
@@ -57,9 +61,13 @@ int main(void)
 			printf("%c\t", o->short_name);
 		else
 			fputs("-\t", stdout);
-		printf("%s\t%s\t", arg_name(o->arg), o->since ? o->since : "-");
+		printf("%s\t%s\t", arg_name(o->arg),
+		       version_is_set(o->since) ? version_release_text(o->since, 2).s : "-");
 		print_flags(o->flags);
-		printf("\t%s\n", o->example ? o->example : "-");
+		const struct slurm_change *later = o->example
+			? slurm_change_value(SLURM_SBATCH, o->name, o->example) : NULL;
+		bool newer = later && version_is_set(later->since);
+		printf("\t%s\n", o->example && !newer ? o->example : "-");
 	}
 	return sbopt_at(n) == NULL ? 0 : 1;
 }

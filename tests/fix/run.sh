@@ -46,9 +46,9 @@ while read -r rule file flags; do
 	else ok "$name: diff applies"; fi
 done <<'EOF'
 PC1004 bad.yaml
-PC0008 bad-quoted-number.yaml
-PC0008 bad-boolean-y.yaml
-PC0008 bad-fraction.yaml
+PC0011 bad-quoted-number.yaml
+PC0011 bad-boolean-y.yaml
+PC0011 bad-fraction.yaml
 PC1004 bad-region.yaml
 PC1004 bad-curly-quotes.yaml
 PC1004 bad-nbsp-value.yaml

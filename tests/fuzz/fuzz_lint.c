@@ -2,7 +2,9 @@
  * no known kind, as a job spec, as a batch script (kinds forced), and
  * classified automatically as if found in a directory walk; then the
  * run's cross-file checks (the script against the config) and every
- * output format, written to /dev/null. shellcheck is off. */
+ * output format, written to /dev/null. shellcheck is off. The target is
+ * one of a few (chosen by the input's size, so a crash still
+ * reproduces), so that the version checks run for old and new releases. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -40,11 +42,27 @@ static void write_all(const struct diag_list *l, size_t size)
 		int f = format_parse(formats[i]);
 		if (f < 0 || (strcmp(formats[i], "sarif") == 0 && size % 16 != 5))
 			continue;
-		format_write(null, (enum format)f, l, false);
+		struct format_target t = { "3.16", "25.11.8" };
+		struct format_run props = { &t, 1 };
+		format_write_run(null, (enum format)f, l, false, &props);
 		if (f == FMT_TEXT && size % 4 == 1)
 			format_write(null, FMT_TEXT, l, true);
 	}
 	fflush(null);
+}
+
+static struct target target_for(size_t size)
+{
+	static const char *const targets[][2] = {
+		{ NULL, NULL }, { "parallelcluster=3.11", NULL }, { "parallelcluster=3.13", "slurm=22.05" },
+		{ "slurm=23.11", NULL }, { "parallelcluster=3.14", NULL }, { "slurm=26.05", NULL },
+	};
+	const char *const *pick = targets[size % (sizeof targets / sizeof targets[0])];
+	struct target_request req = { 0 };
+	char err[512];
+	for (int i = 0; i < 2; i++)
+		FUZZ_CHECK(!pick[i] || target_parse_arg(pick[i], &req, err, sizeof err));
+	return target_apply(target_default(), &req);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -70,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		opts[i].kind = runs[i].kind;
 		opts[i].check_jobspec = fuzz_jobspec_lint;
 		opts[i].shellcheck = SHELLCHECK_OFF; /* no process per input */
+		opts[i].target = target_for(size);
 		run.opt = &opts[i];
 		lint_text(&run, runs[i].path, (const char *)data, size, runs[i].named);
 	}

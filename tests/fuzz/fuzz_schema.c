@@ -1,6 +1,8 @@
 /* Arbitrary bytes parsed as YAML, then validated against the embedded
- * ParallelCluster schema and the job spec schema, with the path and
- * position of every error read as the rules read them. */
+ * ParallelCluster schema and the job spec schema (with the release tags
+ * checked for a release the input's size picks), with the path and
+ * position of every error read as the rules read them; and the input,
+ * taken as a schema with release tags, printed for that release. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -20,10 +22,13 @@ static schema *load(const char *name, yamldoc **doc)
 	return s;
 }
 
-static void validate(schema *s, const yamldoc *doc, yd_node root)
+static void validate(schema *s, const yamldoc *doc, yd_node root, const struct version *release)
 {
 	struct schema_errors errs = { 0 };
-	schema_validate(s, doc, root, &errs);
+	if (release)
+		schema_validate_release(s, doc, root, *release, &errs);
+	else
+		schema_validate(s, doc, root, &errs);
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < errs.len; i++) {
 		const struct schema_error *e = &errs.v[i];
@@ -52,10 +57,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pc = load("parallelcluster.schema.json", &pc_doc);
 		js = load("jobspec.schema.json", &js_doc);
 	}
+	static const struct version releases[] = {
+		VERSION_LINE(3, 11), VERSION_LINE(3, 13), VERSION_AT(3, 15, 0), VERSION_LINE(3, 16),
+	};
+	const struct version *release = size % 5 ? &releases[size % 4] : NULL;
 	yamldoc *doc = yamldoc_parse((const char *)data, size, NULL);
 	yd_node root = yd_root(doc);
-	validate(pc, doc, root);
-	validate(js, doc, root);
+	validate(pc, doc, root, release);
+	validate(js, doc, root, release);
+	struct buf printed = BUF_INIT;
+	schema_print_release(doc, releases[size % 4], &printed);
+	FUZZ_CHECK(printed.len >= 1 && printed.p[printed.len - 1] == '\n');
+	buf_free(&printed);
 	yamldoc_free(doc);
 	return 0;
 }

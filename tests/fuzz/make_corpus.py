@@ -73,6 +73,14 @@ CONFIGS = [
     b"select: [ALL]\nfail-level: never\nshellcheck: ./no-such-shellcheck\n",
     b"exclude: [\"**/x/*.yaml\", \"[a-c]?.yaml\", \"{a,b}/**\"]\n",
     b"# nothing but a comment\n",
+    b"target:\n  parallelcluster: \"3.13\"\n",
+    b"extends: b.yaml\ntarget: {slurm: 22.05}\n",
+    b"target:\n  parallelcluster: 3.10\n  slurm: \"25.11.8\"\n",
+]
+TARGETS = [
+    b"parallelcluster=3.13\nslurm=22.05\n",
+    b"parallelcluster=3.16.0\nslurm=26.05\nparallelcluster=3.14.2\n",
+    b"slurm=25.11.7\n3.9\npc=3.13\nparallelcluster=\n",
 ]
 PARTIALS = [b"partial {{name}}\n  second line\n", b"{{#list}}{{>b}}{{/list}}", b"[{{.}}]"]
 
@@ -92,6 +100,8 @@ def build_corpora():
         put("jobspec", read(f))  # the wrong kind, forced: a cheap path
     for c in CONFIGS:
         put("config", c)
+    for c in TARGETS:
+        put("target", c)
     for f in SCRIPTS:
         put("sbatch", read(f))
         put("lint", read(f))
@@ -204,7 +214,9 @@ def build_dicts():
         "extends: ", "extends: b.yaml", "cluster: ", "shellcheck: ", "info", "warning", "error",
         "never", "off", "auto", "required", "ALL", "PC", "PC2101", "SB3", "LN0001",
         "efa-without-placement-group", "**", "*", "?", "[a-z]", "{a,b}", "../", "./", "/",
-        "*.yaml", "build/**", "clusters/test-*.yaml"])
+        "*.yaml", "build/**", "clusters/test-*.yaml", "target:", "parallelcluster: ", "slurm: ",
+        "\"3.13\"", "22.05", "3.16.0"])
+    write_dict("target", ["parallelcluster=", "slurm=", "3.", "22.", "25.11", "3.16", ".0", "\n"])
     write_dict("sbatch", SHELL_TOKENS + opts)
     write_dict("mustache", MUSTACHE_TOKENS + YAML_TOKENS[:24] + ["\x00"])
     write_dict("tmpl", YAML_TOKENS + [

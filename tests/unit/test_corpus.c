@@ -2,7 +2,9 @@
  * valid/ lints without errors; every file in invalid/ gets an error at the
  * YAML path its .expect.txt names under `where:`; every file in
  * valid-schema-only/ (which ParallelCluster's validators reject) gets an
- * error. Skipped, with a message, when the corpus is not there. */
+ * error. The verdicts are ParallelCluster 3.11's, so the files are linted
+ * with that target. Skipped, with a message, when the corpus is not
+ * there. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,6 +35,14 @@ static const struct {
 	{ "PC2102", "EFA with the placement group switched off; ParallelCluster warns too" },
 	{ "PC2002", "EFA-capable types without EFA; ParallelCluster's EfaValidator warns too" },
 };
+
+/* The options the corpus is linted with: ParallelCluster 3.11's. */
+static void corpus_options(struct lint_options *opt)
+{
+	lint_options_init(opt);
+	struct target_request r = { .pc = VERSION_LINE(3, 11) };
+	opt->target = target_apply(opt->target, &r);
+}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -205,7 +215,7 @@ static void valid_configs_have_no_errors(void **state)
 		skip();
 	char **files = list_yaml("valid");
 	struct lint_options opt;
-	lint_options_init(&opt);
+	corpus_options(&opt);
 	int bad = 0, n = 0;
 	size_t accepted[sizeof accepted_warnings / sizeof accepted_warnings[0]] = { 0 };
 	for (size_t i = 0; files[i]; i++, n++) {
@@ -244,7 +254,7 @@ static void invalid_configs_fail_at_the_named_path(void **state)
 		skip();
 	char **files = list_yaml("invalid");
 	struct lint_options opt;
-	lint_options_init(&opt);
+	corpus_options(&opt);
 	int n = 0, at_path = 0;
 	for (size_t i = 0; files[i]; i++, n++) {
 		char expect[1024], pat[1024];
@@ -285,7 +295,7 @@ static void schema_only_configs_fail_validation(void **state)
 		skip();
 	char **files = list_yaml("valid-schema-only");
 	struct lint_options opt;
-	lint_options_init(&opt);
+	corpus_options(&opt);
 	int n = 0, rejected = 0;
 	for (size_t i = 0; files[i]; i++, n++) {
 		struct lint_run run;

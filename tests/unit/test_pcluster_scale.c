@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "pc.h"
 #include "source.h"
+#include "target.h"
 #include "tmpl.h"
 #include "yamldoc.h"
 
@@ -42,7 +43,8 @@ static void lint(struct linted *l, struct buf *text)
 	yamldoc_set_pyyaml(l->doc, true);
 	assert_false(yamldoc_broken(l->doc));
 	memset(&l->diags, 0, sizeof l->diags);
-	pcluster_lint(l->src, l->doc, &l->tmpl, &l->diags);
+	struct target t = target_default();
+	pcluster_lint_at(l->src, l->doc, &l->tmpl, &t, &l->diags);
 	l->secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	diag_list_sort(&l->diags);
 }

@@ -1,5 +1,6 @@
 /* The sbatch option table: lookups, every value syntax good and bad,
- * did-you-mean, and the options tagged with a later Slurm release. */
+ * did-you-mean, and the options and values tagged with the Slurm
+ * releases that added or removed them (with srun's, changes.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 
 #include <string.h>
 
+#include "changes.h"
 #include "options.h"
 
 static enum sbopt_verdict check(const char *name, const char *value)
@@ -46,10 +48,16 @@ static void table_and_lookups(void **state)
 		const struct sbopt *o = sbopt_at(i);
 		if (i)
 			assert_true(strcmp(sbopt_at(i - 1)->name, o->name) < 0);
-		if (o->since)
+		if (version_is_set(o->since))
 			later++;
 		else
 			base++;
+		/* a removal comes after the addition; UNSURE qualifies a since */
+		if (version_is_set(o->since) && version_is_set(o->until))
+			assert_true(version_cmp(o->since, o->until) < 0);
+		if (o->flags & SBOPT_UNSURE)
+			assert_true(version_is_set(o->since));
+		assert_false(o->since.line || o->until.line);
 		assert_ptr_equal(sbopt_find(o->name), o);
 		assert_non_null(o->summary);
 		/* Values and arguments agree, and every example is accepted. */
@@ -70,7 +78,7 @@ static void table_and_lookups(void **state)
 				assert_int_not_equal(sbopt_at(k)->short_name, o->short_name);
 	}
 	assert_int_equal(base, 106);
-	assert_int_equal(later, 7);
+	assert_int_equal(later, 15);
 	assert_null(sbopt_at(sbopt_count()));
 
 	assert_string_equal(sbopt_find("N")->name, "nodes");
@@ -126,7 +134,9 @@ static void size_and_count_values(void **state)
 	OK("mem-per-cpu", "2G");
 	OK("tmp", "10G");
 	OK("nodes", "4", "2-4", "4-4", "0-4", "1k", "2M");
-	BAD("nodes", "4-2", "1g", "abc", "2-", "", "1,2", "4x");
+	BAD("nodes", "4-2", "1g", "abc", "2-", "", "4x", "1,,2", "4:2", "1-15:0", "1-15:x", "8-2:2");
+	/* size lists and steps (23.02): changes.h says which release */
+	OK("nodes", "1,2", "2,4,8", "1-15:4", "2-8:2,16");
 	ODD("nodes", "0", "-1");
 	OK("ntasks", "8", "+5");
 	BAD("ntasks", "0", "-1", "abc", "8x", "1k", "", "2-4", "2147483648");
@@ -269,43 +279,151 @@ static void suggestions(void **state)
 	assert_null(sbopt_suggest(NULL));
 }
 
+static struct version v(const char *s)
+{
+	struct version out = { 0, 0, 0, false };
+	assert_true(version_parse(s, strlen(s), &out));
+	return out;
+}
+
+static const char *release(const char *name, const char *slurm)
+{
+	struct version when = { 0, 0, 0, false };
+	static const char *const names[] = { "present", "newer", "maybe", "removed" };
+	const struct sbopt *o = sbopt_find(name);
+	assert_non_null(o);
+	return names[sbopt_at_release(o, v(slurm), &when)];
+}
+
 static void later_releases(void **state)
 {
 	(void)state;
+	/* docs/versions.md, "slurm-options-sbatch" and its corrections */
 	static const struct { const char *name, *since; } later[] = {
-		{ "container-id", "23.02" }, { "extra", "23.02" }, { "tres-per-task", "23.02" },
-		{ "stepmgr", "24.05" }, { "tres-bind", "24.05" }, { "oom-kill-step", "24.11" },
-		{ "segment", "24.11" },
+		{ "autocomplete", "23.02" }, { "extra", "23.02" }, { "tres-per-task", "23.02" },
+		{ "tres-bind", "23.11" }, { "segment", "24.05" }, { "stepmgr", "24.05" },
+		{ "resv-ports", "24.05" }, { "oom-kill-step", "24.11" }, { "resources", "25.05" },
+		{ "consolidate-segments", "25.11" }, { "spread-segments", "25.11" },
+		{ "container-id", "25.11" }, { "external", "25.11" }, { "mem-update", "26.05" },
+		{ "container-type", "26.05" },
 	};
 	for (size_t i = 0; i < sizeof later / sizeof later[0]; i++) {
 		const struct sbopt *o = sbopt_find(later[i].name);
 		assert_non_null(o);
-		assert_string_equal(o->since, later[i].since);
+		assert_string_equal(version_release_text(o->since, 2).s, later[i].since);
 	}
+	assert_true(sbopt_find("segment")->flags & SBOPT_BLOCK);
+	assert_true(sbopt_find("spread-segments")->flags & SBOPT_BLOCK);
+	assert_true(sbopt_find("external")->flags & SBOPT_UNSURE);
+	assert_false(version_is_set(sbopt_find("nodes")->since));
+	/* removed: --power; --export-file stays although a changelog says otherwise */
+	assert_string_equal(version_release_text(sbopt_find("power")->until, 2).s, "24.05");
+	assert_false(version_is_set(sbopt_find("export-file")->until));
+	assert_string_equal(release("power", "23.11"), "present");
+	assert_string_equal(release("power", "24.05.0"), "removed");
+	assert_string_equal(release("export-file", "25.11.7"), "present");
+	assert_string_equal(release("segment", "23.11"), "newer");
+	assert_string_equal(release("segment", "24.05"), "present");
+	assert_string_equal(release("segment", "24.05.8"), "present");
+	/* unsure: only 22.05 is known to lack it */
+	assert_string_equal(release("external", "22.05"), "newer");
+	assert_string_equal(release("external", "24.11"), "maybe");
+	assert_string_equal(release("external", "25.11"), "present");
 	OK("tres-per-task", "cpu=2");
-	assert_null(sbopt_find("nodes")->since);
-	/* A 22.05 prefix is not made ambiguous by a later option. */
+
+	/* getopt as every release together reads it, and as one does */
 	bool amb;
-	assert_null(sbopt_match("stepm", 5, &amb));
-	assert_false(amb);
 	assert_string_equal(sbopt_match("stepmgr", 7, &amb)->name, "stepmgr");
+	assert_string_equal(sbopt_match("stepm", 5, &amb)->name, "stepmgr");
+	assert_null(sbopt_match_at("stepm", 5, v("23.11"), &amb));
+	assert_false(amb);
 	assert_string_equal(sbopt_match("--exclus", 8, &amb)->name, "exclusive");
 	assert_null(sbopt_match("--exclu", 7, &amb)); /* exclude, exclusive */
 	assert_true(amb);
-	/* 22.05 has extra-node-info only; --extra came in 23.02. */
-	assert_string_equal(sbopt_match("ext", 3, &amb)->name, "extra-node-info");
-	/* Values added later are accepted with a note of the release. */
+	/* 22.05 has extra-node-info only; --extra came in 23.02 */
+	assert_string_equal(sbopt_match_at("extra", 5, v("22.05"), &amb)->name, "extra-node-info");
+	assert_string_equal(sbopt_match_at("extra", 5, v("23.02"), &amb)->name, "extra");
+	assert_string_equal(sbopt_match_at("ext", 3, v("22.05"), &amb)->name, "extra-node-info");
+	assert_null(sbopt_match_at("ext", 3, v("25.11"), &amb)); /* external, extra, extra-node-info */
+	assert_true(amb);
+	/* --spread: spread-job alone until 25.11 added spread-segments */
+	assert_string_equal(sbopt_match_at("spread", 6, v("24.11"), &amb)->name, "spread-job");
+	assert_null(sbopt_match_at("spread", 6, v("25.11"), &amb));
+	assert_true(amb);
+	/* a removed option is not there to match, but its name still finds it */
+	assert_null(sbopt_match_at("power", 5, v("25.11"), &amb));
+	assert_string_equal(sbopt_match("power", 5, &amb)->name, "power");
+	assert_null(sbopt_match("powe", 4, &amb));
+
+	/* values: the checker takes every release's; srun's alone are not sbatch's */
 	char why[256];
 	const struct sbopt *o = sbopt_find("gres-flags");
-	assert_int_equal(sbopt_check_value(o, "allow-task-sharing", 18, why, sizeof why),
-			 SBOPT_SUSPECT);
-	assert_non_null(strstr(why, "23.11"));
+	assert_int_equal(sbopt_check_value(o, "allow-task-sharing", 18, why, sizeof why), SBOPT_BAD);
+	assert_non_null(strstr(why, "only used with srun"));
+	assert_int_equal(sbopt_check_value(o, "one-task-per-sharing", 20, why, sizeof why), SBOPT_OK);
 	o = sbopt_find("exclusive");
-	assert_int_equal(sbopt_check_value(o, "topo", 4, why, sizeof why), SBOPT_SUSPECT);
-	assert_non_null(strstr(why, "25.05"));
+	assert_int_equal(sbopt_check_value(o, "topo", 4, why, sizeof why), SBOPT_OK);
+	o = sbopt_find("requeue");
+	assert_int_equal(sbopt_check_value(o, "expedite", 8, why, sizeof why), SBOPT_OK);
+	assert_int_equal(sbopt_check_value(o, "soon", 4, why, sizeof why), SBOPT_SUSPECT);
 	/* why may be NULL; value NULL is empty. */
-	assert_int_equal(sbopt_check_value(o, "user", 4, NULL, 0), SBOPT_OK);
+	assert_int_equal(sbopt_check_value(sbopt_find("exclusive"), "user", 4, NULL, 0), SBOPT_OK);
 	assert_int_equal(sbopt_check_value(sbopt_find("hold"), NULL, 0, NULL, 0), SBOPT_OK);
+}
+
+static const char *change(unsigned cmd, const char *option, const char *value, const char *slurm)
+{
+	static const char *const names[] = { "present", "newer", "maybe", "removed" };
+	const struct slurm_change *c = value ? slurm_change_value(cmd, option, value)
+					     : slurm_change_option(cmd, option);
+	if (!c)
+		return "unchanged";
+	struct version when;
+	return names[slurm_change_at(c, v(slurm), &when)];
+}
+
+static void srun_and_value_changes(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < slurm_change_count(); i++) {
+		const struct slurm_change *c = slurm_change_at_index(i);
+		assert_true(c->cmds);
+		assert_true(version_is_set(c->since) || version_is_set(c->until));
+		if (version_is_set(c->since) && version_is_set(c->until))
+			assert_true(version_cmp(c->since, c->until) < 0);
+		/* an sbatch value belongs to an option of sbatch's table */
+		if (c->value && (c->cmds & SLURM_SBATCH))
+			assert_non_null(sbopt_find(c->option));
+		/* sbatch's own options are versioned in its table, not here */
+		if (!c->value)
+			assert_false(c->cmds & SLURM_SBATCH);
+	}
+	assert_null(slurm_change_at_index(slurm_change_count()));
+	assert_string_equal(change(SLURM_SRUN, "cpu-bind", "rank", "24.05"), "present");
+	assert_string_equal(change(SLURM_SRUN, "cpu-bind", "verbose,rank", "24.11"), "removed");
+	assert_string_equal(change(SLURM_SRUN, "cpu-bind", "RANK", "25.11"), "removed");
+	assert_string_equal(change(SLURM_SRUN, "cpu-bind", "cores", "25.11"), "unchanged");
+	assert_string_equal(change(SLURM_SRUN, "cpu-bind", "boards", "22.05"), "removed");
+	assert_string_equal(change(SLURM_SRUN, "uid", NULL, "23.02.4"), "present");
+	assert_string_equal(change(SLURM_SRUN, "uid", NULL, "23.02.5"), "removed");
+	assert_string_equal(change(SLURM_SRUN, "tres-per-task", NULL, "22.05"), "newer");
+	assert_string_equal(change(SLURM_SRUN, "treewidth", NULL, "24.11"), "maybe");
+	assert_string_equal(change(SLURM_SBATCH, "uid", NULL, "25.11"), "unchanged");
+	assert_string_equal(change(SLURM_SBATCH, "exclusive", "topo", "23.11"), "newer");
+	assert_string_equal(change(SLURM_SBATCH, "gres-flags", "one-task-per-sharing", "23.11.1"), "newer");
+	assert_string_equal(change(SLURM_SBATCH, "gres-flags", "one-task-per-sharing", "23.11.2"), "present");
+	assert_string_equal(change(SLURM_SBATCH, "gres-flags", "allow-task-sharing", "25.11"), "unchanged");
+	assert_string_equal(change(SLURM_SRUN, "gres-flags", "allow-task-sharing", "23.11.3"), "newer");
+	assert_string_equal(change(SLURM_SBATCH, "nodes", "1-15:4", "22.05"), "newer");
+	assert_string_equal(change(SLURM_SBATCH, "nodes", "2,4", "23.02"), "present");
+	assert_string_equal(change(SLURM_SBATCH, "nodes", "2-4", "22.05"), "unchanged");
+	assert_string_equal(change(SLURM_SBATCH, "requeue", "expedite", "25.05"), "newer");
+	assert_string_equal(change(SLURM_SBATCH, "get-user-env", "10L", "24.11"), "present");
+	assert_string_equal(change(SLURM_SBATCH, "get-user-env", "10L", "25.05"), "removed");
+	assert_string_equal(change(SLURM_SBATCH, "get-user-env", "", "25.11"), "unchanged");
+	assert_true(slurm_change_value(SLURM_SRUN, "cpu-bind", "rank")->flags & SLURM_CHANGE_IGNORED);
+	assert_string_equal(change(SLURM_SBATCH, "network", "unique-channel-per-segment", "25.11"), "present");
+	assert_true(slurm_change_value(SLURM_SBATCH, "exclusive", "topo")->flags & SLURM_CHANGE_BLOCK);
 }
 
 int main(void)
@@ -321,6 +439,7 @@ int main(void)
 		cmocka_unit_test(text_values),
 		cmocka_unit_test(suggestions),
 		cmocka_unit_test(later_releases),
+		cmocka_unit_test(srun_and_value_changes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

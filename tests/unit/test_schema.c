@@ -15,14 +15,25 @@ struct result {
 	struct schema_errors errs;
 };
 
-static void run(struct result *r, const char *schema_json, const char *yaml)
+/* release NULL: schema_validate, which ignores the release tags. */
+static void run_at(struct result *r, const char *schema_json, const char *yaml,
+		   const char *release)
 {
 	r->sd = yamldoc_parse(schema_json, strlen(schema_json), NULL);
 	assert_int_equal(yamldoc_issue_count(r->sd), 0);
 	r->d = yamldoc_parse(yaml, strlen(yaml), NULL);
 	r->s = schema_new(r->sd);
 	memset(&r->errs, 0, sizeof r->errs);
-	schema_validate(r->s, r->d, yd_root(r->d), &r->errs);
+	struct version v;
+	if (release && version_parse(release, strlen(release), &v))
+		schema_validate_release(r->s, r->d, yd_root(r->d), v, &r->errs);
+	else
+		schema_validate(r->s, r->d, yd_root(r->d), &r->errs);
+}
+
+static void run(struct result *r, const char *schema_json, const char *yaml)
+{
+	run_at(r, schema_json, yaml, NULL);
 }
 
 static void done(struct result *r)
@@ -77,15 +88,82 @@ static void every_error_is_reported(void **state)
 {
 	(void)state;
 	struct result r;
-	run(&r, obj, "Name: ABCDEFG\nCount: 11\nKind: spot\nList: [a, a]\nOs: ubuntu2404\n");
+	run_at(&r, obj, "Name: ABCDEFG\nCount: 11\nKind: spot\nList: [a, a]\nOs: ubuntu2404\n", "3.11");
 	/* pattern + maxLength, maximum, enum, uniqueItems, x-since */
 	assert_int_equal(r.errs.len, 6);
 	const struct schema_error *e = find(&r, SF_SINCE);
 	assert_non_null(e);
-	assert_non_null(strstr(e->msg, "3.13.0"));
+	assert_non_null(strstr(e->msg, "3.13"));
 	for (size_t i = 0; i < r.errs.len; i++)
 		if (strstr(r.errs.v[i].msg, "spot"))
 			assert_string_equal(r.errs.v[i].help, "did you mean 'SPOT'?");
+	done(&r);
+}
+
+/* Keys and values tagged with the releases that added or removed them. */
+static const char tagged[] =
+	"{\"x-product\":\"Product\",\"type\":\"object\",\"additionalProperties\":false,"
+	"\"properties\":{"
+	"\"New\":{\"type\":\"object\",\"x-since\":\"3.15.0\",\"properties\":{\"Id\":{\"type\":\"string\"}},"
+	"\"additionalProperties\":false},"
+	"\"Old\":{\"type\":\"string\",\"x-until\":\"3.15.0\"},"
+	"\"Span\":{\"type\":\"string\",\"x-since\":\"3.12.0\",\"x-until\":\"3.14.0\"},"
+	"\"Os\":{\"enum\":[\"a\",\"b\",\"c\"],\"x-since\":{\"c\":\"3.13.0\"},\"x-until\":{\"a\":\"3.14.0\"}},"
+	"\"Bad\":{\"type\":\"string\",\"x-since\":\"soon\"}}}";
+
+static size_t count(struct result *r, enum schema_fault f)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->errs.len; i++)
+		n += r->errs.v[i].fault == f;
+	return n;
+}
+
+static void release_tags(void **state)
+{
+	(void)state;
+	struct result r;
+	/* without a release the tags are not checked */
+	run(&r, tagged, "New: {Id: x}\nOld: y\nOs: a\n");
+	assert_int_equal(r.errs.len, 0);
+	done(&r);
+	/* before the key: one finding at the key, none for what is under it */
+	run_at(&r, tagged, "New: {Id: 1, Extra: 2}\nOld: y\nOs: c\n", "3.13");
+	assert_int_equal(r.errs.len, 1);
+	const struct schema_error *e = find(&r, SF_KEY_SINCE);
+	assert_non_null(e);
+	assert_string_equal(e->msg, "'New' needs Product 3.15 or later; the target is 3.13");
+	assert_int_equal(yd_span(r.d, e->pos).line, 1);
+	assert_int_equal(yd_span(r.d, e->pos).col, 1);
+	done(&r);
+	/* at and after the removal */
+	run_at(&r, tagged, "New: {Id: x}\nOld: y\nOs: a\n", "3.15.0");
+	assert_int_equal(r.errs.len, 2);
+	e = find(&r, SF_KEY_UNTIL);
+	assert_non_null(e);
+	assert_string_equal(e->msg, "'Old' was removed in Product 3.15; the target is 3.15.0");
+	e = find(&r, SF_UNTIL);
+	assert_non_null(e);
+	assert_string_equal(e->msg, "'a' was removed in Product 3.14; the target is 3.15.0");
+	done(&r);
+	/* a value before its release; a key inside its span, and outside */
+	run_at(&r, tagged, "Os: c\nSpan: s\n", "3.12");
+	assert_int_equal(r.errs.len, 1);
+	assert_int_equal(count(&r, SF_SINCE), 1);
+	done(&r);
+	run_at(&r, tagged, "Span: s\n", "3.11.1");
+	assert_int_equal(count(&r, SF_KEY_SINCE), 1);
+	done(&r);
+	run_at(&r, tagged, "Span: s\n", "3.14");
+	assert_int_equal(count(&r, SF_KEY_UNTIL), 1);
+	done(&r);
+	/* a line is above each of its releases: 3.13 has what 3.13.0 added */
+	run_at(&r, tagged, "Os: c\nSpan: s\n", "3.13");
+	assert_int_equal(r.errs.len, 0);
+	done(&r);
+	/* a tag that is not a version is the schema's fault */
+	run_at(&r, tagged, "Bad: x\n", "3.13");
+	assert_int_equal(count(&r, SF_SCHEMA), 1);
 	done(&r);
 }
 
@@ -246,6 +324,7 @@ int main(void)
 		cmocka_unit_test(clean_instance),
 		cmocka_unit_test(unknown_key_with_suggestion_and_no_double_missing),
 		cmocka_unit_test(every_error_is_reported),
+		cmocka_unit_test(release_tags),
 		cmocka_unit_test(types_follow_yaml_11),
 		cmocka_unit_test(null_is_not_a_value),
 		cmocka_unit_test(combinators_and_messages),

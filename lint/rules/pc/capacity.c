@@ -126,9 +126,11 @@ static void allocation_strategy_mismatch(const struct pc *pc, yd_node queue, yd_
 	if (strcmp(type, "CAPACITY_BLOCK") == 0)
 		pc_report(pc, R_PC2207, strategy,
 			  "AllocationStrategy cannot be set on a CAPACITY_BLOCK queue");
-	else if (strcmp(type, "ONDEMAND") == 0 && strcmp(s, "lowest-price") != 0)
+	else if (strcmp(type, "ONDEMAND") == 0 && strcmp(s, "lowest-price") != 0 &&
+		 strcmp(s, "prioritized") != 0)
+		/* prioritized arrived in 3.14.0; PC0007 says so for an older target */
 		pc_report(pc, R_PC2207, strategy,
-			  "an ONDEMAND queue allows only AllocationStrategy lowest-price, not %s", s);
+			  "an ONDEMAND queue allows only AllocationStrategy lowest-price or prioritized, not %s", s);
 }
 
 /* PC2202 too-many-queues */

@@ -15,6 +15,7 @@ struct pc {
 	struct diag_list *diags;
 	size_t first;           /* the file's first finding in diags */
 	const struct tmpl *tmpl; /* how the text was read, or NULL */
+	const struct target *target; /* the ParallelCluster checked against */
 };
 
 /* Reports at node `at` (its span and YAML path). */

@@ -4,11 +4,15 @@
 #define TF_PCLUSTER_H
 
 #include "diag.h"
+#include "target.h"
 #include "tmpl.h"
 #include "yamldoc.h"
 
-/* t: how the text was read (its look-alikes read as ASCII), or NULL. */
-void pcluster_lint(struct source *src, const yamldoc *doc, const struct tmpl *t,
-		   struct diag_list *diags);
+/* Against the default target; pcluster_lint_at against target's
+ * ParallelCluster (and the Slurm it runs), t saying how the text was read
+ * (its look-alikes read as ASCII), or NULL. */
+void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct tmpl *t,
+		      const struct target *target, struct diag_list *diags);
 
 #endif

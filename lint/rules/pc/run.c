@@ -42,11 +42,17 @@ static void (*const checks[])(const struct pc *) = {
 	pc_check_lookalikes,
 };
 
-void pcluster_lint(struct source *src, const yamldoc *doc, const struct tmpl *t,
-		   struct diag_list *diags)
+void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
+{
+	struct target t = target_default();
+	pcluster_lint_at(src, doc, NULL, &t, diags);
+}
+
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct tmpl *t,
+		      const struct target *target, struct diag_list *diags)
 {
 	struct cluster cl = cluster_of(src, doc);
-	struct pc pc = { &cl, diags, diags->len, t };
+	struct pc pc = { &cl, diags, diags->len, t, target };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i](&pc);
 }

@@ -1,6 +1,8 @@
 /* PC000x: what ParallelCluster's own schema rejects, from the embedded
- * JSON Schema (schemas/parallelcluster.schema.json). Duplicate keys
- * (PC0001) are the YAML loader's finding: core/report/issues.c. */
+ * JSON Schema (schemas/parallelcluster.schema.json), for the target
+ * release: its release tags say which keys and values each release
+ * added or removed (docs/versions.md, "pc-schema-changes"). Duplicate
+ * keys (PC0001) are the YAML loader's finding: core/report/issues.c. */
 #include <stdlib.h>
 
 #include "buf.h"
@@ -16,9 +18,27 @@ static const enum rule_id fault_rule[] = {
 	[SF_VALUE] = R_PC0005,       /* PC0005 invalid-value */
 	[SF_CONFLICT] = R_PC0006,    /* PC0006 conflicting-keys */
 	[SF_SINCE] = R_PC0007,       /* PC0007 newer-release-value */
+	[SF_KEY_SINCE] = R_PC0008,   /* PC0008 newer-release-key */
+	[SF_KEY_UNTIL] = R_PC0009,   /* PC0009 removed-key */
+	[SF_UNTIL] = R_PC0010,       /* PC0010 removed-value */
 	[SF_SCHEMA] = R_PC0005,
-	[SF_COERCED] = R_PC0008,     /* PC0008 converted-value */
+	[SF_COERCED] = R_PC0011,     /* PC0011 converted-value */
 };
+
+/* The help of a finding about the release: what to do either way. */
+static const char *release_help(enum schema_fault f)
+{
+	switch (f) {
+	case SF_SINCE:
+	case SF_KEY_SINCE:
+		return "upgrade ParallelCluster, or target the release you run (--target parallelcluster=VERSION or target: in .trainforge.yaml)";
+	case SF_UNTIL:
+	case SF_KEY_UNTIL:
+		return "remove it for this release, or target the release you run (--target parallelcluster=VERSION or target: in .trainforge.yaml)";
+	default:
+		return NULL;
+	}
+}
 
 void pc_check_schema(const struct pc *pc)
 {
@@ -27,12 +47,13 @@ void pc_check_schema(const struct pc *pc)
 	if (!s)
 		return;
 	struct schema_errors errs = { 0 };
-	schema_validate(s, pc->cl->doc, pc->cl->root, &errs);
+	schema_validate_release(s, pc->cl->doc, pc->cl->root, pc->target->pc, &errs);
 	for (size_t i = 0; i < errs.len; i++) {
 		const struct schema_error *e = &errs.v[i];
 		struct diag *d = pc_report(pc, fault_rule[e->fault], e->pos, "%s", e->msg);
-		if (e->help)
-			diag_set_help(d, "%s", e->help);
+		const char *help = e->help ? e->help : release_help(e->fault);
+		if (help)
+			diag_set_help(d, "%s", help);
 		/* a did-you-mean is a fix that changes what the file says; the
 		 * value as the loader converts it one that does not */
 		if (e->suggest && rule_fixability(d->rule) != FIX_NONE)

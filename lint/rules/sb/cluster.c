@@ -1,10 +1,13 @@
 /* SB300x: the script against the cluster config it runs on: partition,
- * node count, and paths every node must see. */
+ * node count, paths every node must see, and the Slurm plugins the
+ * options need. */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "buf.h"
+#include "changes.h"
+#include "releases.h"
 #include "sb.h"
 #include "schema.h"
 #include "text.h"
@@ -169,6 +172,102 @@ static void efa_variables_without_efa(struct sbc *c)
 			   yd_span(d, queue).line);
 }
 
+/* Whether the cluster can run Slurm's topology/block plugin: its
+ * CustomSlurmSettings set it (or an include file might), or
+ * ParallelCluster configures it, which from 3.14.0 it does for p6e-gb200
+ * UltraServer capacity blocks alone (docs/versions.md, "pc-slurm-topology"). */
+static bool cluster_has_block_topology(const struct sbc *c)
+{
+	const yamldoc *d = c->cluster->doc;
+	yd_node settings = yd_get(d, yd_get(d, yd_root(d), "Scheduling"), "SlurmSettings");
+	if (yd_get(d, settings, "CustomSlurmSettingsIncludeFile"))
+		return true; /* unknown: say nothing */
+	yd_node custom = yd_get(d, settings, "CustomSlurmSettings");
+	for (size_t i = 0; i < yd_len(d, custom); i++) {
+		const char *plugin = yd_str(d, yd_get(d, yd_item(d, custom, i), "TopologyPlugin"), NULL);
+		if (plugin && strstr(plugin, "block"))
+			return true;
+	}
+	static const struct version gb200 = VERSION_AT(3, 14, 0);
+	if (version_cmp(c->target->pc, gb200) < 0)
+		return false;
+	yd_node queues = cluster_queues(c->cluster);
+	for (size_t i = 0; i < yd_len(d, queues); i++) {
+		yd_node q = yd_item(d, queues, i);
+		bool mine = false;
+		for (unsigned k = 0; k < c->ncomp; k++)
+			mine |= c->comp[k].queue == q;
+		if (!mine && c->queue)
+			continue; /* another queue's GPUs do not help this job */
+		yd_node crs = cluster_compute_resources(c->cluster, q);
+		for (size_t j = 0; j < yd_len(d, crs); j++) {
+			yd_node types[16];
+			size_t n = cluster_instance_types(c->cluster, yd_item(d, crs, j), types, 16);
+			for (size_t t = 0; t < n && t < 16; t++) {
+				const char *it = yd_str(d, types[t], NULL);
+				if (it && !strncmp(it, "p6e-gb200.", 10))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* SB3006 block-topology-unavailable */
+static void block_topology_unavailable(struct sbc *c, const char *what, struct sb_span at)
+{
+	struct diag *g = sbc_report(c, R_SB3006, at,
+		"%s needs Slurm's topology/block plugin, which %s does not configure: ParallelCluster sets it up only for p6e-gb200 capacity blocks (3.14.0 and later; the target is %s), and no CustomSlurmSettings sets TopologyPlugin",
+		what, c->cluster->src->path, PC_TEXT(c->target->pc));
+	diag_set_help(g, "drop the option, or set TopologyPlugin: topology/block (with a topology.conf) in Scheduling/SlurmSettings/CustomSlurmSettings");
+}
+
+/* A block-topology row the target has (one it lacks is SB1003's). */
+static bool block_row(const struct sbc *c, const struct slurm_change *ch)
+{
+	struct version when;
+	return ch && (ch->flags & SLURM_CHANGE_BLOCK) &&
+	       slurm_change_at(ch, c->target->slurm, &when) == SBOPT_PRESENT;
+}
+
+static void block_topology(struct sbc *c)
+{
+	if (cluster_has_block_topology(c))
+		return;
+	char what[96];
+	struct version when;
+	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
+		const struct sb_directive *d = sb_directive_at(c->m, i);
+		if (d->after_command || !d->opt ||
+		    sbopt_at_release(d->opt, c->target->slurm, &when) != SBOPT_PRESENT)
+			continue;
+		const struct slurm_change *v = slurm_change_value(SLURM_SBATCH, d->opt->name, d->value);
+		if (d->opt->flags & SBOPT_BLOCK) {
+			snprintf(what, sizeof what, "--%s", d->opt->name);
+			block_topology_unavailable(c, what, d->name_span);
+		} else if (block_row(c, v)) {
+			snprintf(what, sizeof what, "--%s=%s", d->opt->name, v->value);
+			block_topology_unavailable(c, what, d->value_span);
+		}
+	}
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_part *p = sb_cmd_find(sb_cmd_at(c->m, i), SB_PROG_SRUN);
+		for (size_t k = 0; p && k < sb_part_flag_count(p); k++) {
+			const struct sb_flag *f = sb_part_flag(p, k);
+			const struct slurm_change *o = slurm_change_option(SLURM_SRUN, f->name);
+			const char *value = f->value ? sb_word_value(f->value) : NULL;
+			const struct slurm_change *v = slurm_change_value(SLURM_SRUN, f->name, value);
+			if (block_row(c, o))
+				snprintf(what, sizeof what, "srun --%s", f->name);
+			else if (!o && block_row(c, v))
+				snprintf(what, sizeof what, "srun --%s=%s", f->name, v->value);
+			else
+				continue;
+			block_topology_unavailable(c, what, sb_word_span(f->word));
+		}
+	}
+}
+
 void sbc_check_cluster(struct sbc *c)
 {
 	if (!c->cluster)
@@ -181,6 +280,7 @@ void sbc_check_cluster(struct sbc *c)
 	}
 	paths(c);
 	efa_variables_without_efa(c);
+	block_topology(c);
 }
 
 /* `# trainforge cluster=PATH` anywhere in the comments. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "releases.h"
 #include "sb.h"
 
 static bool runs_under_srun(const sb_cmd *cmd)
@@ -225,18 +226,25 @@ static void random_port(struct sbc *c)
 
 /* SB2009 output-directory-missing: sbatch opens --output and --error
  * before the script runs; a relative directory must exist in the
- * submission directory already. */
+ * submission directory already, up to Slurm 22.05. From 23.02 Slurm
+ * creates the directories itself (docs/versions.md, "slurm-options-values":
+ * 23.02.0rc1, and checked on a real 25.11.7), so only an older target
+ * hears of it. */
 static void output_directory_missing(struct sbc *c)
 {
+	static const struct version creates = VERSION_AT(23, 2, 0);
 	static const char *const opts[] = { "output", "error" };
+	if (version_cmp(c->target->slurm, creates) >= 0)
+		return;
 	for (size_t i = 0; i < 2; i++) {
 		const struct sb_directive *d = sb_directive_find(c->m, opts[i]);
 		if (!d || !d->value || d->value[0] == '/' || !strchr(d->value, '/'))
 			continue;
 		struct diag *g = sbc_report(c, R_SB2009, d->value_span,
-			"--%s=%s: sbatch opens this file before the script runs, and does not create %.*s/",
-			opts[i], d->value, (int)(strrchr(d->value, '/') - d->value), d->value);
-		diag_set_help(g, "write Slurm's log to the submission directory (%%x-%%j.out) or create the directory before sbatch");
+			"--%s=%s: sbatch opens this file before the script runs, and Slurm %s does not create %.*s/ (23.02 and later do)",
+			opts[i], d->value, SLURM_TEXT(c->target->slurm),
+			(int)(strrchr(d->value, '/') - d->value), d->value);
+		diag_set_help(g, "write Slurm's own log to the submission directory (%%x-%%j.out), or create the directory before sbatch");
 	}
 }
 

@@ -240,8 +240,16 @@ static void read_cluster(struct sbc *c)
 void sbatch_lint(struct source *script, const sb_model *m, const struct cluster *cluster,
 		 const sb_model *caller, struct diag_list *diags)
 {
+	struct target t = target_default();
+	sbatch_lint_at(script, m, cluster, caller, &t, diags);
+}
+
+void sbatch_lint_at(struct source *script, const sb_model *m, const struct cluster *cluster,
+		    const sb_model *caller, const struct target *target, struct diag_list *diags)
+{
 	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
-			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL };
+			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL,
+			 .target = target };
 	read_allocation(&c, caller ? caller : m);
 	read_cluster(&c);
 	if (c.it)

@@ -42,6 +42,7 @@ struct sbc {
 	long long nodes, nodes_max, batch_nodes;
 	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
 	bool per_node;                      /* started on every node by a batch script */
+	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
 };
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,

@@ -8,6 +8,7 @@
 
 #include "cluster.h"
 #include "diag.h"
+#include "target.h"
 
 #include "script.h"
 
@@ -18,6 +19,10 @@
  * applies, and what runs here already runs under srun. */
 void sbatch_lint(struct source *script, const sb_model *m, const struct cluster *cluster,
 		 const sb_model *caller, struct diag_list *diags);
+/* The same against a target's Slurm (and ParallelCluster, for what the
+ * paired cluster can have); sbatch_lint uses the default target. */
+void sbatch_lint_at(struct source *script, const sb_model *m, const struct cluster *cluster,
+		    const sb_model *caller, const struct target *target, struct diag_list *diags);
 /* Whether `caller` starts a script at `path` (relative to the caller's
  * directory, caller_path) with srun. */
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path);

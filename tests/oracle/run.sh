@@ -1,0 +1,95 @@
+#!/bin/sh
+# ParallelCluster 3.11's own package as the oracle for target 3.11: its
+# schema and offline validators (../shared/tools/pcluster_offline_validate.py
+# over ../shared/vendor) and `trainforge lint --target
+# parallelcluster=3.11` judge the same files, and must agree. The files:
+# the shared config corpus (valid, invalid, valid-schema-only), every
+# cluster config in examples/, the configs `trainforge gen` writes for
+# examples/jobs at that target, and the version cases of the PC000x rules
+# (keys and values of later releases, which 3.11 rejects, and those later
+# releases removed, which it accepts). A verdict is OK or INVALID: for the
+# oracle, any schema error or validator ERROR; for trainforge, a finding
+# at error level. Both are printed per file. A disagreement fails unless
+# expected.tsv lists it with a reason; a listed one that agrees fails
+# too. Prints RESULT lines and the counts.
+cd "$(dirname "$0")/../.." || exit 2
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+result_prefix=oracle/
+shared=${TF_SHARED:-../shared}
+oracle=$shared/tools/pcluster_offline_validate.py
+corpus=$shared/corpus/parallelcluster
+expected=tests/oracle/expected.tsv
+if [ ! -f "$oracle" ] || [ ! -d "$corpus" ]; then
+	skip "pcluster-3.11: $oracle or $corpus not found (set TF_SHARED)"
+	exit 0
+fi
+if ! /usr/bin/python3 -c 'import marshmallow, yaml, boto3' 2>/dev/null; then
+	skip "pcluster-3.11: /usr/bin/python3 lacks marshmallow, yaml or boto3 (sh tools/deps.sh installs them)"
+	exit 0
+fi
+
+# name (as expected.tsv and the report say it) <TAB> path, one per line
+list=$t/files
+: >"$list"
+for sub in valid invalid valid-schema-only; do
+	for f in "$corpus/$sub"/*.yaml; do printf 'corpus/%s/%s\t%s\n' "$sub" "${f##*/}" "$f" >>"$list"; done
+done
+for f in examples/clusters/*.yaml examples/broken/cluster.yaml examples/jobs/out/*-cluster.yaml; do
+	printf '%s\t%s\n' "$f" "$f" >>"$list"
+done
+mkdir -p "$t/gen"
+for job in examples/jobs/*.yaml; do
+	if ! "$TF" gen --target parallelcluster=3.11 -o "$t/gen" "$job" >/dev/null 2>"$t/err"; then
+		no "gen-$job: trainforge gen --target parallelcluster=3.11 failed"
+		head -5 "$t/err"
+	fi
+done
+for f in "$t/gen"/*-cluster.yaml; do printf 'gen/%s\t%s\n' "${f##*/}" "$f" >>"$list"; done
+for f in tests/cases/PC0007/*.yaml tests/cases/PC0008/*.yaml tests/cases/PC0009/*.yaml tests/cases/PC0010/*.yaml; do
+	printf '%s\t%s\n' "$f" "$f" >>"$list"
+done
+
+# The oracle, once over every file: "OK|INVALID PATH" lines.
+cut -f2 "$list" | tr '\n' '\0' | xargs -0 /usr/bin/python3 "$oracle" -q >"$t/oracle.out" 2>"$t/oracle.err"
+if ! grep -q '^\(OK\|INVALID\) ' "$t/oracle.out"; then
+	no "pcluster-3.11: the oracle gave no verdict"
+	head -5 "$t/oracle.err"
+	exit 0
+fi
+
+agree=0 differ=0 listed=0
+while IFS="$(printf '\t')" read -r name path; do
+	want=$(awk -v p="$path" '($1 == "OK" || $1 == "INVALID") && substr($0, length($1) + 2) == p { print $1 }' "$t/oracle.out")
+	"$TF" lint --isolated --kind pcluster --shellcheck off --fail-level error --format concise \
+		--target parallelcluster=3.11 "$path" >"$t/tf.out" 2>"$t/tf.err"
+	rc=$?
+	case $rc in
+	0) got=OK ;;
+	1) got=INVALID ;;
+	*) got="exit $rc" ;;
+	esac
+	echo "  $name: pcluster 3.11 ${want:-none}, trainforge $got"
+	reason=$(awk -F '\t' -v n="$name" '$1 == n { print $4 }' "$expected")
+	if [ "$want" = "$got" ]; then
+		agree=$((agree + 1))
+		if [ -n "$reason" ]; then
+			no "$name: listed in expected.tsv, but both say $got now: remove the line"
+		else
+			ok "$name"
+		fi
+	else
+		differ=$((differ + 1))
+		listed_want=$(awk -F '\t' -v n="$name" '$1 == n { print $2 "/" $3 }' "$expected")
+		if [ -n "$reason" ] && [ "$listed_want" = "$want/$got" ]; then
+			listed=$((listed + 1))
+			ok "$name: differs as expected.tsv says ($reason)"
+		else
+			no "$name: pcluster 3.11 says ${want:-nothing}, trainforge $got"
+			grep ': error: ' "$t/tf.out" | head -3
+			awk -v p="$path" 'f && /^  / { print; next } { f = 0 } substr($0, index($0, " ") + 1) == p { f = 1 }' "$t/oracle.out" | head -3
+		fi
+	fi
+done <"$list"
+total=$((agree + differ))
+echo "agreement: $agree of $total files the same; $differ differ ($listed listed in expected.tsv with a reason)"
