@@ -41,6 +41,7 @@ void lint_run_fini(struct lint_run *run)
 		struct lint_file *f = run->files[i];
 		sb_free(f->model);
 		yamldoc_free(f->doc);
+		yamldoc_free(f->as_written);
 		tmpl_free(&f->tmpl);
 		source_free(f->src);
 		free(f);
@@ -132,7 +133,8 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 		ln_template_placeholders(&run->diags, src, &f->tmpl);
 	if (kind == KIND_PCLUSTER && f->complete) {
 		f->cluster = cluster_of(src, f->doc);
-		pcluster_lint_at(src, f->doc, &f->tmpl, &opt->target, &run->diags);
+		const struct pc_reading how = { &f->tmpl, f->as_written };
+		pcluster_lint_at(src, f->doc, &how, &opt->target, &run->diags);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec_at) {
 		run->opt->check_jobspec_at(src, f->doc, &opt->target, &run->diags);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec) {

@@ -65,6 +65,8 @@ struct lint_file {
 	bool complete;           /* it parsed: every check could run */
 	struct tmpl tmpl;        /* YAML kinds: the text as the loader read it */
 	yamldoc *doc;            /* YAML kinds: the document */
+	yamldoc *as_written;     /* a config with look-alikes: the document before
+				    they were read as ASCII (doc has them so) */
 	sb_model *model;         /* scripts: the model */
 	struct cluster cluster;  /* a cluster config that parsed: the model over doc */
 };

@@ -42,9 +42,23 @@ enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum f
 	if (kind != KIND_PCLUSTER)
 		return kind;
 	if (has_non_ascii(f->src->text, f->src->len)) {
+		/* the document as written stays beside: whether ParallelCluster
+		 * takes a look-alike's value depends on it */
+		yamldoc *written = f->doc;
+		struct tmpl written_tmpl = f->tmpl;
+		f->doc = NULL;
+		memset(&f->tmpl, 0, sizeof f->tmpl);
 		parse(f, opt->defines, TMPL_FOLD);
-		if (!f->tmpl.n_folds) /* none outside comments */
-			parse(f, opt->defines, 0);
+		if (f->tmpl.n_folds) {
+			f->as_written = written;
+			yamldoc_set_pyyaml(written, true);
+			tmpl_free(&written_tmpl);
+		} else { /* none outside comments */
+			yamldoc_free(f->doc);
+			tmpl_free(&f->tmpl);
+			f->doc = written;
+			f->tmpl = written_tmpl;
+		}
 	}
 	yamldoc_set_pyyaml(f->doc, true);
 	return kind;

@@ -31,6 +31,7 @@ need_py marshmallow python3-marshmallow
 need_py yaml python3-yaml
 need_py boto3 python3-boto3
 need_py pkg_resources python3-pkg-resources
+need_py jinja2 python3-jinja2 # tests/oracle renders the templates of the rule cases
 need_cmd node nodejs   # the lsp and schema suites drive real editor clients
 need_cmd npm npm
 need_cmd shellcheck shellcheck

@@ -44,7 +44,8 @@ static void lint(struct linted *l, struct buf *text)
 	assert_false(yamldoc_broken(l->doc));
 	memset(&l->diags, 0, sizeof l->diags);
 	struct target t = target_default();
-	pcluster_lint_at(l->src, l->doc, &l->tmpl, &t, &l->diags);
+	const struct pc_reading how = { &l->tmpl, NULL };
+	pcluster_lint_at(l->src, l->doc, &how, &t, &l->diags);
 	l->secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	diag_list_sort(&l->diags);
 }

@@ -15,6 +15,7 @@ struct pc {
 	struct diag_list *diags;
 	size_t first;           /* the file's first finding in diags */
 	const struct tmpl *tmpl; /* how the text was read, or NULL */
+	const yamldoc *as_written; /* before look-alikes were read as ASCII, or NULL */
 	const struct target *target; /* the ParallelCluster checked against */
 };
 

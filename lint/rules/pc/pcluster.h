@@ -8,11 +8,18 @@
 #include "tmpl.h"
 #include "yamldoc.h"
 
+/* How a config's text was read: the template it was prepared from (with
+ * its look-alikes read as ASCII) and, when that changed the document, the
+ * document as written. */
+struct pc_reading {
+	const struct tmpl *tmpl;
+	const yamldoc *as_written;
+};
+
 /* Against the default target; pcluster_lint_at against target's
- * ParallelCluster (and the Slurm it runs), t saying how the text was read
- * (its look-alikes read as ASCII), or NULL. */
+ * ParallelCluster (and the Slurm it runs); how may be NULL. */
 void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
-void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct tmpl *t,
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct pc_reading *how,
 		      const struct target *target, struct diag_list *diags);
 
 #endif

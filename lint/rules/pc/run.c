@@ -48,11 +48,12 @@ void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *dia
 	pcluster_lint_at(src, doc, NULL, &t, diags);
 }
 
-void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct tmpl *t,
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct pc_reading *how,
 		      const struct target *target, struct diag_list *diags)
 {
 	struct cluster cl = cluster_of(src, doc);
-	struct pc pc = { &cl, diags, diags->len, t, target };
+	struct pc pc = { &cl, diags, diags->len, how ? how->tmpl : NULL,
+			 how ? how->as_written : NULL, target };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i](&pc);
 }

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "pc.h"
 #include "regions.h"
+#include "schema.h"
 #include "text.h"
 #include "xalloc.h"
 
@@ -210,13 +211,67 @@ static void ascii_fix(const struct pc *pc, struct diag *d, const struct lookalik
 	buf_free(&b);
 }
 
+/* Where the document as written fails the schema: a look-alike there is
+ * in a value ParallelCluster refuses. */
+struct refused {
+	struct yd_span *v;
+	size_t n;
+};
+
+static void refused_of(const struct pc *pc, struct refused *out)
+{
+	memset(out, 0, sizeof *out);
+	schema *s = schema_embedded("parallelcluster.schema.json");
+	if (!pc->as_written || !s)
+		return;
+	struct schema_errors errs = { 0 };
+	schema_validate_release(s, pc->as_written, yd_root(pc->as_written), pc->target->pc, &errs);
+	out->v = xmalloc((errs.len + 1) * sizeof *out->v);
+	for (size_t i = 0; i < errs.len; i++)
+		if (errs.v[i].fault != SF_COERCED)
+			out->v[out->n++] = yd_span(pc->as_written, errs.v[i].pos);
+	schema_errors_free(&errs);
+}
+
+static bool spans_overlap(struct yd_span a, struct yd_span b)
+{
+	return (a.line < b.end_line || (a.line == b.end_line && a.col < b.end_col)) &&
+	       (b.line < a.end_line || (b.line == a.end_line && b.col < a.end_col));
+}
+
+/* Whether ParallelCluster refuses the value as written: its schema does,
+ * or it is a value its validators look up (a region, an instance type). */
+static bool refused(const struct pc *pc, const struct refused *r, const struct lookalikes *g,
+		    struct yd_span s, bool effect)
+{
+	if (!pc->as_written || effect)
+		return true;
+	for (size_t i = 0; i < r->n; i++)
+		if (spans_overlap(r->v[i], s))
+			return true;
+	if (!g->node)
+		return false;
+	struct buf path = BUF_INIT;
+	yd_path_dotted(pc->cl->doc, g->node, &path);
+	const char *p = path.p ? path.p : "";
+	size_t n = strlen(p);
+	bool looked_up = !strcmp(p, "Region") ||
+			 (n >= 13 && !strcmp(p + n - 13, ".InstanceType")) ||
+			 strstr(p, ".InstanceTypes[") != NULL;
+	buf_free(&path);
+	return looked_up;
+}
+
 /* PC1004 non-ascii-lookalike: a hyphen pasted from a web page turns
  * `p5-48xlarge` into a string no AWS API knows, and the file still looks
  * right. One finding per value: the checks read the value in ASCII (the
  * loader folded it), so this finding says what the value is then and
- * whether that is valid, and stands for what they found on it. */
+ * whether that is valid, and stands for what they found on it. In text
+ * ParallelCluster takes as it is (a tag value), the same finding is a
+ * warning: */
+/* PC1005 non-ascii-lookalike-text */
 static void non_ascii_lookalike(const struct pc *pc, const struct effects *effects,
-				const struct lookalikes *g)
+				const struct refused *r, const struct lookalikes *g)
 {
 	const yamldoc *doc = pc->cl->doc;
 	struct buf chars = BUF_INIT;
@@ -231,15 +286,20 @@ static void non_ascii_lookalike(const struct pc *pc, const struct effects *effec
 	char *effect_help = effect && effect->help ? xstrdup(effect->help) : NULL;
 	char *alt = effect && effect->fix ? xstrdup(effect->fix) : NULL;
 	size_t alt_start = effect ? effect->fix_start : 0, alt_end = effect ? effect->fix_end : 0;
+	enum rule_id rule = refused(pc, r, g, s, effect != NULL) ? R_PC1004 : R_PC1005;
 	if (!ascii || len > 120)
-		d = diag_add(pc->diags, pc->cl->src, R_PC1004, s.line, s.col, s.end_line, s.end_col,
+		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
 			     "%s", chars.p);
 	else if (effect_msg)
-		d = diag_add(pc->diags, pc->cl->src, R_PC1004, s.line, s.col, s.end_line, s.end_col,
+		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
 			     "%s; in ASCII the value is '%s', which is still not valid: %s", chars.p,
 			     ascii, effect_msg);
+	else if (rule == R_PC1005)
+		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
+			     "%s; ParallelCluster takes the text as it is, which in ASCII is '%s'",
+			     chars.p, ascii);
 	else
-		d = diag_add(pc->diags, pc->cl->src, R_PC1004, s.line, s.col, s.end_line, s.end_col,
+		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
 			     "%s; in ASCII the value is '%s', which is valid here", chars.p, ascii);
 	if (effect_help && alt)
 		diag_set_help(d, "the fix writes ASCII; %s (--unsafe-fixes writes '%s')", effect_help, alt);
@@ -269,6 +329,8 @@ void pc_check_lookalikes(const struct pc *pc)
 	const yamldoc *doc = pc->cl->doc;
 	struct effects effects;
 	effects_of(pc, &effects);
+	struct refused refused;
+	refused_of(pc, &refused);
 	/* the findings made here come after the effects: effects_of's
 	 * pointers into the list would not survive its growing */
 	struct diag_list made = { 0 };
@@ -280,7 +342,7 @@ void pc_check_lookalikes(const struct pc *pc)
 		yd_node node = f ? yd_at(doc, f->line, f->col) : 0;
 		bool same = g.first && f && (node ? node == g.node : !g.node && f->line == g.first->line);
 		if (g.first && !same) {
-			non_ascii_lookalike(&out, &effects, &g);
+			non_ascii_lookalike(&out, &effects, &refused, &g);
 			memset(&g, 0, sizeof g);
 		}
 		if (!f)
@@ -298,6 +360,7 @@ void pc_check_lookalikes(const struct pc *pc)
 			g.cps[g.n_cps++] = f->cp;
 	}
 	free(effects.v);
+	free(refused.v);
 	diag_list_move(pc->diags, &made);
 }
 
