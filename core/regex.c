@@ -7,9 +7,16 @@
 
 #include "xalloc.h"
 
+/* JIT compiling costs as much as a few hundred interpreted matches of the
+ * short patterns a schema has: a pattern is JIT compiled once it has been
+ * used this often (a large config), never for the few uses of a small
+ * one, whose run is mostly start-up. */
+enum { JIT_AFTER = 256 };
+
 struct regex {
 	pcre2_code *code;
 	pcre2_match_data *match;
+	unsigned uses;
 };
 
 static bool jit_wanted(void)
@@ -30,10 +37,9 @@ struct regex *regex_new(const char *pattern, size_t len, char *err, size_t errca
 		snprintf(err, errcap, "%s at offset %zu", (char *)msg, (size_t)where);
 		return NULL;
 	}
-	if (jit_wanted())
-		pcre2_jit_compile(c, PCRE2_JIT_COMPLETE); /* falls back if absent */
 	struct regex *re = xmalloc(sizeof *re);
 	re->code = c;
+	re->uses = 0;
 	re->match = pcre2_match_data_create_from_pattern(c, NULL);
 	if (!re->match)
 		xalloc_die();
@@ -42,6 +48,8 @@ struct regex *regex_new(const char *pattern, size_t len, char *err, size_t errca
 
 bool regex_match(struct regex *re, const char *s, size_t len)
 {
+	if (++re->uses == JIT_AFTER && jit_wanted())
+		pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE); /* falls back if absent */
 	return pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, re->match, NULL) >= 0;
 }
 

@@ -8,29 +8,25 @@
 #include "buf.h"
 #include "schema_internal.h"
 #include "xalloc.h"
-
-static const char *const kw_names[KW__COUNT] = {
-	[KW_TYPE] = "type", [KW_PROPERTIES] = "properties",
-	[KW_REQUIRED] = "required", [KW_ADDITIONAL] = "additionalProperties",
-	[KW_ENUM] = "enum", [KW_CONST] = "const", [KW_PATTERN] = "pattern",
-	[KW_MINIMUM] = "minimum", [KW_MAXIMUM] = "maximum",
-	[KW_XMINIMUM] = "exclusiveMinimum", [KW_XMAXIMUM] = "exclusiveMaximum",
-	[KW_MINLENGTH] = "minLength", [KW_MAXLENGTH] = "maxLength",
-	[KW_ITEMS] = "items", [KW_MINITEMS] = "minItems",
-	[KW_MAXITEMS] = "maxItems", [KW_UNIQUE] = "uniqueItems",
-	[KW_ONEOF] = "oneOf", [KW_ANYOF] = "anyOf", [KW_ALLOF] = "allOf",
-	[KW_NOT] = "not", [KW_IF] = "if", [KW_THEN] = "then", [KW_ELSE] = "else",
-	[KW_DEPREQ] = "dependentRequired", [KW_PROPNAMES] = "propertyNames",
-	[KW_REF] = "$ref",
-	[KW_SINCE] = "x-since", [KW_UNTIL] = "x-until", [KW_MESSAGE] = "x-message",
-};
+#include "yamldoc_internal.h"
 
 schema *schema_new(const yamldoc *doc)
 {
 	schema *s = xcalloc(1, sizeof *s);
 	s->doc = doc;
+	s->text = doc->strings;
 	s->n = yamldoc_node_count(doc) + 1;
 	s->cache = xcalloc(s->n, sizeof *s->cache);
+	return s;
+}
+
+schema *schema_from_table(const yamldoc *doc, const struct sch_table *table)
+{
+	schema *s = xcalloc(1, sizeof *s);
+	s->doc = doc;
+	s->text = doc->strings;
+	s->n = yamldoc_node_count(doc) + 1;
+	s->table = table;
 	return s;
 }
 
@@ -38,175 +34,60 @@ void schema_free(schema *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->cache[i]) {
-			regex_free(s->cache[i]->re);
-			free(s->cache[i]->props);
-			free(s->cache[i]->required);
-		}
+	for (size_t i = 0; s->cache && i < s->n; i++)
 		free(s->cache[i]);
-	}
+	sch_lists_free(&s->lists);
+	for (size_t i = 0; s->re && i < s->n; i++)
+		regex_free(s->re[i]);
+	free(s->re);
+	free(s->re_tried);
 	free(s->cache);
 	free(s);
 }
 
-static yd_node resolve_ref(const yamldoc *sd, yd_node ref)
-{
-	const char *p = yd_str(sd, ref, NULL);
-	if (!p || p[0] != '#')
-		return 0;
-	yd_node at = yd_root(sd);
-	p++;
-	while (*p == '/' && at) {
-		p++;
-		size_t n = strcspn(p, "/");
-		char *seg = xstrndup(p, n);
-		at = yd_get(sd, at, seg);
-		free(seg);
-		p += n;
-	}
-	return at;
-}
-
-/* `properties` as a sorted array: a config looks up every one of its
- * keys, and a linear scan of 30 names per key dominated lint time. */
-static int key_cmp(const char *a, size_t al, const char *b, size_t bl)
-{
-	int c = memcmp(a, b, al < bl ? al : bl);
-	return c ? c : (al > bl) - (al < bl);
-}
-
-static int prop_cmp(const void *pa, const void *pb)
-{
-	const struct sch_prop *a = pa, *b = pb;
-	return key_cmp(a->name, a->len, b->name, b->len);
-}
-
-static void index_properties(const yamldoc *sd, struct compiled *c)
-{
-	yd_node props = c->kw[KW_PROPERTIES];
-	if (yd_kind(sd, props) != YD_MAPPING)
-		return;
-	c->n_props = yd_len(sd, props);
-	c->props = xmalloc((c->n_props ? c->n_props : 1) * sizeof *c->props);
-	for (size_t i = 0; i < c->n_props; i++) {
-		struct sch_prop *p = &c->props[i];
-		p->name = yd_str(sd, yd_key(sd, props, i), &p->len);
-		if (!p->name) {
-			p->name = "";
-			p->len = 0;
-		}
-		p->schema = yd_value(sd, props, i);
-	}
-	qsort(c->props, c->n_props, sizeof *c->props, prop_cmp);
-}
-
-yd_node sch_property(const struct compiled *c, const char *key, size_t len)
-{
-	size_t lo = 0, hi = c->n_props;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int cmp = key_cmp(key, len, c->props[mid].name, c->props[mid].len);
-		if (!cmp)
-			return c->props[mid].schema;
-		if (cmp < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return 0;
-}
-
-/* The object keywords every mapping is checked against, read once. */
-static void read_object(const yamldoc *sd, struct compiled *c)
-{
-	yd_node extra = c->kw[KW_ADDITIONAL], req = c->kw[KW_REQUIRED];
-	bool allow;
-	if (yd_kind(sd, extra) == YD_SCALAR)
-		c->closed = yd_bool(sd, extra, &allow) && !allow;
-	else
-		c->extra = extra;
-	c->required = xmalloc((yd_len(sd, req) + 1) * sizeof *c->required);
-	for (size_t i = 0; i < yd_len(sd, req); i++) {
-		const char *name = yd_str(sd, yd_item(sd, req, i), NULL);
-		if (name)
-			c->required[c->n_required++] = name;
-	}
-}
-
-static struct sch_int read_int(const yamldoc *sd, yd_node n)
-{
-	struct sch_int i = { false, 0 };
-	i.set = n && yd_int(sd, n, &i.v);
-	return i;
-}
-
-static void read_numbers(const yamldoc *sd, struct compiled *c)
-{
-	c->min_length = read_int(sd, c->kw[KW_MINLENGTH]);
-	c->max_length = read_int(sd, c->kw[KW_MAXLENGTH]);
-	c->min_items = read_int(sd, c->kw[KW_MINITEMS]);
-	c->max_items = read_int(sd, c->kw[KW_MAXITEMS]);
-	for (unsigned w = KW_MINIMUM; w <= KW_XMAXIMUM; w++) {
-		struct sch_num *b = &c->bound[w - KW_MINIMUM];
-		b->set = c->kw[w] && yd_number(sd, c->kw[w], &b->v);
-	}
-}
-
-struct compiled *sch_compile(schema *s, yd_node sn)
+const struct compiled *sch_compile(schema *s, yd_node sn)
 {
 	if (sn >= s->n)
 		return NULL;
-	if (s->cache[sn])
-		return s->cache[sn];
-	struct compiled *c = xcalloc(1, sizeof *c);
-	const yamldoc *sd = s->doc;
-	size_t pairs = yd_len(sd, sn);
-	for (size_t i = 0; yd_kind(sd, sn) == YD_MAPPING && i < pairs; i++) {
-		size_t len;
-		const char *k = yd_str(sd, yd_key(sd, sn, i), &len);
-		for (int w = 0; k && w < KW__COUNT; w++)
-			if (k[0] == kw_names[w][0] && strcmp(k, kw_names[w]) == 0)
-				c->kw[w] = yd_value(sd, sn, i);
+	if (s->table) /* compiled at build time (tools/embed.c) */
+		return &s->table->v[sn < s->table->n ? s->table->index[sn] : 0];
+	if (!s->cache[sn]) {
+		s->cache[sn] = xcalloc(1, sizeof *s->cache[sn]);
+		sch_compile_node(s->doc, sn, s->cache[sn], &s->lists);
 	}
-	static const struct {
-		enum kw first, last;
-		unsigned check;
-	} groups[] = {
-		{ KW_ENUM, KW_CONST, CK_ENUM }, { KW_SINCE, KW_UNTIL, CK_SINCE },
-		{ KW_PATTERN, KW_PATTERN, CK_STRING },
-		{ KW_MINLENGTH, KW_MAXLENGTH, CK_STRING },
-		{ KW_MINIMUM, KW_XMAXIMUM, CK_NUMBER },
-		{ KW_ITEMS, KW_UNIQUE, CK_ARRAY }, { KW_ONEOF, KW_ELSE, CK_COMBINE },
-	};
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-		for (unsigned w = groups[g].first; w <= groups[g].last; w++)
-			if (c->kw[w])
-				c->checks |= groups[g].check;
-	c->boolean = yd_kind(sd, sn) == YD_SCALAR && yd_bool(sd, sn, &c->allow);
-	yd_node t = c->kw[KW_TYPE];
-	if (yd_kind(sd, t) == YD_SEQUENCE)
-		for (size_t i = 0; i < yd_len(sd, t); i++)
-			c->types |= sch_type_bit(yd_str(sd, yd_item(sd, t, i), NULL));
-	else if (t)
-		c->types = sch_type_bit(yd_str(sd, t, NULL));
-	c->bad |= t && !c->types;
-	index_properties(sd, c);
-	read_object(sd, c);
-	read_numbers(sd, c);
-	if (c->kw[KW_REF]) {
-		c->ref = resolve_ref(sd, c->kw[KW_REF]);
-		c->bad |= !c->ref;
+	return s->cache[sn];
+}
+
+yd_node sch_property(const schema *s, const struct compiled *c, const char *key, size_t len)
+{
+	return sch_property_in(s->table ? s->table->props : s->lists.props, s->text, c, key, len);
+}
+
+const char *sch_required(const schema *s, const struct compiled *c, size_t i)
+{
+	const uint32_t *names = s->table ? s->table->required : s->lists.required;
+	return s->text + names[c->required + i];
+}
+
+/* A pattern is compiled when a value first reaches it, not when its
+ * schema object is: most patterns of a schema meet no value in a run. */
+struct regex *sch_pattern(schema *s, const struct compiled *c)
+{
+	yd_node pat = c->kw[KW_PATTERN];
+	if (!pat || pat >= s->n)
+		return NULL;
+	if (!s->re) {
+		s->re = xcalloc(s->n, sizeof *s->re);
+		s->re_tried = xcalloc(s->n, sizeof *s->re_tried);
 	}
-	if (c->kw[KW_PATTERN]) {
+	if (!s->re_tried[pat]) {
+		s->re_tried[pat] = true;
 		size_t len;
-		const char *pat = yd_str(sd, c->kw[KW_PATTERN], &len);
+		const char *p = yd_str(s->doc, pat, &len);
 		char err[256];
-		c->re = pat ? regex_new(pat, len, err, sizeof err) : NULL;
-		c->bad |= !c->re;
+		s->re[pat] = p ? regex_new(p, len, err, sizeof err) : NULL;
 	}
-	s->cache[sn] = c;
-	return c;
+	return s->re[pat];
 }
 
 /* ---- errors ---------------------------------------------------------- */
@@ -358,7 +239,7 @@ static void message_failed(struct run *r, yd_node msg, struct schema_errors *inn
 static void validate_rule(struct run *r, yd_node sn, yd_node n, yd_node holder,
 			  struct schema_errors *out)
 {
-	struct compiled *c = sch_compile(r->s, sn);
+	const struct compiled *c = sch_compile(r->s, sn);
 	if (!c || !c->kw[KW_MESSAGE]) {
 		sch_validate(r, sn, n, holder, out);
 		return;
@@ -410,7 +291,7 @@ static void check_alternatives(struct run *r, yd_node alts, bool one_of, yd_node
 	schema_errors_free(&reasons);
 }
 
-static void check_combinators(struct run *r, struct compiled *c, yd_node n,
+static void check_combinators(struct run *r, const struct compiled *c, yd_node n,
 			      yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -419,7 +300,7 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 		for (size_t i = 0; i < yd_len(sd, c->kw[KW_ALLOF]) && !sch_err_enough(out); i++)
 			validate_rule(r, yd_item(sd, c->kw[KW_ALLOF], i), n, holder, out);
 	if (c->kw[KW_NOT] && sch_verdict(r, c->kw[KW_NOT], n, holder) == SCH_YES) {
-		struct compiled *nc = sch_compile(r->s, c->kw[KW_NOT]);
+		const struct compiled *nc = sch_compile(r->s, c->kw[KW_NOT]);
 		yd_node m = nc && nc->kw[KW_MESSAGE] ? nc->kw[KW_MESSAGE] : msg;
 		if (m)
 			sch_err_add(out, SF_CONFLICT, n, sch_where(r->doc, n, holder), NULL,
@@ -442,7 +323,7 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 		     struct schema_errors *out)
 {
-	struct compiled *c = sch_compile(r->s, sn);
+	const struct compiled *c = sch_compile(r->s, sn);
 	if (c && c->boolean) {
 		if (!c->allow)
 			sch_err_add(out, SF_VALUE, n, sch_where(r->doc, n, holder), NULL,

@@ -22,13 +22,6 @@ static const struct {
 	[T_BOOLEAN] = { "boolean", "a boolean (true or false)" }, [T_NULL] = { "null", "null" },
 };
 
-unsigned sch_type_bit(const char *name)
-{
-	for (unsigned t = 0; name && t < T__COUNT; t++)
-		if (strcmp(type_names[t].schema, name) == 0)
-			return 1u << t;
-	return 0;
-}
 
 /* ---- instance facts -------------------------------------------------- */
 
@@ -156,7 +149,7 @@ static const char *closest(const yamldoc *sd, yd_node names_map, const char *s,
 
 /* x-coerce: a value of another type that the loader converts is a
  * warning, and the checks after this one see it converted. */
-static bool coerced(struct run *r, struct compiled *c, yd_node n, struct schema_errors *out)
+static bool coerced(struct run *r, const struct compiled *c, yd_node n, struct schema_errors *out)
 {
 	struct sch_coerced v;
 	if (!r->coerce || !sch_coerce(r->doc, n, c->types, &v))
@@ -176,7 +169,7 @@ static bool coerced(struct run *r, struct compiled *c, yd_node n, struct schema_
 	return true;
 }
 
-bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
+bool sch_check_type(struct run *r, const struct compiled *c, yd_node n,
 		       yd_node holder, struct schema_errors *out)
 {
 	long long odd;
@@ -227,7 +220,7 @@ static bool coerced_equal(struct run *r, yd_node item, yd_node n)
 	return yd_number(sd, item, &x) && x == r->coerced_number;
 }
 
-void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
+void sch_check_enum(struct run *r, const struct compiled *c, yd_node n,
 		       struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -261,7 +254,7 @@ void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
 	buf_free(&list);
 }
 
-void sch_check_string(struct run *r, struct compiled *c, yd_node n,
+void sch_check_string(struct run *r, const struct compiled *c, yd_node n,
 			 yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -277,7 +270,12 @@ void sch_check_string(struct run *r, struct compiled *c, yd_node n,
 		sch_err_add(out, SF_VALUE, n, n, NULL,
 			"'%.60s' is too long: %zu characters, at most %lld", v, cps,
 			c->max_length.v);
-	if (c->re && !regex_match(c->re, v, len) && !sch_err_counted(out)) {
+	struct regex *re = c->kw[KW_PATTERN] ? sch_pattern(r->s, c) : NULL;
+	if (c->kw[KW_PATTERN] && !re && !sch_err_counted(out)) {
+		sch_err_add(out, SF_SCHEMA, n, n, NULL, "the schema has a bad pattern here");
+		return;
+	}
+	if (re && !regex_match(re, v, len) && !sch_err_counted(out)) {
 		/* A pattern is a poor explanation; x-message beside it says
 		 * the same in words. */
 		char help[512];
@@ -294,7 +292,7 @@ void sch_check_string(struct run *r, struct compiled *c, yd_node n,
 	}
 }
 
-void sch_check_number(struct run *r, struct compiled *c, yd_node n,
+void sch_check_number(struct run *r, const struct compiled *c, yd_node n,
 			 struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -328,7 +326,7 @@ void sch_check_number(struct run *r, struct compiled *c, yd_node n,
 	}
 }
 
-void sch_check_array(struct run *r, struct compiled *c, yd_node n,
+void sch_check_array(struct run *r, const struct compiled *c, yd_node n,
 			yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -373,7 +371,7 @@ static bool typo_of(const yamldoc *d, yd_node n, const char *want)
 	return false;
 }
 
-void sch_check_object(struct run *r, struct compiled *c, yd_node n,
+void sch_check_object(struct run *r, const struct compiled *c, yd_node n,
 			 yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -398,7 +396,7 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 		}
 		if (c->kw[KW_PROPNAMES])
 			sch_validate(r, c->kw[KW_PROPNAMES], k, 0, out);
-		yd_node ps = props ? sch_property(c, key, kl) : 0;
+		yd_node ps = props ? sch_property(r->s, c, key, kl) : 0;
 		if (ps) {
 			sch_validate(r, ps, v, k, out);
 		} else if (c->extra) {
@@ -415,7 +413,7 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 		}
 	}
 	for (size_t i = 0; i < c->n_required && !placeholder_key && !sch_err_enough(out); i++) {
-		const char *want = c->required[i];
+		const char *want = sch_required(r->s, c, i);
 		if (!yd_get_key(d, n, want) && !(c->closed && typo_of(d, n, want)))
 			sch_err_add(out, SF_MISSING, n, sch_where(d, n, holder), NULL,
 				"missing required key '%s'", want);

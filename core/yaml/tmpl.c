@@ -24,7 +24,12 @@ struct scan {
 	bool writing;
 	size_t pos;       /* original bytes before this are done */
 	uint32_t line;
-	uint32_t out_col, col; /* code-point columns of the line, prepared and original */
+	/* Columns are counted only where something needs one (a placeholder,
+	 * a replacement), forward from the last one counted on the line: most
+	 * of a large config has none. */
+	size_t col_pos;   /* a byte of the current line ... */
+	uint32_t col_at;  /* ... and its code-point column, 0-based */
+	int64_t out_delta; /* prepared minus original columns so far on the line */
 	/* {% if %} arms open, innermost last; ifs past the depth budget */
 	uint32_t stack[TMPL_MAX_DEPTH];
 	unsigned depth, overflow;
@@ -63,12 +68,28 @@ static void materialize(struct scan *sc)
 	buf_put(&sc->out, sc->s, sc->pos);
 }
 
-static void shift_add(struct scan *sc, uint32_t cols, uint32_t orig_cols)
+/* The 0-based column of byte pos of the current line (pos at or after
+ * the last asked). */
+static uint32_t col_of(struct scan *sc, size_t pos)
+{
+	sc->col_at += (uint32_t)utf8_count(sc->s + sc->col_pos, pos - sc->col_pos);
+	sc->col_pos = pos;
+	return sc->col_at;
+}
+
+static void line_begin(struct scan *sc, size_t at)
+{
+	sc->col_pos = at;
+	sc->col_at = 0;
+	sc->out_delta = 0;
+}
+
+static void shift_add(struct scan *sc, uint32_t col, uint32_t cols, uint32_t orig_cols)
 {
 	struct tmpl *t = sc->t;
 	t->shifts = xgrow(t->shifts, &t->cap_shifts, t->n_shifts + 1, sizeof *t->shifts);
 	t->shifts[t->n_shifts++] = (struct tmpl_shift){
-		sc->line, sc->out_col + 1, cols, sc->col + 1, orig_cols,
+		sc->line, (uint32_t)(col + sc->out_delta) + 1, cols, col + 1, orig_cols,
 	};
 }
 
@@ -77,29 +98,28 @@ static void copy(struct scan *sc, size_t a, size_t b)
 {
 	if (sc->writing)
 		buf_put(&sc->out, sc->s + a, b - a);
-	uint32_t n = (uint32_t)utf8_count(sc->s + a, b - a);
-	sc->col += n;
-	sc->out_col += n;
 	sc->pos = b;
 }
 
-/* Writes text in place of original bytes [a, b). */
-static void replace(struct scan *sc, size_t a, size_t b, const char *text, size_t len)
+/* Writes text in place of original bytes [a, b), columns col..end_col. */
+static void replace(struct scan *sc, size_t a, size_t b, uint32_t col, uint32_t end_col,
+		    const char *text, size_t len)
 {
-	uint32_t orig = (uint32_t)utf8_count(sc->s + a, b - a);
+	(void)a;
+	uint32_t orig = end_col - col;
 	uint32_t now = (uint32_t)utf8_count(text, len);
-	if (now != orig)
-		shift_add(sc, now, orig);
+	if (now != orig) {
+		shift_add(sc, col, now, orig);
+		sc->out_delta += (int64_t)now - orig;
+	}
 	materialize(sc);
 	buf_put(&sc->out, text, len);
-	sc->col += orig;
-	sc->out_col += now;
 	sc->pos = b;
 }
 
 /* {{ x }} as (( x )): the same width, and nothing in it that YAML reads
  * as structure, so the value parses as one plain scalar. */
-static void mask(struct scan *sc, size_t a, size_t b)
+static void mask(struct scan *sc, size_t a, size_t b, uint32_t col, uint32_t end_col)
 {
 	struct buf m = BUF_INIT;
 	for (size_t i = a; i < b; i++) {
@@ -112,20 +132,22 @@ static void mask(struct scan *sc, size_t a, size_t b)
 			c = '_';
 		buf_putc(&m, c);
 	}
-	replace(sc, a, b, m.p, m.len);
+	replace(sc, a, b, col, end_col, m.p, m.len);
 	buf_free(&m);
 }
 
 /* ---- placeholders ------------------------------------------------------ */
 
+/* Records the placeholder at bytes [a, b) and returns its columns. */
 static void ph_add(struct scan *sc, size_t a, size_t b, size_t name, size_t name_len,
-		   enum tmpl_style style, bool valued)
+		   enum tmpl_style style, bool valued, uint32_t *col, uint32_t *end_col)
 {
 	struct tmpl *t = sc->t;
+	*col = col_of(sc, a);
+	*end_col = col_of(sc, b);
 	t->ph = xgrow(t->ph, &t->cap_ph, t->n_ph + 1, sizeof *t->ph);
 	t->ph[t->n_ph++] = (struct tmpl_ph){
-		(uint32_t)a, (uint32_t)b, sc->line, sc->col + 1,
-		sc->col + 1 + (uint32_t)utf8_count(sc->s + a, b - a),
+		(uint32_t)a, (uint32_t)b, sc->line, *col + 1, *end_col + 1,
 		(uint32_t)name, (uint32_t)name_len, (uint8_t)style, valued,
 	};
 	t->n_unvalued += !valued;
@@ -163,11 +185,12 @@ static size_t jinja_at(struct scan *sc, size_t i, size_t end)
 	while (b > a && (s[b - 1] == ' ' || s[b - 1] == '-' || s[b - 1] == '+'))
 		b--;
 	const char *value = kind == '{' ? tmpl_defs_get(sc->defs, s + a, b - a) : NULL;
-	ph_add(sc, i, stop, a, b - a, kind == '{' ? TMPL_JINJA : TMPL_TAG, value != NULL);
+	uint32_t c0, c1;
+	ph_add(sc, i, stop, a, b - a, kind == '{' ? TMPL_JINJA : TMPL_TAG, value != NULL, &c0, &c1);
 	if (value)
-		replace(sc, i, stop, value, strlen(value));
+		replace(sc, i, stop, c0, c1, value, strlen(value));
 	else
-		mask(sc, i, stop);
+		mask(sc, i, stop, c0, c1);
 	return stop;
 }
 
@@ -194,13 +217,14 @@ static size_t braced_at(struct scan *sc, size_t i, size_t end)
 		return 0;
 	size_t stop = n + 1;
 	const char *value = tmpl_defs_get(sc->defs, s + i + 2, name_end - i - 2);
-	ph_add(sc, i, stop, i + 2, name_end - i - 2, TMPL_BRACED, value || dflt);
+	uint32_t c0, c1;
+	ph_add(sc, i, stop, i + 2, name_end - i - 2, TMPL_BRACED, value || dflt, &c0, &c1);
 	if (value)
-		replace(sc, i, stop, value, strlen(value));
+		replace(sc, i, stop, c0, c1, value, strlen(value));
 	else if (dflt)
-		replace(sc, i, stop, s + dflt, dflt_end - dflt);
+		replace(sc, i, stop, c0, c1, s + dflt, dflt_end - dflt);
 	else
-		mask(sc, i, stop);
+		mask(sc, i, stop, c0, c1);
 	return stop;
 }
 
@@ -214,9 +238,10 @@ static size_t bare_at(struct scan *sc, size_t i, size_t end)
 	while (n < end && is_ident(s[n]) && n - i < NAME_MAX_LEN)
 		n++;
 	const char *value = tmpl_defs_get(sc->defs, s + i + 1, n - i - 1);
-	ph_add(sc, i, n, i + 1, n - i - 1, TMPL_BARE, value != NULL);
+	uint32_t c0, c1;
+	ph_add(sc, i, n, i + 1, n - i - 1, TMPL_BARE, value != NULL, &c0, &c1);
 	if (value)
-		replace(sc, i, n, value, strlen(value));
+		replace(sc, i, n, c0, c1, value, strlen(value));
 	else
 		copy(sc, i, n);
 	return n;
@@ -240,9 +265,10 @@ static size_t angle_at(struct scan *sc, size_t i, size_t end)
 		return 0;
 	size_t stop = n + 1;
 	const char *value = tmpl_defs_get(sc->defs, s + i + 1, n - i - 1);
-	ph_add(sc, i, stop, i + 1, n - i - 1, TMPL_ANGLE, value != NULL);
+	uint32_t c0, c1;
+	ph_add(sc, i, stop, i + 1, n - i - 1, TMPL_ANGLE, value != NULL, &c0, &c1);
 	if (value)
-		replace(sc, i, stop, value, strlen(value));
+		replace(sc, i, stop, c0, c1, value, strlen(value));
 	else
 		copy(sc, i, stop);
 	return stop;
@@ -257,11 +283,12 @@ static size_t fold_at(struct scan *sc, size_t i, size_t end)
 	if (!l)
 		return 0;
 	struct tmpl *t = sc->t;
+	uint32_t c0 = col_of(sc, i), c1 = col_of(sc, i + adv);
 	t->folds = xgrow(t->folds, &t->cap_folds, t->n_folds + 1, sizeof *t->folds);
 	t->folds[t->n_folds++] = (struct tmpl_fold){
-		(uint32_t)i, (uint32_t)(i + adv), sc->line, sc->col + 1, cp,
+		(uint32_t)i, (uint32_t)(i + adv), sc->line, c0 + 1, cp,
 	};
-	replace(sc, i, i + adv, l->ascii, strlen(l->ascii));
+	replace(sc, i, i + adv, c0, c1, l->ascii, strlen(l->ascii));
 	return i + adv;
 }
 
@@ -432,7 +459,7 @@ static void blank(struct scan *sc, size_t a, size_t b)
 static void scan_line(struct scan *sc, size_t a, size_t b)
 {
 	const char *s = sc->s;
-	sc->col = sc->out_col = 0;
+	line_begin(sc, a);
 	size_t ind = a;
 	while (ind < b && s[ind] == ' ')
 		ind++;
@@ -451,10 +478,34 @@ static void scan_line(struct scan *sc, size_t a, size_t b)
 		sc->block_indent = (int)(ind - a);
 }
 
+/* Whether text may hold a placeholder, a tag or (with TMPL_FOLD) a
+ * look-alike at all: memchr jumps over a large config that has none,
+ * which is most of them, without the scan. */
+static bool maybe_template(const char *s, size_t len, unsigned flags)
+{
+	if (memchr(s, '$', len))
+		return true;
+	for (const char *p = s, *end = s + len; (p = memchr(p, '{', (size_t)(end - p))); p++)
+		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#'))
+			return true;
+	for (const char *p = s, *end = s + len; (p = memchr(p, '<', (size_t)(end - p))); p++)
+		if (p + 1 < end && is_ident(p[1]))
+			return true;
+	for (size_t i = 0; (flags & TMPL_FOLD) && i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return true;
+	return false;
+}
+
 void tmpl_prepare(const char *text, size_t len, const struct tmpl_defs *defs, unsigned flags,
 		  struct tmpl *out)
 {
 	memset(out, 0, sizeof *out);
+	if (!maybe_template(text, len, flags)) {
+		out->orig = text;
+		out->orig_len = out->len = len;
+		return;
+	}
 	struct scan sc = { .s = text, .len = len, .defs = defs, .flags = flags, .t = out,
 			   .line = 1, .block_indent = -1 };
 	out->n_lines = 1;

@@ -317,6 +317,7 @@ void yamldoc_image_of(const yamldoc *doc, struct yd_image *out)
 		}
 	}
 	out->nodes = d->image ? d->image : d->image_of;
+	out->cells = d->cells;
 	out->n_nodes = (uint32_t)d->n_cells;
 	out->kids = d->kids;
 	out->strings = d->strings;

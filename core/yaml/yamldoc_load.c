@@ -576,24 +576,17 @@ yamldoc *yamldoc_parse_tmpl(const struct tmpl *t, const struct yd_limits *limits
 	return parse(tmpl_text(t), t->len, limits, t);
 }
 
-/* Wraps a compiled-in tree: its kids and text are used where they are,
- * and spans are read from its records; the rest of each record is copied
- * into a cell (a few thousand, once per run) so that readers have one
- * layout. */
+/* Wraps a compiled-in tree: its cells, kids and text are used where they
+ * are (the build wrote the cells as a loaded document holds them), and
+ * spans are read from its records. Nothing is copied. */
 yamldoc *yamldoc_from_image(const struct yd_image *image)
 {
 	yamldoc *doc = xcalloc(1, sizeof *doc);
 	doc->n_cells = doc->cap_cells = image->n_nodes;
-	doc->cells = xmalloc(doc->n_cells * sizeof *doc->cells);
-	for (uint32_t i = 0; i < image->n_nodes; i++) {
-		const struct yd_rec *r = &image->nodes[i];
-		doc->cells[i] = (struct yd_cell){
-			.kind = r->kind, .type = r->type, .quoted = r->quoted,
-			.line = r->line, .off = r->off, .len = r->len,
-		};
-	}
+	doc->cells = (struct yd_cell *)image->cells; /* never written: an image's */
 	doc->kids = (uint32_t *)image->kids;
 	doc->strings = (char *)image->strings;
+	doc->n_strings = 0;
 	doc->image = image->nodes;
 	doc->root = image->root;
 	return doc;
@@ -606,8 +599,8 @@ void yamldoc_free(yamldoc *doc)
 	if (!doc->image) {
 		free(doc->kids);
 		free(doc->strings);
+		free(doc->cells);
 	}
-	free(doc->cells);
 	free(doc->ends);
 	free(doc->wide);
 	free(doc->met);
