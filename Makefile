@@ -75,7 +75,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
 TEMPLATES := $(wildcard templates/*.mustache)
 
-.PHONY: all deps test unit demo bench install clean e2e print-inc FORCE
+.PHONY: all deps test unit demo bench install clean e2e e2e-slurm print-inc FORCE
 .DEFAULT_GOAL := all
 
 all: trainforge
@@ -163,12 +163,20 @@ else
 	@BUILD=$(BUILD) sh tests/run.sh
 endif
 
-# End-to-end tests on a real local Slurm 22.05, as root (tests/e2e/deps.sh
-# installs slurmctld, slurmd and python3-torch when missing).
+# End-to-end tests on real local Slurms, as root: Debian's 22.05 and 25.11
+# built from ../shared/vendor/ (tests/e2e/deps.sh installs slurmctld,
+# slurmd, python3-torch and the build's needs when missing). E2E_SLURM
+# picks the releases (make e2e E2E_SLURM=25.11); e2e-slurm only builds
+# the ones not in the cache yet (tests/e2e/slurm_build.sh).
+E2E_SLURM ?= 22.05 25.11
 e2e: deps
 	@$(SUBMAKE) trainforge
 	@sh tests/e2e/deps.sh
-	@BUILD=$(BUILD) bash tests/e2e/run.sh
+	@E2E_SLURM="$(E2E_SLURM)" BUILD=$(BUILD) bash tests/e2e/run.sh
+
+e2e-slurm:
+	@sh tests/e2e/deps.sh
+	@E2E_SLURM="$(E2E_SLURM)" bash tests/e2e/run.sh --build-only
 
 demo: deps
 	@$(SUBMAKE) trainforge

@@ -1,6 +1,7 @@
-/* trainforge docs rules|versions: docs/rules.md, made from the rule
- * table and the explanations, and docs/versions-table.md (docs_versions.c),
- * so the references cannot drift from the tool. */
+/* trainforge docs rules|update-policy|versions: docs/rules.md, made from
+ * the rule table and the explanations, docs/update-policy.md
+ * (docs_update_policy.c) and docs/versions-table.md (docs_versions.c), so
+ * the references cannot drift from the tool. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +13,10 @@
 #include "rules.h"
 
 static const char docs_usage[] =
-	"usage: trainforge docs rules|versions\n"
+	"usage: trainforge docs rules|update-policy|versions\n"
 	"  prints a reference in Markdown:\n"
 	"  trainforge docs rules > docs/rules.md\n"
+	"  trainforge docs update-policy > docs/update-policy.md\n"
 	"  trainforge docs versions > docs/versions-table.md\n";
 
 /* Docs order: by family, then by ID (an area is a range of IDs). */
@@ -35,7 +37,7 @@ static void put_anchor(struct buf *b, const struct rule *r)
 	buf_printf(b, "-%s", r->name);
 }
 
-static void put_cell(struct buf *b, const char *s)
+void docs_put_cell(struct buf *b, const char *s)
 {
 	for (; *s; s++) {
 		if (strchr("|\\`*<>", *s))
@@ -81,7 +83,7 @@ static void write_index(struct buf *b, const int *order)
 		buf_printf(b, "| [%s](#", r->id);
 		put_anchor(b, r);
 		buf_printf(b, ") | %s | %s | ", r->name, severity_name(r->level));
-		put_cell(b, r->summary);
+		docs_put_cell(b, r->summary);
 		buf_puts(b, " |\n");
 	}
 }
@@ -112,22 +114,31 @@ static void write_rules_md(struct buf *b)
 	}
 }
 
+static const struct docs_topic {
+	const char *name;
+	void (*write)(struct buf *);
+} topics[] = {
+	{ "rules", write_rules_md },
+	{ "update-policy", docs_write_update_policy },
+	{ "versions", docs_write_versions },
+};
+
 int cmd_docs(int argc, char **argv)
 {
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs(docs_usage, stdout);
 		return EXIT_CLEAN;
 	}
-	bool rules = argc == 2 && !strcmp(argv[1], "rules");
-	if (argc != 2 || (!rules && strcmp(argv[1], "versions") != 0)) {
+	const struct docs_topic *t = NULL;
+	for (size_t i = 0; argc == 2 && i < sizeof topics / sizeof topics[0]; i++)
+		if (!strcmp(argv[1], topics[i].name))
+			t = &topics[i];
+	if (!t) {
 		fputs(docs_usage, stderr);
 		return EXIT_TROUBLE;
 	}
 	struct buf b = BUF_INIT;
-	if (rules)
-		write_rules_md(&b);
-	else
-		docs_write_versions(&b);
+	t->write(&b);
 	fwrite(b.p, 1, b.len, stdout);
 	buf_free(&b);
 	return ferror(stdout) ? EXIT_TROUBLE : EXIT_CLEAN;

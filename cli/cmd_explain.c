@@ -1,4 +1,4 @@
-/* trainforge explain [--format text|markdown] [--example bad|good|cluster] ID|NAME */
+/* trainforge explain [--format text|markdown] [--example bad|good|bad-old|good-old|cluster] ID|NAME */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +8,7 @@
 #include "rules.h"
 
 static const char explain_usage[] =
-	"usage: trainforge explain [--format text|markdown] [--example bad|good|cluster] ID|NAME\n"
+	"usage: trainforge explain [--format text|markdown] [--example WHICH] ID|NAME\n"
 	"  prints a rule's page: what it checks, why it matters, a bad and a good\n"
 	"  example, the ParallelCluster validator it mirrors, and how to suppress,\n"
 	"  select or ignore it. IDs are case-insensitive (PC2101, pc2101); names\n"
@@ -16,7 +16,9 @@ static const char explain_usage[] =
 	"      --format FMT       text (default) or markdown\n"
 	"      --example WHICH    print only the bad or good example, byte for byte,\n"
 	"                         e.g. to save it as a file and lint it; 'cluster'\n"
-	"                         prints the cluster config paired examples name\n";
+	"                         prints the cluster config paired examples name;\n"
+	"                         'bad-old' and 'good-old' the version a change rule's\n"
+	"                         example changes (trainforge diff OLD NEW)\n";
 
 int cmd_explain(int argc, char **argv)
 {
@@ -39,8 +41,8 @@ int cmd_explain(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--example") && i + 1 < argc) {
 			example = argv[++i];
-			if (strcmp(example, "bad") && strcmp(example, "good") &&
-			    strcmp(example, "cluster")) {
+			if (strcmp(example, "bad") && strcmp(example, "good") && strcmp(example, "cluster") &&
+			    strcmp(example, "bad-old") && strcmp(example, "good-old")) {
 				fprintf(stderr, "trainforge: invalid value '%s' for --example\n", example);
 				return EXIT_TROUBLE;
 			}
@@ -74,6 +76,14 @@ int cmd_explain(int argc, char **argv)
 		if (!strcmp(example, "bad")) {
 			text = e->bad;
 			len = e->bad_len;
+		} else if (!strncmp(example, "bad-", 4) || !strncmp(example, "good-", 5)) {
+			bool bad = example[0] == 'b';
+			text = bad ? e->bad_old : e->good_old;
+			len = bad ? e->bad_old_len : e->good_old_len;
+			if (!text) {
+				fprintf(stderr, "trainforge: %s's examples are not changes\n", rule_table[rule].id);
+				return EXIT_TROUBLE;
+			}
 		} else if (!strcmp(example, "cluster") && !(text = explain_cluster(rule, &len))) {
 			fprintf(stderr, "trainforge: %s's examples name no cluster config\n",
 				rule_table[rule].id);

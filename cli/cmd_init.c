@@ -55,6 +55,15 @@ static const char config_text[] =
 	"# shellcheck on batch scripts: auto (when installed), off, required, or a path.\n"
 	"shellcheck: auto\n"
 	"\n"
+	"# Also review each cluster config's change since this git revision, as\n"
+	"# `pcluster update-cluster` will judge it (PC5 rules; --base REV wins), in\n"
+	"# lint and in the editor.\n"
+	"# base: main\n"
+	"\n"
+	"# USD per hour: above it, the idle cost of a config's static nodes\n"
+	"# (MinCount above zero) is a warning (PC6001), not an info.\n"
+	"# idle-cost-warning: 100\n"
+	"\n"
 	"# The versions findings are judged against (default: the newest\n"
 	"# ParallelCluster, 3.16, and the Slurm it ships). Naming ParallelCluster\n"
 	"# brings its Slurm; naming Slurm alone keeps ParallelCluster at the default.\n"
@@ -93,7 +102,12 @@ static const char stanza[] =
 	"        name: trainforge lint\n"
 	"        entry: trainforge lint\n"
 	"        language: system\n"
-	"        files: '\\.(ya?ml|sbatch|slurm|sh|bash)$'\n";
+	"        files: '\\.(ya?ml|sbatch|slurm|sh|bash)$'\n"
+	"      - id: trainforge-update-check\n"
+	"        name: trainforge update check\n"
+	"        entry: sh -c 'git rev-parse -q --verify HEAD >/dev/null || exit 0; exec trainforge lint --base HEAD --select PC5 \"$@\"' -\n"
+	"        language: system\n"
+	"        files: '\\.ya?ml$'\n";
 
 static const struct {
 	const char *name, *text;

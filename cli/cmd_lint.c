@@ -1,4 +1,6 @@
-/* trainforge lint [OPTIONS] [PATH...] */
+/* trainforge lint [OPTIONS] [PATH...], and trainforge diff OLD NEW: the
+ * same run, with the old version of one cluster config given by a file
+ * and only the change findings selected. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include "format.h"
 #include "lint.h"
 #include "jobspec.h"
+#include "lint_cli.h"
 #include "selectors.h"
 #include "targets.h"
 
@@ -21,6 +24,8 @@ struct lint_cli {
 	enum format fmt;
 	int color;          /* -1 auto, 0 never, 1 always */
 	bool quiet, fix, unsafe_fixes, diff;
+	bool diff_mode;     /* trainforge diff OLD NEW */
+	const char *usage;
 	const char *show_config;
 	struct target base_target;    /* --target over the default, without files */
 	char **paths;
@@ -38,6 +43,8 @@ static const char lint_usage[] =
 	"                         sarif: SARIF 2.1.0 for GitHub code scanning (upload-sarif)\n"
 	"      --kind KIND        auto (default), pcluster, jobspec, sbatch\n"
 	"      --cluster FILE     the cluster config batch scripts run on (cross-checks)\n"
+	"      --base REV         also review each cluster config's change since git revision\n"
+	"                         REV as pcluster update-cluster would judge it (PC5 rules)\n"
 	"      --shellcheck MODE  auto (default), off, required, or a path to shellcheck\n"
 	"      --stdin-filename P the path to report and classify stdin as\n"
 	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
@@ -98,6 +105,10 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 			return bad_value(flag, v);
 	} else if (!strcmp(flag, "--cluster")) {
 		c->opt.cluster_path = v;
+	} else if (!strcmp(flag, "--base")) {
+		if (!v[0] || v[0] == '-')
+			return bad_value(flag, v);
+		c->opt.base_rev = v;
 	} else if (!strcmp(flag, "--shellcheck")) {
 		c->flags.shellcheck_set = true;
 		if (!strcmp(v, "auto"))
@@ -172,7 +183,7 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 		else
 			return bad_value(flag, v);
 	} else {
-		fprintf(stderr, "trainforge: unknown option '%s'\n%s", flag, lint_usage);
+		fprintf(stderr, "trainforge: unknown option '%s'\n%s", flag, c->usage);
 		return EXIT_TROUBLE;
 	}
 	return EXIT_CLEAN;
@@ -190,12 +201,16 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 		if (!strcmp(a, "--")) {
 			only_paths = true;
 		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(lint_usage, stdout);
+			fputs(c->usage, stdout);
 			exit(EXIT_CLEAN);
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			c->quiet = true;
 		} else if (!strcmp(a, "--isolated")) {
 			c->flags.isolated = true;
+		} else if (c->diff_mode && (!strcmp(a, "--fix") || !strcmp(a, "--unsafe-fixes") ||
+					    !strcmp(a, "--diff") || !strncmp(a, "--base", 6))) {
+			fprintf(stderr, "trainforge: diff has no %s\n%s", a, c->usage);
+			return EXIT_TROUBLE;
 		} else if (!strcmp(a, "--fix")) {
 			c->fix = true;
 		} else if (!strcmp(a, "--unsafe-fixes")) {
@@ -351,15 +366,41 @@ static int fix(struct lint_cli *c, struct lint_run *run)
 	return rc;
 }
 
-int cmd_lint(int argc, char **argv)
+/* diff OLD NEW lints NEW with OLD as its old version. Its findings are
+ * the change's (and NEW's input problems) unless --select says else. */
+static int diff_paths(struct lint_cli *c, const struct lint_mode *mode)
 {
-	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1 };
+	if (c->n_paths != 2) {
+		fprintf(stderr, "trainforge: diff takes two files, OLD and NEW\n%s", c->usage);
+		return EXIT_TROUBLE;
+	}
+	if (!strcmp(c->paths[0], "-")) {
+		fputs("trainforge: diff reads OLD from a file; NEW may be - (stdin)\n", stderr);
+		return EXIT_TROUBLE;
+	}
+	c->opt.base_path = c->paths[0];
+	c->paths[0] = c->paths[1];
+	c->n_paths = 1;
+	if (!c->flags.select)
+		c->flags.select = mode->select;
+	return EXIT_CLEAN;
+}
+
+int lint_command(int argc, char **argv, const struct lint_mode *mode)
+{
+	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1, .usage = lint_usage };
 	c.flags.fail_level = -1;
 	lint_options_init(&c.opt);
 	c.opt.check_jobspec_at = jobspec_lint_at;
+	if (mode && mode->diff) {
+		c.diff_mode = true;
+		c.usage = mode->usage;
+	}
 	char *paths[argc + 1];
 	c.paths = paths;
 	int rc = parse_args(&c, argc, argv);
+	if (!rc && c.diff_mode)
+		rc = diff_paths(&c, mode);
 	if (rc) {
 		tmpl_defs_free(&c.defines);
 		tmpl_defs_free(&c.env);
@@ -421,4 +462,9 @@ int cmd_lint(int argc, char **argv)
 	trouble_free(&trouble);
 	tmpl_defs_free(&c.defines);
 	return rc;
+}
+
+int cmd_lint(int argc, char **argv)
+{
+	return lint_command(argc, argv, NULL);
 }

@@ -1,4 +1,5 @@
-/* trainforge plan SPEC [--compare TYPES] [--hours N] [--format text|json] [--svg FILE] */
+/* trainforge plan SPEC [--compare TYPES] [--hours N] [--format text|json] [--svg FILE],
+ * and trainforge plan CLUSTER.yaml [--format text|json] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +7,10 @@
 #include "catalog.h"
 #include "commands.h"
 #include "format.h"
+#include "fileio.h"
+#include "issues.h"
 #include "jobspec.h"
+#include "plan_cluster.h"
 #include "targets.h"
 
 static const char plan_usage[] =
@@ -17,7 +21,11 @@ static const char plan_usage[] =
 	"  --hours N        price a run of N hours instead of the estimated run time\n"
 	"  --svg FILE       write a chart of run cost against run time per type\n"
 	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the spec\n"
-	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n";
+	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n"
+	"usage: trainforge plan CLUSTER.yaml [--format text|json]\n"
+	"  prints, per queue and compute resource of a ParallelCluster config, the cost\n"
+	"  by the hour at MinCount (billed while idle) and at MaxCount (the ceiling), at\n"
+	"  the catalog's prices with their region and date\n";
 
 #define MAX_TYPES 64
 
@@ -64,6 +72,39 @@ static int write_svg(const char *path, const struct plan *p, const struct plan_r
 	return EXIT_CLEAN;
 }
 
+/* A cluster config gets its cost plan; -1: the file is not one (or is
+ * stdin, which cannot be read twice), so it is read as a job spec. */
+static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
+{
+	size_t len;
+	bool too_big;
+	if (!strcmp(path, "-"))
+		return -1;
+	char *text = file_read(path, TF_DEFAULT_MAX_BYTES, &len, &too_big);
+	if (!text || too_big) {
+		free(text);
+		return -1; /* the job spec path says why */
+	}
+	struct source *src = source_new(path, text, len);
+	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
+	int rc = -1;
+	if (plan_cluster_is(doc) && spec_flags) {
+		fputs("trainforge: --hours, --compare and --svg plan a job spec, not a cluster config\n", stderr);
+		rc = EXIT_TROUBLE;
+	} else if (plan_cluster_is(doc)) {
+		struct diag_list diags = { 0 };
+		src->kind = KIND_PCLUSTER;
+		issues_report(&diags, src, doc, KIND_PCLUSTER);
+		diag_list_sort(&diags);
+		format_write(stderr, FMT_TEXT, &diags, false);
+		rc = yamldoc_broken(doc) ? EXIT_FINDINGS : plan_cluster(src, doc, !strcmp(fmt, "json"));
+		diag_list_free(&diags);
+	}
+	yamldoc_free(doc);
+	source_free(src);
+	return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
@@ -108,6 +149,9 @@ int cmd_plan(int argc, char **argv)
 		fputs(plan_usage, stderr);
 		return EXIT_TROUBLE;
 	}
+	int handled = plan_if_cluster(path, fmt, hours > 0 || svg || compare);
+	if (handled >= 0)
+		return handled;
 	struct target target = target_apply(target_default(), &req);
 	const struct instance_type *types[MAX_TYPES + 1];
 	size_t ntypes = 0;

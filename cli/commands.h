@@ -5,6 +5,7 @@
 enum exit_code { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 
 int cmd_lint(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

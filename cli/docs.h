@@ -6,5 +6,9 @@
 
 /* docs/versions-table.md (docs_versions.c). */
 void docs_write_versions(struct buf *b);
+/* docs/update-policy.md (docs_update_policy.c). */
+void docs_write_update_policy(struct buf *b);
+/* s as the text of a Markdown table cell, its Markdown characters escaped. */
+void docs_put_cell(struct buf *b, const char *s);
 
 #endif

@@ -25,8 +25,9 @@ static const struct {
 	const char *summary;
 } commands[] = {
 	{ "gen", cmd_gen, "write a cluster config and batch script from a job spec" },
-	{ "plan", cmd_plan, "print a job spec's derived layout, checks and cost" },
+	{ "plan", cmd_plan, "print a job spec's derived layout, checks and cost, or a cluster config's cost by queue" },
 	{ "lint", cmd_lint, "check ParallelCluster configs and job specs (files, directories, - for stdin)" },
+	{ "diff", cmd_diff, "review a cluster config change as pcluster update-cluster would: diff OLD NEW" },
 	{ "rules", cmd_rules, "list every rule: ID, name, default level, summary" },
 	{ "instances", cmd_instances, "list the instance catalog: accelerators, memory, EFA, prices with their sources" },
 	{ "explain", cmd_explain, "explain a rule: why it matters, a bad and a good example, how to suppress it" },

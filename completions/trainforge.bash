@@ -5,7 +5,7 @@ _trainforge() {
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	cmd=${COMP_WORDS[1]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W "lint gen plan rules instances explain docs schema init lsp version" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "lint diff gen plan rules instances explain docs schema init lsp version" -- "$cur")
 		return
 	fi
 	case $prev in
@@ -29,12 +29,18 @@ _trainforge() {
 	explain)
 		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
 	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster --target --all-releases" -- "$cur") ;;
-	docs) mapfile -t COMPREPLY < <(compgen -W "rules" -- "$cur") ;;
+	docs) mapfile -t COMPREPLY < <(compgen -W "rules update-policy versions" -- "$cur") ;;
 	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
 	instances) mapfile -t COMPREPLY < <(compgen -W "--family --format" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target --define --env-file --no-ignore" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target --define --env-file --no-ignore" -- "$cur")
+		else
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		fi ;;
+	diff)
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --stdin-filename --config --isolated --color --quiet --max-file-size --target --define --env-file" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

@@ -20,6 +20,7 @@ void lint_options_init(struct lint_options *opt)
 	opt->kind = KIND_AUTO;
 	opt->max_bytes = TF_DEFAULT_MAX_BYTES;
 	opt->shellcheck = SHELLCHECK_AUTO;
+	opt->idle_cost_warning = -1;
 	opt->target = target_default();
 	for (int i = 0; i < RULE__COUNT; i++) {
 		opt->enabled[i] = true;
@@ -76,19 +77,20 @@ const struct lint_options *lint_options_of(const struct lint_run *run,
 	return opt ? opt : run->opt;
 }
 
+/* A diagnostic of an enabled rule, re-levelled by --severity. */
+static bool selected(struct diag *d, void *ctx)
+{
+	const struct lint_options *opt = lint_options_of(ctx, d->src);
+	if (!opt->enabled[d->rule])
+		return false;
+	if (opt->level[d->rule] >= 0 && !d->ext_code)
+		d->sev = (enum severity)opt->level[d->rule];
+	return true;
+}
+
 void lint_apply_selection(struct lint_run *run, size_t first)
 {
-	for (size_t i = first; i < run->diags.len;) {
-		struct diag *d = &run->diags.v[i];
-		const struct lint_options *opt = lint_options_of(run, d->src);
-		if (!opt->enabled[d->rule]) {
-			diag_remove(&run->diags, i);
-			continue;
-		}
-		if (opt->level[d->rule] >= 0 && !d->ext_code)
-			d->sev = (enum severity)opt->level[d->rule];
-		i++;
-	}
+	diag_list_filter(&run->diags, first, selected, run);
 }
 
 /* Scripts wait for lint_run_finish, when every cluster config is known;
@@ -114,6 +116,19 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 	return true;
 }
 
+/* The rules a suppression directive of the file may be unused for: a
+ * change rule has nothing to find without an old version, so its
+ * directive, written for a review, is not reported unused (LN0001) by a
+ * lint that did none. */
+static const bool *directive_rules(const bool *enabled, bool reviewed, bool out[RULE__COUNT])
+{
+	if (reviewed)
+		return enabled;
+	for (int r = 0; r < RULE__COUNT; r++)
+		out[r] = enabled[r] && rule_area_of((enum rule_id)r) != AREA_PC_UPDATE;
+	return out;
+}
+
 static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 {
 	struct source *src = f->src;
@@ -131,10 +146,13 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	const struct lint_options *opt = lint_options_of(run, src);
 	if (kind != KIND_UNKNOWN && f->complete)
 		ln_template_placeholders(&run->diags, src, &f->tmpl);
+	bool reviewed = false;
 	if (kind == KIND_PCLUSTER && f->complete) {
-		f->cluster = cluster_of(src, f->doc);
 		const struct pc_reading how = { &f->tmpl, f->as_written };
-		pcluster_lint_at(src, f->doc, &how, &opt->target, &run->diags);
+		struct pc_settings set = { &opt->target, opt->idle_cost_warning, &how };
+		f->cluster = cluster_of(src, f->doc);
+		pcluster_lint_with(src, f->doc, &set, &run->diags);
+		reviewed = lint_review(run, src, f->doc);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec_at) {
 		run->opt->check_jobspec_at(src, f->doc, &opt->target, &run->diags);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec) {
@@ -144,7 +162,9 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");
 	}
 	diag_collapse(&run->diags, first, src, opt->enabled);
-	suppress_apply(src, f->doc, &run->diags, first, opt->enabled, f->complete);
+	bool rules[RULE__COUNT];
+	suppress_apply(src, f->doc, &run->diags, first,
+		       directive_rules(opt->enabled, reviewed, rules), f->complete);
 	lint_apply_selection(run, first);
 }
 

@@ -47,6 +47,10 @@ struct lint_options {
 	bool no_ignore;                    /* --no-ignore: walks read what .gitignore leaves out */
 	const struct tmpl_defs *defines;   /* --define, --env-file, settings' define: values
 					      for the placeholders of templates; NULL: none */
+	const char *base_rev;              /* --base or base:, the git revision whose version of
+					    * each cluster config a change is reviewed against */
+	const char *base_path;             /* diff OLD NEW: the old version is this file */
+	double idle_cost_warning;          /* idle-cost-warning: USD/h; < 0: PC6001 stays info */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
 	void *options_ctx;
 };
@@ -80,6 +84,7 @@ struct lint_run {
 	size_t files_checked;
 	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
 	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */
+	const char *base_failed; /* a revision already reported as unusable */
 };
 
 /* Rules enabled by default, levels at their defaults, shellcheck auto. */

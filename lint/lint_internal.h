@@ -16,6 +16,10 @@ void lint_io_error(struct lint_run *run, const char *path, const char *why);
 void lint_file_check(struct lint_run *run, struct lint_file *f);
 /* Drops disabled rules and applies --severity from diagnostic first on. */
 void lint_apply_selection(struct lint_run *run, size_t first);
+/* The PC5 review of a cluster config against its old version, when the
+ * options name one (review.c); false when there was none to review
+ * against. */
+bool lint_review(struct lint_run *run, struct source *src, const yamldoc *doc);
 
 /* yaml_input.c */
 /* Parses the YAML file f as its kind is read (KIND_AUTO: classifies it

@@ -57,6 +57,7 @@ count cli sh tests/cli/run.sh
 count plan sh tests/plan/run.sh
 count gen sh tests/gen/run.sh
 count watcher sh tests/watcher/run.sh
+count slurmbuild bash tests/slurmbuild/run.sh
 count fleet sh tests/plan/fleet.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
@@ -69,6 +70,7 @@ count versions sh tests/versions/run.sh
 count oracle sh tests/oracle/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
+count update sh tests/update/run.sh
 count diffbash sh tests/diffbash/run.sh
 count wild sh tests/diffbash/wild.sh
 

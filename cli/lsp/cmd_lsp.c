@@ -3,7 +3,9 @@
  * document is linted as if it were the file at its URI's path (kind,
  * pairing and on-disk cluster configs as `trainforge lint` sees them),
  * after every queued message has been read, so a burst of edits lints
- * once. docs/editors.md, "The language server", describes the exchange. */
+ * once; with `base:` in .trainforge.yaml, a cluster config's unsaved text
+ * is also reviewed against its version at that git revision (PC5 rules).
+ * docs/editors.md, "The language server", describes the exchange. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -104,6 +104,17 @@ void diag_collapse(struct diag_list *list, size_t first, const struct source *sr
 	diag_collapse_by(list, first, src, enabled, implications, n_implications);
 }
 
+/* diag_list_filter's test: the mark of the finding's index. */
+struct keep_ctx {
+	const bool *keep;
+	const struct diag *first;
+};
+static bool keep_marked(struct diag *d, void *ctx)
+{
+	const struct keep_ctx *k = ctx;
+	return k->keep[d - k->first];
+}
+
 void diag_collapse_by(struct diag_list *list, size_t first, const struct source *src,
 		      const bool *enabled, const struct implication *table, size_t n_table)
 {
@@ -158,6 +169,7 @@ void diag_collapse_by(struct diag_list *list, size_t first, const struct source 
 	}
 	free(v);
 	free(groups);
-	diag_list_keep(list, first, keep);
+	struct keep_ctx k = { keep, list->v + first };
+	diag_list_filter(list, first, keep_marked, &k);
 	free(keep);
 }

@@ -118,17 +118,20 @@ void diag_list_move(struct diag_list *list, struct diag_list *from)
 	from->len = from->cap = 0;
 }
 
-void diag_list_keep(struct diag_list *list, size_t first, const bool *keep)
+void diag_list_filter(struct diag_list *list, size_t first,
+		      bool (*keep)(struct diag *d, void *ctx), void *ctx)
 {
-	size_t kept = first;
+	size_t out = first;
 	for (size_t i = first; i < list->len; i++) {
-		if (!keep[i - first]) {
+		if (!keep(&list->v[i], ctx)) {
 			diag_fini(&list->v[i]);
 			continue;
 		}
-		list->v[kept++] = list->v[i];
+		if (out != i)
+			list->v[out] = list->v[i];
+		out++;
 	}
-	list->len = kept;
+	list->len = out;
 }
 
 static int diag_cmp(const void *pa, const void *pb)

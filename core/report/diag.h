@@ -69,9 +69,6 @@ void diag_set_alt_fix_bytes(struct diag *d, size_t start, size_t end, const char
 void diag_remove(struct diag_list *list, size_t i);
 /* Appends every entry of from to list, leaving from empty. */
 void diag_list_move(struct diag_list *list, struct diag_list *from);
-/* Keeps the entries from index first on whose keep[i - first] is true,
- * in order, and frees the others. */
-void diag_list_keep(struct diag_list *list, size_t first, const bool *keep);
 /* One root cause, one finding (rules.def, IMPLIES): drops each finding
  * of src (NULL: of any file) from index first on that an enabled finding
  * of the same file implies. enabled may be NULL (every rule). */
@@ -80,6 +77,11 @@ void diag_collapse(struct diag_list *list, size_t first, const struct source *sr
 /* The same with another table of implications (tests). */
 void diag_collapse_by(struct diag_list *list, size_t first, const struct source *src,
 		      const bool *enabled, const struct implication *table, size_t n_table);
+/* Keeps, in order, the entries from first on for which keep says so and
+ * removes the others, in one pass: a run that drops tens of thousands of
+ * findings must not move the list once for each. */
+void diag_list_filter(struct diag_list *list, size_t first,
+		      bool (*keep)(struct diag *d, void *ctx), void *ctx);
 /* Sorts by path, line, column, rule: the order users and tools rely on. */
 void diag_list_sort(struct diag_list *list);
 void diag_list_free(struct diag_list *list);

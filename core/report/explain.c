@@ -10,8 +10,12 @@
  * returns NULL, and tests/docs/run.sh fails for the rule. */
 static const struct explain explain_table[RULE__COUNT] = {
 #define EXPLAIN(id, why, bad, good, validators) \
-	[R_##id] = { why, bad, good, sizeof(bad) - 1, sizeof(good) - 1, validators },
+	[R_##id] = { why, bad, good, sizeof(bad) - 1, sizeof(good) - 1, validators, NULL, NULL, 0, 0 },
+#define EXPLAIN_CHANGE(id, why, bad_old, bad, good_old, good, validators) \
+	[R_##id] = { why, bad, good, sizeof(bad) - 1, sizeof(good) - 1, validators, \
+		     bad_old, good_old, sizeof(bad_old) - 1, sizeof(good_old) - 1 },
 #include "explain.def"
+#undef EXPLAIN_CHANGE
 #undef EXPLAIN
 };
 
@@ -186,12 +190,29 @@ static const char *const own_line_shell =
 
 /* ---- text ------------------------------------------------------------ */
 
+/* Both examples of a change rule change the same old version. */
+static bool same_old(const struct explain *e)
+{
+	return e->bad_old_len == e->good_old_len && !memcmp(e->bad_old, e->good_old, e->bad_old_len);
+}
+
 static void text_examples(struct buf *b, int rule, const struct explain *e)
 {
 	const char *ex[2] = { e->bad, e->good };
 	size_t ex_len[2] = { e->bad_len, e->good_len };
+	const char *old[2] = { e->bad_old, e->good_old };
+	size_t old_len[2] = { e->bad_old_len, e->good_old_len };
+	bool shared = old[0] && same_old(e);
+	if (shared) {
+		buf_puts(b, "\nThe old version (both examples change it):\n");
+		put_example(b, old[0], old_len[0], "    ");
+	}
 	for (int k = 0; k < 2; k++) {
-		buf_printf(b, "\n%s:\n", k ? "Good" : "Bad");
+		if (old[k] && !shared) {
+			buf_printf(b, "\n%s, the old version:\n", k ? "Good" : "Bad");
+			put_example(b, old[k], old_len[k], "    ");
+		}
+		buf_printf(b, "\n%s%s:\n", k ? "Good" : "Bad", old[k] ? ", the new version" : "");
 		if (!ex_len[k])
 			buf_puts(b, "    (an empty file)\n");
 		else if (put_example(b, ex[k], ex_len[k], "    "))
@@ -338,8 +359,19 @@ static void md_examples(struct buf *b, int rule, const struct explain *e)
 	const char *lang = explain_is_shell(rule) ? "bash" : "yaml";
 	const char *ex[2] = { e->bad, e->good };
 	size_t ex_len[2] = { e->bad_len, e->good_len };
+	const char *old[2] = { e->bad_old, e->good_old };
+	size_t old_len[2] = { e->bad_old_len, e->good_old_len };
+	bool shared = old[0] && same_old(e);
+	if (shared) {
+		buf_puts(b, "The old version (both examples change it):\n\n");
+		md_code(b, old[0], old_len[0], lang);
+	}
 	for (int k = 0; k < 2; k++) {
-		buf_printf(b, "%s:\n\n", k ? "Good" : "Bad");
+		if (old[k] && !shared) {
+			buf_printf(b, "%s, the old version:\n\n", k ? "Good" : "Bad");
+			md_code(b, old[k], old_len[k], lang);
+		}
+		buf_printf(b, "%s%s:\n\n", k ? "Good" : "Bad", old[k] ? ", the new version" : "");
 		if (!ex_len[k])
 			buf_puts(b, "(an empty file)\n\n");
 		else if (md_code(b, ex[k], ex_len[k], lang))

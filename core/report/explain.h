@@ -16,6 +16,10 @@ struct explain {
 	size_t bad_len, good_len;
 	/* ParallelCluster validator types, comma-separated, or NULL. */
 	const char *validators;
+	/* A change rule's examples are changes: each holds the version the
+	 * bad or good file changes from (NULL for other rules). */
+	const char *bad_old, *good_old;
+	size_t bad_old_len, good_old_len;
 };
 
 /* The explanation of rule (an enum rule_id), or NULL when it has none. */

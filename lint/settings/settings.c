@@ -59,7 +59,8 @@ struct settings_bound {
 	char **exclude;
 	unsigned exclude_count;
 	enum settings_fail fail_level;
-	char *cluster, *shellcheck, *extends, *env_file;
+	char *cluster, *shellcheck, *extends, *env_file, *base;
+	double idle_cost_warning;
 };
 
 static const cyaml_strval_t fail_strings[] = {
@@ -87,6 +88,8 @@ static const cyaml_schema_field_t settings_fields[] = {
 	STR("extends", extends),
 	STR("env-file", env_file),
 	CYAML_FIELD_IGNORE("define", CYAML_FLAG_OPTIONAL),           /* keyed by the user */
+	STR("base", base),
+	CYAML_FIELD_FLOAT("idle-cost-warning", CYAML_FLAG_OPTIONAL, struct settings_bound, idle_cost_warning),
 	CYAML_FIELD_IGNORE("severity", CYAML_FLAG_OPTIONAL),         /* keyed by rule */
 	CYAML_FIELD_IGNORE("per-file-ignores", CYAML_FLAG_OPTIONAL), /* keyed by glob */
 	CYAML_FIELD_IGNORE("target", CYAML_FLAG_OPTIONAL),           /* read as written */
@@ -270,6 +273,14 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 		f->cluster = settings_join(f->dir, b->cluster);
 		f->cluster_line = line_of(d, yd_get_key(d, root, "cluster"));
 	}
+	if (b->base) {
+		f->base = xstrdup(b->base);
+		f->base_line = line_of(d, yd_get_key(d, root, "base"));
+	}
+	if (yd_get_key(d, root, "idle-cost-warning")) {
+		f->idle_cost_warning = b->idle_cost_warning;
+		f->idle_cost_line = line_of(d, yd_get_key(d, root, "idle-cost-warning"));
+	}
 	if (b->shellcheck) {
 		static const char *const modes[] = {
 			[SHELLCHECK_AUTO] = "auto", [SHELLCHECK_OFF] = "off",
@@ -434,6 +445,7 @@ struct settings_file *settings_file_load(struct settings_files *files, const cha
 	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
 	f->fail_level = -1;
 	f->shellcheck = -1;
+	f->idle_cost_warning = -1;
 	size_t len;
 	bool too_big;
 	char *text = file_read(abs, CONFIG_MAX_BYTES, &len, &too_big);
@@ -477,6 +489,7 @@ void settings_files_free(struct settings_files *files)
 		free(f->shellcheck_program);
 		tmpl_defs_free(&f->defines);
 		free(f->define_lines);
+		free(f->base);
 		free(f->abs);
 		free(f->path);
 		free(f->dir);

@@ -53,6 +53,10 @@ struct settings_file {
 	uint32_t shellcheck_line;
 	struct tmpl_defs defines;    /* env-file, then define over it */
 	uint32_t *define_lines;      /* where each of defines was set */
+	char *base;                  /* a git revision; NULL unset */
+	uint32_t base_line;
+	double idle_cost_warning;    /* USD per hour; < 0 unset */
+	uint32_t idle_cost_line;
 	struct target_request target; /* target: parts unset when absent */
 	uint32_t target_pc_line, target_slurm_line;
 };

@@ -23,7 +23,7 @@ struct origin {
 
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
-	struct origin fail, shellcheck, cluster, excluded, target_pc, target_slurm;
+	struct origin fail, shellcheck, cluster, excluded, base, idle_cost, target_pc, target_slurm;
 	struct origin *define; /* by index of the resolved defines */
 	size_t cap_define;
 };
@@ -235,6 +235,16 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 		if (org)
 			org->shellcheck = AT(f, f->shellcheck_line, "shellcheck");
 	}
+	if (f->base && !cfg->base.base_rev) {
+		o->base_rev = f->base;
+		if (org)
+			org->base = AT(f, f->base_line, "base");
+	}
+	if (f->idle_cost_warning >= 0) {
+		o->idle_cost_warning = f->idle_cost_warning;
+		if (org)
+			org->idle_cost = AT(f, f->idle_cost_line, "idle-cost-warning");
+	}
 	if (f->cluster) {
 		o->cluster_fallback = f->cluster;
 		if (org)
@@ -317,6 +327,8 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	apply_target(o, org, &cfg->base.target_flags, FLAG("target"), FLAG("target"));
 	if (org && o->cluster_path)
 		org->cluster = FLAG("cluster");
+	if (org && cfg->base.base_rev)
+		org->base = FLAG("base");
 	for (size_t i = n; i-- > 0 && !o->excluded;)
 		for (size_t k = 0; k < chain[i]->n_exclude && !o->excluded; k++)
 			if (settings_glob_match(chain[i]->dir, chain[i]->exclude[k].text, abs)) {
@@ -536,6 +548,13 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 		fprintf(out, "cluster: %s", shown ? shown : cluster ? cluster : "null");
 		free(shown);
 		origin_print(out, &org->cluster);
+		fprintf(out, "base: %s", o->base_rev ? o->base_rev : "null");
+		origin_print(out, &org->base);
+		if (o->idle_cost_warning >= 0)
+			fprintf(out, "idle-cost-warning: %g", o->idle_cost_warning);
+		else
+			fputs("idle-cost-warning: null", out);
+		origin_print(out, &org->idle_cost);
 		show_target(out, &o->target, org);
 		const struct tmpl_defs *defs = o->defines;
 		fprintf(out, "define:%s\n", defs && defs->len ? "" : " {}");

@@ -58,3 +58,18 @@ mkdir -p "$B/gen"
 gen_ms=$(median_ms "$TF gen --force -o $B/gen examples/jobs/moe-176b-trn2.yaml")
 gen_kb=$(peak_kib "$TF gen --force -o $B/gen examples/jobs/moe-176b-trn2.yaml")
 printf '%-30s %9s ms %7s KiB | (budget: under 5 ms)\n' "gen of the reference job" "$gen_ms" "$gen_kb"
+# The change review: two versions of a typical config against linting one
+# (the budget: about the same), and --base, which reads the old version
+# with `git show` (two git processes).
+sed -e 's/MaxCount: 64/MaxCount: 96/' -e 's/InstanceType: c5.4xlarge/InstanceType: c5.9xlarge/' \
+	"$config" >"$B/changed.yaml"
+lint_ms=$(median_ms "$TF lint -q --fail-level never $B/changed.yaml")
+diff_ms=$(median_ms "$TF diff -q --fail-level never $config $B/changed.yaml")
+rm -rf "$B/repo" && mkdir -p "$B/repo"
+cp "$config" "$B/repo/cluster.yaml"
+git -C "$B/repo" init -q && git -C "$B/repo" add cluster.yaml &&
+	git -C "$B/repo" -c user.name=bench -c user.email=bench@example.invalid commit -qm bench
+cp "$B/changed.yaml" "$B/repo/cluster.yaml"
+base_ms=$(median_ms "$TF lint -q --fail-level never --base HEAD $B/repo/cluster.yaml")
+printf '%-30s %9s ms | lint of the new one %s ms; lint --base HEAD %s ms\n' \
+	"diff of two configs" "$diff_ms" "$lint_ms" "$base_ms"

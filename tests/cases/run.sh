@@ -4,13 +4,16 @@
 # exact `trainforge lint --format concise` output. A bad case must show
 # its folder's rule; a good case must not. Folders not named by a rule ID
 # (_clusters) hold inputs the cases refer to. shellcheck is off here: its
-# findings are tested on their own. Prints RESULT lines.
+# findings are tested on their own. A case of a change rule is a pair: the
+# new version NAME and, beside it, NAME.base, the old one; NAME.expect is
+# then the output of `trainforge diff --format concise NAME.base NAME`.
+# Prints RESULT lines.
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib.sh
 . tests/lib.sh
 out=$t/out
 for input in tests/cases/*/*; do
-	case $input in *.expect|*.args) continue ;; esac
+	case $input in *.expect|*.args|*.base) continue ;; esac
 	[ -f "$input" ] || continue
 	rule=$(basename "$(dirname "$input")")
 	case $rule in [A-Z][A-Z][0-9][0-9][0-9][0-9]) ;; *) continue ;; esac
@@ -22,8 +25,13 @@ for input in tests/cases/*/*; do
 	fi
 	args=""
 	[ -f "$input.args" ] && args=$(cat "$input.args")
-	# shellcheck disable=SC2086
-	"$TF" lint --format concise -q --shellcheck off $args "$input" >"$out" 2>/dev/null
+	if [ -f "$input.base" ]; then
+		# shellcheck disable=SC2086
+		"$TF" diff --format concise -q $args "$input.base" "$input" >"$out" 2>/dev/null
+	else
+		# shellcheck disable=SC2086
+		"$TF" lint --format concise -q --shellcheck off $args "$input" >"$out" 2>/dev/null
+	fi
 	if ! diff -u "$expect" "$out" >/dev/null; then
 		no "$name: output differs"
 		diff -u "$expect" "$out" | head -20

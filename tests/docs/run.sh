@@ -10,6 +10,9 @@
 # limit); LN0001 also selects the rules its directive names, because an
 # unused suppression is only reported for rules that are enabled; paired
 # examples name cluster.yaml, which `explain --example cluster` prints;
+# a change rule's examples are changes: `explain --example bad-old` (and
+# good-old) prints the version each changes, and `trainforge diff
+# --select ID OLD NEW` must report ID for the bad one and not the good;
 # SC0000 is reported under shellcheck's own codes. LN1004's bad example is
 # empty on purpose. Batch-script examples are skipped until lint reads
 # batch scripts, SC0000's also without shellcheck.
@@ -72,8 +75,14 @@ probe_rc=$?
 sb_lint=yes
 if [ "$probe_rc" = 2 ] || grep -q '\[LN1008\]$' "$t/probe.out"; then sb_lint=no; fi
 
-lint_example() { # id, file in $t: prints the concise findings of --select ID
-	id=$1 file=$2
+lint_example() { # id, file in $t [, its old version]: prints the concise findings of --select ID
+	id=$1 file=$2 old=${3:-}
+	if [ -n "$old" ]; then
+		(cd "$t" && "$TF" diff --format concise -q --color never --select "$id" \
+			"$(basename "$old")" "$(basename "$file")") 2>"$t/lint-err"
+		[ $? != 2 ] || echo "trainforge exited 2: $(head -1 "$t/lint-err")"
+		return
+	fi
 	select=$id
 	args=$(sed -n '1,3s/^# \$ trainforge lint \(.*\) [^ ]*$/\1/p' "$file")
 	if [ "$id" = LN0001 ]; then
@@ -128,14 +137,20 @@ while read -r id; do
 	for which in bad good; do
 		f=$t/$id-$which.$ext
 		cp "$t/$which" "$f"
-		lint_example "$id" "$f" >"$t/found"
+		old=
+		if "$TF" explain --example "$which-old" "$id" >"$t/$id-$which-old.$ext" 2>/dev/null; then
+			old=$t/$id-$which-old.$ext
+		fi
+		cmd="lint"
+		[ -z "$old" ] || cmd="diff"
+		lint_example "$id" "$f" "$old" >"$t/found"
 		if grep -q '^trainforge exited 2' "$t/found"; then
 			no "examples/$id/$which: $(cat "$t/found")"
 		elif [ "$which" = bad ] && ! grep -q "$shows" "$t/found"; then
-			no "examples/$id/bad: 'trainforge lint --select $id' does not report $id"
+			no "examples/$id/bad: 'trainforge $cmd --select $id' does not report $id"
 			cat "$t/found"
 		elif [ "$which" = good ] && grep -q "$shows" "$t/found"; then
-			no "examples/$id/good: 'trainforge lint --select $id' reports $id"
+			no "examples/$id/good: 'trainforge $cmd --select $id' reports $id"
 			cat "$t/found"
 		else
 			ok "examples/$id/$which"

@@ -1,9 +1,13 @@
 # shellcheck shell=bash
-# A throwaway Slurm 22.05 cluster for the end-to-end tests, sourced by
-# tests/e2e/run.sh (bash). One slurmctld and NNODES `slurmd -N nodeI` on
-# loopback ports, all state, spool, logs and pid files under one directory,
-# auth/none and cred/none (no munge), SlurmUser=root. Every command of the
-# tests reads this cluster's slurm.conf through SLURM_CONF.
+# A throwaway Slurm cluster for the end-to-end tests, sourced by
+# tests/e2e/run.sh (bash), of whichever Slurm is first on PATH
+# (tests/e2e/slurm.sh): the same slurm.conf serves 22.05 and 25.11. (For
+# several slurmd -N on one host, 25.11 is built with
+# --enable-multiple-slurmd; Debian's 22.05 runs them as it is.) One
+# slurmctld and NNODES `slurmd -N nodeI` on loopback ports, all state,
+# spool, logs and pid files under one directory, auth/none and cred/none
+# (no munge), SlurmUser=root. Every command of the tests reads this
+# cluster's slurm.conf through SLURM_CONF.
 #
 #   cluster_start DIR NNODES PARTITION...   start it; wait until idle
 #   cluster_stop                            cancel jobs, stop every daemon
@@ -78,7 +82,10 @@ cluster_write_conf() {
 		echo "InactiveLimit=0"
 		echo "MessageTimeout=20"
 		echo "GresTypes=gpu"
-		echo "Licenses=matlab:4"
+		# The licenses the option examples name (--licenses=matlab,
+		# 25.11's --resources=ib:1), and ports for --resv-ports.
+		echo "Licenses=matlab:4,ib:4"
+		echo "MpiParams=ports=12000-12999"
 		# --core-spec and --thread-spec are ignored (with an error line)
 		# unless the site allows them.
 		echo "AllowSpecResourcesUsage=YES"

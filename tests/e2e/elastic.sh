@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034 # SHARED_UP is read by run.sh
-# The e2e group "elastic", sourced by tests/e2e/run.sh (bash): it uses
-# run.sh's helpers (result, note, job_wait...) and cluster.sh.
+# The e2e group "elastic", sourced by tests/e2e/run.sh (bash): it uses the
+# helpers of tests/e2e/lib.sh (result, note, job_wait...) and cluster.sh.
 
 # A mixed reserved+spot job survives losing its spot node.
 # The mixed fleet example's generated script, shrunk to 2 reserved and 1
@@ -24,10 +24,26 @@
 #          reports), SIGKILL to what is left after 5 seconds.
 # Either way the reserved nodes must go on alone (torchrun restarts their
 # workers: world 6 -> 4, from the latest checkpoint) and the job must end
-# COMPLETED. The shared cluster is stopped first; the next group that
-# needs it starts it again.
+# COMPLETED. Two more variants take a flag out of the generated script and
+# lose node3 as kill does, to show on each real Slurm why the flag is there:
+#   unguarded  without the first component's --no-kill (the job's): the
+#          job does not go on. What Slurm does instead differs by release
+#          (ELASTIC_UNGUARDED, observed): 22.05 requeues the whole job, 25.11
+#          cancels it.
+#   requeued   without the spot component's --no-requeue: the job still
+#          COMPLETES, but Slurm requeues the spot component alone, and it
+#          is left PENDING after the job.
+# The shared cluster is stopped first; the next group that needs it starts
+# it again.
 ELASTIC_STEPS=40 # 0.5 s each: about 20 s of training at world 6
 ELASTIC_LOST_AT=8
+# The variant's line taken out of the generated script (its first one).
+declare -A ELASTIC_WITHOUT=(
+	[unguarded]="#SBATCH --no-kill"
+	[requeued]="#SBATCH --no-requeue"
+)
+# How the unguarded job ends, by Slurm release: as the real ones did.
+declare -A ELASTIC_UNGUARDED=([22.05]=requeued [25.11]=cancelled)
 
 # Generates the variant's script into DIR/out; sets EL_SB, EL_WATCHER and
 # EL_CKPT, or reports why not.
@@ -61,7 +77,19 @@ elastic_generate() { # VARIANT DIR
 		result fail "elastic/$v/generate" "$(basename "$EL_SB") is not a heterogeneous job of two queues"
 		return 1
 	fi
-	result pass "elastic/$v/generate" "from $(basename "$example"): 2 reserved + 1 spot node, 2 workers each"
+	local without=${ELASTIC_WITHOUT[$v]:-} at het whose="the spot component's"
+	if [ -n "$without" ]; then
+		at=$(grep -n -x -F -m1 -e "$without" "$EL_SB" | cut -d: -f1)
+		het=$(grep -n -m1 '^#SBATCH hetjob' "$EL_SB" | cut -d: -f1)
+		if [ -z "$at" ] || ! { awk -v l="$without" '!gone && $0 == l {gone = 1; next} 1' "$EL_SB" >"$EL_SB.new" &&
+			mv "$EL_SB.new" "$EL_SB"; }; then
+			result fail "elastic/$v/generate" "$(basename "$EL_SB") has no line '$without' to take out"
+			return 1
+		fi
+		[ "$at" -lt "$het" ] && whose="the first component's"
+		without=", without $whose '$without' (line $at)"
+	fi
+	result pass "elastic/$v/generate" "from $(basename "$example"): 2 reserved + 1 spot node, 2 workers each$without"
 }
 
 # The workers' start lines and the end of the run, from the node logs:
@@ -130,9 +158,10 @@ sys.exit(1 if problems else 0)
 PYEOF
 }
 
-# Takes node3 away: SIGKILL to all its processes, or (drain) SIGTERM
-# first and SIGKILL to what is left after 5 s. Prints what it did.
-elastic_lose_node() { # kill|drain
+# Takes node3 away: SIGKILL to all its processes (kill and the variants
+# like it), or (drain) SIGTERM first and SIGKILL to what is left after
+# 5 s. Prints what it did.
+elastic_lose_node() { # drain|VARIANT
 	local pids=() p t left
 	mapfile -t pids < <(cluster_node_pids 3)
 	local comms=()
@@ -157,7 +186,7 @@ elastic_lose_node() { # kill|drain
 	return 0
 }
 
-elastic_variant() { # kill|drain
+elastic_variant() { # kill|drain|unguarded|requeued
 	local v=$1 dir=$TMP/elastic/$1 rq sq id t run_dir problems state spot_state lost step imds_pid=""
 	local sub=$dir/submit ep out lost_at
 	elastic_generate "$v" "$dir" || return
@@ -278,17 +307,47 @@ elastic_variant() { # kill|drain
 	fi
 	# Collect node3's slurmd here, quietly (bash reports a killed job).
 	wait "${CLUSTER_PIDS[3]}" 2>/dev/null
+	if [ "$v" = unguarded ]; then
+		elastic_unguarded_end "$id" "$sub"
+		cluster_stop
+		return
+	fi
 	state=$(job_wait "$id" "${TF_E2E_JOB_LIMIT:-300}")
-	# The spot component ends when Slurm declares node3 down.
+	# The spot component ends when Slurm declares node3 down, or, without
+	# --no-requeue, is requeued (PENDING again, one restart).
+	local spot_restarts want_spot=ended got_spot
+	[ "$v" = requeued ] && want_spot=requeued
 	for ((t = 0; t < 60; t++)); do
-		spot_state=$(timeout 20 scontrol show job -o "$id" 2>/dev/null | grep ' HetJobOffset=1 ' | tr ' ' '\n' | sed -n 's/^JobState=//p')
-		case $spot_state in RUNNING | COMPLETING | PENDING | CONFIGURING) sleep 1 ;; *) break ;; esac
+		spot_state=$(elastic_spot_field "$id" JobState)
+		spot_restarts=$(elastic_spot_field "$id" Restarts)
+		case $spot_state in
+		PENDING) [ "${spot_restarts:-0}" -ge 1 ] && break ;;
+		RUNNING | COMPLETING | CONFIGURING | "") ;;
+		*) break ;;
+		esac
+		sleep 1
 	done
-	if [ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ] &&
-		case $spot_state in RUNNING | COMPLETING | PENDING | CONFIGURING | "") false ;; *) true ;; esac then
-		result pass "elastic/$v/completed" "job $id COMPLETED, exit 0:0; the spot component ${spot_state} (node3 $(timeout 20 sinfo -h -n node3 -o %T | head -1))"
+	case $spot_state in
+	PENDING) got_spot=requeued ;;
+	RUNNING | COMPLETING | CONFIGURING | "") got_spot=running ;;
+	*) got_spot=ended ;;
+	esac
+	if [ "$v" = requeued ]; then
+		observe hetjob-spot-requeued "spot component without --no-requeue, its node lost" requeued "$got_spot" \
+			"job $id $state; spot component $spot_state, Restarts=$spot_restarts, Reason=$(elastic_spot_field "$id" Reason)"
+		tf_target_check hetjob-spot-requeued "$EL_SB" "$got_spot"
+	fi
+	if [ "$v" = kill ] || [ "$v" = drain ]; then
+		local got_job=reject
+		[ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ] && got_job=accept
+		observe gen-fleet-goes-on "$v: the generated mixed-fleet job loses its spot node" accept "$got_job" \
+			"job $id $state, ExitCode=$(job_field "$id" ExitCode); spot component $spot_state"
+		tf_target_check gen-fleet-goes-on "$EL_SB" "$got_job"
+	fi
+	if [ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ] && [ "$got_spot" = "$want_spot" ]; then
+		result pass "elastic/$v/completed" "job $id COMPLETED, exit 0:0; the spot component ${spot_state}, Restarts=$spot_restarts (node3 $(timeout 20 sinfo -h -n node3 -o %T | head -1))"
 	else
-		result fail "elastic/$v/completed" "job $id $state, exit $(job_field "$id" ExitCode); spot component '$spot_state'"
+		result fail "elastic/$v/completed" "job $id $state, exit $(job_field "$id" ExitCode); spot component '$spot_state', Restarts=$spot_restarts, expected it $want_spot"
 		timeout 20 scontrol show job "$id" | indent 60
 		tail -n 20 "$sub"/*.out "$run_dir"/*.log 2>/dev/null | indent 80
 		[[ $state == *-after-* ]] && timeout 20 scancel "$id"
@@ -304,15 +363,51 @@ elastic_variant() { # kill|drain
 	cluster_stop
 }
 
+# A field of the spot component (the second of the heterogeneous job).
+elastic_spot_field() { # JOBID FIELD
+	timeout 20 scontrol show job -o "$1" 2>/dev/null | grep ' HetJobOffset=1 ' | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# The unguarded job after node3 is lost: it must not go on, and it must
+# end as this Slurm release ends it (ELASTIC_UNGUARDED): requeued (the job
+# PENDING again, one restart) or cancelled (CANCELLED for good).
+elastic_unguarded_end() { # JOBID SUBMIT_DIR
+	local id=$1 t s r="" got="" want=${ELASTIC_UNGUARDED[$SLURM_SERIES]:-} said detail
+	for ((t = 0; t < ${TF_E2E_JOB_LIMIT:-300}; t++)); do
+		s=$(job_state "$id")
+		r=$(job_field "$id" Restarts)
+		case $s in
+		PENDING) [ "${r:-0}" -ge 1 ] && got=requeued ;;
+		COMPLETED | CANCELLED | FAILED | NODE_FAIL | TIMEOUT) got=${s,,} ;;
+		esac
+		[ -n "$got" ] && break
+		sleep 1
+	done
+	said=$(grep -h -o '\*\*\* JOB .* \*\*\*' "$2"/*.out 2>/dev/null | head -1)
+	[ -n "$said" ] || said="no '*** JOB' line in the job's log"
+	detail="job $id $s, Restarts=$r, ExitCode=$(job_field "$id" ExitCode); spot component $(elastic_spot_field "$id" JobState); $said"
+	observe hetjob-node-lost-without-job-no-kill "job without --no-kill on its first component, a spot node lost" \
+		"${want:-unknown}" "${got:-running}" "$detail"
+	tf_target_check hetjob-node-lost-without-job-no-kill "$EL_SB" "${got:-running}"
+	if [ -z "$want" ]; then
+		result fail elastic/unguarded/lost "no expectation for Slurm $SLURM_SERIES in ELASTIC_UNGUARDED; it did: ${got:-nothing in time}, $detail"
+	elif [ "$got" = "$want" ]; then
+		result pass elastic/unguarded/lost "the job did not go on: $got ($detail)"
+	else
+		result fail elastic/unguarded/lost "expected $want, got ${got:-nothing in time}: $detail"
+	fi
+	timeout 20 scancel "$id" 2>/dev/null
+}
+
 group_elastic() {
 	local v
 	# This group's cluster replaces the shared one, for as long as it runs.
 	cluster_stop
 	SHARED_UP="" # read by run.sh's group loop
-	for v in ${TF_E2E_ELASTIC:-kill drain}; do
+	for v in ${TF_E2E_ELASTIC:-kill drain unguarded requeued}; do
 		case $v in
-		kill | drain) elastic_variant "$v" ;;
-		*) result fail "elastic/$v" "unknown variant (kill drain)" ;;
+		kill | drain | unguarded | requeued) elastic_variant "$v" ;;
+		*) result fail "elastic/$v" "unknown variant (kill drain unguarded requeued)" ;;
 		esac
 	done
 }

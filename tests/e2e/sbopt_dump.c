@@ -1,5 +1,5 @@
 /* Prints the linter's sbatch option table (lint/slurm/options.c), one
- * option a line, for tests/e2e/run.sh to hold against the real sbatch:
+ * option a line, for tests/e2e/options.sh to hold against the real sbatch:
  *
  *   name TAB short TAB arg TAB since TAB flags TAB example
  *
@@ -8,7 +8,7 @@
  * comma list of hidden, site, client, privileged, file or "-"; example is
  * the value the table says sbatch accepts, or "-" when none is taken or
  * the example is a value a later release added (--requeue=expedite,
- * 25.11: lint/slurm/changes.c). Built by run.sh against the project's
+ * 25.11: lint/slurm/changes.c). Built by options.sh against the project's
  * libtf.a. */
 #include <stdbool.h>
 #include <stdio.h>

@@ -100,6 +100,13 @@ def build_corpora():
         put("jobspec", read(f))  # the wrong kind, forced: a cheap path
     for c in CONFIGS:
         put("config", c)
+    # the change review: OLD \0 NEW, from the change cases; a config alone
+    # is compared with itself
+    for f in files("tests/cases/*/*.yaml"):
+        if os.path.exists(os.path.join(ROOT, f + ".base")):
+            put("diff", read(f + ".base") + b"\0" + read(f))
+    for f in CLUSTERS[:20]:
+        put("diff", read(f))
     for c in TARGETS:
         put("target", c)
     for f in SCRIPTS:
@@ -207,6 +214,8 @@ def build_dicts():
     write_dict("schema", YAML_TOKENS + pc + js)
     write_dict("lint", YAML_TOKENS + DIRECTIVES + pc + js + instance_names() + SHELL_TOKENS[:30])
     write_dict("jobspec", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
+    write_dict("diff", YAML_TOKENS + ["\0", "QueueUpdateStrategy: ", "DRAIN", "TERMINATE",
+                                      "DeletionPolicy: ", "Retain", "Snapshot", "Delete"] + pc)
     write_dict("gen", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
     opts = ["--" + o for o in sbatch_options()] if os.path.exists(os.path.join(ROOT, "lint/slurm/options.c")) else []
     write_dict("config", YAML_TOKENS + [

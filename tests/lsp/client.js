@@ -31,7 +31,7 @@ function frame(obj) {
 
 function start(args = []) {
 	const proc = spawn(TF, ['lsp', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-	const srv = { proc, published: [], waiters: new Set(), stderr: '' };
+	const srv = { proc, published: [], waiters: new Set(), stderr: '', logs: [] };
 	proc.stderr.on('data', (d) => { srv.stderr += d; });
 	srv.exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
 	srv.conn = rpc.createProtocolConnection(new rpc.StreamMessageReader(proc.stdout),
@@ -42,6 +42,7 @@ function start(args = []) {
 		for (const w of [...srv.waiters])
 			w();
 	});
+	srv.conn.onNotification(rpc.LogMessageNotification.type, (p) => srv.logs.push(p.message));
 	srv.conn.listen();
 	return srv;
 }
@@ -120,7 +121,7 @@ async function utf16Session() {
 	const cluster = file('examples/broken/cluster.yaml');
 	await open(srv, cluster);
 	let p = await published(srv, cluster.uri, 1);
-	result(p.diagnostics.length === 11, 'broken-cluster-count', `${p.diagnostics.length} diagnostics`);
+	result(p.diagnostics.length === 12, 'broken-cluster-count', `${p.diagnostics.length} diagnostics`);
 	const minmax = byCode(p, 'PC2201');
 	result(minmax.length === 1 && minmax[0].range.start.line === 18 && minmax[0].range.start.character === 20,
 		'broken-cluster-PC2201-position', minmax.map(pos).join(' '));
@@ -138,7 +139,7 @@ async function utf16Session() {
 	const fixed = cluster.text.replace('MinCount: 8', 'MinCount: 2');
 	await change(srv, cluster.uri, 2, fixed);
 	p = await published(srv, cluster.uri, 2);
-	result(byCode(p, 'PC2201').length === 0 && p.diagnostics.length === 10, 'didChange-fixes-PC2201',
+	result(byCode(p, 'PC2201').length === 0 && p.diagnostics.length === 11, 'didChange-fixes-PC2201',
 		`${p.diagnostics.length} diagnostics, PC2201 x${byCode(p, 'PC2201').length}`);
 
 	// three edits in one write: the server drains them and lints once
@@ -182,7 +183,7 @@ async function utf16Session() {
 	const untitled = { uri: 'untitled:Untitled-1', text: cluster.text };
 	await open(srv, untitled);
 	p = await published(srv, untitled.uri, 1);
-	result(p.diagnostics.length === 11, 'untitled-document', `${p.diagnostics.length} diagnostics`);
+	result(p.diagnostics.length === 12, 'untitled-document', `${p.diagnostics.length} diagnostics`);
 
 	const emoji = { uri: pathToFileURL(path.join(root, 'examples/broken/emoji.yaml')).href,
 		text: cluster.text.replace('p5\u2011', 'p5\u{1F600}\u2011') };
@@ -319,8 +320,55 @@ async function codeActionSession() {
 	srv.conn.dispose();
 }
 
+// base: in .trainforge.yaml: the server also reviews the unsaved text of
+// a cluster config against its version at that git revision, in a real
+// repository made here
+async function baseSession() {
+	const { execFileSync } = require('child_process');
+	const os = require('os');
+	const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'tf-lsp-base-'));
+	const git = (...args) => execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe' });
+	try {
+		git('init', '-q');
+		git('config', 'user.email', 'test@example.invalid');
+		git('config', 'user.name', 'trainforge-test');
+		const committed = fs.readFileSync(path.join(root, 'examples/clusters/trn2-48xlarge.yaml'), 'utf8');
+		fs.writeFileSync(path.join(repo, 'cluster.yaml'), committed);
+		fs.writeFileSync(path.join(repo, '.trainforge.yaml'), 'base: HEAD\n');
+		git('add', '.');
+		git('commit', '-qm', 'cluster');
+		const srv = start();
+		await initialize(srv, ['utf-16']);
+		await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+		const doc = { uri: pathToFileURL(path.join(repo, 'cluster.yaml')).href,
+			text: committed.replace('InstanceType: c5.4xlarge', 'InstanceType: c5.9xlarge') };
+		await open(srv, doc);
+		let p = await published(srv, doc.uri, 1);
+		const refused = byCode(p, 'PC5001')[0];
+		result(refused && /HeadNode.InstanceType c5.4xlarge -> c5.9xlarge/.test(refused.message) &&
+			refused.severity === 1 && refused.range.start.line === 7, 'base-review-published',
+			JSON.stringify(p.diagnostics.map((x) => `${x.code}@${pos(x)}`)));
+		await change(srv, doc.uri, 2, committed);
+		p = await published(srv, doc.uri, 2);
+		result(!p.diagnostics.some((x) => /^PC5/.test(x.code)), 'base-review-clean-when-unchanged',
+			JSON.stringify(p.diagnostics.map((x) => x.code)));
+		fs.writeFileSync(path.join(repo, '.trainforge.yaml'), 'base: no-such-revision\n');
+		await change(srv, doc.uri, 3, doc.text);
+		p = await published(srv, doc.uri, 3);
+		await sleep(200);
+		result(!byCode(p, 'PC5001').length && srv.logs.some((m) => /--base no-such-revision/.test(m)),
+			'base-bad-revision-logged', srv.logs.join(' | '));
+		await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+		await srv.conn.sendNotification(rpc.ExitNotification.type);
+		await srv.exited;
+		srv.conn.dispose();
+	} finally {
+		fs.rmSync(repo, { recursive: true, force: true });
+	}
+}
+
 async function main() {
-	for (const session of [utf16Session, utf8Session, codeActionSession, shellcheckSession]) {
+	for (const session of [utf16Session, utf8Session, codeActionSession, shellcheckSession, baseSession]) {
 		try {
 			await session();
 		} catch (e) {

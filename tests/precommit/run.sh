@@ -4,7 +4,10 @@
 # when HEAD does not hold the working tree's .pre-commit-hooks.yaml yet, a
 # one-commit copy of it), with the built binary first on PATH. A bad
 # cluster config is refused and its fix accepted; a generated file edited
-# by hand is refused by trainforge-gen-check. Installs pre-commit with
+# by hand is refused by trainforge-gen-check; a staged change to a cluster
+# config that pcluster update-cluster refuses is refused by
+# trainforge-update-check (against HEAD), and one it allows passes.
+# Installs pre-commit with
 # apt-get when it is missing. Prints RESULT lines. ok and no only print,
 # so "A && ok || no" is an if-then-else here.
 # shellcheck disable=SC2015
@@ -56,6 +59,7 @@ repos:
     hooks:
       - id: trainforge
       - id: trainforge-gen-check
+      - id: trainforge-update-check
 EOF
 printf 'shellcheck: off\nexclude: [legacy]\n' >"$r/.trainforge.yaml"
 (cd "$r" && pre-commit install >/dev/null 2>&1) && ok "install" || no "install"
@@ -99,3 +103,26 @@ sed 's/^nodes: 2$/nodes: 4/' "$r/jobs/bert.yaml" >"$t/spec" && cp "$t/spec" "$r/
 commit spec-change-without-gen-refused fail jobs/bert.yaml
 (cd "$r" && trainforge gen --force jobs/bert.yaml -o jobs >/dev/null 2>&1)
 commit spec-change-with-gen-passes pass jobs
+
+# trainforge-update-check: the staged version against HEAD's. The first
+# commit above had no HEAD to compare with, and passed.
+sed 's/InstanceType: c5.4xlarge/InstanceType: c5.9xlarge/' "$r/cluster.yaml" >"$t/head-changed"
+cp "$t/head-changed" "$r/cluster.yaml"
+commit head-node-change-refused fail cluster.yaml
+grep -q '\[PC5001\]' "$t/log" && grep -q 'HeadNode.InstanceType c5.4xlarge -> c5.9xlarge' "$t/log" &&
+	ok "head-node-change-says-why" || no "head-node-change-says-why"
+(cd "$r" && git reset -q && git checkout -q -- cluster.yaml) || no "restore cluster.yaml"
+# what is judged is what is staged: an unstaged head node change is
+# stashed by pre-commit while a larger MaxCount is committed
+sed 's/MaxCount: 64/MaxCount: 96/' "$r/cluster.yaml" >"$t/grown"
+cp "$t/grown" "$r/cluster.yaml"
+(cd "$r" && git add cluster.yaml)
+sed 's/InstanceType: c5.4xlarge/InstanceType: c5.9xlarge/' "$t/grown" >"$r/cluster.yaml"
+if (cd "$r" && git commit -qm larger-max-count) >"$t/log" 2>&1; then
+	ok "staged-larger-max-count-passes"
+else
+	no "staged-larger-max-count-passes"
+	sed 's/^/    /' "$t/log" | tail -20
+fi
+(cd "$r" && git show HEAD:cluster.yaml) | grep -q 'MaxCount: 96' && grep -q 'c5.9xlarge' "$r/cluster.yaml" &&
+	ok "unstaged-change-kept-out" || no "unstaged-change-kept-out"

@@ -18,6 +18,8 @@
  *                                               cluster.yaml, the only cluster
  *                                               config of the run
  *   verify_sc(2086, script)                     shellcheck's SC2086
+ *   verify_change(R_PC5001, old, new)           new (cluster.yaml) reviewed against
+ *                                               old, as `trainforge diff OLD NEW`
  *
  * each with a _not form. Job specs get the generator's checks through the
  * hook the CLI installs (tests/fuzz/jobspec_hook.h is that hook without
@@ -79,24 +81,28 @@ static struct {
 	const char *skipped;
 } verify_seen[AREA__COUNT];
 
-#define verify(rule, text) verify_at(__FILE__, __LINE__, true, rule, 0, NULL, NULL, text, strlen(text))
-#define verify_not(rule, text) verify_at(__FILE__, __LINE__, false, rule, 0, NULL, NULL, text, strlen(text))
+#define verify(rule, text) verify_at(__FILE__, __LINE__, true, rule, 0, NULL, NULL, NULL, text, strlen(text))
+#define verify_not(rule, text) verify_at(__FILE__, __LINE__, false, rule, 0, NULL, NULL, NULL, text, strlen(text))
 #define verify_file(rule, path, text) \
-	verify_at(__FILE__, __LINE__, true, rule, 0, NULL, path, text, strlen(text))
+	verify_at(__FILE__, __LINE__, true, rule, 0, NULL, NULL, path, text, strlen(text))
 #define verify_file_not(rule, path, text) \
-	verify_at(__FILE__, __LINE__, false, rule, 0, NULL, path, text, strlen(text))
+	verify_at(__FILE__, __LINE__, false, rule, 0, NULL, NULL, path, text, strlen(text))
 #define verify_bytes(rule, path, literal) \
-	verify_at(__FILE__, __LINE__, true, rule, 0, NULL, path, literal, sizeof(literal) - 1)
+	verify_at(__FILE__, __LINE__, true, rule, 0, NULL, NULL, path, literal, sizeof(literal) - 1)
 #define verify_bytes_not(rule, path, literal) \
-	verify_at(__FILE__, __LINE__, false, rule, 0, NULL, path, literal, sizeof(literal) - 1)
+	verify_at(__FILE__, __LINE__, false, rule, 0, NULL, NULL, path, literal, sizeof(literal) - 1)
 #define verify_pair(rule, cluster, script) \
-	verify_at(__FILE__, __LINE__, true, rule, 0, cluster, NULL, script, strlen(script))
+	verify_at(__FILE__, __LINE__, true, rule, 0, cluster, NULL, NULL, script, strlen(script))
 #define verify_pair_not(rule, cluster, script) \
-	verify_at(__FILE__, __LINE__, false, rule, 0, cluster, NULL, script, strlen(script))
+	verify_at(__FILE__, __LINE__, false, rule, 0, cluster, NULL, NULL, script, strlen(script))
 #define verify_sc(code, script) \
-	verify_at(__FILE__, __LINE__, true, R_SC0000, code, NULL, NULL, script, strlen(script))
+	verify_at(__FILE__, __LINE__, true, R_SC0000, code, NULL, NULL, NULL, script, strlen(script))
 #define verify_sc_not(code, script) \
-	verify_at(__FILE__, __LINE__, false, R_SC0000, code, NULL, NULL, script, strlen(script))
+	verify_at(__FILE__, __LINE__, false, R_SC0000, code, NULL, NULL, NULL, script, strlen(script))
+#define verify_change(rule, old, new) \
+	verify_at(__FILE__, __LINE__, true, rule, 0, NULL, old, NULL, new, strlen(new))
+#define verify_change_not(rule, old, new) \
+	verify_at(__FILE__, __LINE__, false, rule, 0, NULL, old, NULL, new, strlen(new))
 
 static inline bool verify_prefix_in(const char *id, const char *prefixes)
 {
@@ -124,8 +130,22 @@ static inline bool verify_matches(const struct diag *d, enum rule_id rule, int s
 	return d->rule == rule && (sc_code == 0 || d->ext_code == sc_code);
 }
 
+/* The old version of a change case, in a file of its own (the review
+ * reads it as diff's OLD); the caller removes it. */
+static inline char *verify_old_file(const char *old)
+{
+	static char path[64];
+	snprintf(path, sizeof path, "/tmp/tf-verify-old-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	size_t n = strlen(old);
+	assert_true(write(fd, old, n) == (ssize_t)n);
+	close(fd);
+	return path;
+}
+
 static inline void verify_at(const char *file, int line, bool want, enum rule_id rule,
-			     int sc_code, const char *cluster, const char *path,
+			     int sc_code, const char *cluster, const char *old, const char *path,
 			     const char *text, size_t len)
 {
 	enum rule_area area = rule_area_of(rule);
@@ -140,6 +160,8 @@ static inline void verify_at(const char *file, int line, bool want, enum rule_id
 	lint_options_init(&opt);
 	opt.check_jobspec = fuzz_jobspec_lint; /* as cli/cmd_lint.c installs jobspec_lint */
 	opt.shellcheck = rule == R_SC0000 ? SHELLCHECK_REQUIRED : SHELLCHECK_OFF;
+	if (old)
+		opt.base_path = verify_old_file(old);
 	struct lint_run run;
 	lint_run_init(&run, &opt);
 	if (cluster)
@@ -173,6 +195,8 @@ static inline void verify_at(const char *file, int line, bool want, enum rule_id
 		fflush(stderr);
 	}
 	lint_run_fini(&run);
+	if (opt.base_path)
+		unlink(opt.base_path);
 	if (!ok)
 		_fail(file, line);
 }

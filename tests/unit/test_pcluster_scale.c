@@ -45,7 +45,8 @@ static void lint(struct linted *l, struct buf *text)
 	memset(&l->diags, 0, sizeof l->diags);
 	struct target t = target_default();
 	const struct pc_reading how = { &l->tmpl, NULL };
-	pcluster_lint_at(l->src, l->doc, &how, &t, &l->diags);
+	const struct pc_settings set = { &t, -1, &how };
+	pcluster_lint_with(l->src, l->doc, &set, &l->diags);
 	l->secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	diag_list_sort(&l->diags);
 }

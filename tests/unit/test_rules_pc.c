@@ -123,6 +123,62 @@ static void pc_storage(void **state)
 	verify_not(R_PC4006, STORAGE(FSX("/fsx", "4800")));
 }
 
+/* A clean config with its head node type, QueueUpdateStrategy (a value
+ * of SlurmSettings) and the compute resource p5's counts, and a tail. */
+#define CHANGE(head, strategy, min, max, tail)                                            \
+	"Image: {Os: alinux2023}\n"                                                        \
+	"HeadNode: {InstanceType: " head ", Networking: {SubnetId: subnet-0123456789abcdef0}}\n" \
+	"Scheduling:\n  Scheduler: slurm\n  SlurmSettings: {QueueUpdateStrategy: " strategy "}\n" \
+	"  SlurmQueues:\n    - Name: train\n"                                             \
+	"      Networking: {SubnetIds: [subnet-0fedcba9876543210], PlacementGroup: {Enabled: true}}\n" \
+	"      ComputeResources:\n        - {Name: p5, InstanceType: p5.48xlarge, MinCount: " min \
+	", MaxCount: " max ", Efa: {Enabled: true}}\n" tail
+#define AT(strategy, max) CHANGE("c5.xlarge", strategy, "0", max, "")
+#define LOGIN(type, count)                                                              \
+	"LoginNodes: {Pools: [{Name: login, InstanceType: " type ", Count: " count              \
+	", Networking: {SubnetIds: [subnet-0123456789abcdef0]}}]}\n"
+#define MANAGED_FSX(policy) \
+	"SharedStorage: [{Name: fsx, StorageType: FsxLustre, MountDir: /fsx, FsxLustreSettings: " \
+	"{StorageCapacity: 1200" policy "}}]\n"
+
+static void pc_update(void **state)
+{
+	(void)state;
+	const char *fleet_stop = AT("COMPUTE_FLEET_STOP", "16");
+	verify_change(R_PC5001, fleet_stop, CHANGE("c5.2xlarge", "COMPUTE_FLEET_STOP", "0", "16", ""));
+	verify_change_not(R_PC5001, fleet_stop, AT("COMPUTE_FLEET_STOP", "32"));
+	verify_change(R_PC5002, fleet_stop, AT("COMPUTE_FLEET_STOP", "8"));
+	verify_change_not(R_PC5002, AT("TERMINATE", "16"), AT("TERMINATE", "8"));
+	verify_change(R_PC5003, AT("DRAIN", "16"),
+		      CHANGE("c5.xlarge", "DRAIN", "0", "16", "      Image: {CustomAmi: ami-0123456789abcdef0}\n"));
+	verify_change_not(R_PC5003, AT("DRAIN", "16"), AT("DRAIN", "32"));
+	verify_change(R_PC5004, AT("TERMINATE", "16"), AT("TERMINATE", "8"));
+	verify_change_not(R_PC5004, AT("TERMINATE", "16"), AT("TERMINATE", "24"));
+	verify_change(R_PC5005, CHANGE("c5.xlarge", "DRAIN", "0", "16", LOGIN("c5.large", "2")),
+		      CHANGE("c5.xlarge", "DRAIN", "0", "16", LOGIN("c5.xlarge", "2")));
+	verify_change_not(R_PC5005, CHANGE("c5.xlarge", "DRAIN", "0", "16", LOGIN("c5.large", "0")),
+			  CHANGE("c5.xlarge", "DRAIN", "0", "16", LOGIN("c5.xlarge", "0")));
+	verify_change(R_PC5006, CHANGE("c5.xlarge", "DRAIN", "0", "16", MANAGED_FSX("")), AT("DRAIN", "16"));
+	verify_change_not(R_PC5006, CHANGE("c5.xlarge", "DRAIN", "0", "16", MANAGED_FSX(", DeletionPolicy: Retain")),
+			  AT("DRAIN", "16"));
+	verify_change(R_PC5007, fleet_stop, AT("COMPUTE_FLEET_STOP", "64"));
+	verify_change_not(R_PC5007, fleet_stop, fleet_stop);
+	verify_change(R_PC5008, fleet_stop, CHANGE("c5.xlarge", "COMPUTE_FLEET_STOP", "0", "16", "Frobnicate: 1\n"));
+	verify_change_not(R_PC5008, fleet_stop, AT("COMPUTE_FLEET_STOP", "64"));
+	verify_change(R_PC5009, "HeadNode: [\n", fleet_stop);
+	verify_change_not(R_PC5009, fleet_stop, fleet_stop);
+}
+
+static void pc_cost(void **state)
+{
+	(void)state;
+	verify(R_PC6001, CHANGE("c5.xlarge", "DRAIN", "2", "16", ""));
+	verify_not(R_PC6001, CHANGE("c5.xlarge", "DRAIN", "0", "16", ""));
+	/* a capacity block is paid for whatever its nodes do */
+	verify_not(R_PC6001, QUEUE_KEY("CapacityType: CAPACITY_BLOCK", "{" SUBNET "}",
+				       P5(", MinCount: 4, CapacityReservationTarget: {CapacityReservationId: cr-0123456789abcdef0}")));
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -139,6 +195,8 @@ int main(void)
 		cmocka_unit_test(pc_capacity),
 		cmocka_unit_test(pc_platform),
 		cmocka_unit_test(pc_storage),
+		cmocka_unit_test(pc_update),
+		cmocka_unit_test(pc_cost),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

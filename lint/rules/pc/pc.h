@@ -17,6 +17,7 @@ struct pc {
 	const struct tmpl *tmpl; /* how the text was read, or NULL */
 	const yamldoc *as_written; /* before look-alikes were read as ASCII, or NULL */
 	const struct target *target; /* the ParallelCluster checked against */
+	double idle_cost_warning;    /* pc_settings */
 };
 
 /* Reports at node `at` (its span and YAML path). */
@@ -31,6 +32,7 @@ void pc_check_placement(const struct pc *pc);
 void pc_check_capacity(const struct pc *pc);
 void pc_check_platform(const struct pc *pc);
 void pc_check_storage(const struct pc *pc);
+void pc_check_cost(const struct pc *pc);
 /* PC1004 (values.c), after every other check: what the value is once
  * read in ASCII depends on what they found. */
 void pc_check_lookalikes(const struct pc *pc);

@@ -1,5 +1,6 @@
-/* The PC rules' entry point: every check of a ParallelCluster v3 cluster
- * config whose YAML parsed. */
+/* The PC rules' entry points: every check of a ParallelCluster v3
+ * cluster config whose YAML parsed, and the review of a change to one
+ * against its old version. */
 #ifndef TF_PCLUSTER_H
 #define TF_PCLUSTER_H
 
@@ -16,10 +17,33 @@ struct pc_reading {
 	const yamldoc *as_written;
 };
 
-/* Against the default target; pcluster_lint_at against target's
- * ParallelCluster (and the Slurm it runs); how may be NULL. */
+/* What a run's settings change about the PC rules. */
+struct pc_settings {
+	const struct target *target; /* the ParallelCluster checked against; NULL: the default */
+	double idle_cost_warning;    /* USD per hour of idle static nodes in one config
+				      * above which PC6001 is a warning; < 0: never */
+	const struct pc_reading *how; /* NULL: the text as the document has it */
+};
+
+/* The old version of a config a change is reviewed against. */
+struct pc_base {
+	const yamldoc *doc;
+	const char *name;           /* as users know it: HEAD:clusters/a.yaml, old.yaml */
+};
+
+/* Against the default target, PC6001 never a warning; pcluster_lint_at
+ * against target's ParallelCluster (and the Slurm it runs);
+ * pcluster_lint_with with every setting. */
 void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags);
-void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct pc_reading *how,
-		      const struct target *target, struct diag_list *diags);
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
+		      struct diag_list *diags);
+void pcluster_lint_with(struct source *src, const yamldoc *doc, const struct pc_settings *set,
+			struct diag_list *diags);
+/* The PC5 findings of the change from base to doc, in src. */
+void pcluster_review(struct source *src, const yamldoc *doc, const struct pc_base *base,
+		     const struct pc_settings *set, struct diag_list *diags);
+/* PC5009: the old version (name) cannot be reviewed against, and why. */
+void pcluster_review_unusable(struct source *src, const char *name, const char *why,
+			      struct diag_list *diags);
 
 #endif

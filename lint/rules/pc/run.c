@@ -39,21 +39,31 @@ static void (*const checks[])(const struct pc *) = {
 	pc_check_capacity,
 	pc_check_platform,
 	pc_check_storage,
+	pc_check_cost,
 	pc_check_lookalikes,
 };
 
-void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
+void pcluster_lint_with(struct source *src, const yamldoc *doc, const struct pc_settings *set,
+			struct diag_list *diags)
 {
 	struct target t = target_default();
-	pcluster_lint_at(src, doc, NULL, &t, diags);
-}
-
-void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct pc_reading *how,
-		      const struct target *target, struct diag_list *diags)
-{
 	struct cluster cl = cluster_of(src, doc);
+	const struct pc_reading *how = set->how;
 	struct pc pc = { &cl, diags, diags->len, how ? how->tmpl : NULL,
-			 how ? how->as_written : NULL, target };
+			 how ? how->as_written : NULL, set->target ? set->target : &t,
+			 set->idle_cost_warning };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i](&pc);
+}
+
+void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
+		      struct diag_list *diags)
+{
+	struct pc_settings set = { target, -1, NULL };
+	pcluster_lint_with(src, doc, &set, diags);
+}
+
+void pcluster_lint(struct source *src, const yamldoc *doc, struct diag_list *diags)
+{
+	pcluster_lint_at(src, doc, NULL, diags);
 }

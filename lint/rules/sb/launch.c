@@ -224,12 +224,34 @@ static void random_port(struct sbc *c)
 	}
 }
 
+/* Directories every node has before any job: a log there cannot fail
+ * for want of its directory. */
+static bool dir_always_there(const struct sbc *c, const char *dir, size_t len)
+{
+	static const char *const system_dirs[] = { "/tmp", "/var/tmp", "/home", "/dev/shm" };
+	for (size_t i = 0; i < sizeof system_dirs / sizeof system_dirs[0]; i++)
+		if (strlen(system_dirs[i]) == len && !memcmp(dir, system_dirs[i], len))
+			return true;
+	if (!c->cluster)
+		return false;
+	const yamldoc *doc = c->cluster->doc;
+	yd_node storages = yd_get(doc, yd_root(doc), "SharedStorage");
+	for (size_t i = 0; i < yd_len(doc, storages); i++) {
+		size_t n;
+		const char *m = yd_str(doc, yd_get(doc, yd_item(doc, storages, i), "MountDir"), &n);
+		if (m && n == len && !memcmp(m, dir, len))
+			return true;
+	}
+	return false;
+}
+
 /* SB2009 output-directory-missing: sbatch opens --output and --error
- * before the script runs; a relative directory must exist in the
- * submission directory already, up to Slurm 22.05. From 23.02 Slurm
- * creates the directories itself (docs/versions.md, "slurm-options-values":
- * 23.02.0rc1, and checked on a real 25.11.7), so only an older target
- * hears of it. */
+ * before the script runs; up to Slurm 22.05 their directory must exist
+ * already, relative to the submission directory or absolute alike (a
+ * real 22.05 fails the job, JobLaunchFailure, for either). From 23.02
+ * Slurm creates the directories itself (docs/versions.md,
+ * "slurm-options-values": 23.02.0rc1, and checked on a real 25.11.7),
+ * so only an older target hears of it. */
 static void output_directory_missing(struct sbc *c)
 {
 	static const struct version creates = VERSION_AT(23, 2, 0);
@@ -238,7 +260,9 @@ static void output_directory_missing(struct sbc *c)
 		return;
 	for (size_t i = 0; i < 2; i++) {
 		const struct sb_directive *d = sb_directive_find(c->m, opts[i]);
-		if (!d || !d->value || d->value[0] == '/' || !strchr(d->value, '/'))
+		const char *slash = d && d->value ? strrchr(d->value, '/') : NULL;
+		if (!slash || slash == d->value ||
+		    dir_always_there(c, d->value, (size_t)(slash - d->value)))
 			continue;
 		struct diag *g = sbc_report(c, R_SB2009, d->value_span,
 			"--%s=%s: sbatch opens this file before the script runs, and Slurm %s does not create %.*s/ (23.02 and later do)",
