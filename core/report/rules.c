@@ -1,5 +1,6 @@
 #include "rules.h"
 
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 
@@ -61,14 +62,21 @@ enum fixability rule_fixability(enum rule_id rule)
 
 enum rule_area rule_area_of(enum rule_id rule)
 {
-	enum rule_area area = 0;
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		if (rows[i].rule < 0)
-			area = rows[i].area;
-		else if (rows[i].rule == (int)rule)
-			break;
+	/* read from the rows once: a run asks for every rule of every file */
+	_Static_assert(AREA__COUNT <= 256, "an area fits a byte");
+	static unsigned char area_of[RULE__COUNT];
+	static bool ready;
+	if (!ready) {
+		enum rule_area area = 0;
+		for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+			if (rows[i].rule < 0)
+				area = rows[i].area;
+			else
+				area_of[rows[i].rule] = (unsigned char)area;
+		}
+		ready = true;
 	}
-	return area;
+	return (enum rule_area)area_of[rule];
 }
 
 static const char *const severity_names[] = {

@@ -37,10 +37,9 @@ void schema_free(schema *s)
 	for (size_t i = 0; s->cache && i < s->n; i++)
 		free(s->cache[i]);
 	sch_lists_free(&s->lists);
-	for (size_t i = 0; s->re && i < s->n; i++)
-		regex_free(s->re[i]);
+	for (size_t i = 0; i < s->re_cap; i++)
+		regex_free(s->re[i].re);
 	free(s->re);
-	free(s->re_tried);
 	free(s->cache);
 	free(s);
 }
@@ -69,6 +68,29 @@ const char *sch_required(const schema *s, const struct compiled *c, size_t i)
 	return s->text + names[c->required + i];
 }
 
+/* The slot of pattern node pat in the table: its own, or the free one
+ * where it goes. */
+static struct sch_re *re_slot(const schema *s, yd_node pat)
+{
+	size_t mask = s->re_cap - 1;
+	for (size_t i = ((size_t)pat * 2654435761u) & mask;; i = (i + 1) & mask)
+		if (s->re[i].node == pat || !s->re[i].node)
+			return &s->re[i];
+}
+
+/* Doubles the table (it is kept at most half full). */
+static void re_grow(schema *s)
+{
+	struct sch_re *old = s->re;
+	size_t old_cap = s->re_cap;
+	s->re_cap = old_cap ? old_cap * 2 : 64;
+	s->re = xcalloc(s->re_cap, sizeof *s->re);
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].node)
+			*re_slot(s, old[i].node) = old[i];
+	free(old);
+}
+
 /* A pattern is compiled when a value first reaches it, not when its
  * schema object is: most patterns of a schema meet no value in a run. */
 struct regex *sch_pattern(schema *s, const struct compiled *c)
@@ -76,18 +98,21 @@ struct regex *sch_pattern(schema *s, const struct compiled *c)
 	yd_node pat = c->kw[KW_PATTERN];
 	if (!pat || pat >= s->n)
 		return NULL;
-	if (!s->re) {
-		s->re = xcalloc(s->n, sizeof *s->re);
-		s->re_tried = xcalloc(s->n, sizeof *s->re_tried);
+	if (s->re_cap) {
+		struct sch_re *e = re_slot(s, pat);
+		if (e->node)
+			return e->re;
 	}
-	if (!s->re_tried[pat]) {
-		s->re_tried[pat] = true;
-		size_t len;
-		const char *p = yd_str(s->doc, pat, &len);
-		char err[256];
-		s->re[pat] = p ? regex_new(p, len, err, sizeof err) : NULL;
-	}
-	return s->re[pat];
+	if (2 * (s->re_len + 1) > s->re_cap)
+		re_grow(s);
+	struct sch_re *e = re_slot(s, pat);
+	size_t len;
+	const char *p = yd_str(s->doc, pat, &len);
+	char err[256];
+	e->node = pat;
+	e->re = p ? regex_new(p, len, err, sizeof err) : NULL;
+	s->re_len++;
+	return e->re;
 }
 
 /* ---- errors ---------------------------------------------------------- */

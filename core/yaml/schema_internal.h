@@ -103,8 +103,13 @@ struct schema {
 	struct compiled **cache;    /* ... compiled on first use, by node, */
 	struct sch_lists lists;     /* ... with their lists */
 	const char *text;           /* the document's text, which names are offsets into */
-	struct regex **re;          /* patterns by node, compiled on first use */
-	bool *re_tried;
+	/* patterns compiled on first use, by node: a hash table, as a run
+	 * meets a few dozen patterns of a schema of tens of thousands of nodes */
+	struct sch_re {
+		yd_node node;           /* 0: a free slot */
+		struct regex *re;       /* NULL: the pattern does not compile */
+	} *re;
+	size_t re_len, re_cap;      /* re_cap: a power of two */
 };
 
 /* A schema over a document with its build-time table (both outlive it). */

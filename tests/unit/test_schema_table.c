@@ -88,12 +88,20 @@ static void patterns_compile_on_first_use(void **state)
 	struct schema_errors errs = { 0 };
 	schema_validate(s, doc, yd_root(doc), &errs);
 	size_t compiled = 0, patterns = 0;
-	for (size_t i = 0; i < s->n; i++) {
-		compiled += s->re && s->re[i] != NULL;
+	for (size_t i = 0; i < s->re_cap; i++)
+		compiled += s->re[i].re != NULL;
+	for (size_t i = 0; i < s->n; i++)
 		patterns += yd_kind(sd, (yd_node)i) == YD_MAPPING && sch_compile(s, (yd_node)i)->kw[KW_PATTERN];
-	}
 	assert_true(patterns > 30);
 	assert_int_equal(compiled, 1);
+	assert_int_equal(s->re_len, 1);
+	/* every pattern once: the table grows and finds each again */
+	for (size_t i = 0; i < s->n; i++) {
+		const struct compiled *c = yd_kind(sd, (yd_node)i) == YD_MAPPING ? sch_compile(s, (yd_node)i) : NULL;
+		if (c && c->kw[KW_PATTERN])
+			assert_ptr_equal(sch_pattern(s, c), sch_pattern(s, c));
+	}
+	assert_true(s->re_len >= 30 && s->re_len <= patterns && 2 * s->re_len <= s->re_cap);
 	schema_errors_free(&errs);
 	yamldoc_free(doc);
 	schema_free(s);
