@@ -219,6 +219,9 @@ static void cluster_keys(struct tv *c, const struct plan *p)
 	set_str(c, "subnet", cl->subnet);
 	set_str(c, "ssh_key", cl->ssh_key);
 	set_str(c, "instance", j->instance);
+	/* gen reports a provisional type once, for the spec (JS1005); the
+	 * config it writes says so where the type is, instead of again. */
+	tv_map_set(c, "provisional", tv_bool(p->it->provisional != NULL));
 	tv_map_set(c, "queues", queue_list(p));
 	bool efa = p->it->efa == TRI_YES;
 	tv_map_set(c, "efa", tv_bool(efa));
@@ -271,13 +274,14 @@ static void batch_keys(struct tv *c, const struct plan *p, const struct spec *sp
 	set_str(c, "compile_cache", j->paths->compile_cache);
 	tv_map_set(c, "neuron", tv_bool(p->neuron));
 	tv_map_set(c, "gpu", tv_bool(p->gpu));
-	if (p->it->accel == ACCEL_TRAINIUM2)
+	if (catalog_has_lnc(p->it))
 		set_int(c, "lnc", p->lnc);
 	else
 		tv_map_set(c, "lnc", tv_null());
-	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200)
-	 * (docs/frameworks.md, "Megatron-LM"). */
-	bool blackwell = strstr(j->instance, "b200") != NULL;
+	/* Megatron asserts this with TP or CP > 1 before Blackwell (B200,
+	 * B300) (docs/frameworks.md, "Megatron-LM"). */
+	const char *model = p->it->accel_model ? p->it->accel_model : "";
+	bool blackwell = !strcmp(model, "B200") || !strcmp(model, "B300");
 	tv_map_set(c, "cuda_max_connections",
 		   tv_bool(p->gpu && fw_def(j->framework)->cuda_max_connections &&
 			   (p->tp > 1 || p->cp > 1) && !blackwell));

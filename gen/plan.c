@@ -37,10 +37,13 @@ static bool spec_single_node_instance(const struct plan *p, const struct spec *s
 				      struct diag_list *diags)
 {
 	const struct job_spec *j = spec->job;
-	if (p->nodes <= 1 || p->it->efa != TRI_NO)
+	if (p->nodes <= 1 || p->it->efa == TRI_YES)
 		return true;
+	/* A type whose EFA the catalog does not know gets no EFA settings in
+	 * the generated files, so they would start nodes that cannot talk. */
 	spec_report(spec, diags, R_JS1002, j->nodes ? "nodes" : "parallel.data",
-		    "%d nodes of %s, which has no EFA: multi-node training needs it",
+		    p->it->efa == TRI_NO ? "%d nodes of %s, which has no EFA: multi-node training needs it"
+					 : "%d nodes of %s, whose EFA support the catalog does not know: multi-node training needs EFA",
 		    p->nodes, j->instance);
 	return false;
 }
@@ -70,6 +73,33 @@ static bool spec_unsupported_region(const struct spec *spec, struct diag_list *d
 	return false;
 }
 
+/* One note; the plan's text says which figures are derived. */
+/* JS1005 spec-provisional-instance */
+static void spec_provisional_instance(const struct plan *p, const struct spec *spec,
+				      struct diag_list *diags)
+{
+	if (!p->it->provisional)
+		return;
+	struct diag *d = spec_report(spec, diags, R_JS1005, "instance",
+		"%s is provisional in the catalog, its name and per-instance figures not yet confirmed by EC2: %s",
+		p->it->name, p->it->provisional);
+	diag_set_help(d, "`trainforge plan` marks which figures are derived; check them when AWS publishes the type");
+}
+
+/* Processes per node are cores / LNC, and without a stated default
+ * there is nothing to divide by. */
+/* JS1006 spec-lnc-required */
+static bool spec_lnc_required(const struct plan *p, const struct spec *spec, struct diag_list *diags)
+{
+	if (spec->job->lnc || !catalog_has_lnc(p->it) || p->it->lnc_default > 0)
+		return true;
+	struct diag *d = spec_report(spec, diags, R_JS1006, "instance",
+		"no source states the default Logical NeuronCore config of %s, so its processes per node are unknown",
+		p->it->name);
+	diag_set_help(d, "set lnc: 2 (two physical NeuronCores per process, as on Trainium2) or lnc: 1");
+	return false;
+}
+
 /* JS2008 processes-exceed-accelerators */
 static bool processes_exceed_accelerators(const struct plan *p, const struct spec *spec,
 					  struct diag_list *diags, int cores)
@@ -92,9 +122,12 @@ static bool derive_placement(struct plan *p, const struct spec *spec, struct dia
 	p->it = catalog_find(j->instance, strlen(j->instance));
 	p->neuron = catalog_is_neuron(p->it);
 	p->gpu = p->it->accel == ACCEL_NVIDIA_GPU;
+	spec_provisional_instance(p, spec, diags);
 	bool ok = spec_unsupported_region(spec, diags);
 	ok &= spec_unknown_instance(spec, diags, "cluster.head_node", j->cluster->head_node);
 	ok &= spec_lnc_not_supported(p, spec, diags);
+	if (!spec_lnc_required(p, spec, diags))
+		return false;
 	p->lnc = p->neuron ? (j->lnc ? j->lnc : p->it->lnc_default) : 0;
 	int cores = catalog_procs_per_node(p->it, j->lnc);
 	p->ppn = j->processes_per_node ? j->processes_per_node : (cores > 0 ? cores : 1);
@@ -429,6 +462,8 @@ static void estimate(struct plan *p, const struct job_spec *j)
 		? 2.0 * (p->dp - 1) / p->dp * (j->model->parameters / ((double)p->tp * p->pp)) * 2
 		: -1;
 	p->price_hour = catalog_cost(p->it, p->nodes, 1);
+	p->cb = catalog_capacity_block(p->it, j->cluster->region, NULL);
+	p->cb_hour = p->cb ? p->cb->usd_per_hour * p->nodes : -1;
 }
 
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags)
@@ -458,6 +493,7 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	ok &= fsx_size_invalid(spec, diags);
 	ok &= compile_cache_not_shared(p, spec, diags);
 	p->os = j->cluster->os ? j->cluster->os : p->neuron ? "ubuntu2204" : "alinux2023";
+	ok &= plan_software_check(p, spec, diags);
 	if (ok)
 		estimate(p, j);
 	return ok;
@@ -489,6 +525,9 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 	else
 		buf_puts(&b, "no accelerators");
 	buf_printf(&b, ", EFA %s\n", catalog_tri_name(it->efa));
+	if (it->provisional)
+		buf_printf(&b, "  provisional      not yet confirmed by EC2: %s (DERIVED figures are marked below)\n",
+			   it->provisional);
 	buf_printf(&b, "  nodes            %d x %d processes = world %d\n", p->nodes, p->ppn, p->world);
 	plan_fleet_text(p, &b);
 	buf_printf(&b, "  layout           %s: TP %d x PP %d", fw_name(j->framework), p->tp, p->pp);
@@ -519,7 +558,17 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 		buf_printf(&b, " (%s, %s, %s)\n", it->price_region ? it->price_region : "?",
 			   it->price_source ? it->price_source : "?", it->price_date ? it->price_date : "?");
 	} else {
-		buf_printf(&b, "unknown: the catalog has no price for %s\n", it->name);
+		buf_printf(&b, "unknown: the catalog has no on-demand price for %s\n", it->name);
+	}
+	if (p->cb) {
+		buf_printf(&b, "  capacity block   %d x $%.6g/h = ", p->nodes, p->cb->usd_per_hour);
+		money(&b, p->cb_hour);
+		buf_puts(&b, "/h");
+		if (hours > 0) {
+			buf_printf(&b, "; %.0f h: ", hours);
+			money(&b, p->cb_hour * hours);
+		}
+		buf_printf(&b, " (%s, %s, %s)\n", p->cb->region, p->cb->source, p->cb->date);
 	}
 	buf_printf(&b, "  storage          %s at %s; compile cache %s\n",
 		   storage_name(j->storage->type), j->storage->mount, j->paths->compile_cache);
@@ -565,6 +614,8 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	json_str(b, "instance", p->it->name);
 	buf_putc(b, ',');
 	json_str(b, "framework", fw_name(j->framework));
+	buf_putc(b, ',');
+	json_str(b, "provisional", p->it->provisional);
 	buf_printf(b, ",\"nodes\":%d,\"processesPerNode\":%d,\"world\":%d,\"lnc\":%d", p->nodes,
 		   p->ppn, p->world, p->lnc);
 	buf_printf(b, ",\"tensor\":%d,\"pipeline\":%d,\"virtualStages\":%d,\"context\":%d,\"expert\":%d,\"data\":%d",
@@ -584,5 +635,15 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	json_str(b, "priceDate", p->it->price_date);
 	buf_putc(b, ',');
 	json_str(b, "priceRegion", p->it->price_region);
+	buf_putc(b, ',');
+	json_num(b, "capacityBlockPerHour", p->cb_hour, p->cb != NULL);
+	buf_putc(b, ',');
+	json_num(b, "capacityBlockPerRun", p->cb_hour * hours, p->cb != NULL && hours > 0);
+	buf_putc(b, ',');
+	json_str(b, "capacityBlockSource", p->cb ? p->cb->source : NULL);
+	buf_putc(b, ',');
+	json_str(b, "capacityBlockDate", p->cb ? p->cb->date : NULL);
+	buf_putc(b, ',');
+	json_str(b, "capacityBlockRegion", p->cb ? p->cb->region : NULL);
 	plan_fleet_json(p, b);
 }

@@ -40,6 +40,8 @@ struct plan {
 	double bubble;                    /* pipeline bubble fraction */
 	double grad_bytes;                /* gradient all-reduce bytes per step per rank; < 0 unknown */
 	double price_hour;                /* whole cluster, on demand; < 0 unknown */
+	const struct catalog_price *cb;   /* Capacity Block rate in the spec's region, or NULL */
+	double cb_hour;                   /* whole cluster at that rate; < 0 unknown */
 	const char *os;
 	struct plan_fleet fleet;
 };
@@ -71,6 +73,10 @@ enum layout_fault plan_world_stop(const struct plan_world *w);
  * JS2003, at capacity.reserved); false when there is one. */
 bool plan_check_smallest(const struct plan *p, const struct spec *spec, struct diag_list *diags,
 			 const struct plan_world *w);
+
+/* The software the spec's nodes run (software:) against the instance
+ * (gen/plan_software.c); false after an error finding. */
+bool plan_software_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
 
 /* The mixed fleet: plan_fleet_nodes before the node count is derived,
  * plan_fleet_check once the full fleet's layout and batch are known. */

@@ -73,8 +73,8 @@ static void memory(struct plan_est *e, const struct plan *p, enum recompute rc, 
 			e->capacity = it->accel_memory_gib * GIB / cores;
 			e->capacity_source = it->accel_memory_source;
 		}
-	} else if (it->accel == ACCEL_NVIDIA_GPU && it->gpu_memory_gib > 0) {
-		e->capacity = it->gpu_memory_gib * GIB;
+	} else if (it->accel == ACCEL_NVIDIA_GPU && it->gpu_memory_mib > 0) {
+		e->capacity = it->gpu_memory_mib * (GIB / 1024);
 		e->capacity_source = it->gpu_memory_source;
 	}
 	e->fits = -1;

@@ -165,19 +165,25 @@ bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list 
 }
 
 /* Per-node prices of the two fleets; < 0 unknown. An On-Demand Capacity
- * Reservation bills at the on-demand rate; a Capacity Block has its own
- * price, which the catalog does not carry. */
+ * Reservation bills at the on-demand rate; a Capacity Block at its own
+ * rate, which the catalog keeps per region. */
 static double reserved_price(const struct plan *p, const char **how)
 {
 	switch (p->job->capacity->type) {
 	case CAP_ONDEMAND:
-		*how = "on demand";
+		*how = p->it->price_on_demand < 0 && p->cb
+			? "on demand, which the catalog lacks; capacity.type: capacity-block prices them at the region's Capacity Block rate"
+			: "on demand";
 		return p->it->price_on_demand;
 	case CAP_RESERVATION:
 		*how = "capacity reservation, billed at the on-demand rate";
 		return p->it->price_on_demand;
 	default:
-		*how = "Capacity Block: priced per block, not in the catalog";
+		if (p->cb) {
+			*how = "Capacity Block rate in the spec's region";
+			return p->cb->usd_per_hour;
+		}
+		*how = "Capacity Block: the catalog has no rate for this type in the spec's region";
 		return -1;
 	}
 }
@@ -192,6 +198,10 @@ static double spot_price(const struct plan *p, const char **how)
 	if (discount > 0 && p->it->price_on_demand >= 0) {
 		*how = "on demand less the spec's capacity.spot_discount";
 		return p->it->price_on_demand * (1 - discount);
+	}
+	if (discount > 0) {
+		*how = "capacity.spot_discount applies to an on-demand price, which the catalog lacks";
+		return -1;
 	}
 	*how = "no spot price in the catalog; set capacity.spot_discount";
 	return -1;

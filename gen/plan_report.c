@@ -209,13 +209,27 @@ static void src_line(struct buf *b, const char *what, const char *src)
 	buf_printf(b, "    %-14s %s\n", what, src ? src : "unknown (not in the catalog)");
 }
 
-static void text_sources(const struct plan_est *e, struct buf *b)
+/* A figure's source, marked when the figure is DERIVED (computed from
+ * what the source states, not stated for the instance). */
+static void fig_line(struct buf *b, const char *what, const struct instance_type *it,
+		     enum catalog_fig f, const char *src)
+{
+	if (src && catalog_fig_derived(it, f))
+		buf_printf(b, "    %-14s DERIVED from %s\n", what, src);
+	else
+		src_line(b, what, src);
+}
+
+static void text_sources(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	buf_puts(b, "  sources\n");
-	src_line(b, "peak BF16", it->peak_source);
-	src_line(b, "memory", e->capacity_source);
-	src_line(b, "EFA bandwidth", it->efa_gbps_source);
+	fig_line(b, "peak BF16", it, CATALOG_FIG_PEAK, it->peak_source);
+	fig_line(b, "memory", it, catalog_is_neuron(it) ? CATALOG_FIG_ACCEL_MEM : CATALOG_FIG_GPU_MEM,
+		 e->capacity_source);
+	fig_line(b, "EFA bandwidth", it, CATALOG_FIG_EFA_GBPS, it->efa_gbps_source);
+	if (it->derived_note)
+		buf_printf(b, "    %-14s %s\n", "derived", it->derived_note);
 	for (int k = 0; k < PRICE__COUNT; k++) {
 		const char *src, *date, *region;
 		double price = plan_price_of(it, (enum plan_price)k, &src, &date, &region);
@@ -226,6 +240,16 @@ static void text_sources(const struct plan_est *e, struct buf *b)
 		buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", plan_price_name((enum plan_price)k),
 			   price, region, date, src);
 	}
+	const char *region = p->job->cluster->region;
+	const struct catalog_price *cb = catalog_capacity_block(it, region, NULL);
+	if (cb)
+		buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", "capacity block", cb->usd_per_hour,
+			   cb->region, cb->date, cb->source);
+	else if (it->capacity_block_count)
+		buf_printf(b, "    %-14s none in %s (the catalog has rates in %d other regions)\n",
+			   "capacity block", region, it->capacity_block_count);
+	else
+		src_line(b, "capacity block", NULL);
 }
 
 static void text_estimate(const struct plan *p, const struct plan_est *e, struct buf *b)
@@ -243,7 +267,7 @@ static void text_estimate(const struct plan *p, const struct plan_est *e, struct
 	if (e->own)
 		plan_fleet_loss_text(p, e, b);
 	text_cost(e, b);
-	text_sources(e, b);
+	text_sources(p, e, b);
 }
 
 static void text_table(const struct plan_est *es, size_t n, struct buf *b)
@@ -312,7 +336,7 @@ static void jstr(struct buf *b, const char *key, const char *v)
 	buf_putc(b, '"');
 }
 
-static void json_estimate(const struct plan_est *e, struct buf *b)
+static void json_estimate(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	buf_putc(b, '{');
@@ -320,6 +344,14 @@ static void json_estimate(const struct plan_est *e, struct buf *b)
 	buf_printf(b, ",\"own\":%s,\"nodes\":%d,\"processesPerNode\":%d,\"ranks\":%d,\"accelerators\":%d,\"wholeNodes\":%s",
 		   e->own ? "true" : "false", e->nodes, e->ppn, e->ranks, e->accels,
 		   e->whole_nodes ? "true" : "false");
+	buf_putc(b, ',');
+	jstr(b, "provisional", it->provisional);
+	buf_puts(b, ",\"derivedFigures\":[");
+	for (int f = 0, n = 0; f < CATALOG_FIG__COUNT; f++)
+		if (catalog_fig_derived(it, (enum catalog_fig)f))
+			buf_printf(b, "%s\"%s\"", n++ ? "," : "", catalog_fig_name((enum catalog_fig)f));
+	buf_puts(b, "],");
+	jstr(b, "derivedNote", it->derived_note);
 	buf_puts(b, ",\"memory\":{");
 	jnum(b, "parametersPerRank", e->params_rank);
 	buf_putc(b, ',');
@@ -406,7 +438,20 @@ static void json_estimate(const struct plan_est *e, struct buf *b)
 		jstr(b, "region", region);
 		buf_putc(b, '}');
 	}
+	const struct catalog_price *cb = catalog_capacity_block(it, p->job->cluster->region, NULL);
+	buf_puts(b, ",\"capacityBlock\":{");
+	jnum(b, "usdPerNodeHour", cb ? cb->usd_per_hour : -1);
 	buf_putc(b, ',');
+	jnum(b, "usdPerHour", cb && e->nodes > 0 ? cb->usd_per_hour * e->nodes : -1);
+	buf_putc(b, ',');
+	jnum(b, "usdPerRun", cb && e->nodes > 0 && e->run_hours > 0 ? cb->usd_per_hour * e->nodes * e->run_hours : -1);
+	buf_putc(b, ',');
+	jstr(b, "source", cb ? cb->source : NULL);
+	buf_putc(b, ',');
+	jstr(b, "date", cb ? cb->date : NULL);
+	buf_putc(b, ',');
+	jstr(b, "region", cb ? cb->region : NULL);
+	buf_puts(b, "},");
 	jnum(b, "spotAssumedUsdPerHour", e->spot_assumed_hour);
 	buf_putc(b, ',');
 	jnum(b, "usdPerPflopHour", e->usd_per_pflop_hour);
@@ -440,7 +485,7 @@ void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE 
 		plan_estimate(p, types[i], rq->hours, &e);
 		if (i)
 			buf_putc(&b, ',');
-		json_estimate(&e, &b);
+		json_estimate(p, &e, &b);
 	}
 	buf_puts(&b, "]}\n");
 	fputs(b.p, out);

@@ -134,6 +134,11 @@ static const cyaml_schema_field_t paths_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t software_fields[] = {
+	STR("neuron", struct spec_software, neuron),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t job_fields[] = {
 	CYAML_FIELD_INT("trainforge", CYAML_FLAG_DEFAULT, struct job_spec, trainforge),
 	CYAML_FIELD_STRING_PTR("name", CYAML_FLAG_POINTER, struct job_spec, name, 1, CYAML_UNLIMITED),
@@ -153,6 +158,7 @@ static const cyaml_schema_field_t job_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("storage", OPT_PTR, struct job_spec, storage, storage_fields),
 	CYAML_FIELD_MAPPING_PTR("paths", OPT_PTR, struct job_spec, paths, paths_fields),
 	CYAML_FIELD_SEQUENCE("s3_buckets", OPT_PTR, struct job_spec, s3_buckets, &string_entry, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_MAPPING_PTR("software", OPT_PTR, struct job_spec, software, software_fields),
 	STR("time_limit", struct job_spec, time_limit),
 	CYAML_FIELD_IGNORE("env", OPT), /* free-form: read from the document */
 	CYAML_FIELD_END

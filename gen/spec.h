@@ -42,6 +42,8 @@ struct spec_capacity {
 };
 struct spec_storage { enum storage type; char *mount; int size_gib; char *id; };
 struct spec_paths { char *compile_cache, *checkpoints, *logs; };
+/* What the nodes run; NULL members when not given. */
+struct spec_software { char *neuron; };
 
 /* Absent integers read 0 (every one must be >= 1 when given) and absent
  * strings NULL until spec_apply_defaults. */
@@ -64,6 +66,7 @@ struct job_spec {
 	struct spec_paths *paths;
 	char **s3_buckets;
 	unsigned s3_buckets_count;
+	struct spec_software *software; /* NULL when absent */
 	char *time_limit;
 };
 

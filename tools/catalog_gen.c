@@ -277,15 +277,15 @@ static bool scan_positions(struct ctx *c, const char *text, size_t len)
 
 /* Enum value 0 is "absent" so that an optional key left out reads as
  * unknown; the YAML spellings start at 1. */
-enum { ACC_UNSET, ACC_NONE, ACC_NVIDIA, ACC_TRN, ACC_TRN2, ACC_INF2 };
+enum { ACC_UNSET, ACC_NONE, ACC_NVIDIA, ACC_TRN, ACC_TRN2, ACC_INF2, ACC_TRN3 };
 enum { TRI_UNSET, TRI_N, TRI_Y };
 enum { ARCH_UNSET, ARCH_X86_64, ARCH_ARM64 };
-enum { KIND_UNSET, KIND_AWS_DOC, KIND_API_DERIVED, KIND_THIRD_PARTY, KIND_RESEARCH };
+enum { KIND_UNSET, KIND_AWS_DOC, KIND_API_DERIVED, KIND_THIRD_PARTY };
 
 static const cyaml_strval_t accel_strings[] = {
 	{ "none", ACC_NONE }, { "nvidia-gpu", ACC_NVIDIA },
 	{ "trainium", ACC_TRN }, { "trainium2", ACC_TRN2 },
-	{ "inferentia2", ACC_INF2 },
+	{ "inferentia2", ACC_INF2 }, { "trainium3", ACC_TRN3 },
 };
 static const cyaml_strval_t tri_strings[] = { { "no", TRI_N }, { "yes", TRI_Y } };
 static const cyaml_strval_t arch_strings[] = {
@@ -293,7 +293,7 @@ static const cyaml_strval_t arch_strings[] = {
 };
 static const cyaml_strval_t kind_strings[] = {
 	{ "aws-doc", KIND_AWS_DOC }, { "aws-api-derived", KIND_API_DERIVED },
-	{ "third-party", KIND_THIRD_PARTY }, { "research", KIND_RESEARCH },
+	{ "third-party", KIND_THIRD_PARTY },
 };
 
 struct source {
@@ -306,6 +306,7 @@ struct ref {
 	char *ref;
 	char **fields;
 	unsigned fields_count;
+	char *derived; /* how the fields were computed from the source, or NULL */
 };
 
 struct price {
@@ -315,12 +316,15 @@ struct price {
 /* Numbers are strings here: see the header comment. */
 struct inst {
 	char *name, *accel_model, *notes;
+	char *provisional; /* why AWS has not confirmed the entry, or NULL */
 	char *accel_count, *neuron_cores_physical, *neuron_cores_logical;
 	char *lnc_default, *accel_memory_gib, *vcpus, *memory_mib;
-	char *max_efa_interfaces, *gpu_memory_gib, *efa_gbps;
+	char *max_efa_interfaces, *gpu_memory_mib, *efa_gbps;
 	char *accel_peak_bf16_tflops; /* a decimal, not a count */
 	int accel, arch, efa, efa_device_rdma, gpudirect_rdma;
 	struct price *price, *price_spot, *price_reserved;
+	struct price *capacity_block; /* per region and date */
+	unsigned capacity_block_count;
 	struct ref *sources;
 	unsigned sources_count;
 };
@@ -358,6 +362,7 @@ static const cyaml_schema_field_t ref_fields[] = {
 	STR("ref", struct ref, ref, 64),
 	CYAML_FIELD_SEQUENCE("fields", OPT, struct ref, fields,
 			     &field_name_schema, 0, 32),
+	STR("derived", struct ref, derived, 1024),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t ref_schema = {
@@ -370,6 +375,9 @@ static const cyaml_schema_field_t price_fields[] = {
 	STR("date", struct price, date, 32),
 	CYAML_FIELD_END
 };
+static const cyaml_schema_value_t price_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, struct price, price_fields),
+};
 static const cyaml_schema_field_t inst_fields[] = {
 	STR("name", struct inst, name, 64),
 	ENUM("accel", struct inst, accel, accel_strings),
@@ -379,7 +387,7 @@ static const cyaml_schema_field_t inst_fields[] = {
 	STR("neuron_cores_logical", struct inst, neuron_cores_logical, 16),
 	STR("lnc_default", struct inst, lnc_default, 16),
 	STR("accel_memory_gib", struct inst, accel_memory_gib, 16),
-	STR("gpu_memory_gib", struct inst, gpu_memory_gib, 16),
+	STR("gpu_memory_mib", struct inst, gpu_memory_mib, 16),
 	STR("accel_peak_bf16_tflops", struct inst, accel_peak_bf16_tflops, 16),
 	STR("vcpus", struct inst, vcpus, 16),
 	STR("memory_mib", struct inst, memory_mib, 16),
@@ -392,9 +400,12 @@ static const cyaml_schema_field_t inst_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("price", OPT, struct inst, price, price_fields),
 	CYAML_FIELD_MAPPING_PTR("price_spot", OPT, struct inst, price_spot, price_fields),
 	CYAML_FIELD_MAPPING_PTR("price_reserved", OPT, struct inst, price_reserved, price_fields),
+	CYAML_FIELD_SEQUENCE("capacity_block", OPT, struct inst, capacity_block, &price_schema,
+			     0, 128),
 	CYAML_FIELD_SEQUENCE("sources", OPT, struct inst, sources, &ref_schema,
 			     0, 64),
 	STR("notes", struct inst, notes, 2048),
+	STR("provisional", struct inst, provisional, 1024),
 	CYAML_FIELD_END
 };
 static const cyaml_schema_value_t inst_schema = {
@@ -489,9 +500,9 @@ static void report_cyaml(struct ctx *c, const struct cylog *lg, cyaml_err_t rc)
 		err_line(c, line, "%s", cyaml_strerror(rc));
 	} else if (strncmp(lg->msg, "Invalid ENUM value: ", 20) == 0) {
 		const char *expect =
-			strcmp(field, "accel") == 0 ? "none, nvidia-gpu, trainium, trainium2, inferentia2" :
+			strcmp(field, "accel") == 0 ? "none, nvidia-gpu, trainium, trainium2, inferentia2, trainium3" :
 			strcmp(field, "arch") == 0 ? "x86_64, arm64" :
-			strcmp(field, "kind") == 0 ? "aws-doc, aws-api-derived, third-party, research" :
+			strcmp(field, "kind") == 0 ? "aws-doc, aws-api-derived, third-party" :
 			"yes, no";
 		err_line(c, line, "invalid value '%s' for '%s' (expected one of: %s)",
 			 lg->msg + 20, field, expect);
@@ -511,48 +522,39 @@ static void report_cyaml(struct ctx *c, const struct cylog *lg, cyaml_err_t rc)
 
 /* ---------------------------------------------------- validation ---- */
 
-enum fig {
-	F_ACCEL, F_ACCEL_MODEL, F_ACCEL_COUNT, F_NC_PHYS, F_NC_LOG, F_LNC,
-	F_ACCEL_MEM, F_VCPUS, F_MEM, F_ARCH, F_EFA, F_MAX_EFA, F_EFA_RDMA,
-	F_GDR, F_GPU_MEM, F_PEAK, F_EFA_GBPS, F__COUNT
-};
-
-static const char *const fig_names[F__COUNT] = {
-	"accel", "accel_model", "accel_count", "neuron_cores_physical",
-	"neuron_cores_logical", "lnc_default", "accel_memory_gib", "vcpus",
-	"memory_mib", "arch", "efa", "max_efa_interfaces", "efa_device_rdma",
-	"gpudirect_rdma", "gpu_memory_gib", "accel_peak_bf16_tflops", "efa_gbps",
-};
+/* The figures are catalog.h's enum catalog_fig, so that the run time
+ * names the DERIVED ones exactly as this file does. */
 
 /* The string behind a numeric figure, NULL for the others. */
 static const char *fig_number(const struct inst *in, int f)
 {
 	switch (f) {
-	case F_ACCEL_COUNT: return in->accel_count;
-	case F_NC_PHYS:     return in->neuron_cores_physical;
-	case F_NC_LOG:      return in->neuron_cores_logical;
-	case F_LNC:         return in->lnc_default;
-	case F_ACCEL_MEM:   return in->accel_memory_gib;
-	case F_VCPUS:       return in->vcpus;
-	case F_MEM:         return in->memory_mib;
-	case F_MAX_EFA:     return in->max_efa_interfaces;
-	case F_GPU_MEM:     return in->gpu_memory_gib;
-	case F_EFA_GBPS:    return in->efa_gbps;
-	default:            return NULL;
+	case CATALOG_FIG_ACCEL_COUNT: return in->accel_count;
+	case CATALOG_FIG_NC_PHYS:     return in->neuron_cores_physical;
+	case CATALOG_FIG_NC_LOG:      return in->neuron_cores_logical;
+	case CATALOG_FIG_LNC:         return in->lnc_default;
+	case CATALOG_FIG_ACCEL_MEM:   return in->accel_memory_gib;
+	case CATALOG_FIG_VCPUS:       return in->vcpus;
+	case CATALOG_FIG_MEM:         return in->memory_mib;
+	case CATALOG_FIG_MAX_EFA:     return in->max_efa_interfaces;
+	case CATALOG_FIG_GPU_MEM:     return in->gpu_memory_mib;
+	case CATALOG_FIG_EFA_GBPS:    return in->efa_gbps;
+	default:                      return NULL;
 	}
 }
 
 static bool fig_present(const struct inst *in, int f)
 {
 	switch (f) {
-	case F_ACCEL:       return in->accel != ACC_UNSET;
-	case F_ACCEL_MODEL: return in->accel_model != NULL;
-	case F_ARCH:        return in->arch != ARCH_UNSET;
-	case F_EFA:         return in->efa != TRI_UNSET;
-	case F_EFA_RDMA:    return in->efa_device_rdma != TRI_UNSET;
-	case F_GDR:         return in->gpudirect_rdma != TRI_UNSET;
-	case F_PEAK:        return in->accel_peak_bf16_tflops != NULL;
-	default:            return fig_number(in, f) != NULL;
+	case CATALOG_FIG_ACCEL:       return in->accel != ACC_UNSET;
+	case CATALOG_FIG_ACCEL_MODEL: return in->accel_model != NULL;
+	case CATALOG_FIG_ARCH:        return in->arch != ARCH_UNSET;
+	case CATALOG_FIG_EFA:         return in->efa != TRI_UNSET;
+	case CATALOG_FIG_EFA_RDMA:    return in->efa_device_rdma != TRI_UNSET;
+	case CATALOG_FIG_GDR:         return in->gpudirect_rdma != TRI_UNSET;
+	case CATALOG_FIG_PEAK:        return in->accel_peak_bf16_tflops != NULL;
+	case CATALOG_FIG_NAME:        return in->name != NULL;
+	default:                      return fig_number(in, f) != NULL;
 	}
 }
 
@@ -650,14 +652,58 @@ static bool valid_id(const char *s)
 	return true;
 }
 
-static bool valid_location(const char *s)
+static bool is_hex_commit(const char *s, size_t n)
 {
-	if (strncmp(s, "https://", 8) != 0 && strncmp(s, "research/", 9) != 0)
+	if (n != 40)
 		return false;
-	for (size_t i = 0; s[i] != '\0'; i++)
-		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
 			return false;
 	return true;
+}
+
+/* The ref segment of a repository file URL: github.com/O/R/blob|tree|raw/REF/...
+ * or raw.githubusercontent.com/O/R/REF/...; NULL for any other URL. */
+static const char *repo_ref(const char *url, size_t *len)
+{
+	static const char *const views[] = { "/blob/", "/tree/", "/raw/" };
+	const char *p = NULL;
+
+	if (strncmp(url, "https://github.com/", 19) == 0) {
+		const char *owner_end = strchr(url + 19, '/');
+		const char *repo_end = owner_end ? strchr(owner_end + 1, '/') : NULL;
+		for (size_t i = 0; repo_end && !p && i < sizeof views / sizeof views[0]; i++)
+			if (strncmp(repo_end, views[i], strlen(views[i])) == 0)
+				p = repo_end + strlen(views[i]);
+	} else if (strncmp(url, "https://raw.githubusercontent.com/", 34) == 0) {
+		const char *owner_end = strchr(url + 34, '/');
+		const char *repo_end = owner_end ? strchr(owner_end + 1, '/') : NULL;
+		p = repo_end ? repo_end + 1 : NULL;
+	}
+	if (p == NULL)
+		return NULL;
+	*len = strcspn(p, "/#?");
+	return p;
+}
+
+/* Every citation is one a user can open: an https:// URL, and a file of
+ * a repository pinned to the commit that was read (a branch moves, and
+ * a note that is not shipped, such as research/..., opens nothing).
+ * NULL when the location is fine, else what is wrong with it. */
+static const char *location_problem(const char *s)
+{
+	const char *ref;
+	size_t n;
+
+	if (strncmp(s, "https://", 8) != 0 || s[8] == '\0' || s[8] == '/')
+		return "needs a location anyone can open: an https:// URL (a local path such as research/... is not shipped)";
+	for (size_t i = 0; s[i] != '\0'; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return "has a location with spaces or control characters";
+	ref = repo_ref(s, &n);
+	if (ref != NULL && !is_hex_commit(ref, n))
+		return "cites a repository file at a branch or tag: pin it to the 40-digit commit that was read";
+	return NULL;
 }
 
 static bool has_control(const char *s)
@@ -689,7 +735,7 @@ static bool use_source(struct doc *d, const char *id)
 
 /* What the table gets: -1 for unknown, derived facts filled in. */
 struct resolved {
-	int num[F__COUNT];
+	int num[CATALOG_FIG__COUNT];
 	int efa, rdma, gdr; /* TRI_UNSET / TRI_N / TRI_Y */
 };
 
@@ -697,6 +743,7 @@ static void check_sources(struct ctx *c, struct doc *d)
 {
 	for (unsigned i = 0; i < d->sources_count; i++) {
 		struct source *s = &d->sources[i];
+		const char *problem;
 		char p[64];
 
 		snprintf(p, sizeof p, "sources[%u]", i);
@@ -708,11 +755,13 @@ static void check_sources(struct ctx *c, struct doc *d)
 			if (d->sources[j].id != NULL && strcmp(d->sources[j].id, s->id) == 0)
 				err_at(c, p, "duplicate source id '%s'", s->id);
 		if (s->kind == KIND_UNSET)
-			err_at(c, p, "source '%s' has no kind (aws-doc, aws-api-derived, third-party, research)", s->id);
+			err_at(c, p, "source '%s' has no kind (aws-doc, aws-api-derived, third-party)", s->id);
 		if (s->title == NULL || s->title[0] == '\0' || has_control(s->title))
 			err_at(c, p, "source '%s' needs a one-line title", s->id);
-		if (s->location == NULL || !valid_location(s->location))
-			err_at(c, p, "source '%s' needs a location: an https:// URL or research/<file>#<section>", s->id);
+		if (s->location == NULL)
+			err_at(c, p, "source '%s' needs a location: an https:// URL anyone can open", s->id);
+		else if ((problem = location_problem(s->location)) != NULL)
+			err_at(c, p, "source '%s' %s", s->id, problem);
 		if (s->date == NULL || !valid_date(s->date))
 			err_at(c, p, "source '%s' needs a date as YYYY-MM-DD", s->id);
 		if (s->note != NULL && has_control(s->note))
@@ -747,7 +796,7 @@ static void check_price(struct ctx *c, struct doc *d, const struct price *pr,
 static void check_coverage(struct ctx *c, struct doc *d, const struct inst *in,
 			   const char *p, const char *label)
 {
-	bool covered[F__COUNT] = { false };
+	bool covered[CATALOG_FIG__COUNT] = { false };
 	char fp[PATH_MAX_LEN];
 
 	for (unsigned j = 0; j < in->sources_count; j++) {
@@ -760,26 +809,32 @@ static void check_coverage(struct ctx *c, struct doc *d, const struct inst *in,
 			err_at(c, fp, "%s: unknown source '%s'", label, r->ref);
 		if (r->fields_count == 0)
 			err_at(c, fp, "%s: source entry lists no fields", label);
+		if (r->derived != NULL && (r->derived[0] == '\0' || has_control(r->derived)))
+			err_at(c, fp, "%s: derived must say in one line how the figures were computed", label);
 		for (unsigned k = 0; k < r->fields_count; k++) {
 			int f = 0;
-			while (f < F__COUNT && strcmp(fig_names[f], r->fields[k]) != 0)
+			while (f < CATALOG_FIG__COUNT && strcmp(catalog_fig_name(f), r->fields[k]) != 0)
 				f++;
-			if (f == F__COUNT) {
+			if (f == CATALOG_FIG__COUNT) {
 				err_at(c, fp, "%s: '%s' is not a figure name", label, r->fields[k]);
 				continue;
 			}
 			if (!fig_present(in, f))
 				err_at(c, fp, "%s: source '%s' backs %s, which the entry does not have",
-				       label, r->ref != NULL ? r->ref : "?", fig_names[f]);
+				       label, r->ref != NULL ? r->ref : "?", catalog_fig_name(f));
 			covered[f] = true;
 		}
 	}
-	for (int f = 0; f < F__COUNT; f++) {
+	for (int f = 0; f < CATALOG_FIG__COUNT; f++) {
+		/* Only an entry AWS has not confirmed must say where its name
+		 * was seen; the EC2 API is the record of every other name. */
+		if (f == CATALOG_FIG_NAME && in->provisional == NULL)
+			continue;
 		if (!fig_present(in, f) || covered[f])
 			continue;
-		snprintf(fp, sizeof fp, "%s.%s", p, fig_names[f]);
+		snprintf(fp, sizeof fp, "%s.%s", p, catalog_fig_name(f));
 		err_at(c, fp, "%s: %s has no source (list it under a source's fields, or leave it out)",
-		       label, fig_names[f]);
+		       label, catalog_fig_name(f));
 	}
 }
 
@@ -788,45 +843,51 @@ static void check_consistency(struct ctx *c, const struct inst *in, const char *
 			      const char *label, const struct resolved *r)
 {
 	const int *n = r->num;
-	bool neuron = in->accel == ACC_TRN || in->accel == ACC_TRN2 || in->accel == ACC_INF2;
-	bool has_nc = n[F_NC_PHYS] >= 0 || n[F_NC_LOG] >= 0 || n[F_LNC] >= 0;
+	bool neuron = in->accel == ACC_TRN || in->accel == ACC_TRN2 || in->accel == ACC_INF2 ||
+		      in->accel == ACC_TRN3;
+	bool lnc_kind = in->accel == ACC_TRN2 || in->accel == ACC_TRN3;
+	bool has_nc = n[CATALOG_FIG_NC_PHYS] >= 0 || n[CATALOG_FIG_NC_LOG] >= 0 || n[CATALOG_FIG_LNC] >= 0;
 
 	if (in->accel == ACC_UNSET)
-		err_at(c, p, "%s: 'accel' is required (none, nvidia-gpu, trainium, trainium2, inferentia2)", label);
+		err_at(c, p, "%s: 'accel' is required (none, nvidia-gpu, trainium, trainium2, inferentia2, trainium3)", label);
 	if (in->accel == ACC_NONE && (in->accel_model != NULL || has_nc ||
-				      n[F_ACCEL_COUNT] > 0 || n[F_ACCEL_MEM] > 0))
+				      n[CATALOG_FIG_ACCEL_COUNT] > 0 || n[CATALOG_FIG_ACCEL_MEM] > 0))
 		err_at(c, p, "%s: accelerator figures do not apply to accel: none (leave them out)", label);
 	if (in->accel == ACC_NVIDIA && has_nc)
 		err_at(c, p, "%s: NeuronCore figures do not apply to NVIDIA GPUs", label);
-	if (in->accel != ACC_NVIDIA && n[F_GPU_MEM] >= 0)
-		err_at(c, p, "%s: gpu_memory_gib applies to NVIDIA GPUs only (Neuron types give accel_memory_gib)", label);
-	if (in->accel == ACC_NVIDIA && n[F_GPU_MEM] == 0)
-		err_at(c, p, "%s: gpu_memory_gib must be at least 1", label);
+	if (in->accel != ACC_NVIDIA && n[CATALOG_FIG_GPU_MEM] >= 0)
+		err_at(c, p, "%s: gpu_memory_mib applies to NVIDIA GPUs only (Neuron types give accel_memory_gib)", label);
+	if (in->accel == ACC_NVIDIA && n[CATALOG_FIG_GPU_MEM] == 0)
+		err_at(c, p, "%s: gpu_memory_mib must be at least 1", label);
 	if (in->accel == ACC_NONE && in->accel_peak_bf16_tflops != NULL)
 		err_at(c, p, "%s: accel_peak_bf16_tflops does not apply to accel: none", label);
-	if (in->efa != TRI_Y && n[F_EFA_GBPS] >= 0)
+	if (in->efa != TRI_Y && n[CATALOG_FIG_EFA_GBPS] >= 0)
 		err_at(c, p, "%s: efa_gbps needs efa: yes", label);
-	if (in->efa == TRI_Y && n[F_EFA_GBPS] == 0)
+	if (in->efa == TRI_Y && n[CATALOG_FIG_EFA_GBPS] == 0)
 		err_at(c, p, "%s: efa: yes with efa_gbps 0", label);
+	/* The default LNC may be unknown (Trainium3): then the logical count
+	 * is too, and neuron_cores_physical stands alone. */
 	if (neuron && has_nc) {
-		if (n[F_NC_PHYS] < 0 || n[F_NC_LOG] < 0 || n[F_LNC] < 0)
-			err_at(c, p, "%s: give neuron_cores_physical, neuron_cores_logical and lnc_default together", label);
-		else if (n[F_LNC] != 1 && !(n[F_LNC] == 2 && in->accel == ACC_TRN2))
-			err_at(c, p, "%s: lnc_default %d is not valid here (1, or 2 on Trainium2)", label, n[F_LNC]);
-		else if (n[F_NC_PHYS] == 0 || n[F_NC_LOG] * n[F_LNC] != n[F_NC_PHYS])
+		if (n[CATALOG_FIG_NC_PHYS] < 0 || (n[CATALOG_FIG_NC_LOG] < 0) != (n[CATALOG_FIG_LNC] < 0))
+			err_at(c, p, "%s: give neuron_cores_physical, and neuron_cores_logical with lnc_default or neither", label);
+		else if (n[CATALOG_FIG_LNC] < 0)
+			;
+		else if (n[CATALOG_FIG_LNC] != 1 && !(n[CATALOG_FIG_LNC] == 2 && lnc_kind))
+			err_at(c, p, "%s: lnc_default %d is not valid here (1, or 2 on Trainium2 and Trainium3)", label, n[CATALOG_FIG_LNC]);
+		else if (n[CATALOG_FIG_NC_PHYS] == 0 || n[CATALOG_FIG_NC_LOG] * n[CATALOG_FIG_LNC] != n[CATALOG_FIG_NC_PHYS])
 			err_at(c, p, "%s: neuron_cores_logical %d is not neuron_cores_physical %d / lnc_default %d",
-			       label, n[F_NC_LOG], n[F_NC_PHYS], n[F_LNC]);
+			       label, n[CATALOG_FIG_NC_LOG], n[CATALOG_FIG_NC_PHYS], n[CATALOG_FIG_LNC]);
 	}
-	if ((in->accel == ACC_NVIDIA || neuron) && n[F_ACCEL_COUNT] == 0)
+	if ((in->accel == ACC_NVIDIA || neuron) && n[CATALOG_FIG_ACCEL_COUNT] == 0)
 		err_at(c, p, "%s: accel_count 0 contradicts accel %s", label, accel_strings[in->accel - 1].str);
-	if (n[F_VCPUS] == 0 || n[F_MEM] == 0)
+	if (n[CATALOG_FIG_VCPUS] == 0 || n[CATALOG_FIG_MEM] == 0)
 		err_at(c, p, "%s: vcpus and memory_mib must be at least 1", label);
-	if (in->efa == TRI_N && (n[F_MAX_EFA] > 0 || in->efa_device_rdma == TRI_Y ||
+	if (in->efa == TRI_N && (n[CATALOG_FIG_MAX_EFA] > 0 || in->efa_device_rdma == TRI_Y ||
 				 in->gpudirect_rdma == TRI_Y))
 		err_at(c, p, "%s: efa: no contradicts EFA interfaces or RDMA", label);
-	if (in->efa == TRI_UNSET && n[F_MAX_EFA] >= 0)
+	if (in->efa == TRI_UNSET && n[CATALOG_FIG_MAX_EFA] >= 0)
 		err_at(c, p, "%s: max_efa_interfaces given but efa is unknown", label);
-	if (in->efa == TRI_Y && n[F_MAX_EFA] == 0)
+	if (in->efa == TRI_Y && n[CATALOG_FIG_MAX_EFA] == 0)
 		err_at(c, p, "%s: efa: yes with max_efa_interfaces 0", label);
 	if (in->efa_device_rdma == TRI_Y && in->efa != TRI_Y)
 		err_at(c, p, "%s: efa_device_rdma: yes needs efa: yes", label);
@@ -838,23 +899,24 @@ static void check_consistency(struct ctx *c, const struct inst *in, const char *
 /* Facts that follow from others (see the YAML header). */
 static void derive(const struct inst *in, struct resolved *r)
 {
-	bool neuron = in->accel == ACC_TRN || in->accel == ACC_TRN2 || in->accel == ACC_INF2;
+	bool neuron = in->accel == ACC_TRN || in->accel == ACC_TRN2 || in->accel == ACC_INF2 ||
+		      in->accel == ACC_TRN3;
 
 	if (in->accel == ACC_NONE) {
-		r->num[F_ACCEL_COUNT] = 0;
-		r->num[F_ACCEL_MEM] = 0;
+		r->num[CATALOG_FIG_ACCEL_COUNT] = 0;
+		r->num[CATALOG_FIG_ACCEL_MEM] = 0;
 	}
 	if (!neuron) {
-		r->num[F_NC_PHYS] = r->num[F_NC_LOG] = r->num[F_LNC] = 0;
+		r->num[CATALOG_FIG_NC_PHYS] = r->num[CATALOG_FIG_NC_LOG] = r->num[CATALOG_FIG_LNC] = 0;
 	}
 	if (in->accel != ACC_NVIDIA && in->accel != ACC_UNSET)
-		r->num[F_GPU_MEM] = 0;
+		r->num[CATALOG_FIG_GPU_MEM] = 0;
 	r->efa = in->efa;
 	r->rdma = in->efa_device_rdma;
 	r->gdr = in->gpudirect_rdma;
 	if (in->efa == TRI_N) {
-		r->num[F_MAX_EFA] = 0;
-		r->num[F_EFA_GBPS] = 0;
+		r->num[CATALOG_FIG_MAX_EFA] = 0;
+		r->num[CATALOG_FIG_EFA_GBPS] = 0;
 		r->rdma = TRI_N;
 		r->gdr = TRI_N;
 	}
@@ -874,21 +936,23 @@ static void check_instance(struct ctx *c, struct doc *d, unsigned i, struct reso
 	else if (!catalog_name_plausible(in->name, strlen(in->name)))
 		err_at(c, p, "'%s' is not an instance type name (lower-case family, a dot, and a size such as large, 48xlarge or metal-48xl)",
 		       in->name);
-	for (int f = 0; f < F__COUNT; f++) {
+	for (int f = 0; f < CATALOG_FIG__COUNT; f++) {
 		const char *s = fig_number(in, f);
 		r->num[f] = -1;
 		if (s == NULL)
 			continue;
 		if (!parse_count(s, &r->num[f])) {
 			r->num[f] = -1;
-			snprintf(fp, sizeof fp, "%s.%s", p, fig_names[f]);
-			err_at(c, fp, "%s: %s '%s' is not a whole number (at most 9 digits, no sign)", label, fig_names[f], s);
+			snprintf(fp, sizeof fp, "%s.%s", p, catalog_fig_name(f));
+			err_at(c, fp, "%s: %s '%s' is not a whole number (at most 9 digits, no sign)", label, catalog_fig_name(f), s);
 		}
 	}
 	if (in->accel_model != NULL && (in->accel_model[0] == '\0' || has_control(in->accel_model)))
 		err_at(c, p, "%s: accel_model must be a one-line name", label);
 	if (in->notes != NULL && has_control(in->notes))
 		err_at(c, p, "%s: notes have control characters", label);
+	if (in->provisional != NULL && (in->provisional[0] == '\0' || has_control(in->provisional)))
+		err_at(c, p, "%s: provisional must say in one line why AWS has not confirmed the entry", label);
 	check_consistency(c, in, p, label, r);
 	derive(in, r);
 	if (in->price != NULL)
@@ -897,6 +961,20 @@ static void check_instance(struct ctx *c, struct doc *d, unsigned i, struct reso
 		check_price(c, d, in->price_spot, p, "price_spot", label);
 	if (in->price_reserved != NULL)
 		check_price(c, d, in->price_reserved, p, "price_reserved", label);
+	for (unsigned k = 0; k < in->capacity_block_count; k++) {
+		const struct price *a = &in->capacity_block[k];
+		char key[48];
+		snprintf(key, sizeof key, "capacity_block[%u]", k);
+		check_price(c, d, a, p, key, label);
+		for (unsigned m = 0; m < k; m++) {
+			const struct price *b = &in->capacity_block[m];
+			if (a->region && b->region && a->date && b->date &&
+			    strcmp(a->region, b->region) == 0 && strcmp(a->date, b->date) == 0) {
+				snprintf(fp, sizeof fp, "%s.%s", p, key);
+				err_at(c, fp, "%s: two Capacity Block rates for %s on %s", label, a->region, a->date);
+			}
+		}
+	}
 	if (in->accel_peak_bf16_tflops != NULL && !valid_price(in->accel_peak_bf16_tflops)) {
 		snprintf(fp, sizeof fp, "%s.accel_peak_bf16_tflops", p);
 		err_at(c, fp, "%s: accel_peak_bf16_tflops '%s' is not a positive decimal like 989.4",
@@ -996,12 +1074,75 @@ static void put_figure_source(FILE *o, const char *member, const struct doc *d,
 	fprintf(o, "\t\t.%s = ", member);
 	for (unsigned j = 0; j < in->sources_count; j++)
 		for (unsigned k = 0; k < in->sources[j].fields_count; k++)
-			if (strcmp(in->sources[j].fields[k], fig_names[f]) == 0) {
+			if (strcmp(in->sources[j].fields[k], catalog_fig_name(f)) == 0) {
 				put_source_text(o, &d->sources[source_index(d, in->sources[j].ref)]);
 				fputs(",\n", o);
 				return;
 			}
 	fputs("NULL,\n", o);
+}
+
+/* The DERIVED figures, as a bit set over enum catalog_fig and as
+ * "fields: how (title <location> (date)); ..." for the plan to show. */
+static void put_derived(FILE *o, const struct doc *d, const struct inst *in)
+{
+	unsigned mask = 0, n = 0;
+
+	for (unsigned j = 0; j < in->sources_count; j++)
+		for (unsigned k = 0; in->sources[j].derived && k < in->sources[j].fields_count; k++)
+			for (int f = 0; f < CATALOG_FIG__COUNT; f++)
+				if (strcmp(in->sources[j].fields[k], catalog_fig_name(f)) == 0)
+					mask |= 1u << f;
+	fprintf(o, ",\n\t\t.derived = 0x%xu,\n\t\t.derived_note =", mask);
+	for (unsigned j = 0; j < in->sources_count; j++) {
+		const struct ref *r = &in->sources[j];
+		char buf[1200];
+		size_t len = 0;
+		if (r->derived == NULL)
+			continue;
+		for (unsigned k = 0; k < r->fields_count && len < sizeof buf; k++)
+			len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", k ? ", " : "", r->fields[k]);
+		if (len < sizeof buf)
+			snprintf(buf + len, sizeof buf - len, ": %s (", r->derived);
+		fputs(n++ ? "\n\t\t\t\"; \"" : "\n\t\t\t", o);
+		put_str(o, buf);
+		fputs(" ", o);
+		put_source_text(o, &d->sources[source_index(d, r->ref)]);
+		fputs(" \")\"", o);
+	}
+	if (n == 0)
+		fputs(" NULL", o);
+}
+
+/* Capacity Block rates in region, then date order, for the run time's
+ * lookup by region and date. */
+static int by_region_date(const void *a, const void *b)
+{
+	const struct price *x = a, *y = b;
+	int c = strcmp(x->region, y->region);
+
+	return c != 0 ? c : strcmp(x->date, y->date);
+}
+
+static void emit_capacity_blocks(FILE *o, const struct doc *d, const struct inst *in,
+				 unsigned index)
+{
+	struct price *cb = in->capacity_block;
+
+	if (in->capacity_block_count == 0)
+		return;
+	qsort(cb, in->capacity_block_count, sizeof *cb, by_region_date);
+	fprintf(o, "static const struct catalog_price catalog__cb_%u[] = {\n", index);
+	for (unsigned k = 0; k < in->capacity_block_count; k++) {
+		fprintf(o, "\t{ %s, ", cb[k].usd_per_hour);
+		put_str(o, cb[k].region);
+		fputs(", ", o);
+		put_str(o, cb[k].date);
+		fputs(",\n\t  ", o);
+		put_source_text(o, &d->sources[source_index(d, cb[k].source)]);
+		fputs(" },\n", o);
+	}
+	fputs("};\n\n", o);
 }
 
 /* A price block, or the unknown marks: the decimal text as written, no
@@ -1025,11 +1166,11 @@ static void put_price(FILE *o, const struct doc *d, const struct price *pr,
 }
 
 static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
-		       const struct resolved *r)
+		       const struct resolved *r, unsigned index)
 {
 	static const char *const accel_c[] = {
 		"ACCEL_NONE", "ACCEL_NONE", "ACCEL_NVIDIA_GPU", "ACCEL_TRAINIUM",
-		"ACCEL_TRAINIUM2", "ACCEL_INFERENTIA2",
+		"ACCEL_TRAINIUM2", "ACCEL_INFERENTIA2", "ACCEL_TRAINIUM3",
 	};
 	const int *n = r->num;
 
@@ -1037,30 +1178,36 @@ static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
 	put_str(o, in->name);
 	fprintf(o, ",\n\t\t.accel = %s,\n\t\t.accel_model = ", accel_c[in->accel]);
 	put_str(o, in->accel_model);
-	fprintf(o, ",\n\t\t.accel_count = %d,\n", n[F_ACCEL_COUNT]);
-	fprintf(o, "\t\t.neuron_cores_physical = %d,\n", n[F_NC_PHYS]);
-	fprintf(o, "\t\t.neuron_cores_logical = %d,\n", n[F_NC_LOG]);
-	fprintf(o, "\t\t.lnc_default = %d,\n", n[F_LNC]);
-	fprintf(o, "\t\t.accel_memory_gib = %d,\n", n[F_ACCEL_MEM]);
-	fprintf(o, "\t\t.vcpus = %d,\n", n[F_VCPUS]);
-	fprintf(o, "\t\t.memory_gib = %d,\n", n[F_MEM] < 0 ? -1 : n[F_MEM] / 1024);
-	fprintf(o, "\t\t.memory_mib = %d,\n", n[F_MEM]);
+	fprintf(o, ",\n\t\t.accel_count = %d,\n", n[CATALOG_FIG_ACCEL_COUNT]);
+	fprintf(o, "\t\t.neuron_cores_physical = %d,\n", n[CATALOG_FIG_NC_PHYS]);
+	fprintf(o, "\t\t.neuron_cores_logical = %d,\n", n[CATALOG_FIG_NC_LOG]);
+	fprintf(o, "\t\t.lnc_default = %d,\n", n[CATALOG_FIG_LNC]);
+	fprintf(o, "\t\t.accel_memory_gib = %d,\n", n[CATALOG_FIG_ACCEL_MEM]);
+	fprintf(o, "\t\t.vcpus = %d,\n", n[CATALOG_FIG_VCPUS]);
+	fprintf(o, "\t\t.memory_gib = %d,\n", n[CATALOG_FIG_MEM] < 0 ? -1 : n[CATALOG_FIG_MEM] / 1024);
+	fprintf(o, "\t\t.memory_mib = %d,\n", n[CATALOG_FIG_MEM]);
 	fprintf(o, "\t\t.arch = %s,\n", in->arch == ARCH_X86_64 ? "\"x86_64\"" :
 		in->arch == ARCH_ARM64 ? "\"arm64\"" : "NULL");
 	fprintf(o, "\t\t.efa = %s,\n", tri_c(r->efa));
-	fprintf(o, "\t\t.max_efa_interfaces = %d,\n", n[F_MAX_EFA]);
+	fprintf(o, "\t\t.max_efa_interfaces = %d,\n", n[CATALOG_FIG_MAX_EFA]);
 	fprintf(o, "\t\t.efa_device_rdma = %s,\n", tri_c(r->rdma));
 	fprintf(o, "\t\t.gpudirect_rdma = %s,\n", tri_c(r->gdr));
-	fprintf(o, "\t\t.gpu_memory_gib = %d,\n", n[F_GPU_MEM]);
+	fprintf(o, "\t\t.gpu_memory_gib = %d,\n", n[CATALOG_FIG_GPU_MEM] < 0 ? -1 : n[CATALOG_FIG_GPU_MEM] / 1024);
+	fprintf(o, "\t\t.gpu_memory_mib = %d,\n", n[CATALOG_FIG_GPU_MEM]);
 	fprintf(o, "\t\t.accel_peak_bf16_tflops = %s,\n",
 		in->accel_peak_bf16_tflops != NULL ? in->accel_peak_bf16_tflops : "-1.0");
-	fprintf(o, "\t\t.efa_gbps = %d,\n", n[F_EFA_GBPS]);
-	put_figure_source(o, "accel_memory_source", d, in, F_ACCEL_MEM);
-	put_figure_source(o, "gpu_memory_source", d, in, F_GPU_MEM);
-	put_figure_source(o, "peak_source", d, in, F_PEAK);
-	put_figure_source(o, "efa_gbps_source", d, in, F_EFA_GBPS);
+	fprintf(o, "\t\t.efa_gbps = %d,\n", n[CATALOG_FIG_EFA_GBPS]);
+	put_figure_source(o, "accel_memory_source", d, in, CATALOG_FIG_ACCEL_MEM);
+	put_figure_source(o, "gpu_memory_source", d, in, CATALOG_FIG_GPU_MEM);
+	put_figure_source(o, "peak_source", d, in, CATALOG_FIG_PEAK);
+	put_figure_source(o, "efa_gbps_source", d, in, CATALOG_FIG_EFA_GBPS);
 	put_price(o, d, in->price_spot, "price_spot");
 	put_price(o, d, in->price_reserved, "price_reserved");
+	if (in->capacity_block_count > 0)
+		fprintf(o, "\t\t.capacity_block = catalog__cb_%u,\n\t\t.capacity_block_count = %u,\n",
+			index, in->capacity_block_count);
+	else
+		fputs("\t\t.capacity_block = NULL,\n\t\t.capacity_block_count = 0,\n", o);
 	if (in->price != NULL) {
 		/* The decimal text as written: no float round trip. */
 		fprintf(o, "\t\t.price_on_demand = %s,\n\t\t.price_region = ", in->price->usd_per_hour);
@@ -1087,6 +1234,9 @@ static void emit_entry(FILE *o, const struct doc *d, const struct inst *in,
 	}
 	if (in->sources_count == 0)
 		fputs(" \"\"", o);
+	fputs(",\n\t\t.provisional = ", o);
+	put_str(o, in->provisional);
+	put_derived(o, d, in);
 	fputs(",\n\t},\n", o);
 }
 
@@ -1098,11 +1248,13 @@ static void emit(FILE *o, const char *file, const struct doc *d,
 		" * Unknown figures are -1, TRI_UNKNOWN or NULL; see core/facts/catalog.h. */\n"
 		"#include <stddef.h>\n\n#include \"catalog.h\"\n\n"
 		"extern const struct instance_type catalog__table[];\n"
-		"extern const size_t catalog__table_len;\n\n"
-		"const struct instance_type catalog__table[] = {\n",
+		"extern const size_t catalog__table_len;\n\n",
 		file, d->instances_count);
 	for (unsigned i = 0; i < d->instances_count; i++)
-		emit_entry(o, d, &d->instances[order[i]], &res[order[i]]);
+		emit_capacity_blocks(o, d, &d->instances[order[i]], i);
+	fputs("const struct instance_type catalog__table[] = {\n", o);
+	for (unsigned i = 0; i < d->instances_count; i++)
+		emit_entry(o, d, &d->instances[order[i]], &res[order[i]], i);
 	fputs("};\n\nconst size_t catalog__table_len =\n"
 	      "\tsizeof catalog__table / sizeof catalog__table[0];\n", o);
 }

@@ -264,7 +264,18 @@ bool catalog_is_neuron(const struct instance_type *t)
 {
 	return t != NULL && (t->accel == ACCEL_TRAINIUM ||
 			     t->accel == ACCEL_TRAINIUM2 ||
+			     t->accel == ACCEL_TRAINIUM3 ||
 			     t->accel == ACCEL_INFERENTIA2);
+}
+
+bool catalog_has_lnc(const struct instance_type *t)
+{
+	return t != NULL && (t->accel == ACCEL_TRAINIUM2 || t->accel == ACCEL_TRAINIUM3);
+}
+
+bool catalog_fig_derived(const struct instance_type *t, enum catalog_fig f)
+{
+	return t != NULL && (unsigned)f < CATALOG_FIG__COUNT && (t->derived >> f & 1u);
 }
 
 bool catalog_lnc_valid(const struct instance_type *t, int lnc)
@@ -275,7 +286,7 @@ bool catalog_lnc_valid(const struct instance_type *t, int lnc)
 		return true;
 	if (lnc == 1)
 		return catalog_is_neuron(t);
-	return lnc == 2 && t->accel == ACCEL_TRAINIUM2;
+	return lnc == 2 && catalog_has_lnc(t);
 }
 
 int catalog_procs_per_node(const struct instance_type *t, int lnc)
@@ -289,6 +300,7 @@ int catalog_procs_per_node(const struct instance_type *t, int lnc)
 		return t->accel_count;
 	case ACCEL_TRAINIUM:
 	case ACCEL_TRAINIUM2:
+	case ACCEL_TRAINIUM3:
 	case ACCEL_INFERENTIA2:
 		if (lnc == 0)
 			lnc = t->lnc_default;
@@ -306,6 +318,22 @@ double catalog_cost(const struct instance_type *t, long nodes, double hours)
 	return t->price_on_demand * (double)nodes * hours;
 }
 
+const struct catalog_price *catalog_capacity_block(const struct instance_type *t,
+						   const char *region, const char *date)
+{
+	const struct catalog_price *best = NULL;
+
+	if (t == NULL || region == NULL)
+		return NULL;
+	/* sorted by region, then date: the last match not after date wins */
+	for (int i = 0; i < t->capacity_block_count; i++) {
+		const struct catalog_price *p = &t->capacity_block[i];
+		if (strcmp(p->region, region) == 0 && (date == NULL || strcmp(p->date, date) <= 0))
+			best = p;
+	}
+	return best;
+}
+
 const char *catalog_accel_kind_name(enum accel_kind k)
 {
 	switch (k) {
@@ -314,6 +342,7 @@ const char *catalog_accel_kind_name(enum accel_kind k)
 	case ACCEL_TRAINIUM:    return "trainium";
 	case ACCEL_TRAINIUM2:   return "trainium2";
 	case ACCEL_INFERENTIA2: return "inferentia2";
+	case ACCEL_TRAINIUM3:   return "trainium3";
 	}
 	return "?";
 }

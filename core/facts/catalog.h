@@ -18,12 +18,47 @@ enum accel_kind {
 	ACCEL_NONE,
 	ACCEL_NVIDIA_GPU,
 	ACCEL_TRAINIUM,    /* trn1, trn1n */
-	ACCEL_TRAINIUM2,   /* trn2, trn2u; the only kind with LNC 2 */
+	ACCEL_TRAINIUM2,   /* trn2, trn2u; LNC 1 or 2 */
 	ACCEL_INFERENTIA2, /* inf2 */
+	ACCEL_TRAINIUM3,   /* trn3 (provisional); LNC 1 or 2 */
 };
+
+/* The figures of an entry, by their YAML names; an entry marks some of
+ * them DERIVED (computed from sourced figures, not stated for the
+ * instance) in instance_type.derived, one bit (1u << figure) each.
+ * NAME is the instance type's name itself, which a provisional entry
+ * cites. tools/catalog_gen reads the same table. */
+enum catalog_fig {
+	CATALOG_FIG_ACCEL, CATALOG_FIG_ACCEL_MODEL, CATALOG_FIG_ACCEL_COUNT,
+	CATALOG_FIG_NC_PHYS, CATALOG_FIG_NC_LOG, CATALOG_FIG_LNC, CATALOG_FIG_ACCEL_MEM,
+	CATALOG_FIG_VCPUS, CATALOG_FIG_MEM, CATALOG_FIG_ARCH, CATALOG_FIG_EFA,
+	CATALOG_FIG_MAX_EFA, CATALOG_FIG_EFA_RDMA, CATALOG_FIG_GDR, CATALOG_FIG_GPU_MEM,
+	CATALOG_FIG_PEAK, CATALOG_FIG_EFA_GBPS, CATALOG_FIG_NAME, CATALOG_FIG__COUNT
+};
+
+static inline const char *catalog_fig_name(enum catalog_fig f)
+{
+	static const char *const names[CATALOG_FIG__COUNT] = {
+		"accel", "accel_model", "accel_count", "neuron_cores_physical",
+		"neuron_cores_logical", "lnc_default", "accel_memory_gib", "vcpus",
+		"memory_mib", "arch", "efa", "max_efa_interfaces", "efa_device_rdma",
+		"gpudirect_rdma", "gpu_memory_mib", "accel_peak_bf16_tflops", "efa_gbps",
+		"name",
+	};
+	return (unsigned)f < CATALOG_FIG__COUNT ? names[f] : "?";
+}
 
 /* Absent figure = unknown; zero so that a forgotten field reads unknown. */
 enum tri { TRI_UNKNOWN = 0, TRI_NO, TRI_YES };
+
+/* A dated price in one region: Capacity Block rates differ by region and
+ * change over time, so the catalog keeps each one it has a source for. */
+struct catalog_price {
+	double usd_per_hour;       /* one instance */
+	const char *region;        /* us-east-2 */
+	const char *date;          /* YYYY-MM-DD the rate was valid */
+	const char *source;        /* "title <location> (date)" */
+};
 
 /* One catalog entry. Integer figures use -1 for unknown. Figures that
  * follow from others are filled in by the generator (no accelerator
@@ -36,8 +71,8 @@ struct instance_type {
 	const char *accel_model;   /* "H100", "Trainium2"; NULL if none/unknown */
 	int accel_count;           /* GPUs or Neuron chips */
 	int neuron_cores_physical; /* 0 on non-Neuron types */
-	int neuron_cores_logical;  /* at lnc_default */
-	int lnc_default;           /* Logical NeuronCore Config; 0 if not Neuron */
+	int neuron_cores_logical;  /* at lnc_default; -1 when that is unknown */
+	int lnc_default;           /* Logical NeuronCore Config; 0 if not Neuron, -1 unknown */
 	int accel_memory_gib;      /* per instance; unknown for NVIDIA (see YAML) */
 	int vcpus;
 	int memory_gib;            /* whole GiB, rounded down */
@@ -47,7 +82,8 @@ struct instance_type {
 	int max_efa_interfaces;    /* one EFA per network card */
 	enum tri efa_device_rdma;  /* FI_EFA_USE_DEVICE_RDMA=1 aborts if TRI_NO */
 	enum tri gpudirect_rdma;
-	int gpu_memory_gib;        /* one NVIDIA GPU; 0 on other kinds */
+	int gpu_memory_gib;        /* one NVIDIA GPU, whole GiB rounded down; 0 on other kinds */
+	int gpu_memory_mib;        /* one NVIDIA GPU, exact, as the EC2 API reports it */
 	double accel_peak_bf16_tflops; /* dense BF16, one GPU or Neuron chip; < 0 unknown */
 	int efa_gbps;              /* EFA bandwidth of the instance; 0 without EFA */
 	/* "title <location> (date)" of the figure above, NULL when unknown */
@@ -61,11 +97,22 @@ struct instance_type {
 	const char *price_spot_region, *price_spot_source, *price_spot_date;
 	double price_reserved;
 	const char *price_reserved_region, *price_reserved_source, *price_reserved_date;
+	/* Capacity Block rates (a different product from on demand: a block
+	 * of instances bought ahead for a fixed time), sorted by region, then
+	 * date; see catalog_capacity_block. */
+	const struct catalog_price *capacity_block;
+	int capacity_block_count;
 	double price_on_demand;    /* USD per hour, Linux; < 0 = unknown */
 	const char *price_region;  /* the price is for this region only */
 	const char *price_source;
 	const char *price_date;    /* YYYY-MM-DD the price was valid */
 	const char *source;        /* "fields: title <location> (date); ..." */
+	/* A provisional entry is one AWS has not confirmed (a name seen in
+	 * AWS software but not in the EC2 API, per-instance figures computed
+	 * from system totals): why, or NULL for a confirmed entry. */
+	const char *provisional;
+	unsigned derived;          /* (1u << enum catalog_fig) of each DERIVED figure */
+	const char *derived_note;  /* "fields: how (title <location> (date)); ...", NULL if none */
 };
 
 /* Exact, case-sensitive lookup of name[0..len) (no NUL needed, so a
@@ -158,13 +205,21 @@ size_t catalog_family_len(const char *s, size_t len);
 
 bool catalog_is_neuron(const struct instance_type *t);
 
+/* Whether t's NeuronCores can be grouped by a Logical NeuronCore Config
+ * (Trainium2 and Trainium3). */
+bool catalog_has_lnc(const struct instance_type *t);
+
+/* Whether figure f of t is DERIVED rather than stated by its source. */
+bool catalog_fig_derived(const struct instance_type *t, enum catalog_fig f);
+
 /* Whether lnc is a valid Logical NeuronCore Config for t: 0 always means
- * "the default"; 1 is valid on Neuron types; 2 only on Trainium2. */
+ * "the default"; 1 is valid on Neuron types; 2 on Trainium2 and 3. */
 bool catalog_lnc_valid(const struct instance_type *t, int lnc);
 
 /* Worker processes per node: one per GPU on NVIDIA types, one per
  * logical NeuronCore on Neuron types (lnc 0 = the type's default), 0 on
- * types without accelerators. -1 when unknown or lnc is invalid for t.
+ * types without accelerators. -1 when unknown (lnc 0 on a type whose
+ * default LNC is unknown, such as trn3.48xlarge) or lnc is invalid for t.
  * trn2.48xlarge: 64 at LNC 2, 128 at LNC 1; trn1.32xlarge: 32. */
 int catalog_procs_per_node(const struct instance_type *t, int lnc);
 
@@ -172,6 +227,12 @@ int catalog_procs_per_node(const struct instance_type *t, int lnc);
  * t->price_region; negative when the price is unknown or an argument is
  * negative. */
 double catalog_cost(const struct instance_type *t, long nodes, double hours);
+
+/* The Capacity Block rate of t in region that was valid on date
+ * (YYYY-MM-DD): the latest one dated on or before it, or with date NULL
+ * the latest of all. NULL when the catalog has no such rate. */
+const struct catalog_price *catalog_capacity_block(const struct instance_type *t,
+						   const char *region, const char *date);
 
 /* Spellings used in the YAML ("nvidia-gpu"; "unknown", "no", "yes"). */
 const char *catalog_accel_kind_name(enum accel_kind k);

@@ -46,7 +46,7 @@ while read -r rule file flags; do
 	else ok "$name: diff applies"; fi
 done <<'EOF'
 PC1004 bad.yaml
-PC1005 bad.yaml
+PC1006 bad.yaml
 PC0011 bad-quoted-number.yaml
 PC0011 bad-boolean-y.yaml
 PC0011 bad-fraction.yaml

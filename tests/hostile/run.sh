@@ -169,3 +169,23 @@ os.makedirs(d)
 open(os.path.join(d, "bad.yaml"), "w").write("HeadNode: {}\nScheduling: {}\n")
 ' "$t/gi"
 check gitignore-slow-patterns 1 PC0004 "$t/gi"
+# Neuron pins: 4,000 pip installs, a 100 KB version, an image tag and a
+# DLAMI name of digits; the pins are bounded and each ends with findings.
+python3 -c '
+print("#!/bin/bash\n#SBATCH --nodes=1\nexport NEURON_CC_FLAGS=\"--target=trn2\"")
+for i in range(4000):
+    print("pip install neuronx-cc==2.14.227.0 torch-neuronx==" + str(i) + "." * 50)
+print("pip install neuronx-cc==" + "9." * 50000 + "0")
+print("module load neuron/" + "2." * 50000)
+print("IMG=neuron:" + "-sdk" * 20000 + "2.18.2")
+print("X=\"Deep Learning AMI Neuron " + "2" * 100000 + " 20241027\"")
+' >"$t/pins.sbatch"
+check script-many-neuron-pins 1 SB2109 --shellcheck off "$t/pins.sbatch"
+# A job spec's Neuron release of 100 KB of digits: the schema refuses it
+# before any version is read.
+python3 -c '
+print("trainforge: 1\nname: j\ninstance: trn2.48xlarge\nnodes: 2")
+print("entry: {script: /fsx/t.py}\ncluster: {subnet: subnet-0123456789abcdef0, ssh_key: k}")
+print("software: {neuron: \"2." + "1" * 100000 + "\"}")
+' >"$t/neuron-spec.yaml"
+check spec-long-neuron-release 1 JS0005 "$t/neuron-spec.yaml"

@@ -38,12 +38,18 @@ check reference-fleet '
 assert f["smallest"]["data"] == 96 and f["smallest"]["microBatchesPerStep"] == 16, f
 assert d["data"] == 128 and d["microBatchesPerStep"] == 12, d
 assert f["countsThatCannotTrain"] == 15 and f["afterOneLossNodes"] == 48, f
-assert f["reservedUsdPerHour"] > 0 and f["spotUsdPerHour"] > 0, f'
+# trn2.48xlarge has no on-demand price (only Capacity Block rates), so
+# neither the on-demand reserved nodes nor the discounted spot ones do.
+assert f["reservedUsdPerHour"] is None and f["spotUsdPerHour"] is None, f'
 
 expect_rc capacity-block-plans 0 "$TF" plan --format json $S/fleet-capacity-block.yaml
-check capacity-block-unknown-prices '
+check capacity-block-priced-in-region '
+# The reserved nodes at the Capacity Block rate of the spec region
+# (p5.48xlarge, us-east-1: 41.528 USD/h); spot has no price to discount.
 assert f["reservedCapacity"] == "capacity-block", f
-assert f["reservedUsdPerHour"] is None and f["spotUsdPerHour"] is None and f["usdPerHour"] is None, f'
+assert abs(f["reservedUsdPerHour"] - 2 * 41.528) < 1e-9, f
+assert d["capacityBlockRegion"] == "us-east-1" and abs(d["capacityBlockPerHour"] - 4 * 41.528) < 1e-9, d
+assert f["spotUsdPerHour"] is None and f["usdPerHour"] is None, f'
 "$TF" plan $S/fleet-capacity-block.yaml >"$t/out" 2>&1
 grep -q 'spot unknown (no spot price in the catalog; set capacity.spot_discount)' "$t/out" \
 	&& ok unknown-spot-says-why || no unknown-spot-says-why

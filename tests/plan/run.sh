@@ -85,7 +85,7 @@ assert abs(n["bubbleFraction"] - 7 / (96 + 7)) < 1e-9'
 check every-known-figure-has-a-source '
 assert e["time"]["peakSource"] and "arxiv.org/abs/2104.04473" in e["time"]["peakSource"]
 assert e["memory"]["capacitySource"] and "ecs-gpu" in e["memory"]["capacitySource"]
-assert e["cost"]["onDemand"]["source"] and e["cost"]["onDemand"]["date"] == "2026-01-19"
+assert e["cost"]["onDemand"]["source"] and e["cost"]["onDemand"]["date"] == "2026-07-20"
 for k in ("spot", "reserved"):
     assert e["cost"][k]["usdPerHour"] is None and e["cost"][k]["source"] is None'
 expect_rc compare-plans 0 "$TF" plan --format json --compare g6e.48xlarge,p5e.48xlarge,trn2u.48xlarge $S/gpt3-175b.yaml
@@ -97,7 +97,7 @@ g = by["g6e.48xlarge"]
 assert g["time"]["peakFlopsPerAccelerator"] is None and g["time"]["runDays"] is None and g["time"]["peakSource"] is None
 assert g["cost"]["usdPerPflopHour"] is None and g["cost"]["onDemand"]["usdPerHour"] is not None
 p5e = by["p5e.48xlarge"]
-assert p5e["memory"]["capacityBytes"] is None and p5e["memory"]["fits"] is None
+assert abs(p5e["memory"]["capacityBytes"] - 144384 * 2**20) < 1e3 and p5e["time"]["peakFlopsPerAccelerator"] is None
 assert p5e["cost"]["onDemand"]["usdPerHour"] is None
 trn = by["trn2u.48xlarge"]
 assert trn["nodes"] == 16 and trn["processesPerNode"] == 64
@@ -158,3 +158,24 @@ import sys, xml.etree.ElementTree as ET
 r = ET.parse(sys.argv[1]).getroot()
 assert any('no instance type has both' in (t.text or '') for t in r.iter('{http://www.w3.org/2000/svg}text'))
 PY
+
+# ---- a provisional type: one note, the derived figures marked -----------
+T3=examples/jobs/moe-176b-trn3-mixed.yaml
+expect_rc trn3-plans 0 "$TF" plan --format json "$T3"
+check trn3-derived-figures-named '
+assert d["provisional"] and "Neuron driver" in d["provisional"], d["provisional"]
+assert e["provisional"] == d["provisional"]
+assert sorted(e["derivedFigures"]) == ["accel_memory_gib", "efa_gbps", "memory_mib", "vcpus"], e["derivedFigures"]
+assert "Gen1 UltraServer" in e["derivedNote"] and "trn3-arch.rst" in e["derivedNote"]
+assert e["processesPerNode"] == 64 and d["lnc"] == 2
+assert abs(e["memory"]["capacityBytes"] - 2304 * 2**30 / 64) < 1e3 and e["memory"]["fits"] is True
+assert e["cost"]["onDemand"]["usdPerHour"] is None and e["cost"]["capacityBlock"]["usdPerHour"] is None'
+grep -c 'JS1005' "$t/err" | grep -qx 1 && ok trn3-plan-one-note || { no trn3-plan-one-note; cat "$t/err"; }
+"$TF" plan "$T3" >"$t/text" 2>/dev/null
+has trn3-text-provisional '^  provisional      not yet confirmed by EC2: the name is the Neuron driver' "$t/text"
+has trn3-text-memory-derived '^    memory         DERIVED from AWS Neuron docs, Trainium3' "$t/text"
+has trn3-text-efa-derived '^    EFA bandwidth  DERIVED from AWS Neuron docs, Amazon EC2 Trn3' "$t/text"
+hasnt trn3-text-peak-not-derived 'peak BF16      DERIVED' "$t/text"
+# a confirmed type marks nothing
+"$TF" plan examples/jobs/moe-176b-trn2.yaml >"$t/text" 2>/dev/null
+hasnt trn2-nothing-derived 'DERIVED\|provisional' "$t/text"

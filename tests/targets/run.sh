@@ -125,3 +125,10 @@ expect_rc plan-spec-value-newer 1 "$TF" plan --target parallelcluster=3.11 "$t/s
 expect_rc plan-at-target 0 "$TF" plan --target parallelcluster=3.13 "$t/spec.yaml"
 expect_rc lint-spec-value-newer 1 "$TF" lint --isolated --format concise --target parallelcluster=3.12 "$t/spec.yaml"
 has lint-spec-value-newer-says "the target is 3.12 \[JS0005\]" "$t/out"
+
+# ---- Neuron on alinux2: what to use instead is what the target has -------
+expect_rc neuron-os-3.12 1 "$TF" lint --isolated --shellcheck off --target parallelcluster=3.12 "$cases/PC3001/bad.yaml"
+has neuron-os-3.12-finding "\[PC3001\]" "$t/out"
+has neuron-os-3.12-help "help: use Os alinux2023 or ubuntu2204$" "$t/out"
+expect_rc neuron-os-3.13 1 "$TF" lint --isolated --shellcheck off --target parallelcluster=3.13 "$cases/PC3001/bad.yaml"
+has neuron-os-3.13-help "help: use Os alinux2023, ubuntu2204 or ubuntu2404$" "$t/out"

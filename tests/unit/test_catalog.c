@@ -40,25 +40,29 @@ struct expect {
 	bool priced;
 };
 
-/* Every instance of research section (c), with the figures the catalog
- * must carry; -1 and TRI_UNKNOWN where no source was found. */
+/* The training instances, with the figures the catalog must carry; -1
+ * and TRI_UNKNOWN where no source was found. */
 static const struct expect research[] = {
 	{ "trn1.2xlarge", ACCEL_TRAINIUM, 1, 2, 2, 1, 8, 32, TRI_NO, 0, TRI_NO, TRI_NO, true },
 	{ "trn1.32xlarge", ACCEL_TRAINIUM, 16, 32, 32, 1, 128, 512, TRI_YES, 8, TRI_YES, TRI_NO, true },
 	{ "trn1n.32xlarge", ACCEL_TRAINIUM, 16, 32, 32, 1, 128, 512, TRI_YES, 16, TRI_YES, TRI_NO, true },
-	{ "trn2.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, -1, TRI_YES, TRI_NO, true },
+	{ "trn2.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, 16, TRI_YES, TRI_NO, false },
 	{ "trn2u.48xlarge", ACCEL_TRAINIUM2, 16, 128, 64, 2, 192, 2048, TRI_YES, -1, TRI_YES, TRI_NO, false },
 	{ "inf2.48xlarge", ACCEL_INFERENTIA2, 12, 24, 24, 1, 192, 768, TRI_NO, 0, TRI_NO, TRI_NO, true },
 	{ "p4d.24xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 96, 1152, TRI_YES, 4, TRI_YES, TRI_YES, true },
-	{ "p4de.24xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 96, 1152, TRI_YES, -1, TRI_YES, TRI_YES, true },
+	{ "p4de.24xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 96, 1152, TRI_YES, 4, TRI_YES, TRI_YES, true },
 	{ "p5.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 32, TRI_YES, TRI_YES, true },
 	{ "p5e.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 32, TRI_YES, TRI_YES, false },
-	{ "p5en.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, -1, TRI_YES, TRI_YES, true },
+	{ "p5en.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 16, TRI_YES, TRI_YES, true },
 	{ "p6-b200.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 8, TRI_YES, TRI_YES, true },
 	{ "g5.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 1, TRI_NO, TRI_NO, true },
 	{ "g5.12xlarge", ACCEL_NVIDIA_GPU, 4, 0, 0, 0, 48, 192, TRI_YES, 1, TRI_NO, TRI_NO, true },
-	{ "g6.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 1, TRI_NO, TRI_NO, true },
+	{ "g6.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 1, TRI_UNKNOWN, TRI_NO, true },
 	{ "g6e.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 1536, TRI_YES, 4, TRI_UNKNOWN, TRI_NO, true },
+	{ "p6-b300.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 4096, TRI_YES, 16, TRI_YES, TRI_YES, true },
+	{ "p5.4xlarge", ACCEL_NVIDIA_GPU, 1, 0, 0, 0, 16, 256, TRI_YES, 1, TRI_YES, TRI_YES, true },
+	{ "g7e.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 2048, TRI_YES, 4, TRI_UNKNOWN, TRI_UNKNOWN, true },
+	{ "g7.48xlarge", ACCEL_NVIDIA_GPU, 8, 0, 0, 0, 192, 768, TRI_YES, 2, TRI_UNKNOWN, TRI_UNKNOWN, true },
 };
 
 static void test_research_instances(void **state)
@@ -99,17 +103,47 @@ static void test_specific_figures(void **state)
 	assert_string_equal(t->arch, "x86_64");
 	assert_true(fabs(t->price_on_demand - 55.04) < 1e-9);
 	assert_string_equal(t->price_region, "us-east-1");
-	assert_string_equal(t->price_date, "2026-01-19");
+	assert_string_equal(t->price_date, "2026-07-20");
 	/* NVIDIA memory is deliberately unknown (marketing GB, not GiB). */
 	assert_int_equal(t->accel_memory_gib, -1);
+	assert_int_equal(t->gpu_memory_mib, 81920);
+	assert_int_equal(t->gpu_memory_gib, 80);
+	/* GPU memory is the EC2 API's MiB, exact where it is not whole GiB. */
+	t = find("p6-b200.48xlarge");
+	assert_int_equal(t->gpu_memory_mib, 183359);
+	assert_int_equal(t->gpu_memory_gib, 179);
+	assert_int_equal(find("g5.48xlarge")->gpu_memory_mib, 22888);
+	assert_int_equal(find("p5en.48xlarge")->gpu_memory_mib, 144384);
+	assert_int_equal(find("trn2.48xlarge")->gpu_memory_mib, 0);
 
 	t = find("trn2.48xlarge");
 	assert_int_equal(t->accel_memory_gib, 1536);
-	assert_string_equal(t->price_region, "us-east-2");
+	/* The third-party "on-demand" 35.76 was the Capacity Block rate. */
+	assert_true(t->price_on_demand < 0);
+	assert_null(t->price_region);
 	t = find("trn2u.48xlarge");
 	assert_null(t->arch);
 	assert_null(t->price_source);
 	assert_null(t->price_date);
+
+	t = find("p6-b300.48xlarge");
+	assert_int_equal(t->gpu_memory_mib, 275040);
+	assert_int_equal(t->efa_gbps, 6400);
+	assert_true(fabs(t->price_on_demand - 142.416) < 1e-9);
+	/* no AWS or NVIDIA source for the B300's BF16 peak: unknown */
+	assert_true(t->accel_peak_bf16_tflops < 0);
+	assert_null(t->peak_source);
+	assert_int_equal(find("g7.48xlarge")->efa_gbps, 700);
+	assert_string_equal(find("g7e.48xlarge")->accel_model, "RTX PRO 6000 Server");
+	/* one Trainium2 chip; host figures and EFA unknown */
+	t = find("trn2.3xlarge");
+	assert_int_equal(t->accel_count, 1);
+	assert_int_equal(catalog_procs_per_node(t, 0), 4);
+	assert_int_equal(catalog_procs_per_node(t, 1), 8);
+	assert_int_equal(t->vcpus, -1);
+	assert_int_equal(t->efa, TRI_UNKNOWN);
+	assert_true(t->price_on_demand < 0);
+	assert_non_null(catalog_capacity_block(t, "sa-east-1", NULL));
 
 	t = find("c6gn.16xlarge");
 	assert_string_equal(t->arch, "arm64");
@@ -156,7 +190,7 @@ static void test_head_nodes(void **state)
 static void test_unknown_lookups(void **state)
 {
 	(void)state;
-	assert_null(find("trn3.48xlarge"));
+	assert_null(find("trn3p.48xlarge"));
 	assert_null(find("p5.48xlarg"));
 	assert_null(find("p5.48xlarge "));
 	assert_null(find("P5.48XLARGE"));
@@ -203,9 +237,15 @@ static void test_derived_facts(void **state)
 			assert_int_equal(t->accel_count, 0);
 			assert_null(t->accel_model);
 		}
-		if (catalog_is_neuron(t) && t->neuron_cores_physical >= 0)
+		if (catalog_is_neuron(t) && t->lnc_default > 0)
 			assert_int_equal(t->neuron_cores_logical * t->lnc_default,
 					 t->neuron_cores_physical);
+		if (catalog_is_neuron(t) && t->lnc_default < 0)
+			assert_int_equal(t->neuron_cores_logical, -1);
+		/* a provisional entry says why; a confirmed one marks nothing */
+		if (t->provisional != NULL)
+			assert_true(strlen(t->provisional) > 20);
+		assert_int_equal(t->derived != 0, t->derived_note != NULL);
 		if (!catalog_is_neuron(t))
 			assert_int_equal(t->neuron_cores_physical, 0);
 		if (t->memory_mib >= 0)
@@ -260,9 +300,9 @@ static void test_check_name_valid(void **state)
 static void test_check_name_plausible(void **state)
 {
 	static const char *const plausible[] = {
-		"trn3.48xlarge", "u-6tb1.112xlarge", "c7gd.metal", "m7i.metal-48xl",
+		"trn3p.48xlarge", "u-6tb1.112xlarge", "c7gd.metal", "m7i.metal-48xl",
 		"c7i-flex.large", "mac2-m2pro.metal", "t4g.nano", "x2iedn.32xlarge",
-		"c0.xlarge", "p6-b300.48xlarge", "g6f.medium", "r8g.micro",
+		"c0.xlarge", "p6e-gb200.36xlarge", "g6f.medium", "r8g.micro",
 	};
 	char buf[64];
 
@@ -285,6 +325,8 @@ static void test_check_name_invalid(void **state)
 
 	(void)state;
 	assert_int_equal(check("trn3-48xlarge", buf, sizeof buf), CATALOG_INVALID);
+	assert_string_equal(buf, "trn3.48xlarge");
+	assert_int_equal(check("trn2-48xlarge", buf, sizeof buf), CATALOG_INVALID);
 	assert_string_equal(buf, "trn2.48xlarge");
 	/* U+2011 NON-BREAKING HYPHEN where the dot belongs */
 	assert_int_equal(check("trn2\u2011" "48xlarge", buf, sizeof buf), CATALOG_INVALID);
@@ -406,6 +448,88 @@ static void test_cost(void **state)
 	assert_true(catalog_cost(p5, 1, NAN) < 0);
 	assert_true(catalog_cost(find("p5e.48xlarge"), 1, 1.0) < 0);
 	assert_true(catalog_cost(NULL, 1, 1.0) < 0);
+}
+
+/* Trainium3: the chip is documented, the instance type is not yet. */
+static void test_provisional_trn3(void **state)
+{
+	const struct instance_type *t = find("trn3.48xlarge");
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(t->accel, ACCEL_TRAINIUM3);
+	assert_true(catalog_is_neuron(t) && catalog_has_lnc(t));
+	assert_non_null(t->provisional);
+	assert_non_null(strstr(t->provisional, "the Neuron driver's"));
+	assert_int_equal(t->accel_count, 16);
+	assert_int_equal(t->neuron_cores_physical, 128);
+	assert_true(fabs(t->accel_peak_bf16_tflops - 671) < 1e-9);
+	/* no source states Trn3's default LNC: lnc 0 cannot be resolved */
+	assert_int_equal(t->lnc_default, -1);
+	assert_int_equal(catalog_procs_per_node(t, 0), -1);
+	assert_int_equal(catalog_procs_per_node(t, 1), 128);
+	assert_int_equal(catalog_procs_per_node(t, 2), 64);
+	assert_false(catalog_lnc_valid(t, 3));
+	/* the per-server figures are DERIVED from the UltraServer's totals */
+	assert_int_equal(t->vcpus, 192);
+	assert_int_equal(t->memory_mib, 2097152);
+	assert_int_equal(t->efa_gbps, 3200);
+	assert_int_equal(t->accel_memory_gib, 2304);
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_VCPUS));
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_MEM));
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_EFA_GBPS));
+	assert_true(catalog_fig_derived(t, CATALOG_FIG_ACCEL_MEM));
+	assert_false(catalog_fig_derived(t, CATALOG_FIG_ACCEL_COUNT));
+	assert_false(catalog_fig_derived(t, CATALOG_FIG_PEAK));
+	assert_non_null(strstr(t->derived_note, "vcpus, memory_mib, efa_gbps: the Gen1 UltraServer"));
+	assert_non_null(strstr(t->derived_note, "; accel_memory_gib: 16 chips x 144 GiB"));
+	assert_true(t->price_on_demand < 0);
+	/* Trn2 is confirmed and derives nothing */
+	assert_null(find("trn2.48xlarge")->provisional);
+	assert_int_equal(find("trn2.48xlarge")->derived, 0);
+	assert_false(catalog_fig_derived(NULL, CATALOG_FIG_VCPUS));
+	assert_string_equal(catalog_fig_name(CATALOG_FIG_EFA_GBPS), "efa_gbps");
+	assert_string_equal(catalog_fig_name(CATALOG_FIG__COUNT), "?");
+	assert_string_equal(catalog_accel_kind_name(ACCEL_TRAINIUM3), "trainium3");
+}
+
+static void test_capacity_block(void **state)
+{
+	const struct instance_type *trn2 = find("trn2.48xlarge");
+	const struct instance_type *p5 = find("p5.48xlarge");
+	const struct catalog_price *cb;
+
+	(void)state;
+	cb = catalog_capacity_block(trn2, "us-east-2", NULL);
+	assert_non_null(cb);
+	assert_true(fabs(cb->usd_per_hour - 35.7608) < 1e-9);
+	assert_string_equal(cb->date, "2026-07-22");
+	assert_non_null(strstr(cb->source, "https://github.com/koyakimu/"));
+	/* per region: none in us-east-1 for trn2, and p5 differs by region */
+	assert_null(catalog_capacity_block(trn2, "us-east-1", NULL));
+	assert_true(fabs(catalog_capacity_block(p5, "us-east-1", NULL)->usd_per_hour - 41.528) < 1e-9);
+	assert_true(fabs(catalog_capacity_block(p5, "ap-northeast-1", NULL)->usd_per_hour - 37.76) < 1e-9);
+	/* per date: a rate dated after the asked date does not apply yet */
+	assert_non_null(catalog_capacity_block(trn2, "us-east-2", "2026-07-22"));
+	assert_non_null(catalog_capacity_block(trn2, "us-east-2", "2027-01-01"));
+	assert_null(catalog_capacity_block(trn2, "us-east-2", "2026-07-21"));
+	assert_null(catalog_capacity_block(find("c5.xlarge"), "us-east-1", NULL));
+	assert_null(catalog_capacity_block(NULL, "us-east-1", NULL));
+	assert_null(catalog_capacity_block(p5, NULL, NULL));
+	/* sorted by region then date, every rate sourced and positive */
+	for (size_t i = 0; i < catalog_count(); i++) {
+		const struct instance_type *t = catalog_at(i);
+		for (int k = 0; k < t->capacity_block_count; k++) {
+			const struct catalog_price *a = &t->capacity_block[k];
+			assert_true(a->usd_per_hour > 0);
+			assert_non_null(strstr(a->source, "<https://"));
+			if (k > 0) {
+				const struct catalog_price *b = &t->capacity_block[k - 1];
+				int c = strcmp(b->region, a->region);
+				assert_true(c < 0 || (c == 0 && strcmp(b->date, a->date) < 0));
+			}
+		}
+	}
 }
 
 static void test_enum_names(void **state)
@@ -580,6 +704,115 @@ static void test_gen_bad_enum(void **state)
 		     "tri.yaml:11: error:", "invalid value 'true' for 'efa'");
 }
 
+static void test_gen_provisional(void **state)
+{
+	char out[16384], path[128];
+
+	(void)state;
+	assert_int_equal(run_gen("prov", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    neuron_cores_physical: 128\n"
+		"    vcpus: 192\n"
+		"    provisional: \"not in the EC2 API yet\"\n"
+		"    sources:\n"
+		"      - { ref: doc, fields: [name, accel, neuron_cores_physical] }\n"
+		"      - { ref: doc, fields: [vcpus], derived: \"768 vCPUs / 4 servers\" }\n"), 0);
+	snprintf(path, sizeof path, "%s/out.c", tmpdir);
+	slurp(path, out, sizeof out);
+	assert_non_null(strstr(out, ".provisional = \"not in the EC2 API yet\""));
+	assert_non_null(strstr(out, ".lnc_default = -1,"));
+	assert_non_null(strstr(out, ".neuron_cores_logical = -1,"));
+	assert_non_null(strstr(out, "\"vcpus: 768 vCPUs / 4 servers (\""));
+	assert_non_null(strstr(out, ".derived = 0x80u,")); /* 1 << CATALOG_FIG_VCPUS */
+	/* a provisional entry says where its name was seen */
+	expect_error("provname", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    provisional: \"not in the EC2 API yet\"\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"provname.yaml:9: error:", "name has no source");
+	expect_error("provempty", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    provisional: \"\"\n"
+		"    sources: [ { ref: doc, fields: [name, accel] } ]\n",
+		"provempty.yaml:9: error:", "provisional must say in one line why");
+	expect_error("derivedempty", HEAD
+		"  - name: c5.xlarge\n"
+		"    accel: none\n"
+		"    vcpus: 4\n"
+		"    sources: [ { ref: doc, fields: [accel] }, { ref: doc, fields: [vcpus], derived: \"\" } ]\n",
+		"derivedempty.yaml:", "derived must say in one line how");
+	/* LNC 2 on Trainium3 and Trainium2 only; logical needs the default */
+	expect_error("lnc1", HEAD
+		"  - name: trn1.32xlarge\n"
+		"    accel: trainium\n"
+		"    neuron_cores_physical: 32\n"
+		"    neuron_cores_logical: 16\n"
+		"    lnc_default: 2\n"
+		"    sources: [ { ref: doc, fields: [accel, neuron_cores_physical, neuron_cores_logical, lnc_default] } ]\n",
+		"lnc1.yaml:9: error:", "lnc_default 2 is not valid here (1, or 2 on Trainium2 and Trainium3)");
+	expect_error("lnchalf", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    neuron_cores_physical: 128\n"
+		"    neuron_cores_logical: 64\n"
+		"    sources: [ { ref: doc, fields: [accel, neuron_cores_physical, neuron_cores_logical] } ]\n",
+		"lnchalf.yaml:9: error:", "neuron_cores_logical with lnc_default or neither");
+	assert_int_equal(run_gen("lnc3", HEAD
+		"  - name: trn3.48xlarge\n"
+		"    accel: trainium3\n"
+		"    neuron_cores_physical: 128\n"
+		"    neuron_cores_logical: 64\n"
+		"    lnc_default: 2\n"
+		"    sources: [ { ref: doc, fields: [accel, neuron_cores_physical, neuron_cores_logical, lnc_default] } ]\n"), 0);
+}
+
+static void test_gen_capacity_block(void **state)
+{
+	char out[16384], path[128];
+
+	(void)state;
+	assert_int_equal(run_gen("cb", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 41.528, region: us-west-2, source: doc, date: 2026-07-22 }\n"
+		"      - { usd_per_hour: 31.464, region: us-east-1, source: doc, date: 2026-01-05 }\n"
+		"      - { usd_per_hour: 41.528, region: us-east-1, source: doc, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n"), 0);
+	snprintf(path, sizeof path, "%s/out.c", tmpdir);
+	slurp(path, out, sizeof out);
+	/* emitted in region, then date order */
+	assert_non_null(strstr(out, "{ 31.464, \"us-east-1\", \"2026-01-05\""));
+	assert_true(strstr(out, "\"2026-01-05\"") < strstr(out, "{ 41.528, \"us-east-1\", \"2026-07-22\""));
+	assert_true(strstr(out, "{ 41.528, \"us-east-1\"") < strstr(out, "{ 41.528, \"us-west-2\""));
+	assert_non_null(strstr(out, ".capacity_block_count = 3,"));
+	expect_error("cbdup", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 41.528, region: us-east-1, source: doc, date: 2026-07-22 }\n"
+		"      - { usd_per_hour: 40.0, region: us-east-1, source: doc, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"cbdup.yaml:13: error:", "two Capacity Block rates for us-east-1 on 2026-07-22");
+	expect_error("cbregion", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 112.32, region: us-east-1-atl-2a, source: doc, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"cbregion.yaml:12: error:", "price needs a region");
+	expect_error("cbsource", HEAD
+		"  - name: p5.48xlarge\n"
+		"    accel: nvidia-gpu\n"
+		"    capacity_block:\n"
+		"      - { usd_per_hour: 1.5, region: us-east-1, source: nowhere, date: 2026-07-22 }\n"
+		"    sources: [ { ref: doc, fields: [accel] } ]\n",
+		"cbsource.yaml:12: error:", "price source 'nowhere' is not listed");
+}
+
 static void test_gen_bad_numbers(void **state)
 {
 	(void)state;
@@ -677,12 +910,72 @@ static void test_gen_structure(void **state)
 	expect_error("unused", "version: 1\n"
 		     "sources:\n"
 		     "  - { id: doc, kind: aws-doc, title: t, location: https://e.x/, date: 2026-01-02 }\n"
-		     "  - { id: spare, kind: research, title: t, location: research/x.md, date: 2026-01-02 }\n"
+		     "  - { id: spare, kind: aws-doc, title: t, location: https://e.x/y, date: 2026-01-02 }\n"
 		     "instances:\n"
 		     "  - { name: c5.xlarge, accel: none, sources: [ { ref: doc, fields: [accel] } ] }\n",
 		     "unused.yaml:4: error:", "source 'spare' is not used");
 	expect_error("twodocs", HEAD P5 "---\nversion: 1\n", "twodocs.yaml:18: error:",
 		     "more than one YAML document");
+}
+
+/* Only a document a user can open is a citation: a research note is not
+ * shipped, a branch moves, http and file URLs are not what was read. */
+static void test_gen_public_sources_only(void **state)
+{
+	static const struct { const char *name, *source, *what; } bad[] = {
+		{ "kind", "{ id: doc, kind: research, title: t, location: https://e.x/, date: 2026-01-02 }",
+		  "invalid value 'research' for 'kind'" },
+		{ "path", "{ id: doc, kind: aws-doc, title: t, location: research/training-scripts.md#c, date: 2026-01-02 }",
+		  "source 'doc' needs a location anyone can open" },
+		{ "http", "{ id: doc, kind: aws-doc, title: t, location: http://docs.aws.amazon.com/x, date: 2026-01-02 }",
+		  "needs a location anyone can open" },
+		{ "file", "{ id: doc, kind: aws-doc, title: t, location: file:///work/shared/research/x.md, date: 2026-01-02 }",
+		  "needs a location anyone can open" },
+		{ "nohost", "{ id: doc, kind: aws-doc, title: t, location: https:///x, date: 2026-01-02 }",
+		  "needs a location anyone can open" },
+		{ "branch", "{ id: doc, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/blob/master/src/platform-aws.cpp, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+		{ "short", "{ id: doc, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/blob/45197dfa/src/platform-aws.cpp, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+		{ "tree", "{ id: doc, kind: aws-doc, title: t, location: https://github.com/o/r/tree/main, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+		{ "raw", "{ id: doc, kind: aws-doc, title: t, location: https://raw.githubusercontent.com/o/r/main/f.md, date: 2026-01-02 }",
+		  "pin it to the 40-digit commit" },
+	};
+	char yaml[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(yaml, sizeof yaml, "version: 1\nsources:\n  - %s\ninstances:\n"
+			 "  - { name: c5.xlarge, accel: none, sources: [ { ref: doc, fields: [accel] } ] }\n",
+			 bad[i].source);
+		expect_error(bad[i].name, yaml, ".yaml:3: error:", bad[i].what);
+	}
+	/* Pinned repository files, pull requests and plain pages are fine. */
+	snprintf(yaml, sizeof yaml, "version: 1\nsources:\n"
+		 "  - { id: a, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/blob/45197dfad429db8e9fbc2da408d7c906c76dda2d/src/platform-aws.cpp, date: 2026-01-02 }\n"
+		 "  - { id: b, kind: aws-doc, title: t, location: https://github.com/aws/aws-ofi-nccl/issues/547, date: 2026-01-02 }\n"
+		 "  - { id: c, kind: aws-doc, title: t, location: https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/efa.html, date: 2026-01-02 }\n"
+		 "instances:\n"
+		 "  - { name: c5.xlarge, accel: none, sources: [ { ref: a, fields: [accel] }, { ref: b, fields: [accel] }, { ref: c, fields: [accel] } ] }\n");
+	assert_int_equal(run_gen("pinned", yaml), 0);
+	assert_string_equal(errbuf, "");
+}
+
+/* Every source of the real catalog is a public https:// document. */
+static void test_real_catalog_sources_public(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < catalog_count(); i++) {
+		const struct instance_type *t = catalog_at(i);
+		const char *p = t->source;
+		print_message("checking %s\n", t->name);
+		/* each figure's source is "title <location> (date)" */
+		while ((p = strchr(p, '<')) != NULL) {
+			assert_int_equal(strncmp(p, "<https://", 9), 0);
+			p++;
+		}
+	}
 }
 
 /* Input meant to crash or hang a loader gets a positioned error. */
@@ -749,6 +1042,7 @@ int main(void)
 		cmocka_unit_test(test_table_order),
 		cmocka_unit_test(test_derived_facts),
 		cmocka_unit_test(test_prices_sourced),
+		cmocka_unit_test(test_real_catalog_sources_public),
 		cmocka_unit_test(test_check_name_valid),
 		cmocka_unit_test(test_check_name_plausible),
 		cmocka_unit_test(test_check_name_invalid),
@@ -756,6 +1050,8 @@ int main(void)
 		cmocka_unit_test(test_family_len),
 		cmocka_unit_test(test_procs_per_node),
 		cmocka_unit_test(test_cost),
+		cmocka_unit_test(test_capacity_block),
+		cmocka_unit_test(test_provisional_trn3),
 		cmocka_unit_test(test_enum_names),
 	};
 	const struct CMUnitTest gen_tests[] = {
@@ -764,9 +1060,12 @@ int main(void)
 		cmocka_unit_test(test_gen_price_without_source),
 		cmocka_unit_test(test_gen_bad_enum),
 		cmocka_unit_test(test_gen_bad_numbers),
+		cmocka_unit_test(test_gen_capacity_block),
+		cmocka_unit_test(test_gen_provisional),
 		cmocka_unit_test(test_gen_unsourced_figure),
 		cmocka_unit_test(test_gen_inconsistent),
 		cmocka_unit_test(test_gen_structure),
+		cmocka_unit_test(test_gen_public_sources_only),
 		cmocka_unit_test(test_gen_hostile),
 		cmocka_unit_test(test_gen_real_catalog_deterministic),
 	};

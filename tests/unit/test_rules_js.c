@@ -39,6 +39,15 @@ static void js_instance(void **state)
 	verify_not(R_JS1001, SPEC("trn2.48xlarge", "nodes: 2\n"));
 	verify(R_JS1002, SPEC("trn1.2xlarge", "nodes: 2\n"));
 	verify_not(R_JS1002, SPEC("trn1.2xlarge", "nodes: 1\n"));
+	verify(R_JS1002, SPEC("trn2.3xlarge", "nodes: 2\n"));      /* EFA unknown */
+	verify_not(R_JS1002, SPEC("trn2.3xlarge", "nodes: 1\n"));
+	verify(R_JS1005, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\n"));
+	verify_not(R_JS1005, SPEC("trn2.48xlarge", "nodes: 2\nlnc: 2\n"));
+	verify(R_JS1006, SPEC("trn3.48xlarge", "nodes: 2\n"));
+	verify_not(R_JS1006, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\n"));
+	verify_not(R_JS1006, SPEC("trn2.48xlarge", "nodes: 2\n"));
+	verify(R_JS1003, SPEC("trn1.32xlarge", "nodes: 2\nlnc: 2\n"));
+	verify_not(R_JS1003, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\n"));
 	verify(R_JS1004, "trainforge: 1\nname: job\ninstance: trn1.32xlarge\nnodes: 2\n"
 			 "entry: {script: /fsx/train.py}\n"
 			 "cluster: {region: us-moon-1, subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n");
@@ -71,6 +80,16 @@ static void js_fleet(void **state)
 	verify_not(R_JS2014, FLEET("{reserved: 4, spot: 2, placement_group: job-pg}"));
 }
 
+static void js_software(void **state)
+{
+	(void)state;
+	verify(R_JS3001, SPEC("trn2.48xlarge", "nodes: 2\nsoftware: {neuron: \"2.20.0\"}\n"));
+	verify_not(R_JS3001, SPEC("trn2.48xlarge", "nodes: 2\nsoftware: {neuron: \"2.21.0\"}\n"));
+	verify(R_JS3001, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\nsoftware: {neuron: \"2.26.1\"}\n"));
+	verify_not(R_JS3001, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\nsoftware: {neuron: \"2.27\"}\n"));
+	verify_not(R_JS3001, TRN1("software: {neuron: \"2.18.0\"}\n"));
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -84,6 +103,7 @@ int main(void)
 		cmocka_unit_test(js_instance),
 		cmocka_unit_test(js_layout),
 		cmocka_unit_test(js_fleet),
+		cmocka_unit_test(js_software),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,9 +18,18 @@
 #define P5_FLEX(more) "{Name: p5, Instances: [{InstanceType: p5.48xlarge}], MaxCount: 4" more "}"
 #define EFA ", Efa: {Enabled: true}"
 #define TRN2 "{Name: trn2, InstanceType: trn2.48xlarge, MaxCount: 4" EFA "}"
+#define TRN1 "{Name: trn1, InstanceType: trn1.32xlarge, MaxCount: 4" EFA "}"
+#define TRN3 "{Name: trn3, InstanceType: trn3.48xlarge, MaxCount: 4" EFA "}"
+/* Neuron's ParallelCluster install script of a release, on node start-up. */
+#define NEURON_INSTALL(v) "s3://neuron-s3/pcluster/post-install-scripts/neuron-installation/v" v "/u22/pt/install_neuron.sh"
+#define NEURON_SCRIPT(v) "CustomActions: {OnNodeConfigured: {Script: " NEURON_INSTALL(v) "}}"
+#define NEURON_SEQUENCE(v) "CustomActions: {OnNodeConfigured: {Sequence: [{Script: s3://b/setup.sh}, {Script: " NEURON_INSTALL(v) "}]}}"
 /* A queue line of its own, before Networking (CapacityType, ...). */
 #define QUEUE_KEY(key, net, cr)                                                       \
 	VERIFY_CLUSTER_HEAD "    - Name: train\n      " key "\n      Networking: " net \
+	"\n      ComputeResources:\n        - " cr "\n"
+#define QUEUE_KEY_IN(image, key, net, cr)                                             \
+	VERIFY_CLUSTER_HEAD_IMAGE(image) "    - Name: train\n      " key "\n      Networking: " net \
 	"\n      ComputeResources:\n        - " cr "\n"
 /* A clean config with one shared storage. */
 #define STORAGE(s) CLEAN "SharedStorage:\n  - " s "\n"
@@ -59,9 +68,13 @@ static void pc_values(void **state)
 	 * ParallelCluster refuses, and in text it takes as it is */
 	verify(R_PC1004, "Region: us\xe2\x80\x91" "east-1\n" CLEAN);
 	verify_not(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
-	verify(R_PC1005, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
-	verify_not(R_PC1005, CLEAN "Tags: [{Key: team, Value: \"ml-infra\"}]\n");
-	verify_not(R_PC1005, "Region: us\xe2\x80\x91" "east-1\n" CLEAN);
+	verify(R_PC1006, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
+	verify_not(R_PC1006, CLEAN "Tags: [{Key: team, Value: \"ml-infra\"}]\n");
+	verify_not(R_PC1006, "Region: us\xe2\x80\x91" "east-1\n" CLEAN);
+	/* a type the catalog holds provisionally, in either spelling of the list */
+	verify(R_PC1005, QUEUE(GROUP, "{Name: trn3, InstanceType: trn3.48xlarge, MaxCount: 4" EFA "}"));
+	verify(R_PC1005, QUEUE(GROUP, "{Name: trn3, Instances: [{InstanceType: trn3.48xlarge}], MaxCount: 4" EFA "}"));
+	verify_not(R_PC1005, QUEUE(GROUP, TRN2));
 }
 
 static void pc_efa(void **state)
@@ -108,6 +121,15 @@ static void pc_platform(void **state)
 	(void)state;
 	verify(R_PC3001, QUEUE_IN("{Os: alinux2}", GROUP, TRN2));
 	verify_not(R_PC3001, QUEUE_IN("{Os: ubuntu2204}", GROUP, TRN2));
+	verify(R_PC3001, QUEUE_IN("{Os: alinux2}", GROUP, TRN3));
+	verify(R_PC3001, QUEUE_KEY_IN("{Os: alinux2}", NEURON_SCRIPT("2.20.0"), GROUP, TRN1));
+	verify_not(R_PC3001, QUEUE_KEY_IN("{Os: alinux2}", NEURON_SCRIPT("2.19.1"), GROUP, TRN1));
+	verify(R_PC3005, QUEUE_KEY_IN("{Os: ubuntu2204}", NEURON_SCRIPT("2.20.0"), GROUP, TRN2));
+	verify(R_PC3005, QUEUE_KEY_IN("{Os: ubuntu2204}", NEURON_SEQUENCE("2.26.1"), GROUP, TRN3));
+	verify_not(R_PC3005, QUEUE_KEY_IN("{Os: ubuntu2204}", NEURON_SCRIPT("2.21.0"), GROUP, TRN2));
+	verify_not(R_PC3005, QUEUE_KEY_IN("{Os: ubuntu2204}", NEURON_SCRIPT("2.18.0"), GROUP, TRN1));
+	/* a version that is not one: nothing to compare */
+	verify_not(R_PC3005, QUEUE_KEY_IN("{Os: ubuntu2204}", NEURON_SCRIPT("latest"), GROUP, TRN2));
 	verify(R_PC3002, QUEUE_IN("{Os: rocky9}", GROUP, P5(EFA)));
 	verify_not(R_PC3002, QUEUE_IN("{Os: rocky9, CustomAmi: ami-0123456789abcdef0}", GROUP, P5(EFA)));
 }

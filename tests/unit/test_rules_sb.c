@@ -23,6 +23,14 @@
 	SCRIPT(NODES(4) sbatch, HEAD_IP "srun" srun " torchrun --nnodes=2:4" torchrun    \
 	       " --nproc_per_node=8" RDZV " /fsx/train.py\n")
 #define CLUSTER VERIFY_CLUSTER_HEAD VERIFY_QUEUE
+#define TRN2_TARGET "export NEURON_CC_FLAGS=\"--target=trn2\"\n"
+/* A cluster of one Trainium queue on os. */
+#define TRN_CLUSTER(os, type)                                                                  \
+	VERIFY_CLUSTER_HEAD_IMAGE("{Os: " os "}")                                              \
+	"    - Name: train\n"                                                                  \
+	"      Networking: {SubnetIds: [subnet-0fedcba9876543210], PlacementGroup: {Enabled: true}}\n" \
+	"      ComputeResources:\n"                                                            \
+	"        - {Name: trn, InstanceType: " type ", MaxCount: 4, Efa: {Enabled: true}}\n"
 
 static void sb_text(void **state)
 {
@@ -78,6 +86,34 @@ static void sb_env(void **state)
 	verify_not(R_SB2104, NEURON("export NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\n"));
 	verify(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=/var/tmp/neuron-compile-cache\n"));
 	verify_not(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=s3://bucket/neuron-cache\n"));
+	/* only Amazon Linux 2 needs it; Trainium2 runs no release that has it */
+	verify(R_SB2111, NEURON(TRN2_TARGET "export FI_EFA_FORK_SAFE=1\n"));
+	verify_pair(R_SB2111, TRN_CLUSTER("ubuntu2204", "trn1.32xlarge"), NEURON("export FI_EFA_FORK_SAFE=1\n"));
+	verify_pair_not(R_SB2111, TRN_CLUSTER("alinux2", "trn1.32xlarge"), NEURON("export FI_EFA_FORK_SAFE=1\n"));
+	verify_not(R_SB2111, NEURON("export FI_EFA_FORK_SAFE=1\n"));
+}
+
+static void sb_neuron(void **state)
+{
+	(void)state;
+	verify(R_SB2109, NEURON(TRN2_TARGET "pip install neuronx-cc==2.14.227.0\n"));
+	verify(R_SB2109, NEURON(TRN2_TARGET "pip3 install -U 'torch-neuronx==2.1.2.2.2.0'\n"));
+	verify(R_SB2109, NEURON(TRN2_TARGET "module load neuron/2.19.1\n"));
+	verify(R_SB2109, NEURON("export NEURON_CC_FLAGS=\"--target trn3\"\n"
+				"pip install neuronx-cc==2.18.121.0\n"));
+	verify_pair(R_SB2109, TRN_CLUSTER("ubuntu2204", "trn2.48xlarge"),
+		    NEURON("pip install neuronx_distributed==0.8.0\n"));
+	verify_not(R_SB2109, NEURON(TRN2_TARGET "pip install neuronx-cc==2.16.345.0\n"));
+	/* versions the tables do not list, and pins without an instance */
+	verify_not(R_SB2109, NEURON(TRN2_TARGET "pip install neuronx-cc==2.15.128.0\n"));
+	verify_not(R_SB2109, NEURON(TRN2_TARGET "pip install neuronx-cc>=2.14\n"));
+	verify_not(R_SB2109, NEURON("pip install neuronx-cc==2.14.227.0\n"));
+	verify_not(R_SB2109, NEURON(TRN2_TARGET "echo pip install neuronx-cc==2.14.227.0 module\n"));
+	verify(R_SB2110, NEURON("pip install torch-neuronx==2.9.0.2.15.32035\nexport XLA_USE_BF16=1\n"));
+	verify_not(R_SB2110, NEURON("pip install torch-neuronx==2.5.1.2.6.0\nexport XLA_USE_BF16=1\n"));
+	verify_not(R_SB2110, NEURON("pip install torch-neuronx==2.9.0.2.15.32035\nunset XLA_USE_BF16\n"));
+	verify(R_SB2112, NEURON("IMG=public.ecr.aws/neuron/pytorch-training-neuronx:2.9.0-neuronx-py312-sdk2.30.0-ubuntu22.04\n"));
+	verify_not(R_SB2112, NEURON("IMG=public.ecr.aws/neuron/pytorch-training-neuronx:2.9.0-neuronx-py312-sdk2.30.0-ubuntu24.04\n"));
 }
 
 static void sb_layout(void **state)
@@ -134,6 +170,7 @@ int main(void)
 		cmocka_unit_test(sb_options),
 		cmocka_unit_test(sb_launch),
 		cmocka_unit_test(sb_env),
+		cmocka_unit_test(sb_neuron),
 		cmocka_unit_test(sb_layout),
 		cmocka_unit_test(sb_elastic),
 		cmocka_unit_test(sb_cluster),

@@ -204,7 +204,7 @@ PY
 # ---- plan CLUSTER.yaml -------------------------------------------------------
 expect_rc plan-cluster 0 "$TF" plan "$cases/PC5007/bad.yaml"
 contains plan-cluster-ceiling "$t/out" '$3523/h'
-contains plan-cluster-price-source "$t/out" 'p5.48xlarge        $55.04/h a node, us-east-1 on-demand price of 2026-01-19'
+contains plan-cluster-price-source "$t/out" 'p5.48xlarge        $55.04/h a node, us-east-1 on-demand price of 2026-07-20'
 contains plan-cluster-idle-month "$t/out" 'while idle: $0.00 a month'
 expect_rc plan-cluster-json 0 "$TF" plan --format json "$cases/PC6001/bad.yaml"
 python3 - "$t/out" <<'PY' && ok plan-cluster-json-figures || no plan-cluster-json-figures
@@ -216,7 +216,7 @@ cr = train["computeResources"][0]
 assert cr["minCount"] == 4 and cr["maxCount"] == 16
 assert abs(cr["usdPerHourAtMinCount"] - 4 * 55.04) < 1e-6 and abs(cr["usdPerHourAtMaxCount"] - 16 * 55.04) < 1e-6
 assert abs(d["usdPerMonthAtMinCount"] - 4 * 55.04 * 730) < 0.01
-assert cr["price"] == {"usdPerHour": 55.04, "kind": "on-demand", "atMost": False, "region": "us-east-1", "date": "2026-01-19"}
+assert cr["price"] == {"usdPerHour": 55.04, "kind": "on-demand", "atMost": False, "region": "us-east-1", "date": "2026-07-20"}
 PY
 expect_rc plan-cluster-unknown-price 0 "$TF" plan "$cases/PC6001/bad-unknown-price.yaml"
 contains plan-cluster-unknown "$t/out" 'unknown  (the catalog has no price for p5e.48xlarge)'

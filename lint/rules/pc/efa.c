@@ -11,7 +11,7 @@ enum { MAX_TYPES = 64 };
 static const char *const accel_names[] = {
 	[ACCEL_NONE] = "no accelerator", [ACCEL_NVIDIA_GPU] = "NVIDIA GPUs",
 	[ACCEL_TRAINIUM] = "Trainium", [ACCEL_TRAINIUM2] = "Trainium2",
-	[ACCEL_INFERENTIA2] = "Inferentia2",
+	[ACCEL_INFERENTIA2] = "Inferentia2", [ACCEL_TRAINIUM3] = "Trainium3",
 };
 
 /* PC2005 flexible-instances-mismatch: ParallelCluster's validators

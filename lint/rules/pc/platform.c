@@ -1,7 +1,9 @@
-/* PC300x: operating system against scheduler and accelerator stack, and
- * the settings ParallelCluster allows only with Slurm. */
+/* PC300x: operating system against scheduler and accelerator stack, the
+ * Neuron release a node installs, and the settings ParallelCluster allows
+ * only with Slurm. */
 #include <string.h>
 
+#include "neuron.h"
 #include "pc.h"
 
 static bool is_awsbatch(const struct pc *pc)
@@ -10,31 +12,146 @@ static bool is_awsbatch(const struct pc *pc)
 					 "Scheduler"), "awsbatch");
 }
 
-/* PC3001 os-accelerator-mismatch: Neuron 2.21 is the first release for
- * Trainium2, and Neuron dropped Amazon Linux 2 in 2.20: trn2 cannot run
- * on alinux2 at all. */
+enum { MAX_SCRIPTS = 16 };
+
+/* The scripts a CustomActions mapping runs when a node comes up: Script,
+ * or each Script of a Sequence, of OnNodeStart and OnNodeConfigured. */
+static size_t node_scripts(const yamldoc *d, yd_node actions, yd_node *out, size_t max)
+{
+	static const char *const events[] = { "OnNodeStart", "OnNodeConfigured" };
+	size_t n = 0;
+	for (size_t e = 0; e < sizeof events / sizeof events[0]; e++) {
+		yd_node ev = yd_get(d, actions, events[e]);
+		yd_node seq = yd_get(d, ev, "Sequence");
+		if (yd_get(d, ev, "Script") && n < max)
+			out[n++] = yd_get(d, ev, "Script");
+		for (size_t i = 0; yd_kind(d, seq) == YD_SEQUENCE && i < yd_len(d, seq) && n < max; i++)
+			if (yd_get(d, yd_item(d, seq, i), "Script"))
+				out[n++] = yd_get(d, yd_item(d, seq, i), "Script");
+	}
+	return n;
+}
+
+/* The release Neuron's ParallelCluster install script installs: it is
+ * .../neuron-installation/v<SDK>/<os>/pt/install_neuron.sh
+ * (docs/versions.md, neuron-parallelcluster). */
+static bool script_sdk(const yamldoc *d, yd_node script, struct neuron_version *v)
+{
+	size_t len;
+	const char *s = yd_str(d, script, &len);
+	static const char key[] = "/neuron-installation/v";
+	const char *p = s ? memmem(s, len, key, sizeof key - 1) : NULL;
+	if (!p)
+		return false;
+	p += sizeof key - 1;
+	size_t n = 0;
+	while (p + n < s + len && p[n] != '/')
+		n++;
+	return neuron_version_parse(p, n, v);
+}
+
+/* The first instance type of a queue whose accelerator needs a newer
+ * Neuron release than sdk (any release when sdk is NULL) would give. */
+static const struct instance_type *needs_newer(const struct pc *pc, yd_node queue,
+					       const struct neuron_version *sdk,
+					       struct neuron_first_release *first, yd_node *at)
+{
+	const yamldoc *d = pc->cl->doc;
+	yd_node crs = cluster_compute_resources(pc->cl, queue);
+	for (size_t j = 0; j < yd_len(d, crs); j++) {
+		yd_node types[64];
+		size_t n = cluster_instance_types(pc->cl, yd_item(d, crs, j), types, 64);
+		for (size_t k = 0; k < n; k++) {
+			const struct instance_type *it = cluster_instance(pc->cl, types[k]);
+			if (!it || !neuron_min_sdk(it->accel, first))
+				continue;
+			if (sdk ? neuron_version_cmp(*sdk, first->version) < 0
+				: !neuron_runs_on_al2(first->version)) {
+				*at = types[k];
+				return it;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* PC3005 neuron-install-too-old */
+static void neuron_install_too_old(const struct pc *pc)
+{
+	const yamldoc *d = pc->cl->doc;
+	yd_node queues = cluster_queues(pc->cl);
+	char v[16], min[16];
+	for (size_t i = 0; i < yd_len(d, queues); i++) {
+		yd_node q = yd_item(d, queues, i), scripts[MAX_SCRIPTS], type;
+		size_t n = node_scripts(d, yd_get(d, q, "CustomActions"), scripts, MAX_SCRIPTS);
+		for (size_t k = 0; k < n; k++) {
+			struct neuron_version sdk;
+			struct neuron_first_release first;
+			const struct instance_type *it;
+			if (!script_sdk(d, scripts[k], &sdk) || !(it = needs_newer(pc, q, &sdk, &first, &type)))
+				continue;
+			struct diag *g = pc_report(pc, R_PC3005, scripts[k],
+				"this script installs Neuron %s, older than %s, the first release for %s (%s, line %u)",
+				neuron_version_str(sdk, v, sizeof v), neuron_version_str(first.version, min, sizeof min),
+				first.accel, it->name, yd_span(d, type).line);
+			diag_set_help(g, "install Neuron %s or later: change v%s in the script's path", min, v);
+		}
+	}
+}
+
+/* The OSes to suggest instead of alinux2: ubuntu2404 only where the
+ * target has it, from 3.13.0 (docs/versions.md, "pc-schema-os"). */
+static const char *neuron_os_help(const struct pc *pc)
+{
+	static const struct version ubuntu2404 = VERSION_AT(3, 13, 0);
+	return version_cmp(pc->target->pc, ubuntu2404) >= 0 ? "use Os alinux2023, ubuntu2204 or ubuntu2404"
+							    : "use Os alinux2023 or ubuntu2204";
+}
+
+/* PC3001 os-accelerator-mismatch: no Neuron release after 2.19 has a
+ * runtime for Amazon Linux 2 (docs/versions.md, neuron-os), so neither
+ * Trainium2 (2.21 and later) nor Trainium3 (2.27) runs on alinux2, and
+ * neither does a Neuron install script of a later release. */
 static void os_accelerator_mismatch(const struct pc *pc, yd_node os)
 {
 	const yamldoc *d = pc->cl->doc;
+	char v[16], last[16];
 	if (!yd_str_eq(d, os, "alinux2"))
 		return;
-	yd_node queues = cluster_queues(pc->cl);
-	for (size_t i = 0; i < yd_len(d, queues); i++) {
-		yd_node crs = cluster_compute_resources(pc->cl, yd_item(d, queues, i));
-		for (size_t j = 0; j < yd_len(d, crs); j++) {
-			yd_node types[64];
-			size_t n = cluster_instance_types(pc->cl, yd_item(d, crs, j), types, 64);
-			for (size_t k = 0; k < n; k++) {
-				const struct instance_type *it = cluster_instance(pc->cl, types[k]);
-				if (!it || it->accel != ACCEL_TRAINIUM2)
-					continue;
-				struct diag *g = pc_report(pc, R_PC3001, os,
-					"Os alinux2 cannot run %s: Trainium2 needs Neuron 2.21 or later, which does not support Amazon Linux 2 (queue line %u)",
-					it->name, yd_span(d, types[k]).line);
-				diag_set_help(g, "use alinux2023 or ubuntu2204");
-				return;
-			}
+	/* the head node's scripts and every queue's */
+	yd_node owners[1 + 64];
+	size_t nowners = 0;
+	owners[nowners++] = yd_get(d, pc->cl->root, "HeadNode");
+	yd_node qs = cluster_queues(pc->cl);
+	for (size_t i = 0; i < yd_len(d, qs) && nowners < sizeof owners / sizeof owners[0]; i++)
+		owners[nowners++] = yd_item(d, qs, i);
+	for (size_t i = 0; i < nowners; i++) {
+		yd_node scripts[MAX_SCRIPTS];
+		size_t n = node_scripts(d, yd_get(d, owners[i], "CustomActions"), scripts, MAX_SCRIPTS);
+		for (size_t k = 0; k < n; k++) {
+			struct neuron_version sdk;
+			if (!script_sdk(d, scripts[k], &sdk) || neuron_runs_on_al2(sdk))
+				continue;
+			struct diag *g = pc_report(pc, R_PC3001, scripts[k],
+				"this script installs Neuron %s, and no Neuron release after %s has a runtime for Os alinux2 (line %u)",
+				neuron_version_str(sdk, v, sizeof v),
+				neuron_version_str(neuron_al2_last(), last, sizeof last), yd_span(d, os).line);
+			diag_set_help(g, "%s", neuron_os_help(pc));
 		}
+	}
+	for (size_t i = 0; i < yd_len(d, qs); i++) {
+		struct neuron_first_release first;
+		yd_node type;
+		const struct instance_type *it = needs_newer(pc, yd_item(d, qs, i), NULL, &first, &type);
+		if (!it)
+			continue;
+		char min[16];
+		struct diag *g = pc_report(pc, R_PC3001, os,
+			"Os alinux2 cannot run %s: %s needs Neuron %s or later, and no Neuron release after %s supports Amazon Linux 2 (queue line %u)",
+			it->name, first.accel, neuron_version_str(first.version, min, sizeof min),
+			neuron_version_str(neuron_al2_last(), last, sizeof last), yd_span(d, type).line);
+		diag_set_help(g, "%s", neuron_os_help(pc));
+		return;
 	}
 }
 
@@ -119,6 +236,7 @@ void pc_check_platform(const struct pc *pc)
 	yd_node image = yd_get(d, pc->cl->root, "Image");
 	yd_node os = yd_get(d, image, "Os");
 	yd_node scheduler = yd_get(d, yd_get(d, pc->cl->root, "Scheduling"), "Scheduler");
+	neuron_install_too_old(pc);
 	if (cluster_unknown(pc->cl, scheduler))
 		return;
 	if (!cluster_unknown(pc->cl, os)) {

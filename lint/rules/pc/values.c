@@ -44,6 +44,16 @@ static void unknown_instance_type(const struct pc *pc, yd_node t, const char *s,
 	}
 }
 
+/* PC1005 provisional-instance-type: the checks run on the catalog's
+ * figures; this says they are not yet EC2's. */
+static void provisional_instance_type(const struct pc *pc, yd_node t, const struct instance_type *it)
+{
+	struct diag *d = pc_report(pc, R_PC1005, t,
+		"instance type '%s' is provisional in the catalog, its name and per-instance figures not yet confirmed by EC2: %s",
+		it->name, it->provisional);
+	diag_set_help(d, "`trainforge plan` shows which figures are derived; check them against AWS's page for the type");
+}
+
 /* PC1002 invalid-instance-type */
 static void invalid_instance_type(const struct pc *pc, yd_node t, const char *s,
 				  const char *suggestion)
@@ -65,8 +75,12 @@ static void check_type(const struct pc *pc, yd_node t)
 		return;
 	char suggestion[64];
 	switch (catalog_check_name(s, len, suggestion, sizeof suggestion)) {
-	case CATALOG_KNOWN:
+	case CATALOG_KNOWN: {
+		const struct instance_type *it = catalog_find(s, len);
+		if (it->provisional)
+			provisional_instance_type(pc, t, it);
 		return;
+	}
 	case CATALOG_UNKNOWN_PLAUSIBLE:
 		unknown_instance_type(pc, t, s, suggestion);
 		return;
@@ -269,7 +283,7 @@ static bool refused(const struct pc *pc, const struct refused *r, const struct l
  * whether that is valid, and stands for what they found on it. In text
  * ParallelCluster takes as it is (a tag value), the same finding is a
  * warning: */
-/* PC1005 non-ascii-lookalike-text */
+/* PC1006 non-ascii-lookalike-text */
 static void non_ascii_lookalike(const struct pc *pc, const struct effects *effects,
 				const struct refused *r, const struct lookalikes *g)
 {
@@ -286,7 +300,7 @@ static void non_ascii_lookalike(const struct pc *pc, const struct effects *effec
 	char *effect_help = effect && effect->help ? xstrdup(effect->help) : NULL;
 	char *alt = effect && effect->fix ? xstrdup(effect->fix) : NULL;
 	size_t alt_start = effect ? effect->fix_start : 0, alt_end = effect ? effect->fix_end : 0;
-	enum rule_id rule = refused(pc, r, g, s, effect != NULL) ? R_PC1004 : R_PC1005;
+	enum rule_id rule = refused(pc, r, g, s, effect != NULL) ? R_PC1004 : R_PC1006;
 	if (!ascii || len > 120)
 		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
 			     "%s", chars.p);
@@ -294,7 +308,7 @@ static void non_ascii_lookalike(const struct pc *pc, const struct effects *effec
 		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
 			     "%s; in ASCII the value is '%s', which is still not valid: %s", chars.p,
 			     ascii, effect_msg);
-	else if (rule == R_PC1005)
+	else if (rule == R_PC1006)
 		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
 			     "%s; ParallelCluster takes the text as it is, which in ASCII is '%s'",
 			     chars.p, ascii);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "neuron.h"
 #include "sb.h"
 #include "xalloc.h"
 
@@ -162,10 +163,7 @@ static void nccl_socket_excludes_eth(struct sbc *c)
 	for (const char *p = v + 1; *p;) {
 		size_t n = strcspn(p, ",");
 		if (n == 3 && !strncmp(p, "eth", 3)) {
-			const char *os = NULL;
-			if (c->cluster)
-				os = yd_str(c->cluster->doc, yd_get(c->cluster->doc,
-					yd_get(c->cluster->doc, yd_root(c->cluster->doc), "Image"), "Os"), NULL);
+			const char *os = sbc_cluster_os(c);
 			if (os && strncmp(os, "alinux", 6))
 				return; /* Ubuntu and RHEL-family names start with en */
 			struct diag *g = sbc_report(c, R_SB2108, a->span,
@@ -178,8 +176,35 @@ static void nccl_socket_excludes_eth(struct sbc *c)
 	}
 }
 
+/* SB2111 efa-fork-safe-unneeded: libfabric needs the variable only on
+ * kernels older than 5.15, that is Amazon Linux 2 among ParallelCluster's
+ * OSes (docs/versions.md, neuron-os). A Trainium2 or 3 node runs no
+ * Neuron release that supports Amazon Linux 2, so it is not AL2 either. */
+static void efa_fork_safe_unneeded(struct sbc *c)
+{
+	const struct sb_assign *a = sbc_assignment(c, "FI_EFA_FORK_SAFE");
+	const char *os = sbc_cluster_os(c);
+	struct neuron_first_release first;
+	enum accel_kind accel;
+	char why[160], where[64], v[16];
+	if (!a || !sbc_assign_value(a))
+		return;
+	if (os && strcmp(os, "alinux2"))
+		snprintf(why, sizeof why, "the cluster runs %s", os);
+	else if (!os && sbc_neuron_accel(c, &accel, where, sizeof where) &&
+		 neuron_min_sdk(accel, &first) && !neuron_runs_on_al2(first.version))
+		snprintf(why, sizeof why, "%s (%s) needs Neuron %s or later, which has no Amazon Linux 2 runtime",
+			 first.accel, where, neuron_version_str(first.version, v, sizeof v));
+	else
+		return;
+	struct diag *g = sbc_report(c, R_SB2111, a->name_span,
+		"FI_EFA_FORK_SAFE matters only on Amazon Linux 2 (kernels before 5.15), and %s", why);
+	diag_set_help(g, "remove it: libfabric handles fork() on newer kernels by itself");
+}
+
 void sbc_check_env(struct sbc *c)
 {
+	efa_fork_safe_unneeded(c);
 	nccl_socket_excludes_eth(c);
 	known_bad_names(c);
 	efa_variable_aborts(c);

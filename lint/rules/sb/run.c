@@ -118,6 +118,42 @@ const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb
 	return r.value;
 }
 
+/* The accelerator the script runs on: the paired cluster's instance,
+ * else the compiler's --target in NEURON_CC_FLAGS. */
+bool sbc_neuron_accel(const struct sbc *c, enum accel_kind *accel, char *where, size_t cap)
+{
+	static const struct { const char *target; enum accel_kind accel; } targets[] = {
+		{ "trn1", ACCEL_TRAINIUM }, { "trn2", ACCEL_TRAINIUM2 }, { "trn3", ACCEL_TRAINIUM3 },
+		{ "inf2", ACCEL_INFERENTIA2 },
+	};
+	if (c->it) {
+		*accel = c->it->accel;
+		snprintf(where, cap, "%s", c->it->name);
+		return true;
+	}
+	const char *flags = sbc_assign_value(sbc_assignment(c, "NEURON_CC_FLAGS"));
+	const char *t = flags ? strstr(flags, "--target") : NULL;
+	if (!t)
+		return false;
+	t += 8;
+	t += strspn(t, "= ");
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++)
+		if (!strncmp(t, targets[i].target, 4) && (t[4] == '\0' || t[4] == ' ' || t[4] == '"')) {
+			*accel = targets[i].accel;
+			snprintf(where, cap, "--target=%s in NEURON_CC_FLAGS", targets[i].target);
+			return true;
+		}
+	return false;
+}
+
+const char *sbc_cluster_os(const struct sbc *c)
+{
+	if (!c->cluster)
+		return NULL;
+	const yamldoc *d = c->cluster->doc;
+	return yd_str(d, yd_get(d, yd_get(d, yd_root(d), "Image"), "Os"), NULL);
+}
+
 const struct sb_assign *sbc_assignment(const struct sbc *c, const char *name)
 {
 	const struct sb_assign *last = NULL;
@@ -263,6 +299,7 @@ void sbatch_lint_at(struct source *script, const sb_model *m, const struct clust
 		/* facts about what runs need the whole script */
 		sbc_check_launch(&c);
 		sbc_check_env(&c);
+		sbc_check_neuron(&c);
 		sbc_check_parallel(&c);
 		sbc_check_elastic(&c);
 	}

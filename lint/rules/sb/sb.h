@@ -57,6 +57,13 @@ const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb
  * or NULL; and the literal value an assignment gives, or NULL. */
 const struct sb_assign *sbc_assignment(const struct sbc *c, const char *name);
 const char *sbc_assign_value(const struct sb_assign *a);
+/* The accelerator a script runs on: the paired cluster's instance type,
+ * else the compiler's --target in NEURON_CC_FLAGS (trn1, trn2, trn3,
+ * inf2); where says which, for messages. False when neither is known. */
+bool sbc_neuron_accel(const struct sbc *c, enum accel_kind *accel, char *where, size_t cap);
+/* The paired cluster config's Image.Os ("alinux2", "ubuntu2204"), or
+ * NULL when unpaired or not a plain string. */
+const char *sbc_cluster_os(const struct sbc *c);
 /* True when the job spans more than one node (by --nodes). */
 bool sbc_multi_node(const struct sbc *c);
 /* torchrun's --nnodes: N (min = max = N) or the elastic MIN:MAX; false
@@ -88,6 +95,7 @@ void sbc_check_text(struct sbc *c);
 void sbc_check_options(struct sbc *c);
 void sbc_check_launch(struct sbc *c);
 void sbc_check_env(struct sbc *c);
+void sbc_check_neuron(struct sbc *c);
 void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
