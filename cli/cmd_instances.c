@@ -11,8 +11,9 @@
 
 static const char instances_usage[] =
 	"usage: trainforge instances [--family F] [--format text|json]\n"
-	"  lists the instance catalog: accelerators, memory, EFA, on-demand price\n"
-	"  (with its region and date) and the source of each figure\n"
+	"  lists the instance catalog: accelerators, memory, EFA, the on-demand price\n"
+	"  and Capacity Block rates (each with its region and date) and the source of\n"
+	"  each figure\n"
 	"      --family F     only family F (p5, trn2, p6-b200: the part before the dot)\n"
 	"  -f, --format FMT   text (default) or json\n";
 
@@ -46,15 +47,30 @@ static void int_text(int v, char *out, size_t cap)
 		snprintf(out, cap, "%d", v);
 }
 
+/* The cheapest of each region's latest Capacity Block rate: a block is
+ * bought in one region, so rates of two regions are never summed. */
+static const struct catalog_price *cheapest_block(const struct instance_type *t, bool *several)
+{
+	const struct catalog_price *best = NULL;
+	*several = false;
+	for (int i = 0; i < t->capacity_block_count; i++) {
+		*several |= strcmp(t->capacity_block[i].region, t->capacity_block[0].region) != 0;
+		const struct catalog_price *p = catalog_capacity_block(t, t->capacity_block[i].region, NULL);
+		if (p && (!best || p->usd_per_hour < best->usd_per_hour))
+			best = p;
+	}
+	return best;
+}
+
 static void write_text(const char *family)
 {
-	printf("%-20s %-18s %7s %8s %-9s %s\n", "TYPE", "ACCELERATORS", "VCPUS", "MEM GIB", "EFA",
-	       "ON-DEMAND USD/H");
+	printf("%-20s %-18s %7s %8s %-9s %-32s %s\n", "TYPE", "ACCELERATORS", "VCPUS", "MEM GIB", "EFA",
+	       "ON-DEMAND USD/H", "CAPACITY BLOCK USD/H");
 	for (size_t i = 0; i < catalog_count(); i++) {
 		const struct instance_type *t = catalog_at(i);
 		if (!in_family(t, family))
 			continue;
-		char accel[48], vcpus[16], mem[16], efa[16], price[96];
+		char accel[48], vcpus[16], mem[16], efa[16], price[96], block[96];
 		accel_text(t, accel, sizeof accel);
 		int_text(t->vcpus, vcpus, sizeof vcpus);
 		int_text(t->memory_gib, mem, sizeof mem);
@@ -67,7 +83,14 @@ static void write_text(const char *family)
 				 t->price_region ? t->price_region : "?", t->price_date ? t->price_date : "?");
 		else
 			snprintf(price, sizeof price, "unknown");
-		printf("%-20s %-18s %7s %8s %-9s %s\n", t->name, accel, vcpus, mem, efa, price);
+		bool several;
+		const struct catalog_price *cb = cheapest_block(t, &several);
+		if (cb)
+			snprintf(block, sizeof block, "%s%.2f (%s, %s)", several ? "from " : "",
+				 cb->usd_per_hour, cb->region, cb->date);
+		else
+			snprintf(block, sizeof block, "-");
+		printf("%-20s %-18s %7s %8s %-9s %-32s %s\n", t->name, accel, vcpus, mem, efa, price, block);
 	}
 	puts("\nSources: trainforge instances --format json; the data: schemas/instances.yaml.");
 }
@@ -143,7 +166,19 @@ static void json_one(struct buf *b, const struct instance_type *t)
 		   t->price_spot_source);
 	json_price(b, "reserved", t->price_reserved, t->price_reserved_region,
 		   t->price_reserved_date, t->price_reserved_source);
-	buf_puts(b, "},\"source\":");
+	/* every dated rate the catalog has, by region, then date */
+	buf_puts(b, ",\"capacityBlock\":[");
+	for (int i = 0; i < t->capacity_block_count; i++) {
+		const struct catalog_price *p = &t->capacity_block[i];
+		buf_printf(b, "%s{\"usdPerHour\":%.4f,\"region\":", i ? "," : "", p->usd_per_hour);
+		json_str(b, p->region);
+		buf_puts(b, ",\"date\":");
+		json_str(b, p->date);
+		buf_puts(b, ",\"source\":");
+		json_str(b, p->source);
+		buf_putc(b, '}');
+	}
+	buf_puts(b, "]},\"source\":");
 	json_str(b, t->source);
 	buf_putc(b, '}');
 }

@@ -137,8 +137,13 @@ p5 = [i for i in d["instances"] if i["name"] == "p5.48xlarge"][0]
 assert p5["accelerators"]["count"] == 8 and p5["efa"]["supported"] == "yes", p5
 od = p5["price"]["onDemand"]
 assert od["usdPerHour"] > 0 and od["region"] and od["date"] and od["source"], od
+cb = p5["price"]["capacityBlock"]
+assert cb and all(r["usdPerHour"] > 0 and r["region"] and r["date"] and r["source"] for r in cb), cb
 assert p5["source"]
 '
+# a type with no on-demand price shows its Capacity Block rate, dated
+expect_rc instances-capacity-block 0 "$TF" instances --family trn2
+grep -q '^trn2.48xlarge .* unknown  *[0-9.]* (us-east-2, 20[0-9-]*)$' "$t/out" && ok instances-capacity-block-rate || no instances-capacity-block-rate
 expect_rc instances-unknown-family 2 "$TF" instances --family zz9
 grep -q "no family 'zz9' in the catalog (families: .*trn2" "$t/err" && ok instances-unknown-family-message || no instances-unknown-family-message
 expect_rc instances-bad-format 2 "$TF" instances --format xml
