@@ -255,8 +255,8 @@ static bool spans_overlap(struct yd_span a, struct yd_span b)
 
 /* Whether ParallelCluster refuses the value as written: its schema does,
  * or it is a value its validators look up (a region, an instance type). */
-static bool refused(const struct pc *pc, const struct refused *r, const struct lookalikes *g,
-		    struct yd_span s, bool effect)
+static bool refused_here(const struct pc *pc, const struct refused *r, const struct lookalikes *g,
+			 struct yd_span s, bool effect)
 {
 	if (!pc->as_written || effect)
 		return true;
@@ -276,31 +276,30 @@ static bool refused(const struct pc *pc, const struct refused *r, const struct l
 	return looked_up;
 }
 
-/* PC1004 non-ascii-lookalike: a hyphen pasted from a web page turns
- * `p5-48xlarge` into a string no AWS API knows, and the file still looks
- * right. One finding per value: the checks read the value in ASCII (the
- * loader folded it), so this finding says what the value is then and
- * whether that is valid, and stands for what they found on it. In text
- * ParallelCluster takes as it is (a tag value), the same finding is a
- * warning: */
-/* PC1006 non-ascii-lookalike-text */
-static void non_ascii_lookalike(const struct pc *pc, const struct effects *effects,
-				const struct refused *r, const struct lookalikes *g)
+/* The span of a run of look-alikes: its node's, or the characters' own
+ * where no node holds them. */
+static struct yd_span lookalike_span(const struct pc *pc, const struct lookalikes *g)
+{
+	return g->node ? yd_span(pc->cl->doc, g->node)
+		: (struct yd_span){ g->first->line, g->first->col, g->last->line, g->last->col + 1 };
+}
+
+/* One finding for a run of look-alikes, of PC1004 or PC1006. */
+static void lookalike_report(const struct pc *pc, enum rule_id rule, const struct effects *effects,
+			     const struct lookalikes *g)
 {
 	const yamldoc *doc = pc->cl->doc;
 	struct buf chars = BUF_INIT;
 	describe_chars(g, &chars);
 	size_t len = 0;
 	const char *ascii = g->node ? yd_str(doc, g->node, &len) : NULL;
-	struct yd_span s = g->node ? yd_span(doc, g->node)
-		: (struct yd_span){ g->first->line, g->first->col, g->last->line, g->last->col + 1 };
+	struct yd_span s = lookalike_span(pc, g);
 	struct diag *d;
 	const struct diag *effect = g->node ? effect_on(effects, s) : NULL;
 	char *effect_msg = effect ? xstrdup(effect->msg) : NULL;
 	char *effect_help = effect && effect->help ? xstrdup(effect->help) : NULL;
 	char *alt = effect && effect->fix ? xstrdup(effect->fix) : NULL;
 	size_t alt_start = effect ? effect->fix_start : 0, alt_end = effect ? effect->fix_end : 0;
-	enum rule_id rule = refused(pc, r, g, s, effect != NULL) ? R_PC1004 : R_PC1006;
 	if (!ascii || len > 120)
 		d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col, s.end_line, s.end_col,
 			     "%s", chars.p);
@@ -335,6 +334,25 @@ static void non_ascii_lookalike(const struct pc *pc, const struct effects *effec
 	buf_free(&chars);
 }
 
+/* PC1004 non-ascii-lookalike: a hyphen pasted from a web page turns
+ * `p5-48xlarge` into a string no AWS API knows, and the file still looks
+ * right. One finding per value: the checks read the value in ASCII (the
+ * loader folded it), so this finding says what the value is then and
+ * whether that is valid, and stands for what they found on it. */
+static void non_ascii_lookalike(const struct pc *pc, const struct effects *effects,
+				const struct lookalikes *g)
+{
+	lookalike_report(pc, R_PC1004, effects, g);
+}
+
+/* PC1006 non-ascii-lookalike-text: the same characters in text
+ * ParallelCluster takes as it is (a tag value) are a warning. */
+static void non_ascii_lookalike_text(const struct pc *pc, const struct effects *effects,
+				     const struct lookalikes *g)
+{
+	lookalike_report(pc, R_PC1006, effects, g);
+}
+
 void pc_check_lookalikes(const struct pc *pc)
 {
 	const struct tmpl *t = pc->tmpl;
@@ -356,7 +374,12 @@ void pc_check_lookalikes(const struct pc *pc)
 		yd_node node = f ? yd_at(doc, f->line, f->col) : 0;
 		bool same = g.first && f && (node ? node == g.node : !g.node && f->line == g.first->line);
 		if (g.first && !same) {
-			non_ascii_lookalike(&out, &effects, &refused, &g);
+			struct yd_span span = lookalike_span(pc, &g);
+			bool effect = g.node && effect_on(&effects, span);
+			if (refused_here(pc, &refused, &g, span, effect))
+				non_ascii_lookalike(&out, &effects, &g);
+			else
+				non_ascii_lookalike_text(&out, &effects, &g);
 			memset(&g, 0, sizeof g);
 		}
 		if (!f)
