@@ -22,7 +22,7 @@ declare -A OPT_NEEDS_DB=([clusters]=1 [cluster]=1)
 #   kept V      the release notes of V say it was removed, yet sbatch
 #               still takes it (the check holds it to what sbatch does)
 declare -A OPT_LATER=(
-	[power]="removed 24.05"          # gone by 25.11; the release is platform-2026.md's (docs/versions.md)
+	[power]="removed 24.05"          # gone by 25.11 (docs/versions.md)
 	[get-user-env]="novalue 25.05"   # CHANGELOG 25.05: its timeout and mode deprecated
 	[export-file]="kept 23.11"       # CHANGELOG 23.11: "removed --export-file option"
 )
