@@ -144,6 +144,10 @@ assert p5["source"]
 # a type with no on-demand price shows its Capacity Block rate, dated
 expect_rc instances-capacity-block 0 "$TF" instances --family trn2
 grep -q '^trn2.48xlarge .* unknown  *[0-9.]* (us-east-2, 20[0-9-]*)$' "$t/out" && ok instances-capacity-block-rate || no instances-capacity-block-rate
+# a job spec's type written short gets the catalog's full name
+printf 'trainforge: 1\nname: j\ninstance: trn1.32xl\nnodes: 2\nentry: {script: /fsx/t.py}\ncluster: {subnet: subnet-0123456789abcdef0, ssh_key: k}\n' >"$t/short-type.yaml"
+expect_rc spec-short-type 1 "$TF" lint "$t/short-type.yaml"
+grep -q "help: did you mean 'trn1.32xlarge'? (\`trainforge instances\` lists the catalog)" "$t/out" && ok spec-short-type-did-you-mean || no spec-short-type-did-you-mean
 expect_rc instances-unknown-family 2 "$TF" instances --family zz9
 grep -q "no family 'zz9' in the catalog (families: .*trn2" "$t/err" && ok instances-unknown-family-message || no instances-unknown-family-message
 expect_rc instances-bad-format 2 "$TF" instances --format xml
