@@ -1,4 +1,5 @@
-/* trainforge plan SPEC [--compare TYPES] [--hours N] [--format text|json] [--svg FILE],
+/* trainforge plan SPEC [--compare TYPES] [--same nodes|peak|ranks] [--deadline DAYS]
+ *                 [--hours N] [--tco FILE] [--format text|json] [--svg FILE] [--target T],
  * and trainforge plan CLUSTER.yaml [--format text|json] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +13,23 @@
 #include "jobspec.h"
 #include "plan_cluster.h"
 #include "targets.h"
+#include "tco.h"
+#include "trouble.h"
 
 static const char plan_usage[] =
-	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--hours N] [--format text|json] [--svg FILE]\n"
+	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--same peak|nodes|ranks] [--deadline DAYS]\n"
+	"                            [--hours N] [--tco FILE] [--format text|json] [--svg FILE] [--target T]\n"
 	"  prints the derived layout, invariants, memory fit, time, network share and cost,\n"
 	"  each figure with its source; writes nothing but the --svg chart\n"
 	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
+	"  --same MODE      size compared types by the same peak dense BF16 (default), the\n"
+	"                   same nodes or the same ranks; each gets the nearest valid layout\n"
+	"  --deadline DAYS  size each type by the fewest nodes that finish within DAYS\n"
 	"  --hours N        price a run of N hours instead of the estimated run time\n"
-	"  --svg FILE       write a chart of run cost against run time per type\n"
+	"  --tco FILE       owned cluster against the spec's cloud fleet over years (a YAML\n"
+	"                   file, schema: trainforge schema tco)\n"
+	"  --svg FILE       write a chart: run cost against run time per type, or with\n"
+	"                   --tco the cumulative cost of each option over months\n"
 	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the spec\n"
 	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n"
 	"usage: trainforge plan CLUSTER.yaml [--format text|json]\n"
@@ -72,6 +82,34 @@ static int write_svg(const char *path, const struct plan *p, const struct plan_r
 	return EXIT_CLEAN;
 }
 
+static bool parse_same(const char *s, enum plan_same *same)
+{
+	static const struct { const char *name; enum plan_same same; } modes[] = {
+		{ "peak", SAME_PEAK }, { "nodes", SAME_NODES }, { "ranks", SAME_RANKS },
+	};
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+		if (!strcmp(s, modes[i].name)) {
+			*same = modes[i].same;
+			return true;
+		}
+	return false;
+}
+
+static struct tco_spec *read_tco(const char *path)
+{
+	struct trouble t = { 0 };
+	struct tco_spec *spec = tco_load(path, &t);
+	trouble_flush(&t, stderr);
+	trouble_free(&t);
+	if (spec && !catalog_find(spec->owned->like_instance, strlen(spec->owned->like_instance))) {
+		fprintf(stderr, "trainforge: %s: owned.like_instance %s is not in the instance catalog\n", path,
+			spec->owned->like_instance);
+		tco_free(spec);
+		return NULL;
+	}
+	return spec;
+}
+
 /* A cluster config gets its cost plan; -1: the file is not one (or is
  * stdin, which cannot be read twice), so it is read as a job spec. */
 static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
@@ -89,7 +127,7 @@ static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
 	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
 	int rc = -1;
 	if (plan_cluster_is(doc) && spec_flags) {
-		fputs("trainforge: --hours, --compare and --svg plan a job spec, not a cluster config\n", stderr);
+		fputs("trainforge: --hours, --compare, --same, --deadline, --tco and --svg plan a job spec, not a cluster config\n", stderr);
 		rc = EXIT_TROUBLE;
 	} else if (plan_cluster_is(doc)) {
 		struct diag_list diags = { 0 };
@@ -107,8 +145,10 @@ static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
 
 int cmd_plan(int argc, char **argv)
 {
-	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL;
-	double hours = 0;
+	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL, *tco_path = NULL;
+	double hours = 0, deadline = 0;
+	enum plan_same same = SAME_PEAK;
+	bool same_given = false;
 	struct target_request req = { 0 };
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -127,6 +167,21 @@ int cmd_plan(int argc, char **argv)
 				fprintf(stderr, "trainforge: invalid value '%s' for --format\n", fmt);
 				return EXIT_TROUBLE;
 			}
+		} else if (!strcmp(argv[i], "--deadline") && i + 1 < argc) {
+			char *end;
+			deadline = strtod(argv[++i], &end);
+			if (*end || !(deadline > 0) || deadline > 36500) {
+				fprintf(stderr, "trainforge: invalid value '%s' for --deadline (days, more than 0)\n", argv[i]);
+				return EXIT_TROUBLE;
+			}
+		} else if (!strcmp(argv[i], "--same") && i + 1 < argc) {
+			if (!parse_same(argv[++i], &same)) {
+				fprintf(stderr, "trainforge: invalid value '%s' for --same (peak, nodes or ranks)\n", argv[i]);
+				return EXIT_TROUBLE;
+			}
+			same_given = true;
+		} else if (!strcmp(argv[i], "--tco") && i + 1 < argc) {
+			tco_path = argv[++i];
 		} else if (!strcmp(argv[i], "--compare") && i + 1 < argc) {
 			compare = argv[++i];
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
@@ -149,7 +204,15 @@ int cmd_plan(int argc, char **argv)
 		fputs(plan_usage, stderr);
 		return EXIT_TROUBLE;
 	}
-	int handled = plan_if_cluster(path, fmt, hours > 0 || svg || compare);
+	if (same_given && deadline > 0) {
+		fputs("trainforge: --same and --deadline size the compared types in two different ways: give one\n", stderr);
+		return EXIT_TROUBLE;
+	}
+	if (hours > 0 && deadline > 0) {
+		fputs("trainforge: --deadline sizes types by their estimated run time; --hours would replace it\n", stderr);
+		return EXIT_TROUBLE;
+	}
+	int handled = plan_if_cluster(path, fmt, hours > 0 || svg || compare || tco_path || deadline > 0 || same_given);
 	if (handled >= 0)
 		return handled;
 	struct target target = target_apply(target_default(), &req);
@@ -161,10 +224,16 @@ int cmd_plan(int argc, char **argv)
 	if (compare && !parse_compare(compare, listed, &nlisted))
 		return EXIT_TROUBLE;
 
+	struct tco_spec *tco = NULL;
+	if (tco_path && !(tco = read_tco(tco_path)))
+		return EXIT_TROUBLE;
+
 	struct diag_list diags = { 0 };
 	struct jobspec js;
-	if (!jobspec_open(&js, path, &target, &diags))
+	if (!jobspec_open(&js, path, &target, &diags)) {
+		tco_free(tco);
 		return EXIT_TROUBLE;
+	}
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, false);
 	int rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
@@ -173,7 +242,16 @@ int cmd_plan(int argc, char **argv)
 		for (size_t i = 0; i < nlisted; i++)
 			if (listed[i] != js.plan.it)
 				types[ntypes++] = listed[i];
-		struct plan_request rq = { .hours = hours, .types = types, .ntypes = ntypes };
+		struct plan_request rq = { .hours = hours, .types = types, .ntypes = ntypes, .spec = &js.spec,
+					   .same = same, .deadline_days = deadline, .tco = tco };
+		struct plan_est own;
+		plan_estimate(&js.plan, js.plan.it, 0, &own);
+		if (deadline > 0 && !(own.total_flops > 0)) {
+			fprintf(stderr, "trainforge: --deadline needs the run's FLOPs: give model.parameters and model.tokens in %s\n",
+				path);
+			rc = EXIT_TROUBLE;
+			goto done;
+		}
 		if (!strcmp(fmt, "json"))
 			plan_report_json(&js.plan, &rq, stdout);
 		else
@@ -181,7 +259,9 @@ int cmd_plan(int argc, char **argv)
 		if (svg)
 			rc = write_svg(svg, &js.plan, &rq);
 	}
+done:
 	jobspec_close(&js);
+	tco_free(tco);
 	diag_list_free(&diags);
 	source_free(js.src);
 	return rc;

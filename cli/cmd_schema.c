@@ -1,4 +1,4 @@
-/* trainforge schema jobspec|parallelcluster [--target T] [--all-releases]:
+/* trainforge schema jobspec|parallelcluster|tco [--target T] [--all-releases]:
  * prints an embedded JSON Schema, for editors (yaml-language-server) and
  * other validators, as the target release has it. */
 #include <stdio.h>
@@ -12,9 +12,10 @@
 #include "yamldoc.h"
 
 static const char schema_usage[] =
-	"usage: trainforge schema jobspec|parallelcluster [--target T] [--all-releases]\n"
-	"  Prints the JSON Schema (draft 2020-12) of a job spec or a ParallelCluster 3\n"
-	"  config, e.g. trainforge schema parallelcluster > parallelcluster.schema.json\n"
+	"usage: trainforge schema jobspec|parallelcluster|tco [--target T] [--all-releases]\n"
+	"  Prints the JSON Schema (draft 2020-12) of a job spec, a ParallelCluster 3\n"
+	"  config or the cost inputs of plan --tco,\n"
+	"  e.g. trainforge schema parallelcluster > parallelcluster.schema.json\n"
 	"  --target T       parallelcluster=V: the schema of that release (default: the\n"
 	"                   newest, 3.16); keys and values it lacks are left out\n"
 	"  --all-releases   the schema of every release, with its release tags\n"
@@ -25,6 +26,7 @@ static const struct {
 } schemas[] = {
 	{ "jobspec", "jobspec.schema.json" },
 	{ "parallelcluster", "parallelcluster.schema.json" },
+	{ "tco", "tco.schema.json" },
 };
 
 static int write_out(const char *text, size_t len)
@@ -87,7 +89,7 @@ int cmd_schema(int argc, char **argv)
 		/* a job spec's versioned values are the config's: the same release */
 		return print(a, all, t.pc);
 	}
-	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster)\n%s",
+	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster, tco)\n%s",
 		name, schema_usage);
 	return EXIT_TROUBLE;
 }

@@ -28,7 +28,7 @@ _trainforge() {
 	case $cmd in
 	explain)
 		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
-	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster --target --all-releases" -- "$cur") ;;
+	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster tco --target --all-releases" -- "$cur") ;;
 	docs) mapfile -t COMPREPLY < <(compgen -W "rules update-policy versions" -- "$cur") ;;
 	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
 	instances) mapfile -t COMPREPLY < <(compgen -W "--family --format" -- "$cur") ;;
@@ -46,7 +46,7 @@ _trainforge() {
 		fi ;;
 	gen|plan)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --hours --format --svg --target" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --same --deadline --hours --tco --format --svg --target" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

@@ -11,6 +11,8 @@
 #include "layout.h"
 #include "spec.h"
 
+struct buf;
+
 /* A mixed fleet (gen/plan_fleet.c): the job is elastic between the
  * reserved nodes alone and reserved + spot; the plan's own nodes, DP and
  * micro-batches are the whole fleet's. */
@@ -48,12 +50,11 @@ struct plan {
 
 /* Derives the plan; adds JS findings and returns false on any error. */
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags);
-/* The layout summary (`gen` prints it too); hours <= 0 leaves the run
- * cost out. plan_json_fields writes the summary's JSON members without
- * the braces, for plan_report_json. */
+/* The layout summary (gen/plan_summary.c; `gen` prints it too); hours
+ * <= 0 leaves the run cost out. plan_json_fields writes the summary's
+ * JSON members without the braces, for plan_report_json. */
 void plan_print_text(const struct plan *p, FILE *out, double hours);
 void plan_print_json(const struct plan *p, FILE *out, double hours);
-struct buf;
 void plan_json_fields(const struct plan *p, struct buf *b, double hours);
 
 /* The layout at a world of some nodes of the plan's processes, with its
@@ -88,23 +89,113 @@ void plan_fleet_json(const struct plan *p, struct buf *b);
 struct plan_est;
 void plan_fleet_loss_text(const struct plan *p, const struct plan_est *e, struct buf *b);
 
+/* ---- a mixture of experts (gen/plan_moe.c) ------------------------------
+ * Which parameters are the experts' and which are dense, from the spec's
+ * model; where the spec cannot tell, the split is unknown and memory is
+ * the upper bound of every parameter sharded like a dense one. */
+
+enum moe_from {
+	MOE_DENSE,       /* no experts */
+	MOE_UNSPLIT,     /* experts, but not enough to tell their share */
+	MOE_FROM_ACTIVE, /* from active_parameters, experts and experts_per_token */
+	MOE_FROM_FFN,    /* from layers, experts, hidden and expert_ffn_hidden_size */
+};
+
+struct plan_moe {
+	enum moe_from from;
+	int experts, topk;
+	double expert_params, dense_params; /* < 0 unknown; expert_params 0 when dense */
+	double active;                      /* parameters per token; < 0 unknown */
+	bool active_derived;                /* from the expert FFN size, not the spec */
+	const char *why;                    /* MOE_UNSPLIT: what would split it */
+};
+
+/* Parameters per rank: dense ones over TP x PP, experts over EP x TP x
+ * PP; and the data-parallel sizes their ZeRO shards and all-reduces use. */
+struct plan_shards {
+	double dense, expert;       /* < 0 unknown */
+	double dense_dp, expert_dp;
+};
+
+/* The expert all-to-all of one rank per step. */
+struct plan_a2a {
+	double bytes, efa_bytes;    /* < 0 unknown; 0 without EP */
+	int peers_in_node;          /* EP peers on the rank's node, itself included */
+};
+
+void plan_moe_split(const struct spec_model *m, struct plan_moe *moe);
+const char *plan_moe_from_name(enum moe_from f);
+void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct plan_shards *s);
+/* Gradient all-reduce bytes per step per rank; < 0 unknown. */
+double plan_grad_bytes(const struct plan *p);
+void plan_moe_all_to_all(const struct plan *p, int ppn, enum recompute rc, struct plan_a2a *a);
+
+/* ---- prices (gen/plan_price.c) --------------------------------------------
+ * A price is used only for the region it is for: a type the catalog
+ * prices elsewhere gets no figure, and the catalog's price in the
+ * nearest region is kept apart, labelled, for the reader. Reserved and
+ * spot come from the catalog or from the user's discounts, never both
+ * silently. */
+
+enum plan_price { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED, PRICE_SPOT, PRICE__COUNT };
+
+enum rate_from { RATE_NONE, RATE_CATALOG, RATE_DISCOUNT, RATE_USER };
+
+struct plan_rate {
+	enum plan_price kind;
+	double usd;                  /* one node-hour in the region; < 0 unknown */
+	enum rate_from from;
+	const char *region;          /* the region asked for */
+	const char *date, *source;   /* RATE_CATALOG */
+	double discount;             /* RATE_DISCOUNT: from on demand */
+	const char *assumption;      /* RATE_DISCOUNT, RATE_USER, a discount without a base: the key */
+	/* The catalog's rate in the nearest region that has one (shown as
+	 * its own figure, never used in costs); other_usd < 0: none. */
+	double other_usd;
+	const char *other_region, *other_date, *other_source;
+};
+
+/* What the user assumes: discounts in (0, 1), 0 when not given, each
+ * with the key that gave it. */
+struct plan_price_inputs {
+	const char *region;
+	double reserved_discount, spot_discount;
+	const char *reserved_key, *spot_key;
+	double on_demand_usd;        /* the user's own on-demand rate (> 0), when the catalog has none */
+	const char *on_demand_key;
+};
+
+void plan_price_inputs_of(const struct job_spec *j, struct plan_price_inputs *in);
+void plan_rates(const struct instance_type *it, const struct plan_price_inputs *in,
+		struct plan_rate r[PRICE__COUNT]);
+const char *plan_price_name(enum plan_price k);
+const char *plan_price_key(enum plan_price k); /* its JSON key: "onDemand", ... */
+const char *plan_rate_from_name(enum rate_from f);
+/* Where a rate came from or why there is none (text), and its JSON
+ * members (gen/plan_report.c). */
+void plan_rate_text(const struct plan_rate *r, struct buf *b);
+/* RATE_NONE: what is missing, into buf; "" otherwise. */
+void plan_rate_why(const struct plan_rate *r, char *buf, size_t cap);
+void plan_rate_json(const struct plan_rate *r, struct buf *b);
+
 /* ---- estimates (gen/plan_estimate.c) ------------------------------------
- * Time, memory, network and cost of the plan's layout on one instance
- * type. Every figure that needs an input the spec or the catalog lacks is
+ * Time, memory, network and cost of a layout on one instance type.
+ * Every figure that needs an input the spec or the catalog lacks is
  * negative (unknown) and shown as such: nothing is filled in. */
 
 #define PLAN_DEFAULT_UTILIZATION 0.4
 #define PLAN_DEFAULT_RECOMPUTE RC_SELECTIVE
-
-enum plan_price { PRICE_ON_DEMAND, PRICE_SPOT, PRICE_RESERVED, PRICE__COUNT };
 
 struct plan_est {
 	const struct instance_type *it;
 	bool own;                 /* the spec's own type */
 	int nodes, ppn, ranks, accels;
 	bool whole_nodes;         /* ranks fill whole nodes */
+	int tp, pp, cp, ep, dp;   /* the layout estimated */
 	/* memory per rank, bytes */
-	double params_rank;       /* P / (TP x PP); < 0 without model.parameters */
+	struct plan_moe moe;
+	struct plan_shards shards;
+	double params_rank;       /* dense + expert parameters per rank; < 0 without model.parameters */
 	double states[4];         /* weights + gradients + optimizer at ZeRO stage 0..3 */
 	double weights, grads, optim; /* at the chosen stage */
 	double act[4];            /* by enum recompute (act[RC_UNSET] unused); < 0 unknown */
@@ -115,40 +206,118 @@ struct plan_est {
 	/* time */
 	double factor;            /* training FLOPs per parameter per token */
 	double peak;              /* FLOP/s of one accelerator; < 0 unknown */
+	double node_peak;         /* FLOP/s of one node at peak; < 0 unknown */
 	double achieved;          /* FLOP/s of the cluster at the utilization */
 	double total_flops, run_seconds, step_seconds, steps;
 	/* network and pipeline, per rank per step */
 	double net_bytes_per_s;   /* EFA bandwidth share of one rank */
 	double grad_bytes, grad_seconds, pp_bytes, pp_seconds;
+	struct plan_a2a a2a;
+	double a2a_seconds;       /* the EFA part of the all-to-all */
 	double bubble;
 	/* cost */
 	double run_hours;         /* --hours, else the estimate; < 0 unknown */
 	bool hours_from_flag;
+	struct plan_rate rate[PRICE__COUNT];
 	double hour[PRICE__COUNT], run_cost[PRICE__COUNT];
-	double spot_assumed_hour; /* on demand x (1 - capacity.spot_discount); < 0 none */
-	double usd_per_pflop_hour;
+	double usd_per_pflop_hour[PRICE__COUNT];
 };
 
-/* Estimates for it (the spec's own type when it is p->it); hours > 0 is
- * the run length of --hours. */
+/* Estimates for it with the plan's layout (the spec's own type when it
+ * is p->it, at the plan's nodes; another at the nodes its processes
+ * need); hours > 0 is the run length of --hours. */
 void plan_estimate(const struct plan *p, const struct instance_type *it, double hours,
 		   struct plan_est *e);
-const char *plan_price_name(enum plan_price k);
-double plan_price_of(const struct instance_type *it, enum plan_price k, const char **source,
-		     const char **date, const char **region);
+/* The same at nodes nodes of ppn processes (the layout p already has
+ * them: p->world = nodes x ppn). */
+void plan_estimate_at(const struct plan *p, const struct instance_type *it, int nodes, int ppn,
+		      double hours, struct plan_est *e);
+/* The members of one estimate in JSON, without the braces. */
+void plan_est_json(const struct plan_est *e, struct buf *b);
+double plan_utilization(const struct plan *p);
+enum recompute plan_recompute(const struct plan *p);
+
+/* ---- comparisons (gen/plan_compare.c) -----------------------------------
+ * Each compared type at a node count of its own: the same peak dense
+ * BF16 as the spec's cluster (rounded to whole nodes), the same nodes,
+ * the same ranks, or the fewest nodes that meet a deadline; at that
+ * count, the layout nearest the spec's that the layout rules allow and
+ * that fits in memory. */
+
+enum plan_same { SAME_PEAK, SAME_NODES, SAME_RANKS };
+
+/* The search looks at most this many node counts above the fewest whose
+ * peak meets the deadline, and never past the spec's 4096 nodes. */
+#define PLAN_DEADLINE_SPAN 512
+/* Layouts derived for one row, at most: a hard bound on the work of the
+ * whole search, whatever the spec's numbers. */
+#define PLAN_SEARCH_BUDGET 20000
+
+enum row_status {
+	ROW_OK,
+	ROW_NO_PEAK,      /* no sourced peak: cannot size */
+	ROW_NO_ACCEL,     /* no accelerators: nothing to run on */
+	ROW_NO_LAYOUT,    /* no layout at the node count (time and cost still shown) */
+	ROW_NO_RUN,       /* --deadline without the run's FLOPs */
+	ROW_NOT_IN_TIME,  /* --deadline: no layout that fits within the span */
+};
+
+struct plan_row {
+	const struct instance_type *it;
+	bool own;
+	enum row_status status;
+	const char *why;              /* ROW_NO_LAYOUT: the layout rule that failed first */
+	char why_buf[200];
+	double target_nodes;          /* SAME_PEAK: the exact count of equal peak; deadline: the fewest by peak */
+	int nodes, ppn;
+	int tp, pp, vpp, cp, ep, dp, micro, global, micro_batches;
+	bool layout_changed;          /* degrees other than the spec's */
+	bool global_changed;          /* a global batch other than the spec's, to divide */
+	int tried;                    /* layouts derived to find this one */
+	bool budget_spent;            /* the search stopped at PLAN_SEARCH_BUDGET */
+	struct plan_est est;
+	int rank;                     /* 1 the cheapest; 0 not ranked */
+	enum plan_price rank_price;   /* the price the rank uses */
+	double rank_cost;             /* per run, else per PFLOP-hour */
+};
+
+struct plan_compare {
+	enum plan_same same;
+	double deadline_days;         /* > 0: --deadline */
+	bool rank_per_run;            /* ranked by run cost (else by cost per PFLOP-hour) */
+	struct plan_row *rows;
+	size_t n;
+};
+
+struct plan_request;
+/* One row per type of rq (the spec's own first); false when out of memory. */
+bool plan_compare_run(const struct plan *p, const struct plan_request *rq, struct plan_compare *c);
+void plan_compare_free(struct plan_compare *c);
+const char *plan_same_name(enum plan_same s);
+void plan_compare_text(const struct plan *p, const struct plan_compare *c, struct buf *b);
+void plan_compare_json(const struct plan_compare *c, struct buf *b);
+/* "TP 8 x PP 4 (v 2) x EP 8 -> DP 128" into buf. */
+void plan_row_layout(const struct plan_row *r, char *buf, size_t cap);
 
 /* ---- the report (gen/plan_report.c, gen/plan_svg.c) -------------------- */
+
+struct tco_spec;
 
 struct plan_request {
 	double hours;                           /* <= 0: not given */
 	const struct instance_type *const *types; /* compared types; none: the spec's own */
 	size_t ntypes;
+	const struct spec *spec;                /* for deriving the layouts of compared types */
+	enum plan_same same;
+	double deadline_days;                   /* > 0: --deadline DAYS */
+	const struct tco_spec *tco;             /* --tco FILE, or NULL */
 };
 
 void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE *out);
 void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE *out);
-/* A chart of run cost against run time per instance type; well-formed
- * SVG even when no type has both. */
+/* A chart of run cost against run time per instance type (with --tco,
+ * cumulative cost over months per option); well-formed SVG even when
+ * nothing has the figures. */
 void plan_report_svg(const struct plan *p, const struct plan_request *rq, FILE *out);
 
 #endif

@@ -12,17 +12,19 @@
  * fp16/bf16 weights, 2 of gradients and K = 12 of optimizer state (fp32
  * master weights, momentum, variance) per parameter; stage 1 partitions
  * the optimizer state over the N_d data-parallel ranks, stage 2 also the
- * gradients, stage 3 also the weights. */
-static void model_states(struct plan_est *e, double psi, int dp, int stage)
+ * gradients, stage 3 also the weights. The experts' shard is
+ * partitioned over the ranks that hold the same experts instead. */
+static void model_states(struct plan_est *e, const struct plan_shards *s, int stage)
 {
 	const double w = 2, g = 2, k = 12;
-	e->states[0] = (w + g + k) * psi;
-	e->states[1] = (w + g) * psi + k * psi / dp;
-	e->states[2] = w * psi + (g + k) * psi / dp;
-	e->states[3] = (w + g + k) * psi / dp;
-	e->weights = w * psi / (stage >= 3 ? dp : 1);
-	e->grads = g * psi / (stage >= 2 ? dp : 1);
-	e->optim = k * psi / (stage >= 1 ? dp : 1);
+	double d = s->dense, x = s->expert, nd = s->dense_dp, nx = s->expert_dp;
+	e->states[0] = (w + g + k) * (d + x);
+	e->states[1] = (w + g) * (d + x) + k * (d / nd + x / nx);
+	e->states[2] = w * (d + x) + (g + k) * (d / nd + x / nx);
+	e->states[3] = (w + g + k) * (d / nd + x / nx);
+	e->weights = w * (stage >= 3 ? d / nd + x / nx : d + x);
+	e->grads = g * (stage >= 2 ? d / nd + x / nx : d + x);
+	e->optim = k * (stage >= 1 ? d / nd + x / nx : d + x);
 }
 
 /* Korthikanti et al. 2022, activation memory of one transformer layer
@@ -53,14 +55,15 @@ static void activations(struct plan_est *e, const struct plan *p)
 static void memory(struct plan_est *e, const struct plan *p, enum recompute rc, int stage)
 {
 	const struct instance_type *it = e->it;
-	double params = p->job->model->parameters;
 
-	e->params_rank = params > 0 ? params / ((double)p->tp * p->pp) : -1;
+	plan_moe_split(p->job->model, &e->moe);
+	plan_moe_shards(p, &e->moe, &e->shards);
+	e->params_rank = e->shards.dense >= 0 ? e->shards.dense + e->shards.expert : -1;
 	for (int i = 0; i < 4; i++)
 		e->states[i] = -1;
 	e->weights = e->grads = e->optim = -1;
 	if (e->params_rank > 0)
-		model_states(e, e->params_rank, p->dp, stage);
+		model_states(e, &e->shards, stage);
 	activations(e, p);
 	e->act_used = e->act[rc];
 	e->total = e->states[stage] >= 0 && e->act_used >= 0 ? e->states[stage] + e->act_used : -1;
@@ -68,7 +71,7 @@ static void memory(struct plan_est *e, const struct plan *p, enum recompute rc, 
 	e->capacity = -1;
 	e->capacity_source = NULL;
 	if (catalog_is_neuron(it) && it->accel_memory_gib > 0) {
-		int cores = catalog_procs_per_node(it, e->own ? p->lnc : 0);
+		int cores = catalog_procs_per_node(it, catalog_lnc_valid(it, p->lnc) ? p->lnc : 0);
 		if (cores > 0) {
 			e->capacity = it->accel_memory_gib * GIB / cores;
 			e->capacity_source = it->accel_memory_source;
@@ -89,10 +92,11 @@ static void memory(struct plan_est *e, const struct plan *p, enum recompute rc, 
 static void timing(struct plan_est *e, const struct plan *p, double util, enum recompute rc)
 {
 	const struct spec_model *m = p->job->model;
-	double active = m->active_parameters > 0 ? m->active_parameters : m->parameters;
+	double active = e->moe.active;
 
 	e->factor = rc == RC_FULL ? 8 : 6;
 	e->peak = e->it->accel_peak_bf16_tflops > 0 ? e->it->accel_peak_bf16_tflops * 1e12 : -1;
+	e->node_peak = e->peak > 0 && e->it->accel_count > 0 ? e->peak * e->it->accel_count : -1;
 	e->achieved = e->peak > 0 && e->accels > 0 ? e->accels * e->peak * util : -1;
 	e->total_flops = active > 0 && m->tokens > 0 ? e->factor * active * m->tokens : -1;
 	e->run_seconds = e->total_flops > 0 && e->achieved > 0 ? e->total_flops / e->achieved : -1;
@@ -102,14 +106,14 @@ static void timing(struct plan_est *e, const struct plan *p, double util, enum r
 	e->steps = m->tokens > 0 && step_tokens > 0 ? m->tokens / step_tokens : -1;
 }
 
-/* Ring all-reduce of the bf16 gradients (plan.grad_bytes; ZeRO 3 adds
+/* Ring all-reduce of the bf16 gradients (plan_grad_bytes; ZeRO 3 adds
  * the parameter all-gathers: 1.5 times the traffic), and the pipeline's
  * point-to-point sends: each micro-batch passes s b h bf16 activations
  * forward and as many gradients backward per stage boundary (v times
  * when interleaved), split over TP with the scatter-gather optimisation.
  * All of it is counted on EFA at the rank's share of the instance
  * bandwidth, an upper bound where ranks talk over NVLink or NeuronLink. */
-static void network(struct plan_est *e, const struct plan *p, int stage)
+static void network(struct plan_est *e, const struct plan *p, int stage, enum recompute rc)
 {
 	const struct spec_model *m = p->job->model;
 
@@ -123,75 +127,74 @@ static void network(struct plan_est *e, const struct plan *p, int stage)
 		: (p->pp > 1 ? -1 : 0);
 	e->grad_seconds = e->grad_bytes >= 0 && e->net_bytes_per_s > 0 ? e->grad_bytes / e->net_bytes_per_s : -1;
 	e->pp_seconds = e->pp_bytes >= 0 && e->net_bytes_per_s > 0 ? e->pp_bytes / e->net_bytes_per_s : -1;
-	if (e->nodes == 1) /* nothing crosses EFA */
-		e->grad_seconds = e->pp_seconds = 0;
-}
-
-const char *plan_price_name(enum plan_price k)
-{
-	static const char *const names[] = { "on-demand", "spot", "reserved" };
-	return names[k];
-}
-
-double plan_price_of(const struct instance_type *it, enum plan_price k, const char **source,
-		     const char **date, const char **region)
-{
-	switch (k) {
-	case PRICE_SPOT:
-		*source = it->price_spot_source, *date = it->price_spot_date, *region = it->price_spot_region;
-		return it->price_spot;
-	case PRICE_RESERVED:
-		*source = it->price_reserved_source, *date = it->price_reserved_date,
-		*region = it->price_reserved_region;
-		return it->price_reserved;
-	default:
-		*source = it->price_source, *date = it->price_date, *region = it->price_region;
-		return it->price_on_demand;
+	plan_moe_all_to_all(p, e->ppn, rc, &e->a2a);
+	e->a2a_seconds = e->a2a.efa_bytes == 0 ? 0
+		: e->a2a.efa_bytes > 0 && e->net_bytes_per_s > 0 ? e->a2a.efa_bytes / e->net_bytes_per_s : -1;
+	if (e->nodes == 1) { /* nothing crosses EFA */
+		e->grad_seconds = e->pp_seconds = e->a2a_seconds = 0;
+		if (e->a2a.efa_bytes > 0)
+			e->a2a.efa_bytes = 0;
 	}
 }
 
 static void cost(struct plan_est *e, const struct plan *p, double hours)
 {
-	const char *src, *date, *region;
-
+	struct plan_price_inputs in;
+	plan_price_inputs_of(p->job, &in);
+	plan_rates(e->it, &in, e->rate);
 	e->hours_from_flag = hours > 0;
 	e->run_hours = hours > 0 ? hours : e->run_seconds > 0 ? e->run_seconds / 3600 : -1;
 	for (int k = 0; k < PRICE__COUNT; k++) {
-		double price = plan_price_of(e->it, (enum plan_price)k, &src, &date, &region);
+		double price = e->rate[k].usd;
 		e->hour[k] = price >= 0 && e->nodes > 0 ? price * e->nodes : -1;
 		e->run_cost[k] = e->hour[k] >= 0 && e->run_hours > 0 ? e->hour[k] * e->run_hours : -1;
+		e->usd_per_pflop_hour[k] = e->hour[k] >= 0 && e->achieved > 0
+			? e->hour[k] / (e->achieved / 1e15) : -1;
 	}
-	double discount = p->job->capacity->spot_discount;
-	e->spot_assumed_hour = e->hour[PRICE_SPOT] < 0 && discount > 0 && e->hour[PRICE_ON_DEMAND] >= 0
-		? e->hour[PRICE_ON_DEMAND] * (1 - discount) : -1;
-	e->usd_per_pflop_hour = e->hour[PRICE_ON_DEMAND] >= 0 && e->achieved > 0
-		? e->hour[PRICE_ON_DEMAND] / (e->achieved / 1e15) : -1;
+}
+
+double plan_utilization(const struct plan *p)
+{
+	double u = p->job->training->utilization;
+	return u > 0 ? u : PLAN_DEFAULT_UTILIZATION;
+}
+
+enum recompute plan_recompute(const struct plan *p)
+{
+	enum recompute r = p->job->training->recompute;
+	return r != RC_UNSET ? r : PLAN_DEFAULT_RECOMPUTE;
+}
+
+void plan_estimate_at(const struct plan *p, const struct instance_type *it, int nodes, int ppn,
+		      double hours, struct plan_est *e)
+{
+	enum recompute rc = plan_recompute(p);
+	int stage = p->job->training->zero_stage;
+
+	memset(e, 0, sizeof *e);
+	e->it = it;
+	e->own = it == p->it && nodes == p->nodes;
+	e->ranks = p->world;
+	e->nodes = nodes;
+	e->ppn = ppn;
+	e->whole_nodes = e->ppn > 0 && p->world % e->ppn == 0;
+	e->tp = p->tp, e->pp = p->pp, e->cp = p->cp, e->ep = p->ep, e->dp = p->dp;
+	e->accels = it->accel_count > 0 ? e->nodes * it->accel_count : 0;
+	memory(e, p, rc, stage);
+	timing(e, p, plan_utilization(p), rc);
+	network(e, p, stage, rc);
+	cost(e, p, hours);
 }
 
 void plan_estimate(const struct plan *p, const struct instance_type *it, double hours,
 		   struct plan_est *e)
 {
-	const struct spec_training *tr = p->job->training;
-	double util = tr->utilization > 0 ? tr->utilization : PLAN_DEFAULT_UTILIZATION;
-	enum recompute rc = tr->recompute != RC_UNSET ? tr->recompute : PLAN_DEFAULT_RECOMPUTE;
-	int stage = tr->zero_stage;
-
-	memset(e, 0, sizeof *e);
-	e->it = it;
-	e->own = it == p->it;
-	e->ranks = p->world;
-	if (e->own) {
-		e->nodes = p->nodes;
-		e->ppn = p->ppn;
-	} else {
+	int nodes = p->nodes, ppn = p->ppn;
+	if (it != p->it) {
 		int lnc = catalog_lnc_valid(it, p->lnc) ? p->lnc : 0;
-		e->ppn = catalog_procs_per_node(it, lnc);
-		e->nodes = e->ppn > 0 ? (p->world + e->ppn - 1) / e->ppn : 0;
+		ppn = catalog_procs_per_node(it, lnc);
+		nodes = ppn > 0 ? (p->world + ppn - 1) / ppn : 0;
 	}
-	e->whole_nodes = e->ppn > 0 && p->world % e->ppn == 0;
-	e->accels = it->accel_count > 0 ? e->nodes * it->accel_count : 0;
-	memory(e, p, rc, stage);
-	timing(e, p, util, rc);
-	network(e, p, stage);
-	cost(e, p, hours);
+	plan_estimate_at(p, it, nodes, ppn, hours, e);
+	e->own = it == p->it;
 }

@@ -1,60 +1,16 @@
 /* `trainforge plan`: the layout summary, then for each instance type its
  * memory fit, time, network share and cost, each number with its formula
  * or its source; unknown figures are shown as unknown, with what would
- * make them known. */
+ * make them known. The comparison table is gen/plan_table.c's, the
+ * owned-against-cloud table gen/plan_tco.c's. */
 #include "plan.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-
-#define GIB 1073741824.0
-
-/* The types to report: the request's, or the spec's own. */
-static size_t report_types(const struct plan *p, const struct plan_request *rq,
-			   const struct instance_type *const **types)
-{
-	static const struct instance_type *own[1];
-	if (rq->ntypes) {
-		*types = rq->types;
-		return rq->ntypes;
-	}
-	own[0] = p->it;
-	*types = own;
-	return 1;
-}
-
-static double utilization(const struct plan *p)
-{
-	double u = p->job->training->utilization;
-	return u > 0 ? u : PLAN_DEFAULT_UTILIZATION;
-}
-
-static enum recompute recompute(const struct plan *p)
-{
-	enum recompute r = p->job->training->recompute;
-	return r != RC_UNSET ? r : PLAN_DEFAULT_RECOMPUTE;
-}
-
-static void gib(struct buf *b, double bytes)
-{
-	if (bytes < 0)
-		buf_puts(b, "unknown");
-	else
-		buf_printf(b, "%.2f GiB", bytes / GIB);
-}
-
-static void money(struct buf *b, double usd)
-{
-	if (usd < 0)
-		buf_puts(b, "missing");
-	else if (usd >= 1000)
-		buf_printf(b, "$%.0f", usd);
-	else
-		buf_printf(b, "$%.2f", usd);
-}
+#include "plan_out.h"
+#include "tco.h"
 
 static void count(struct buf *b, double v)
 {
@@ -64,28 +20,85 @@ static void count(struct buf *b, double v)
 		buf_printf(b, "%.4g", v);
 }
 
+static void text_experts(const struct plan_moe *moe, const struct spec_model *m, struct buf *b)
+{
+	if (moe->from == MOE_DENSE)
+		return;
+	buf_puts(b, "  experts          ");
+	if (moe->from == MOE_UNSPLIT) {
+		buf_printf(b, "%d per layer, split unknown (%s): memory counts every parameter as dense, an upper bound\n",
+			   moe->experts, moe->why);
+		return;
+	}
+	buf_printf(b, "%.4g parameters = %.4g dense (attention, embeddings, router: over TP x PP) + %.4g in %d experts (over EP x TP x PP), ",
+		   m->parameters, moe->dense_params, moe->expert_params, moe->experts);
+	if (moe->from == MOE_FROM_FFN)
+		buf_printf(b, "from %d layers x %d experts x %d x %d x %d (%s%s)\n", m->layers, moe->experts,
+			   m->gated_ffn ? 3 : 2, m->hidden_size, m->expert_ffn_hidden_size,
+			   m->gated_ffn ? "gated" : "not gated", m->gated_ffn_given ? "" : ", the default; model.gated_ffn");
+	else
+		buf_printf(b, "from %.4g active with top-%d of %d experts\n", m->active_parameters, moe->topk,
+			   moe->experts);
+}
+
+/* Where each formula comes from: a document a user can open. */
+static const struct {
+	const char *formula, *source;
+} formula_sources[] = {
+	{ "training FLOPs", "Narayanan et al. 2021, SC21, eq. 4 <https://arxiv.org/abs/2104.04473>" },
+	{ "model states", "Rajbhandari et al. 2020, ZeRO, section 5 <https://arxiv.org/abs/1910.02054>" },
+	{ "expert shards", "NVIDIA/Megatron-LM megatron/core/parallel_state.py (initialize_model_parallel) "
+			   "<https://github.com/NVIDIA/Megatron-LM/blob/00caa53af30912914981c86f39db123961678bbd/megatron/core/parallel_state.py>" },
+	{ "activations", "Korthikanti et al. 2022, table 2 <https://arxiv.org/abs/2205.05198>" },
+};
+
+static void text_formula_sources(struct buf *b)
+{
+	for (size_t i = 0; i < sizeof formula_sources / sizeof formula_sources[0]; i++)
+		buf_printf(b, "  %-16s %s: %s\n", i ? "" : "formula sources", formula_sources[i].formula,
+			   formula_sources[i].source);
+}
+
+static void json_formula_sources(struct buf *b)
+{
+	out_jarr(b, "formulaSources");
+	for (size_t i = 0; i < sizeof formula_sources / sizeof formula_sources[0]; i++) {
+		buf_puts(b, i ? ",{" : "{");
+		out_jstr(b, "formula", formula_sources[i].formula);
+		out_jstr(b, "source", formula_sources[i].source);
+		buf_putc(b, '}');
+	}
+	buf_putc(b, ']');
+}
+
 static void text_model(const struct plan *p, struct buf *b)
 {
 	const struct spec_model *m = p->job->model;
 	const struct spec_training *tr = p->job->training;
+	struct plan_moe moe;
+	plan_moe_split(m, &moe);
 
 	buf_puts(b, "  model            parameters ");
 	count(b, m->parameters);
-	if (m->active_parameters > 0)
-		buf_printf(b, " (%.4g active per token)", m->active_parameters);
+	if (moe.active > 0 && moe.active != m->parameters)
+		buf_printf(b, " (%.4g active per token%s)", moe.active,
+			   moe.active_derived ? ", derived from the experts" : "");
 	buf_puts(b, ", tokens ");
 	count(b, m->tokens);
 	buf_printf(b, ", layers %d, hidden %d, heads %d, sequence %d (0: not given)\n", m->layers,
 		   m->hidden_size, m->attention_heads, m->seq_length);
+	text_experts(&moe, m, b);
 	buf_printf(b, "  assumptions      utilization %.3g of peak dense BF16%s; recompute %s%s; ZeRO stage %d%s\n",
-		   utilization(p), tr->utilization > 0 ? "" : " (default; set training.utilization)",
-		   recompute_name(recompute(p)), tr->recompute != RC_UNSET ? "" : " (default; training.recompute)",
+		   plan_utilization(p), tr->utilization > 0 ? "" : " (default; set training.utilization)",
+		   recompute_name(plan_recompute(p)), tr->recompute != RC_UNSET ? "" : " (default; training.recompute)",
 		   tr->zero_stage, tr->zero_stage ? "" : " (training.zero_stage)");
 	buf_puts(b, "  formulas         training FLOPs = 6 x active parameters x tokens (8 with full recomputation);\n"
 		    "                   model states per rank (ZeRO, 16 bytes/parameter for mixed-precision Adam):\n"
-		    "                   0: 16 psi, 1: 4 psi + 12 psi/DP, 2: 2 psi + 14 psi/DP, 3: 16 psi/DP, psi = P/(TP x PP);\n"
-		    "                   activations per rank (Korthikanti et al. 2022, sequence parallel): L x s b h x\n"
+		    "                   0: 16 psi, 1: 4 psi + 12 psi/DP, 2: 2 psi + 14 psi/DP, 3: 16 psi/DP, psi = dense/(TP x PP)\n"
+		    "                   + experts/(EP x TP x PP), the experts' shards over DP x CP / EP ranks;\n"
+		    "                   activations per rank (sequence parallel): L x s b h x\n"
 		    "                   (34 + 5 a s/h) / TP without, 34 / TP selective, 2 / TP full recomputation\n");
+	text_formula_sources(b);
 }
 
 static void text_memory(const struct plan *p, const struct plan_est *e, struct buf *b)
@@ -94,34 +107,39 @@ static void text_memory(const struct plan *p, const struct plan_est *e, struct b
 
 	buf_puts(b, "  memory/rank      ");
 	if (e->params_rank < 0) {
-		buf_puts(b, "unknown: give model.parameters\n");
+		buf_puts(b, "unknown: give model.parameters\n                   ");
 	} else {
-		buf_printf(b, "psi %.4g parameters%s; weights ", e->params_rank,
-			   p->ep > 1 ? " (experts not split by EP: an upper bound)" : "");
-		gib(b, e->weights);
+		buf_printf(b, "psi %.4g parameters", e->params_rank);
+		if (e->moe.from == MOE_UNSPLIT)
+			buf_puts(b, " (experts not split by EP: an upper bound)");
+		else if (e->moe.from != MOE_DENSE)
+			buf_printf(b, " (dense %.4g + experts %.4g; experts' ZeRO shards over %.4g ranks)",
+				   e->shards.dense, e->shards.expert, e->shards.expert_dp);
+		buf_puts(b, "; weights ");
+		out_gib(b, e->weights);
 		buf_puts(b, " + gradients ");
-		gib(b, e->grads);
+		out_gib(b, e->grads);
 		buf_puts(b, " + optimizer ");
-		gib(b, e->optim);
+		out_gib(b, e->optim);
 		buf_printf(b, " = %.2f GiB at ZeRO %d (stages 0-3: %.2f, %.2f, %.2f, %.2f GiB)\n",
-			   e->states[stage] / GIB, stage, e->states[0] / GIB, e->states[1] / GIB,
-			   e->states[2] / GIB, e->states[3] / GIB);
+			   e->states[stage] / PLAN_GIB, stage, e->states[0] / PLAN_GIB, e->states[1] / PLAN_GIB,
+			   e->states[2] / PLAN_GIB, e->states[3] / PLAN_GIB);
 		buf_puts(b, "                   ");
 	}
-	buf_printf(b, "activations %s ", recompute_name(recompute(p)));
-	gib(b, e->act_used);
+	buf_printf(b, "activations %s ", recompute_name(plan_recompute(p)));
+	out_gib(b, e->act_used);
 	if (e->act_used < 0)
 		buf_puts(b, " (needs model.layers, hidden_size, seq_length; heads without recomputation)");
 	buf_puts(b, " (none ");
-	gib(b, e->act[RC_NONE]);
+	out_gib(b, e->act[RC_NONE]);
 	buf_puts(b, ", selective ");
-	gib(b, e->act[RC_SELECTIVE]);
+	out_gib(b, e->act[RC_SELECTIVE]);
 	buf_puts(b, ", full ");
-	gib(b, e->act[RC_FULL]);
+	out_gib(b, e->act[RC_FULL]);
 	buf_puts(b, ")\n                   total ");
-	gib(b, e->total);
+	out_gib(b, e->total);
 	buf_puts(b, " of ");
-	gib(b, e->capacity);
+	out_gib(b, e->capacity);
 	if (e->capacity < 0)
 		buf_printf(b, " (the catalog has no accelerator memory for %s)", e->it->name);
 	buf_printf(b, " per rank: %s\n", e->fits == 1 ? "fits" : e->fits == 0 ? "does NOT fit" : "fit unknown");
@@ -137,6 +155,21 @@ static void fraction(struct buf *b, double seconds, double step)
 		buf_printf(b, "%.3g s", seconds);
 }
 
+static void text_all_to_all(const struct plan_est *e, struct buf *b)
+{
+	if (e->ep <= 1 || e->moe.experts <= 1)
+		return;
+	buf_puts(b, "  all-to-all       ");
+	if (e->a2a.bytes < 0) {
+		buf_puts(b, "unknown: give model.experts_per_token (and layers, hidden_size, seq_length)\n");
+		return;
+	}
+	buf_printf(b, "%.4g GB per rank per step (top-%d, %d of the %d EP peers on its node); over EFA %.4g GB: ",
+		   e->a2a.bytes / 1e9, e->moe.topk, e->a2a.peers_in_node, e->ep, e->a2a.efa_bytes / 1e9);
+	fraction(b, e->a2a_seconds, e->step_seconds);
+	buf_putc(b, '\n');
+}
+
 static void text_time(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	buf_puts(b, "  throughput       ");
@@ -145,7 +178,7 @@ static void text_time(const struct plan *p, const struct plan_est *e, struct buf
 			   e->it->accel_model ? e->it->accel_model : e->it->name);
 	else
 		buf_printf(b, "%d x %.4g TFLOPS peak x %.3g = %.4g PFLOP/s achieved\n", e->accels,
-			   e->peak / 1e12, utilization(p), e->achieved / 1e15);
+			   e->peak / 1e12, plan_utilization(p), e->achieved / 1e15);
 	buf_puts(b, "  time             step ");
 	if (e->step_seconds < 0)
 		buf_puts(b, "unknown");
@@ -172,36 +205,57 @@ static void text_time(const struct plan *p, const struct plan_est *e, struct buf
 	buf_puts(b, "; pipeline ");
 	fraction(b, e->pp_seconds, e->step_seconds);
 	buf_printf(b, "; bubble %.1f%% of the step\n", 100 * e->bubble);
+	text_all_to_all(e, b);
+}
+
+/* Where a rate came from, or why there is none; a rate of another
+ * region is a figure of its own, never the row's. */
+void plan_rate_text(const struct plan_rate *r, struct buf *b)
+{
+	switch (r->from) {
+	case RATE_CATALOG:
+		buf_printf(b, "catalog, %s, %s", r->region, r->date ? r->date : "undated");
+		break;
+	case RATE_DISCOUNT:
+		buf_printf(b, "on demand less %.3g%%: the assumption %s", 100 * r->discount, r->assumption);
+		break;
+	case RATE_USER:
+		buf_printf(b, "the user's figure %s", r->assumption);
+		break;
+	case RATE_NONE: {
+		char why[200];
+		plan_rate_why(r, why, sizeof why);
+		buf_puts(b, why);
+		break;
+	}
+	}
+	if (r->from == RATE_NONE && r->other_usd >= 0)
+		buf_printf(b, "; nearest region with one: %s at $%.6g/node-hour, a separate figure not used here",
+			   r->other_region, r->other_usd);
 }
 
 static void text_cost(const struct plan_est *e, struct buf *b)
 {
-	buf_puts(b, "  cost             ");
-	for (int k = 0; k < PRICE__COUNT; k++) {
-		buf_printf(b, "%s%s ", k ? "; " : "", plan_price_name((enum plan_price)k));
-		money(b, e->hour[k]);
-		if (e->hour[k] >= 0)
-			buf_puts(b, "/h");
-	}
-	if (e->spot_assumed_hour >= 0) {
-		buf_puts(b, " (spot at the spec's assumed capacity.spot_discount: ");
-		money(b, e->spot_assumed_hour);
-		buf_puts(b, "/h)");
-	}
-	buf_puts(b, "\n  run cost         ");
-	if (e->run_hours < 0) {
+	buf_puts(b, "  run length       ");
+	if (e->run_hours < 0)
 		buf_puts(b, "unknown: give --hours, or model.tokens for an estimate\n");
-	} else {
-		buf_printf(b, "%.0f h (%s): ", e->run_hours, e->hours_from_flag ? "--hours" : "estimate");
-		for (int k = 0; k < PRICE__COUNT; k++) {
-			buf_printf(b, "%s%s ", k ? "; " : "", plan_price_name((enum plan_price)k));
-			money(b, e->run_cost[k]);
+	else
+		buf_printf(b, "%.0f h (%s)\n", e->run_hours, e->hours_from_flag ? "--hours" : "estimate");
+	for (int k = 0; k < PRICE__COUNT; k++) {
+		buf_printf(b, "  %-16s ", plan_price_name((enum plan_price)k));
+		if (e->hour[k] < 0) {
+			buf_puts(b, "unknown: ");
+		} else {
+			out_money(b, e->hour[k], "unknown");
+			buf_puts(b, "/h, run ");
+			out_money(b, e->run_cost[k], "unknown");
+			buf_puts(b, ", ");
+			out_money(b, e->usd_per_pflop_hour[k], "unknown");
+			buf_puts(b, " per PFLOP-hour delivered (");
 		}
-		buf_putc(b, '\n');
+		plan_rate_text(&e->rate[k], b);
+		buf_puts(b, e->hour[k] < 0 ? "\n" : ")\n");
 	}
-	buf_puts(b, "  per PFLOP-hour   ");
-	money(b, e->usd_per_pflop_hour);
-	buf_puts(b, e->usd_per_pflop_hour >= 0 ? " on demand, delivered at the utilization\n" : " (needs a price and a peak)\n");
 }
 
 static void src_line(struct buf *b, const char *what, const char *src)
@@ -220,7 +274,7 @@ static void fig_line(struct buf *b, const char *what, const struct instance_type
 		src_line(b, what, src);
 }
 
-static void text_sources(const struct plan *p, const struct plan_est *e, struct buf *b)
+static void text_sources(const struct plan_est *e, struct buf *b)
 {
 	const struct instance_type *it = e->it;
 	buf_puts(b, "  sources\n");
@@ -231,136 +285,90 @@ static void text_sources(const struct plan *p, const struct plan_est *e, struct 
 	if (it->derived_note)
 		buf_printf(b, "    %-14s %s\n", "derived", it->derived_note);
 	for (int k = 0; k < PRICE__COUNT; k++) {
-		const char *src, *date, *region;
-		double price = plan_price_of(it, (enum plan_price)k, &src, &date, &region);
-		if (price < 0) {
+		const struct plan_rate *r = &e->rate[k];
+		if (r->from == RATE_CATALOG)
+			buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", plan_price_name((enum plan_price)k),
+				   r->usd, r->region, r->date, r->source);
+		else if (r->other_usd >= 0)
+			buf_printf(b, "    %-14s none in %s; $%.6g/h in %s, valid %s (not used): %s\n",
+				   plan_price_name((enum plan_price)k), r->region, r->other_usd,
+				   r->other_region, r->other_date, r->other_source);
+		else if (r->from == RATE_NONE)
 			src_line(b, plan_price_name((enum plan_price)k), NULL);
-			continue;
-		}
-		buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", plan_price_name((enum plan_price)k),
-			   price, region, date, src);
 	}
-	const char *region = p->job->cluster->region;
-	const struct catalog_price *cb = catalog_capacity_block(it, region, NULL);
-	if (cb)
-		buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", "capacity block", cb->usd_per_hour,
-			   cb->region, cb->date, cb->source);
-	else if (it->capacity_block_count)
-		buf_printf(b, "    %-14s none in %s (the catalog has rates in %d other regions)\n",
-			   "capacity block", region, it->capacity_block_count);
-	else
-		src_line(b, "capacity block", NULL);
 }
 
-static void text_estimate(const struct plan *p, const struct plan_est *e, struct buf *b)
+static void text_row(const struct plan *p, const struct plan_row *r, struct buf *b)
 {
-	const struct instance_type *it = e->it;
-	buf_printf(b, "%s%s: %d nodes x %d processes", it->name, e->own ? " (the spec's type)" : "",
-		   e->nodes, e->ppn);
-	if (e->ppn <= 0)
-		buf_puts(b, " (no accelerators: the layout cannot run here)");
-	else if (!e->whole_nodes)
+	const struct plan_est *e = &r->est;
+	const struct instance_type *it = r->it;
+	char layout[96];
+	buf_printf(b, "%s%s%s: ", it->name, r->own ? " (the spec's type)" : "",
+		   it->provisional ? " (provisional: not yet confirmed by EC2; DERIVED figures are marked below)" : "");
+	if (r->status == ROW_NOT_IN_TIME) {
+		buf_printf(b, "searched from %d nodes: %s\n", r->nodes, r->why);
+		return;
+	}
+	if (r->status == ROW_NO_PEAK || r->status == ROW_NO_ACCEL || r->status == ROW_NO_RUN) {
+		buf_puts(b, r->status == ROW_NO_PEAK ? (r->why ? r->why : "no sourced peak: cannot size") : "");
+		buf_puts(b, r->status == ROW_NO_PEAK ? "\n"
+			    : r->status == ROW_NO_RUN ? "no run length to meet the deadline with: give model.tokens\n"
+			    : "no accelerators: the layout cannot run here\n");
+		return;
+	}
+	buf_printf(b, "%d nodes x %d processes", e->nodes, e->ppn);
+	if (!e->whole_nodes && e->ppn > 0)
 		buf_printf(b, " (%d ranks leave the last node part-empty)", e->ranks);
-	buf_printf(b, ", %d x %s\n", e->accels, it->accel_model ? it->accel_model : "accelerator");
-	text_memory(p, e, b);
+	buf_printf(b, ", %d x %s", e->accels, it->accel_model ? it->accel_model : "accelerator");
+	plan_row_layout(r, layout, sizeof layout);
+	if (r->status == ROW_NO_LAYOUT)
+		buf_printf(b, "; no valid layout here: %s\n", r->why);
+	else
+		buf_printf(b, "; %s%s%s\n", layout, r->layout_changed ? " (not the spec's degrees)" : "",
+			   r->global_changed ? ", global batch changed to divide" : "");
+	if (r->status == ROW_OK)
+		text_memory(p, e, b);
 	text_time(p, e, b);
-	if (e->own)
+	if (r->own && r->nodes == p->nodes)
 		plan_fleet_loss_text(p, e, b);
 	text_cost(e, b);
-	text_sources(p, e, b);
-}
-
-static void text_table(const struct plan_est *es, size_t n, struct buf *b)
-{
-	buf_puts(b, "comparison (on-demand; - unknown)\n");
-	buf_printf(b, "  %-18s %6s %10s %10s %5s %9s %9s %10s %11s %10s\n", "type", "nodes", "mem GiB",
-		   "cap GiB", "fits", "PFLOP/s", "run days", "$/h", "run $", "$/PFLOP-h");
-	for (size_t i = 0; i < n; i++) {
-		const struct plan_est *e = &es[i];
-		char c[8][32];
-#define CELL(k, ok, ...) do { if (ok) snprintf(c[k], sizeof c[k], __VA_ARGS__); else snprintf(c[k], sizeof c[k], "-"); } while (0)
-		CELL(0, e->total >= 0, "%.1f", e->total / GIB);
-		CELL(1, e->capacity >= 0, "%.1f", e->capacity / GIB);
-		CELL(2, e->fits >= 0, "%s", e->fits ? "yes" : "no");
-		CELL(3, e->achieved >= 0, "%.4g", e->achieved / 1e15);
-		CELL(4, e->run_seconds >= 0, "%.1f", e->run_seconds / 86400);
-		CELL(5, e->hour[0] >= 0, "%.2f", e->hour[0]);
-		CELL(6, e->run_cost[0] >= 0, "%.0f", e->run_cost[0]);
-		CELL(7, e->usd_per_pflop_hour >= 0, "%.2f", e->usd_per_pflop_hour);
-#undef CELL
-		buf_printf(b, "  %-18s %6d %10s %10s %5s %9s %9s %10s %11s %10s\n", e->it->name, e->nodes,
-			   c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
-	}
+	text_sources(e, b);
 }
 
 void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE *out)
 {
-	const struct instance_type *const *types;
-	size_t n = report_types(p, rq, &types);
-	struct plan_est *es = calloc(n, sizeof *es);
+	struct plan_compare c;
 	struct buf b = BUF_INIT;
 
 	plan_print_text(p, out, rq->hours);
 	text_model(p, &b);
-	for (size_t i = 0; i < n && es; i++) {
-		plan_estimate(p, types[i], rq->hours, &es[i]);
-		text_estimate(p, &es[i], &b);
+	if (plan_compare_run(p, rq, &c)) {
+		for (size_t i = 0; i < c.n; i++)
+			text_row(p, &c.rows[i], &b);
+		if (c.n > 1 || rq->deadline_days > 0)
+			plan_compare_text(p, &c, &b);
+		plan_compare_free(&c);
 	}
-	if (n > 1 && es)
-		text_table(es, n, &b);
+	if (rq->tco)
+		plan_tco_text(p, rq->tco, &b);
 	if (b.p)
 		fputs(b.p, out);
 	buf_free(&b);
-	free(es);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
 
-static void jnum(struct buf *b, const char *key, double v)
+static void json_memory(const struct plan_est *e, struct buf *b)
 {
-	if (v >= 0 && isfinite(v))
-		buf_printf(b, "\"%s\":%.10g", key, v);
-	else
-		buf_printf(b, "\"%s\":null", key);
-}
-
-static void jstr(struct buf *b, const char *key, const char *v)
-{
-	buf_printf(b, "\"%s\":", key);
-	if (!v) {
-		buf_puts(b, "null");
-		return;
-	}
-	buf_putc(b, '"');
-	buf_put_json(b, v, strlen(v));
-	buf_putc(b, '"');
-}
-
-static void json_estimate(const struct plan *p, const struct plan_est *e, struct buf *b)
-{
-	const struct instance_type *it = e->it;
-	buf_putc(b, '{');
-	jstr(b, "instance", it->name);
-	buf_printf(b, ",\"own\":%s,\"nodes\":%d,\"processesPerNode\":%d,\"ranks\":%d,\"accelerators\":%d,\"wholeNodes\":%s",
-		   e->own ? "true" : "false", e->nodes, e->ppn, e->ranks, e->accels,
-		   e->whole_nodes ? "true" : "false");
-	buf_putc(b, ',');
-	jstr(b, "provisional", it->provisional);
-	buf_puts(b, ",\"derivedFigures\":[");
-	for (int f = 0, n = 0; f < CATALOG_FIG__COUNT; f++)
-		if (catalog_fig_derived(it, (enum catalog_fig)f))
-			buf_printf(b, "%s\"%s\"", n++ ? "," : "", catalog_fig_name((enum catalog_fig)f));
-	buf_puts(b, "],");
-	jstr(b, "derivedNote", it->derived_note);
-	buf_puts(b, ",\"memory\":{");
-	jnum(b, "parametersPerRank", e->params_rank);
-	buf_putc(b, ',');
-	jnum(b, "weightsBytes", e->weights);
-	buf_putc(b, ',');
-	jnum(b, "gradientsBytes", e->grads);
-	buf_putc(b, ',');
-	jnum(b, "optimizerBytes", e->optim);
-	buf_puts(b, ",\"zeroStageBytes\":[");
+	out_jobj(b, "memory");
+	out_jnum(b, "parametersPerRank", e->params_rank);
+	out_jnum(b, "denseParametersPerRank", e->shards.dense);
+	out_jnum(b, "expertParametersPerRank", e->moe.from == MOE_UNSPLIT ? -1 : e->shards.expert);
+	out_jnum(b, "expertDataParallel", e->moe.from == MOE_DENSE ? -1 : e->shards.expert_dp);
+	out_jnum(b, "weightsBytes", e->weights);
+	out_jnum(b, "gradientsBytes", e->grads);
+	out_jnum(b, "optimizerBytes", e->optim);
+	out_jarr(b, "zeroStageBytes");
 	for (int i = 0; i < 4; i++) {
 		if (i)
 			buf_putc(b, ',');
@@ -369,125 +377,167 @@ static void json_estimate(const struct plan *p, const struct plan_est *e, struct
 		else
 			buf_puts(b, "null");
 	}
-	buf_puts(b, "],\"activationsBytes\":{");
-	jnum(b, "none", e->act[RC_NONE]);
-	buf_putc(b, ',');
-	jnum(b, "selective", e->act[RC_SELECTIVE]);
-	buf_putc(b, ',');
-	jnum(b, "full", e->act[RC_FULL]);
-	buf_puts(b, "},");
-	jnum(b, "totalBytes", e->total);
-	buf_putc(b, ',');
-	jnum(b, "capacityBytes", e->capacity);
-	buf_putc(b, ',');
-	jstr(b, "capacitySource", e->capacity_source);
-	buf_printf(b, ",\"fits\":%s}", e->fits == 1 ? "true" : e->fits == 0 ? "false" : "null");
-	buf_printf(b, ",\"time\":{\"flopsPerParameterToken\":%g,", e->factor);
-	jnum(b, "peakFlopsPerAccelerator", e->peak);
-	buf_putc(b, ',');
-	jstr(b, "peakSource", it->peak_source);
-	buf_putc(b, ',');
-	jnum(b, "achievedFlops", e->achieved);
-	buf_putc(b, ',');
-	jnum(b, "totalFlops", e->total_flops);
-	buf_putc(b, ',');
-	jnum(b, "stepSeconds", e->step_seconds);
-	buf_putc(b, ',');
-	jnum(b, "steps", e->steps);
-	buf_putc(b, ',');
-	jnum(b, "runSeconds", e->run_seconds);
-	buf_putc(b, ',');
-	jnum(b, "runDays", e->run_seconds >= 0 ? e->run_seconds / 86400 : -1);
-	buf_puts(b, "},\"network\":{");
-	jnum(b, "efaGbps", it->efa_gbps >= 0 ? it->efa_gbps : -1);
-	buf_putc(b, ',');
-	jstr(b, "efaSource", it->efa_gbps_source);
-	buf_putc(b, ',');
-	jnum(b, "bytesPerSecondPerRank", e->net_bytes_per_s);
-	buf_putc(b, ',');
-	jnum(b, "gradientBytesPerRank", e->grad_bytes);
-	buf_putc(b, ',');
-	jnum(b, "gradientSeconds", e->grad_seconds);
-	buf_putc(b, ',');
-	jnum(b, "gradientFraction", e->grad_seconds >= 0 && e->step_seconds > 0 ? e->grad_seconds / e->step_seconds : -1);
-	buf_putc(b, ',');
-	jnum(b, "pipelineBytesPerRank", e->pp_bytes);
-	buf_putc(b, ',');
-	jnum(b, "pipelineSeconds", e->pp_seconds);
-	buf_putc(b, ',');
-	jnum(b, "pipelineFraction", e->pp_seconds >= 0 && e->step_seconds > 0 ? e->pp_seconds / e->step_seconds : -1);
-	buf_putc(b, ',');
-	jnum(b, "bubbleFraction", e->bubble);
-	buf_puts(b, "},\"cost\":{");
-	jnum(b, "runHours", e->run_hours);
-	buf_printf(b, ",\"runHoursFrom\":%s", e->run_hours < 0 ? "null" : e->hours_from_flag ? "\"--hours\"" : "\"estimate\"");
+	buf_putc(b, ']');
+	out_jobj(b, "activationsBytes");
+	out_jnum(b, "none", e->act[RC_NONE]);
+	out_jnum(b, "selective", e->act[RC_SELECTIVE]);
+	out_jnum(b, "full", e->act[RC_FULL]);
+	buf_putc(b, '}');
+	out_jnum(b, "totalBytes", e->total);
+	out_jnum(b, "capacityBytes", e->capacity);
+	out_jstr(b, "capacitySource", e->capacity_source);
+	out_jtri(b, "fits", e->fits);
+	out_jbool(b, "upperBound", e->moe.from == MOE_UNSPLIT);
+	buf_putc(b, '}');
+}
+
+static void json_network(const struct plan_est *e, struct buf *b)
+{
+	const struct instance_type *it = e->it;
+	double step = e->step_seconds;
+	out_jobj(b, "network");
+	out_jnum(b, "efaGbps", it->efa_gbps >= 0 ? it->efa_gbps : -1);
+	out_jstr(b, "efaSource", it->efa_gbps_source);
+	out_jnum(b, "bytesPerSecondPerRank", e->net_bytes_per_s);
+	out_jnum(b, "gradientBytesPerRank", e->grad_bytes);
+	out_jnum(b, "gradientSeconds", e->grad_seconds);
+	out_jnum(b, "gradientFraction", e->grad_seconds >= 0 && step > 0 ? e->grad_seconds / step : -1);
+	out_jnum(b, "pipelineBytesPerRank", e->pp_bytes);
+	out_jnum(b, "pipelineSeconds", e->pp_seconds);
+	out_jnum(b, "pipelineFraction", e->pp_seconds >= 0 && step > 0 ? e->pp_seconds / step : -1);
+	out_jnum(b, "allToAllBytesPerRank", e->a2a.bytes);
+	out_jnum(b, "allToAllEfaBytesPerRank", e->a2a.efa_bytes);
+	out_jint(b, "allToAllPeersInNode", e->a2a.peers_in_node);
+	out_jnum(b, "allToAllSeconds", e->a2a_seconds);
+	out_jnum(b, "allToAllFraction", e->a2a_seconds >= 0 && step > 0 ? e->a2a_seconds / step : -1);
+	out_jnum(b, "bubbleFraction", e->bubble);
+	buf_putc(b, '}');
+}
+
+void plan_rate_json(const struct plan_rate *r, struct buf *b)
+{
+	out_jnum(b, "usdPerNodeHour", r->usd);
+	out_jstr(b, "from", plan_rate_from_name(r->from));
+	out_jstr(b, "region", r->region);
+	out_jstr(b, "source", r->from == RATE_CATALOG ? r->source : NULL);
+	out_jstr(b, "date", r->from == RATE_CATALOG ? r->date : NULL);
+	out_jnum(b, "discount", r->assumption && r->from != RATE_USER ? r->discount : -1);
+	out_jstr(b, "assumption", r->assumption);
+	char why[200];
+	plan_rate_why(r, why, sizeof why);
+	out_jstr(b, "why", r->from == RATE_NONE ? why : NULL);
+	if (r->other_usd < 0) {
+		out_jstr(b, "otherRegion", NULL);
+		return;
+	}
+	out_jobj(b, "otherRegion");
+	out_jstr(b, "region", r->other_region);
+	out_jnum(b, "usdPerNodeHour", r->other_usd);
+	out_jstr(b, "source", r->other_source);
+	out_jstr(b, "date", r->other_date);
+	out_jbool(b, "used", false);
+	buf_putc(b, '}');
+}
+
+static void json_cost(const struct plan_est *e, struct buf *b)
+{
+	out_jobj(b, "cost");
+	out_jnum(b, "runHours", e->run_hours);
+	out_jstr(b, "runHoursFrom", e->run_hours < 0 ? NULL : e->hours_from_flag ? "--hours" : "estimate");
 	for (int k = 0; k < PRICE__COUNT; k++) {
-		const char *src, *date, *region;
-		double price = plan_price_of(it, (enum plan_price)k, &src, &date, &region);
-		buf_printf(b, ",\"%s\":{", k == PRICE_ON_DEMAND ? "onDemand" : plan_price_name((enum plan_price)k));
-		jnum(b, "usdPerNodeHour", price);
-		buf_putc(b, ',');
-		jnum(b, "usdPerHour", e->hour[k]);
-		buf_putc(b, ',');
-		jnum(b, "usdPerRun", e->run_cost[k]);
-		buf_putc(b, ',');
-		jstr(b, "source", src);
-		buf_putc(b, ',');
-		jstr(b, "date", date);
-		buf_putc(b, ',');
-		jstr(b, "region", region);
+		out_jobj(b, plan_price_key((enum plan_price)k));
+		plan_rate_json(&e->rate[k], b);
+		out_jnum(b, "usdPerHour", e->hour[k]);
+		out_jnum(b, "usdPerRun", e->run_cost[k]);
+		out_jnum(b, "usdPerPflopHour", e->usd_per_pflop_hour[k]);
 		buf_putc(b, '}');
 	}
-	const struct catalog_price *cb = catalog_capacity_block(it, p->job->cluster->region, NULL);
-	buf_puts(b, ",\"capacityBlock\":{");
-	jnum(b, "usdPerNodeHour", cb ? cb->usd_per_hour : -1);
-	buf_putc(b, ',');
-	jnum(b, "usdPerHour", cb && e->nodes > 0 ? cb->usd_per_hour * e->nodes : -1);
-	buf_putc(b, ',');
-	jnum(b, "usdPerRun", cb && e->nodes > 0 && e->run_hours > 0 ? cb->usd_per_hour * e->nodes * e->run_hours : -1);
-	buf_putc(b, ',');
-	jstr(b, "source", cb ? cb->source : NULL);
-	buf_putc(b, ',');
-	jstr(b, "date", cb ? cb->date : NULL);
-	buf_putc(b, ',');
-	jstr(b, "region", cb ? cb->region : NULL);
-	buf_puts(b, "},");
-	jnum(b, "spotAssumedUsdPerHour", e->spot_assumed_hour);
-	buf_putc(b, ',');
-	jnum(b, "usdPerPflopHour", e->usd_per_pflop_hour);
-	buf_puts(b, "}}");
+	buf_putc(b, '}');
+}
+
+void plan_est_json(const struct plan_est *e, struct buf *b)
+{
+	const struct instance_type *it = e->it;
+	out_jstr(b, "instance", it->name);
+	out_jstr(b, "provisional", it->provisional);
+	out_jarr(b, "derivedFigures");
+	for (int f = 0, n = 0; f < CATALOG_FIG__COUNT; f++)
+		if (catalog_fig_derived(it, (enum catalog_fig)f))
+			buf_printf(b, "%s\"%s\"", n++ ? "," : "", catalog_fig_name((enum catalog_fig)f));
+	buf_putc(b, ']');
+	out_jstr(b, "derivedNote", it->derived_note);
+	out_jbool(b, "own", e->own);
+	out_jint(b, "nodes", e->nodes);
+	out_jint(b, "processesPerNode", e->ppn);
+	out_jint(b, "ranks", e->ranks);
+	out_jint(b, "accelerators", e->accels);
+	out_jbool(b, "wholeNodes", e->whole_nodes);
+	json_memory(e, b);
+	out_jobj(b, "time");
+	buf_printf(b, "\"flopsPerParameterToken\":%g", e->factor);
+	out_jnum(b, "activeParameters", e->moe.active);
+	out_jnum(b, "peakFlopsPerAccelerator", e->peak);
+	out_jstr(b, "peakSource", it->peak_source);
+	out_jnum(b, "achievedFlops", e->achieved);
+	out_jnum(b, "totalFlops", e->total_flops);
+	out_jnum(b, "stepSeconds", e->step_seconds);
+	out_jnum(b, "steps", e->steps);
+	out_jnum(b, "runSeconds", e->run_seconds);
+	out_jnum(b, "runDays", e->run_seconds >= 0 ? e->run_seconds / 86400 : -1);
+	buf_putc(b, '}');
+	json_network(e, b);
+	json_cost(e, b);
+}
+
+static void json_model(const struct plan *p, struct buf *b)
+{
+	const struct spec_model *m = p->job->model;
+	struct plan_moe moe;
+	plan_moe_split(m, &moe);
+	out_jobj(b, "model");
+	out_jnum(b, "parameters", m->parameters > 0 ? m->parameters : -1);
+	out_jnum(b, "activeParameters", moe.active);
+	out_jbool(b, "activeDerived", moe.active_derived);
+	out_jnum(b, "tokens", m->tokens > 0 ? m->tokens : -1);
+	out_jint(b, "layers", m->layers);
+	out_jint(b, "hiddenSize", m->hidden_size);
+	out_jint(b, "attentionHeads", m->attention_heads);
+	out_jint(b, "seqLength", m->seq_length);
+	out_jint(b, "experts", m->experts);
+	out_jint(b, "expertsPerToken", m->experts_per_token);
+	out_jstr(b, "expertSplit", plan_moe_from_name(moe.from));
+	out_jnum(b, "expertParameters", moe.from == MOE_UNSPLIT ? -1 : moe.expert_params);
+	out_jnum(b, "denseParameters", moe.dense_params);
+	out_jstr(b, "expertSplitNeeds", moe.why);
+	buf_putc(b, '}');
 }
 
 void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE *out)
 {
-	const struct spec_model *m = p->job->model;
 	const struct spec_training *tr = p->job->training;
-	const struct instance_type *const *types;
-	size_t n = report_types(p, rq, &types);
 	struct buf b = BUF_INIT;
+	struct plan_compare c;
 
-	buf_putc(&b, '{');
+	buf_puts(&b, "{\"schemaVersion\":1,");
 	plan_json_fields(p, &b, rq->hours);
-	buf_puts(&b, ",\"model\":{");
-	jnum(&b, "parameters", m->parameters > 0 ? m->parameters : -1);
-	buf_putc(&b, ',');
-	jnum(&b, "activeParameters", m->active_parameters > 0 ? m->active_parameters : -1);
-	buf_putc(&b, ',');
-	jnum(&b, "tokens", m->tokens > 0 ? m->tokens : -1);
-	buf_printf(&b, ",\"layers\":%d,\"hiddenSize\":%d,\"attentionHeads\":%d,\"seqLength\":%d}",
-		   m->layers, m->hidden_size, m->attention_heads, m->seq_length);
-	buf_printf(&b, ",\"assumptions\":{\"utilization\":%.10g,\"utilizationDefault\":%s,\"recompute\":\"%s\",\"recomputeDefault\":%s,\"zeroStage\":%d}",
-		   utilization(p), tr->utilization > 0 ? "false" : "true", recompute_name(recompute(p)),
-		   tr->recompute != RC_UNSET ? "false" : "true", tr->zero_stage);
-	buf_puts(&b, ",\"estimates\":[");
-	for (size_t i = 0; i < n; i++) {
-		struct plan_est e;
-		plan_estimate(p, types[i], rq->hours, &e);
-		if (i)
-			buf_putc(&b, ',');
-		json_estimate(p, &e, &b);
+	json_model(p, &b);
+	out_jobj(&b, "assumptions");
+	out_jnum(&b, "utilization", plan_utilization(p));
+	out_jbool(&b, "utilizationDefault", !(tr->utilization > 0));
+	out_jstr(&b, "recompute", recompute_name(plan_recompute(p)));
+	out_jbool(&b, "recomputeDefault", tr->recompute == RC_UNSET);
+	out_jint(&b, "zeroStage", tr->zero_stage);
+	out_jbool(&b, "gatedFfn", p->job->model->gated_ffn);
+	out_jbool(&b, "gatedFfnDefault", !p->job->model->gated_ffn_given);
+	buf_putc(&b, '}');
+	json_formula_sources(&b);
+	if (plan_compare_run(p, rq, &c)) {
+		plan_compare_json(&c, &b);
+		plan_compare_free(&c);
 	}
-	buf_puts(&b, "]}\n");
+	if (rq->tco)
+		plan_tco_json(p, rq->tco, &b);
+	buf_puts(&b, "}\n");
 	fputs(b.p, out);
 	buf_free(&b);
 }

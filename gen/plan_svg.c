@@ -1,150 +1,172 @@
 /* `trainforge plan --svg FILE`: run cost against run time, one marker per
- * instance type and price (on-demand, spot, reserved) whose time and
- * price are both known. Types without them are listed under the chart,
- * so that a missing figure is visible, not silently dropped. */
+ * compared type and price (on-demand, Capacity Block, reserved, spot)
+ * whose time and price are both known. A type that does not fit in
+ * memory (or has no valid layout) is drawn hollow and labelled, and is
+ * never the cheapest; types without the figures are listed in the
+ * legend, so that a missing figure is visible, not silently dropped. */
 #include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "svg.h"
+#include "tco.h"
 
-#define W 760
-#define H 520
-#define L 90   /* plot area */
-#define R 200
-#define T 50
-#define B 70
+#define SVG_SCHEMA_VERSION 1
 
-static void xml_text(struct buf *b, const char *s)
+/* Why a row is drawn hollow, or NULL when it is drawn filled. */
+static const char *hollow_why(const struct plan_row *r)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '&': buf_puts(b, "&amp;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		default:  buf_putc(b, *s);
-		}
-	}
+	if (r->status == ROW_NO_LAYOUT)
+		return "no layout";
+	if (r->est.fits == 0)
+		return "does not fit";
+	if (r->est.fits < 0)
+		return "fit unknown";
+	return NULL;
 }
 
-/* A round axis maximum: 1, 2 or 5 times a power of ten, at least v.
- * (A loop, not log10: the binary links no libm.) */
-static double nice_max(double v)
+static bool plotted(const struct plan_row *r, int k)
 {
-	double p = 1;
-	if (!(v > 0) || v > 1e30)
-		return 1;
-	while (p * 10 < v)
-		p *= 10;
-	while (p > v && p > 1e-30)
-		p /= 10;
-	return v <= p ? p : v <= 2 * p ? 2 * p : v <= 5 * p ? 5 * p : 10 * p;
+	return (r->status == ROW_OK || r->status == ROW_NO_LAYOUT) && r->est.run_hours > 0 &&
+	       r->est.run_cost[k] >= 0;
 }
 
-static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-				      "#8c564b", "#e377c2", "#17becf" };
-
-static void marker(struct buf *b, int shape, double x, double y, const char *color)
+static bool priced(const struct plan_row *r)
 {
-	if (shape == 0)
-		buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"%s\"/>\n", x, y, color);
-	else if (shape == 1)
-		buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"11\" height=\"11\" fill=\"%s\"/>\n",
-			   x - 5.5, y - 5.5, color);
+	for (int k = 0; k < PRICE__COUNT; k++)
+		if (r->est.rate[k].from != RATE_NONE)
+			return true;
+	return false;
+}
+
+static bool any_plotted(const struct plan_row *r)
+{
+	for (int k = 0; k < PRICE__COUNT; k++)
+		if (plotted(r, k))
+			return true;
+	return false;
+}
+
+static void legend_row(struct svg *s, const struct plan_row *r, const char *color)
+{
+	char line[200];
+	const char *why = hollow_why(r), *st = why;
+	bool any = any_plotted(r);
+	if (!any)
+		st = !(r->est.run_hours > 0) ? "no run time" : !priced(r) ? "no price in the region" : "unknown";
+	if (r->status == ROW_NO_PEAK || r->status == ROW_NO_RUN || r->status == ROW_NO_ACCEL)
+		snprintf(line, sizeof line, "%s (%s)", r->it->name,
+			 r->status == ROW_NO_PEAK ? "no sourced peak: cannot size" : "cannot size");
 	else
-		buf_printf(b, "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>\n",
-			   x, y - 7, x + 7, y, x, y + 7, x - 7, y, color);
+		snprintf(line, sizeof line, "%s, %d nodes%s%s%s%s", r->it->name, r->nodes, st ? " (" : "",
+			 st ? st : "", st ? ")" : "", r->rank == 1 ? ": cheapest" : "");
+	svg_legend(s, 0, any ? color : "#bbbbbb", why != NULL, false, line);
 }
 
-static void axes(struct buf *b, double xmax, double ymax)
+/* A hollow row's label, at the first of its markers where there is room
+ * (the legend has it in any case). */
+static void label_row(struct svg *s, const struct plan_row *r)
 {
-	int pw = W - L - R, ph = H - T - B;
-	buf_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#444\"/>\n",
-		   L, T, pw, ph);
-	for (int i = 0; i <= 5; i++) {
-		double fx = L + pw * i / 5.0, fy = T + ph - ph * i / 5.0;
-		buf_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>\n", fx, T, fx, T + ph);
-		buf_printf(b, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, fy, L + pw, fy);
-		buf_printf(b, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.4g</text>\n", fx, T + ph + 18,
-			   xmax * i / 5);
-		buf_printf(b, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">$%.4g</text>\n", L - 6, fy + 4,
-			   ymax * i / 5);
+	const char *why = hollow_why(r);
+	char line[200];
+	if (!why)
+		return;
+	snprintf(line, sizeof line, "%s: %s", r->it->name, why);
+	for (int k = 0; k < PRICE__COUNT; k++)
+		if (plotted(r, k) && svg_label(s, svg_x(s, r->est.run_hours / 24), svg_y(s, r->est.run_cost[k]), line))
+			return;
+}
+
+/* The row's markers, one per price it has; true when there was one. */
+static bool draw_row(struct svg *s, const struct plan_row *r, const char *color)
+{
+	const char *why = hollow_why(r);
+	bool any = false;
+	char line[200];
+	for (int k = 0; k < PRICE__COUNT; k++) {
+		if (!plotted(r, k))
+			continue;
+		double x = svg_x(s, r->est.run_hours / 24), y = svg_y(s, r->est.run_cost[k]);
+		snprintf(line, sizeof line, "%s, %d nodes, %s: %.1f days, $%.0f%s%s", r->it->name, r->nodes,
+			 plan_price_name((enum plan_price)k), r->est.run_hours / 24, r->est.run_cost[k],
+			 why ? ", " : "", why ? why : "");
+		buf_puts(&s->b, "<g><title>");
+		buf_puts(&s->b, line);
+		buf_puts(&s->b, "</title>\n");
+		svg_marker(s, k, x, y, color, why != NULL);
+		buf_puts(&s->b, "</g>\n");
+		any = true;
 	}
-	buf_printf(b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">run time (days)</text>\n", L + pw / 2,
-		   H - B + 42);
-	buf_printf(b, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 18 %d)\">run cost (USD)</text>\n",
-		   T + ph / 2, T + ph / 2);
+	return any;
+}
+
+static void compare_chart(const struct plan *p, const struct plan_request *rq, FILE *out)
+{
+	struct plan_compare c;
+	struct svg s;
+	char line[200];
+	if (!plan_compare_run(p, rq, &c))
+		return;
+	double xmax = rq->deadline_days > 0 ? rq->deadline_days : 0, ymax = 0;
+	size_t shown = 0;
+	for (size_t i = 0; i < c.n; i++)
+		for (int k = 0; k < PRICE__COUNT; k++)
+			if (plotted(&c.rows[i], k)) {
+				double days = c.rows[i].est.run_hours / 24;
+				xmax = days > xmax ? days : xmax;
+				ymax = c.rows[i].est.run_cost[k] > ymax ? c.rows[i].est.run_cost[k] : ymax;
+			}
+	snprintf(line, sizeof line, "%s: cost per run against run time", p->job->name);
+	char sub[200];
+	if (rq->deadline_days > 0)
+		snprintf(sub, sizeof sub, "each type at the fewest nodes that finish within %.4g days; prices for %s",
+			 rq->deadline_days, p->job->cluster->region);
+	else
+		snprintf(sub, sizeof sub, "each type at the same %s as %d x %s; prices for %s",
+			 rq->same == SAME_PEAK ? "peak dense BF16" : rq->same == SAME_NODES ? "node count" : "rank count",
+			 p->nodes, p->it->name, p->job->cluster->region);
+	svg_begin(&s, line, sub, SVG_SCHEMA_VERSION);
+	svg_axes(&s, xmax, ymax, "run time (days)", "cost per run (USD)", true);
+	if (rq->deadline_days > 0) {
+		double x = svg_x(&s, rq->deadline_days);
+		buf_printf(&s.b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\" stroke-dasharray=\"5,4\"/>\n",
+			   x, s.top, x, s.bottom);
+		snprintf(line, sizeof line, "deadline %.4g days", rq->deadline_days);
+		svg_text(&s, x - 4, s.top + 14, 11, "end", line);
+	}
+	/* the legend first, in row order, so that no label takes its place */
+	for (size_t i = 0; i < c.n; i++)
+		legend_row(&s, &c.rows[i], svg_colors[i % 8]);
+	svg_legend_gap(&s);
+	for (int k = 0; k < PRICE__COUNT; k++)
+		svg_legend(&s, k, "#555555", false, false, plan_price_name((enum plan_price)k));
+	svg_legend(&s, 0, "#555555", true, false, "hollow: does not fit, never ranked");
+	/* filled markers, then hollow ones: a hollow one over the same point rings it */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < c.n; i++)
+			if ((hollow_why(&c.rows[i]) != NULL) == (pass == 1))
+				shown += draw_row(&s, &c.rows[i], svg_colors[i % 8]);
+	/* labels last, clear of every marker */
+	for (size_t i = 0; i < c.n; i++)
+		label_row(&s, &c.rows[i]);
+	if (!shown)
+		svg_text(&s, (s.left + s.right) / 2, (s.top + s.bottom) / 2, 12, "middle",
+			 "no instance type has both a run time and a price");
+	snprintf(line, sizeof line, "run time from %s; reserved and spot rest on the spec's discounts; every figure with its source: trainforge plan",
+		 rq->hours > 0 ? "--hours" : "6 (8 with full recomputation) x active parameters x tokens / achieved FLOP/s");
+	svg_note(&s, line);
+	char *text = svg_end(&s);
+	if (text)
+		fputs(text, out);
+	free(text);
+	plan_compare_free(&c);
 }
 
 void plan_report_svg(const struct plan *p, const struct plan_request *rq, FILE *out)
 {
-	size_t n = rq->ntypes ? rq->ntypes : 1;
-	struct plan_est *es = calloc(n, sizeof *es);
-	struct buf b = BUF_INIT;
-	double xmax = 0, ymax = 0;
-	size_t shown = 0;
-
-	for (size_t i = 0; i < n && es; i++) {
-		plan_estimate(p, rq->ntypes ? rq->types[i] : p->it, rq->hours, &es[i]);
-		double days = es[i].run_hours > 0 ? es[i].run_hours / 24 : -1;
-		for (int k = 0; k < PRICE__COUNT && days > 0; k++)
-			if (es[i].run_cost[k] >= 0) {
-				xmax = days > xmax ? days : xmax;
-				ymax = es[i].run_cost[k] > ymax ? es[i].run_cost[k] : ymax;
-			}
-	}
-	xmax = nice_max(xmax);
-	ymax = nice_max(ymax);
-	buf_printf(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		       "font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
-	buf_puts(&b, "<title>");
-	xml_text(&b, p->job->name);
-	buf_puts(&b, ": run cost against run time per instance type</title>\n");
-	buf_printf(&b, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-	buf_printf(&b, "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">", L);
-	xml_text(&b, p->job->name);
-	buf_printf(&b, ": cost against time (TP %d x PP %d x CP %d x DP %d)</text>\n", p->tp, p->pp, p->cp, p->dp);
-	axes(&b, xmax, ymax);
-	int pw = W - L - R, ph = H - T - B, ly = T + 10;
-	for (size_t i = 0; i < n && es; i++) {
-		const struct plan_est *e = &es[i];
-		const char *color = colors[i % (sizeof colors / sizeof colors[0])];
-		double days = e->run_hours > 0 ? e->run_hours / 24 : -1;
-		bool any = false;
-		for (int k = 0; k < PRICE__COUNT; k++) {
-			if (days <= 0 || e->run_cost[k] < 0)
-				continue;
-			double x = L + pw * days / xmax, y = T + ph - ph * e->run_cost[k] / ymax;
-			buf_puts(&b, "<g><title>");
-			xml_text(&b, e->it->name);
-			buf_printf(&b, " %s: %.1f days, $%.0f</title>\n", plan_price_name((enum plan_price)k), days,
-				   e->run_cost[k]);
-			marker(&b, k, x, y, color);
-			buf_puts(&b, "</g>\n");
-			any = true;
-		}
-		shown += any;
-		marker(&b, 0, W - R + 18, ly - 4, any ? color : "#bbb");
-		buf_printf(&b, "<text x=\"%d\" y=\"%d\">", W - R + 30, ly);
-		xml_text(&b, e->it->name);
-		buf_printf(&b, "%s</text>\n", any ? "" : " (unknown)");
-		ly += 20;
-	}
-	ly += 10;
-	for (int k = 0; k < PRICE__COUNT; k++, ly += 20) {
-		marker(&b, k, W - R + 18, ly - 4, "#555");
-		buf_printf(&b, "<text x=\"%d\" y=\"%d\">%s</text>\n", W - R + 30, ly, plan_price_name((enum plan_price)k));
-	}
-	if (!shown)
-		buf_printf(&b, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">no instance type has both a run time and a price (see trainforge plan)</text>\n",
-			   W / 2, T + ph / 2);
-	buf_printf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"10\" fill=\"#555\">run time from %s; every figure with its source: trainforge plan</text>\n",
-		   L, H - 10, rq->hours > 0 ? "--hours" : "6 (8 with full recomputation) x parameters x tokens / achieved FLOP/s");
-	buf_puts(&b, "</svg>\n");
-	fputs(b.p, out);
-	buf_free(&b);
-	free(es);
+	if (rq->tco)
+		plan_tco_svg(p, rq->tco, out);
+	else
+		compare_chart(p, rq, out);
 }

@@ -57,6 +57,9 @@ static const cyaml_schema_field_t model_fields[] = {
 	INT("seq_length", struct spec_model, seq_length),
 	CYAML_FIELD_FLOAT("tokens", OPT, struct spec_model, tokens),
 	CYAML_FIELD_FLOAT("active_parameters", OPT, struct spec_model, active_parameters),
+	INT("experts_per_token", struct spec_model, experts_per_token),
+	INT("expert_ffn_hidden_size", struct spec_model, expert_ffn_hidden_size),
+	CYAML_FIELD_BOOL("gated_ffn", OPT, struct spec_model, gated_ffn),
 	CYAML_FIELD_END
 };
 
@@ -108,6 +111,7 @@ static const cyaml_schema_field_t capacity_fields[] = {
 			 capacity_strings, CYAML_ARRAY_LEN(capacity_strings)),
 	STR("reservation_id", struct spec_capacity, reservation_id),
 	CYAML_FIELD_FLOAT("spot_discount", OPT, struct spec_capacity, spot_discount),
+	CYAML_FIELD_FLOAT("reserved_discount", OPT, struct spec_capacity, reserved_discount),
 	STR("placement_group", struct spec_capacity, placement_group),
 	INT("reserved", struct spec_capacity, reserved),
 	INT("spot", struct spec_capacity, spot),
@@ -431,6 +435,11 @@ bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
 	}
 	buf_free(&log.first);
 	spec_apply_defaults(job);
+	/* An absent boolean binds as false; gated_ffn's default is true. */
+	yd_node model = yd_get(doc, yd_root(doc), "model");
+	job->model->gated_ffn_given = model && yd_get(doc, model, "gated_ffn");
+	if (!job->model->gated_ffn_given)
+		job->model->gated_ffn = true;
 	spec->job = job;
 	return true;
 }

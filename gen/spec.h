@@ -20,6 +20,8 @@ struct spec_parallel { int tensor, pipeline, virtual_stages, context, expert, da
 struct spec_model {
 	double parameters, tokens, active_parameters; /* 0 when absent */
 	int layers, hidden_size, attention_heads, query_groups, experts, seq_length;
+	int experts_per_token, expert_ffn_hidden_size; /* 0 when absent */
+	bool gated_ffn, gated_ffn_given;              /* true unless the spec says false */
 };
 /* utilization 0 = not given; zero_stage 0 is also the default. */
 struct spec_training { double utilization; enum recompute recompute; int zero_stage; };
@@ -33,7 +35,7 @@ struct spec_watcher { char *script_url, *imds_endpoint; int poll_seconds; };
 struct spec_capacity {
 	enum capacity type;
 	char *reservation_id;
-	double spot_discount;
+	double spot_discount, reserved_discount; /* 0 when absent */
 	char *placement_group;
 	int reserved, spot;
 	enum spot_strategy spot_strategy;

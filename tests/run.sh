@@ -59,6 +59,10 @@ count gen sh tests/gen/run.sh
 count watcher sh tests/watcher/run.sh
 count slurmbuild bash tests/slurmbuild/run.sh
 count fleet sh tests/plan/fleet.sh
+count moe sh tests/plan/moe.sh
+count compare sh tests/plan/compare.sh
+count tco sh tests/plan/tco.sh
+count svg sh tests/plan/svg.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh

@@ -38,6 +38,7 @@ need_cmd shellcheck shellcheck
 need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
 need_cmd curl curl # the spot watcher's tests
+need_cmd rsvg-convert librsvg2-bin # renders the plan's SVG charts in their tests
 for group in "$@"; do
 	case $group in
 	fuzz)

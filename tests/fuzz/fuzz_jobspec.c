@@ -1,7 +1,8 @@
 /* The whole job spec path, as `trainforge lint --kind jobspec` runs it:
  * the lint pipeline with the generator's spec and plan checks as its
- * job spec hook (what cli/jobspec.c installs), then both plan printers
- * when the plan was derived. */
+ * job spec hook (what cli/jobspec.c installs), then the plan printers
+ * and the report, with comparisons and a deadline, when the plan was
+ * derived. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -22,6 +23,18 @@ static void check_and_print(struct source *src, const yamldoc *doc,
 		plan_print_text(&plan, null, 0);
 		plan_print_text(&plan, null, 288);
 		plan_print_json(&plan, null, 288);
+		/* the full report, compared with a type of each accelerator
+		 * kind: the layout search at the same peak, and at a deadline */
+		const struct instance_type *types[] = {
+			plan.it, catalog_find("p5.48xlarge", 11), catalog_find("trn2.48xlarge", 13),
+		};
+		struct plan_request rq = { .types = types, .ntypes = 3, .spec = &spec };
+		plan_report_text(&plan, &rq, null);
+		rq.same = SAME_NODES;
+		plan_report_json(&plan, &rq, null);
+		rq.deadline_days = 30;
+		plan_report_text(&plan, &rq, null);
+		plan_report_svg(&plan, &rq, null);
 		fflush(null);
 	}
 	spec_free(&spec);

@@ -100,6 +100,8 @@ def build_corpora():
         put("jobspec", read(f))  # the wrong kind, forced: a cheap path
     for c in CONFIGS:
         put("config", c)
+    for f in files("examples/tco/*.yaml"):
+        put("tco", read(f))
     # the change review: OLD \0 NEW, from the change cases; a config alone
     # is compared with itself
     for f in files("tests/cases/*/*.yaml"):
@@ -217,6 +219,8 @@ def build_dicts():
     write_dict("diff", YAML_TOKENS + ["\0", "QueueUpdateStrategy: ", "DRAIN", "TERMINATE",
                                       "DeletionPolicy: ", "Retain", "Snapshot", "Delete"] + pc)
     write_dict("gen", YAML_TOKENS + ["trainforge: 1"] + js + instance_names())
+    write_dict("tco", YAML_TOKENS + ["trainforge_tco: 1"] + schema_words("schemas/tco.schema.json")
+               + instance_names())
     opts = ["--" + o for o in sbatch_options()] if os.path.exists(os.path.join(ROOT, "lint/slurm/options.c")) else []
     write_dict("config", YAML_TOKENS + [
         "select: ", "ignore: ", "per-file-ignores:", "exclude: ", "severity: ", "fail-level: ",

@@ -189,3 +189,53 @@ print("entry: {script: /fsx/t.py}\ncluster: {subnet: subnet-0123456789abcdef0, s
 print("software: {neuron: \"2." + "1" * 100000 + "\"}")
 ' >"$t/neuron-spec.yaml"
 check spec-long-neuron-release 1 JS0005 "$t/neuron-spec.yaml"
+
+# The --tco file of `plan`: each hostile file stops the plan with exit 2
+# and a message that names the file, fast and within the memory bound;
+# nothing is printed on stdout.
+tco_check() { # name, file, expected message
+	(
+		[ -n "$mem" ] && ulimit -v "$mem"
+		exec timeout 10 "$TF" plan --tco "$2" examples/jobs/moe-176b-trn2-mixed.yaml
+	) >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = 124 ]; then
+		no "tco/$1: still running after 10 s"
+	elif [ "$rc" != 2 ] || [ -s "$t/out" ] || ! grep -q -- "$3" "$t/err"; then
+		no "tco/$1: exit $rc, expected 2 with '$3'"
+		head -3 "$t/err"
+	else
+		ok "tco/$1"
+	fi
+}
+{
+	echo 'a0: &a0 ["x","x","x","x","x","x","x","x","x","x"]'
+	i=1
+	while [ $i -le 9 ]; do
+		p=$((i - 1))
+		echo "a$i: &a$i [*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p,*a$p]"
+		i=$((i + 1))
+	done
+	echo 'owned: *a9'
+} >"$t/tco-laughs.yaml"
+tco_check alias-bomb "$t/tco-laughs.yaml" "tco-laughs.yaml:[0-9]*:[0-9]*: error: .*alias"
+python3 -c 'print("owned: " + "[" * 10000 + "]" * 10000)' >"$t/tco-deep.yaml"
+tco_check deep-nesting "$t/tco-deep.yaml" "tco-deep.yaml:1:[0-9]*: error: .*deep"
+truncate -s 100M "$t/tco-huge.yaml"
+tco_check huge-file "$t/tco-huge.yaml" "larger than 1048576 bytes"
+printf 'trainforge_tco: 1\nyears: 3\x00\n' >"$t/tco-nul.yaml"
+tco_check nul-bytes "$t/tco-nul.yaml" "tco-nul.yaml:2:[0-9]*: error:"
+printf 'trainforge_tco: 1\nyears: caf\351\n' >"$t/tco-latin1.yaml"
+tco_check invalid-utf8 "$t/tco-latin1.yaml" "tco-latin1.yaml:[0-9]*:[0-9]*: error:"
+: >"$t/tco-empty.yaml"
+tco_check empty "$t/tco-empty.yaml" "tco-empty.yaml:1:1: error: the file is empty"
+printf 'owned: [\n' >"$t/tco-syntax.yaml"
+tco_check syntax-error "$t/tco-syntax.yaml" "tco-syntax.yaml:2:1: error:"
+printf -- '- 1\n- 2\n' >"$t/tco-list.yaml"
+tco_check not-a-mapping "$t/tco-list.yaml" "tco-list.yaml:1:1: error:"
+python3 -c 'print("trainforge_tco: 1\nyears: 3\nowned:\n  label: \"" + "x" * 500000 + "\"")' >"$t/tco-long.yaml"
+tco_check long-string "$t/tco-long.yaml" "tco-long.yaml:4:10: error:"
+mkfifo "$t/tco-fifo.yaml"
+tco_check fifo "$t/tco-fifo.yaml" "tco-fifo.yaml: not a regular file"
+tco_check directory "$t" "not a regular file"
+tco_check missing "$t/tco-nope.yaml" "tco-nope.yaml: No such file or directory"

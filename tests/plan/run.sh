@@ -88,25 +88,31 @@ assert e["memory"]["capacitySource"] and "ecs-gpu" in e["memory"]["capacitySourc
 assert e["cost"]["onDemand"]["source"] and e["cost"]["onDemand"]["date"] == "2026-07-20"
 for k in ("spot", "reserved"):
     assert e["cost"][k]["usdPerHour"] is None and e["cost"][k]["source"] is None'
-expect_rc compare-plans 0 "$TF" plan --format json --compare g6e.48xlarge,p5e.48xlarge,trn2u.48xlarge $S/gpt3-175b.yaml
+expect_rc compare-plans 0 "$TF" plan --format json --same ranks --compare g6e.48xlarge,p5e.48xlarge,trn2u.48xlarge $S/gpt3-175b.yaml
 check compare-unknown-figures-are-null '
 by = {x["instance"]: x for x in d["estimates"]}
 assert [x["instance"] for x in d["estimates"]] == ["p4d.24xlarge", "g6e.48xlarge", "p5e.48xlarge", "trn2u.48xlarge"]
 assert by["p4d.24xlarge"]["own"] and not by["g6e.48xlarge"]["own"]
 g = by["g6e.48xlarge"]
 assert g["time"]["peakFlopsPerAccelerator"] is None and g["time"]["runDays"] is None and g["time"]["peakSource"] is None
-assert g["cost"]["usdPerPflopHour"] is None and g["cost"]["onDemand"]["usdPerHour"] is not None
+assert g["cost"]["onDemand"]["usdPerPflopHour"] is None and g["cost"]["onDemand"]["usdPerHour"] is not None
 p5e = by["p5e.48xlarge"]
 assert abs(p5e["memory"]["capacityBytes"] - 144384 * 2**20) < 1e3 and p5e["time"]["peakFlopsPerAccelerator"] is None
 assert p5e["cost"]["onDemand"]["usdPerHour"] is None
 trn = by["trn2u.48xlarge"]
 assert trn["nodes"] == 16 and trn["processesPerNode"] == 64
 assert trn["cost"]["onDemand"]["usdPerRun"] is None and trn["time"]["runDays"] is not None'
-"$TF" plan --compare g6e.48xlarge $S/gpt3-175b.yaml >"$t/text" 2>/dev/null
+"$TF" plan --same ranks --compare g6e.48xlarge $S/gpt3-175b.yaml >"$t/text" 2>/dev/null
 grep -q 'throughput       unknown: the catalog has no peak BF16 throughput for L40S' "$t/text" &&
 	ok text-unknown-peak-named || no text-unknown-peak-named
-grep -q '^  g6e.48xlarge  .* - ' "$t/text" && ok text-table-marks-unknown || no text-table-marks-unknown
-grep -q 'spot missing; reserved missing' "$t/text" && ok text-missing-prices || no text-missing-prices
+grep -q '^  -     g6e.48xlarge  .* - ' "$t/text" && ok text-table-marks-unknown || no text-table-marks-unknown
+grep -q '^  spot             unknown: no spot price in the catalog: give capacity.spot_discount$' "$t/text" &&
+	grep -q '^  reserved         unknown: no reserved price in the catalog: give capacity.reserved_discount$' "$t/text" &&
+	ok text-missing-prices || no text-missing-prices
+"$TF" plan --compare g6e.48xlarge $S/gpt3-175b.yaml >"$t/text" 2>/dev/null
+grep -q '^g6e.48xlarge: no sourced peak: cannot size$' "$t/text" &&
+	grep -q '^  -     g6e.48xlarge       no sourced peak: cannot size$' "$t/text" &&
+	ok same-peak-cannot-size-without-a-peak || no same-peak-cannot-size-without-a-peak
 expect_rc minimal-plans 0 "$TF" plan --format json $S/minimal.yaml
 check minimal-everything-unknown '
 assert d["assumptions"]["utilizationDefault"] and d["assumptions"]["utilization"] == 0.4
@@ -116,6 +122,14 @@ assert e["cost"]["runHours"] is None and e["cost"]["onDemand"]["usdPerRun"] is N
 grep -q 'memory/rank      unknown: give model.parameters' "$t/text" && grep -q 'run unknown: give model.tokens' "$t/text" &&
 	grep -q 'utilization 0.4 of peak dense BF16 (default; set training.utilization)' "$t/text" &&
 	ok text-states-defaults-and-unknowns || no text-states-defaults-and-unknowns
+# Each formula names a document a user can open, in the text and the JSON.
+has text-formula-sources '^  formula sources  training FLOPs: Narayanan et al. 2021, SC21, eq. 4 <https://arxiv.org/abs/2104.04473>$' "$t/text"
+"$TF" plan --format json $S/minimal.yaml >"$t/out" 2>/dev/null
+check formula-sources-are-urls '
+fs = {x["formula"]: x["source"] for x in d["formulaSources"]}
+assert sorted(fs) == ["activations", "expert shards", "model states", "training FLOPs"], fs
+import re
+assert all(re.search(r"<https://[^>]+>$", s) for s in fs.values()), fs'
 expect_rc hours-plans 0 "$TF" plan --format json --hours 100 $S/gpt3-175b.yaml
 check hours-flag-prices-the-run '
 c = e["cost"]
@@ -142,15 +156,16 @@ import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 ns = "{http://www.w3.org/2000/svg}"
 assert root.tag == ns + "svg", root.tag
-assert root.get("viewBox") == "0 0 760 520"
+assert root.get("viewBox") == "0 0 960 560" and root.get("data-schema-version") == "1"
 texts = " ".join(t.text or "" for t in root.iter(ns + "text"))
-for name in ("p4d.24xlarge", "p5.48xlarge", "trn1.32xlarge", "g6e.48xlarge (unknown)", "run time (days)", "run cost (USD)"):
+for name in ("p4d.24xlarge, 128 nodes", "p5.48xlarge", "trn1.32xlarge", "g6e.48xlarge (no sourced peak: cannot size)",
+             "run time (days)", "cost per run (USD)"):
     assert name in texts, name
 titles = [t.text for t in root.iter(ns + "title")]
-points = [t for t in titles if t and " on-demand: " in t]
+points = [t for t in titles if t and ", on-demand: " in t]
 assert len(points) == 3, points  # g6e has no peak, so no run time
 for c in root.iter(ns + "circle"):
-    assert 0 <= float(c.get("cx")) <= 760 and 0 <= float(c.get("cy")) <= 520
+    assert 0 <= float(c.get("cx")) <= 960 and 0 <= float(c.get("cy")) <= 560
 PY
 expect_rc svg-without-data 0 "$TF" plan --svg "$t/empty.svg" $S/minimal.yaml
 py_check svg-without-data-well-formed "$t/empty.svg" <<'PY'

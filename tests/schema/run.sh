@@ -14,7 +14,7 @@ result_prefix=schema/
 YAMLLS_VERSION=1.25.0    # the last 1.x; 2.x needs node 22
 PROTOCOL_VERSION=3.17.5
 
-for name in jobspec parallelcluster; do
+for name in jobspec parallelcluster tco; do
 	"$TF" schema "$name" >"$t/$name.schema.json" 2>"$t/err"
 	rc=$?
 	[ "$rc" = 0 ] && [ ! -s "$t/err" ] && ok "$name-exit-0" || no "$name-exit-0: exit $rc"

@@ -1,8 +1,8 @@
 // yaml-language-server, run as a language server over stdio the way an
 // editor runs it, validates the examples against the schemas that
-// `trainforge schema` printed into SCHEMA_DIR: the clean configs and job
-// spec get no error, the broken config gets the schema's errors (the
-// `spot` enum, the misspelt VolumeTpye key). It also shows whether our
+// `trainforge schema` printed into SCHEMA_DIR: the clean configs, job
+// spec and cost inputs get no error, the broken config gets the schema's
+// errors (the `spot` enum, the misspelt VolumeTpye key). It also shows whether our
 // custom keywords (x-message, x-since) trouble it: any log line, message
 // or diagnostic that names them fails. Prints RESULT lines; TF_DEBUG=1
 // prints every diagnostic.
@@ -32,6 +32,7 @@ const docs = [
 	{ name: 'clean-cluster-p5', file: 'examples/clusters/p5-48xlarge.yaml', as: 'clusters/p5-48xlarge.yaml' },
 	{ name: 'broken-cluster', file: 'examples/broken/cluster.yaml', as: 'clusters/broken.yaml' },
 	{ name: 'clean-jobspec', file: 'examples/jobs/moe-176b-trn2.yaml', as: 'jobs/moe-176b-trn2.yaml' },
+	{ name: 'clean-tco', file: 'examples/tco/owned-h100-vs-trn2.yaml', as: 'tco/owned-h100-vs-trn2.yaml' },
 	// no glob matches: the schema comes from the modeline
 	{ name: 'modeline', file: 'examples/broken/cluster.yaml', as: 'other/broken.yaml',
 		edit: (t) => `# yaml-language-server: $schema=${schemaUri('parallelcluster')}\n${t}` },
@@ -52,6 +53,7 @@ const settings = {
 		schemas: {
 			[schemaUri('parallelcluster')]: ['**/clusters/*.yaml'],
 			[schemaUri('jobspec')]: ['**/jobs/*.yaml'],
+			[schemaUri('tco')]: ['**/tco/*.yaml'],
 		},
 	},
 };
@@ -116,7 +118,7 @@ async function main() {
 	const show = (list) => list.map((x) => `${x.range.start.line + 1}: ${x.message}`).join(' | ');
 
 	console.log(`# yaml-language-server ${version}`);
-	for (const name of ['clean-cluster', 'clean-cluster-p5', 'clean-jobspec'])
+	for (const name of ['clean-cluster', 'clean-cluster-p5', 'clean-jobspec', 'clean-tco'])
 		result(errors(name).length === 0, `${name}-no-errors`, show(errors(name)));
 	const broken = errors('broken-cluster');
 	const at = (line, re) => broken.some((x) => x.range.start.line === line - 1 && re.test(x.message));
