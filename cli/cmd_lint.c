@@ -46,6 +46,8 @@ static const char lint_usage[] =
 	"      --base REV         also review each cluster config's change since git revision\n"
 	"                         REV as pcluster update-cluster would judge it (PC5 rules)\n"
 	"      --shellcheck MODE  auto (default), off, required, or a path to shellcheck\n"
+	"      --shellcheck-timeout S  seconds shellcheck may take on a batch of scripts,\n"
+	"                         plus 1 s per 8 KiB of them (default 10)\n"
 	"      --stdin-filename P the path to report and classify stdin as\n"
 	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
 	"      --ignore LIST      not these rules\n"
@@ -122,6 +124,13 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 			c->opt.shellcheck_program = v;
 		} else
 			return bad_value(flag, v);
+	} else if (!strcmp(flag, "--shellcheck-timeout")) {
+		char *end;
+		double s = strtod(v, &end);
+		if (*end || end == v || !(s > 0 && s <= SHELLCHECK_TIMEOUT_MAX))
+			return bad_value(flag, v);
+		c->flags.shellcheck_timeout_set = true;
+		c->opt.shellcheck_timeout = s;
 	} else if (!strcmp(flag, "--stdin-filename")) {
 		c->opt.stdin_filename = v;
 	} else if (!strcmp(flag, "--select") || !strcmp(flag, "--ignore")) {

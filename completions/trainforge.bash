@@ -34,7 +34,7 @@ _trainforge() {
 	instances) mapfile -t COMPREPLY < <(compgen -W "--family --format" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target --define --env-file --no-ignore" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target --define --env-file --no-ignore" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

@@ -1,22 +1,77 @@
 /* What kind of file an input is (docs/design.md, "Kinds"): a cluster
  * config has top-level HeadNode and Scheduling; a job spec has
  * `trainforge:` (its format version); a batch script is a shell script
- * with #SBATCH lines or a batch-script name. A top-level key that is a
- * near miss of a kind's marker (Headnode, Schedulling, trainforg) makes
- * the file that kind too: a typo must not turn a broken config into a
- * file of no kind that passes (its schema then reports the key, with a
- * did-you-mean). */
+ * with #SBATCH lines or a batch-script name. A file in another language
+ * (by its name or its #! line) is no batch script, whatever text it
+ * holds: Python that writes batch scripts carries #SBATCH lines in its
+ * strings. A template (train.sbatch.j2) is the kind of the name under
+ * its template suffix; its tags are masked for the model (template.c).
+ * A top-level key that is a near miss of a kind's marker (Headnode,
+ * Schedulling, trainforg) makes the file that kind too: a typo must not
+ * turn a broken config into a file of no kind that passes (its schema
+ * then reports the key, with a did-you-mean). */
+#include <stdio.h>
 #include <string.h>
 
 #include "lint_internal.h"
 #include "text.h"
 
-static bool has_suffix(const char *s, const char *suffix)
+/* Template suffixes; the name under one decides the kind. */
+static const char *const template_suffixes[] = {
+	".j2", ".jinja", ".jinja2", ".template", ".tmpl", ".tpl",
+};
+
+/* Names of files in languages other than the shell's. */
+static const struct {
+	const char *suffix, *language;
+} other_languages[] = {
+	{ ".py", "Python" }, { ".pyw", "Python" }, { ".pl", "Perl" }, { ".pm", "Perl" },
+	{ ".rb", "Ruby" }, { ".jl", "Julia" }, { ".R", "R" }, { ".lua", "Lua" },
+	{ ".js", "JavaScript" }, { ".ts", "TypeScript" },
+};
+
+/* Interpreters whose scripts are shell scripts the model reads: sh and
+ * its relatives, which accept the sh and bash constructs batch scripts
+ * use. csh and fish are shells of another syntax. */
+static const char *const shells[] = {
+	"sh", "bash", "dash", "ash", "ksh", "ksh93", "mksh", "pdksh", "zsh",
+};
+
+/* env options that take the next word as their argument. */
+static const char *const env_options_with_argument[] = {
+	"-u", "--unset", "-C", "--chdir", "-P",
+};
+
+#define COUNT(a) (sizeof (a) / sizeof (a)[0])
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-	return a >= b && strcmp(s + a - b, suffix) == 0;
+	size_t b = strlen(suffix);
+	return len >= b && memcmp(s + len - b, suffix, b) == 0;
 }
 
+static size_t template_suffix(const char *path, size_t len)
+{
+	for (size_t i = 0; i < COUNT(template_suffixes); i++)
+		if (ends_with(path, len, template_suffixes[i]))
+			return strlen(template_suffixes[i]);
+	return 0;
+}
+
+/* The length of path without its template suffix, if it has one. */
+static size_t name_len(const char *path)
+{
+	size_t len = strlen(path);
+	return len - template_suffix(path, len);
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	return ends_with(s, strlen(s), suffix);
+}
+
+/* A YAML template is not taken by its name: its {% %} lines are not
+ * YAML until rendered. */
 bool lint_yaml_name(const char *path)
 {
 	return has_suffix(path, ".yaml") || has_suffix(path, ".yml");
@@ -24,17 +79,37 @@ bool lint_yaml_name(const char *path)
 
 bool lint_script_name(const char *path)
 {
-	return has_suffix(path, ".sbatch") || has_suffix(path, ".slurm");
+	size_t len = name_len(path);
+	return ends_with(path, len, ".sbatch") || ends_with(path, len, ".slurm");
 }
 
 bool lint_shell_name(const char *path)
 {
-	return has_suffix(path, ".sh") || has_suffix(path, ".bash");
+	size_t len = name_len(path);
+	return ends_with(path, len, ".sh") || ends_with(path, len, ".bash");
 }
 
+/* The language a name says the file is in, or NULL. */
+static const char *other_language(const char *path, const char **suffix)
+{
+	size_t len = name_len(path);
+	for (size_t i = 0; i < COUNT(other_languages); i++)
+		if (ends_with(path, len, other_languages[i].suffix)) {
+			*suffix = other_languages[i].suffix;
+			return other_languages[i].language;
+		}
+	return NULL;
+}
+
+/* A template is looked at unless the name under it is YAML or another
+ * language: it is a batch script when its text has #SBATCH lines. */
 bool lint_candidate(const char *path)
 {
-	return lint_yaml_name(path) || lint_script_name(path) || lint_shell_name(path);
+	const char *suffix;
+	size_t len = strlen(path), base = len - template_suffix(path, len);
+	bool template = base < len && !ends_with(path, base, ".yaml") &&
+			!ends_with(path, base, ".yml") && !other_language(path, &suffix);
+	return lint_yaml_name(path) || lint_script_name(path) || lint_shell_name(path) || template;
 }
 
 bool lint_has_sbatch_line(const struct source *src)
@@ -47,6 +122,118 @@ bool lint_has_sbatch_line(const struct source *src)
 		p = nl ? nl + 1 : end;
 	}
 	return false;
+}
+
+/* ---- the #! line ----------------------------------------------------- */
+
+struct words {
+	const char *p, *end;
+};
+
+/* The next word of the line (blanks separate), or false at its end. */
+static bool next_word(struct words *w, const char **start, size_t *len)
+{
+	while (w->p < w->end && (*w->p == ' ' || *w->p == '\t'))
+		w->p++;
+	if (w->p == w->end)
+		return false;
+	*start = w->p;
+	while (w->p < w->end && *w->p != ' ' && *w->p != '\t')
+		w->p++;
+	*len = (size_t)(w->p - *start);
+	return true;
+}
+
+static bool word_is(const char *s, size_t len, const char *what)
+{
+	return strlen(what) == len && memcmp(s, what, len) == 0;
+}
+
+static bool word_in(const char *s, size_t len, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (word_is(s, len, list[i]))
+			return true;
+	return false;
+}
+
+static void base_name(const char **s, size_t *len)
+{
+	const char *slash = NULL;
+	for (const char *p = *s; p < *s + *len; p++)
+		if (*p == '/')
+			slash = p;
+	if (slash) {
+		*len -= (size_t)(slash + 1 - *s);
+		*s = slash + 1;
+	}
+}
+
+/* The command env runs: the first word after its options and NAME=VALUE
+ * assignments (-S splits the rest of the line into words, as here). */
+static bool env_command(struct words *w, const char **s, size_t *len)
+{
+	while (next_word(w, s, len)) {
+		if (*len > 2 && !memcmp(*s, "-S", 2)) {
+			*s += 2, *len -= 2; /* -Sbash */
+			return true;
+		}
+		if (*len > 15 && !memcmp(*s, "--split-string=", 15)) {
+			*s += 15, *len -= 15;
+			return true;
+		}
+		if (word_in(*s, *len, env_options_with_argument, COUNT(env_options_with_argument))) {
+			const char *arg;
+			size_t arg_len;
+			if (!next_word(w, &arg, &arg_len))
+				return false;
+			continue;
+		}
+		if (**s == '-' || memchr(*s, '=', *len))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* The program the first line's #! runs, by its base name; false when
+ * there is no #! line, it names nothing, or it holds a template tag
+ * (#!{{ shell }}), which says nothing until rendered. */
+static bool shebang_program(const struct source *src, const char **s, size_t *len)
+{
+	const char *p = src->text, *end = src->text + src->len;
+	if (end - p >= 3 && !memcmp(p, "\xEF\xBB\xBF", 3))
+		p += 3;
+	if (end - p < 2 || memcmp(p, "#!", 2) != 0)
+		return false;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	struct words w = { p + 2, nl ? nl : end };
+	if (w.end > w.p && w.end[-1] == '\r')
+		w.end--;
+	for (const char *q = w.p; q + 1 < w.end; q++)
+		if (q[0] == '{' && (q[1] == '{' || q[1] == '%'))
+			return false;
+	if (!next_word(&w, s, len))
+		return false;
+	base_name(s, len);
+	if (word_is(*s, *len, "env") && !env_command(&w, s, len))
+		return false;
+	base_name(s, len);
+	return *len > 0;
+}
+
+bool lint_not_shell(const struct source *src, char *why, size_t size)
+{
+	const char *suffix, *language = other_language(src->path, &suffix), *prog;
+	size_t len;
+	if (language) {
+		snprintf(why, size, "a %s file is %s", suffix, language);
+		return true;
+	}
+	if (!shebang_program(src, &prog, &len) || word_in(prog, len, shells, COUNT(shells)))
+		return false;
+	snprintf(why, size, "its #! line runs %.*s", (int)(len > 40 ? 40 : len), prog);
+	return true;
 }
 
 enum { NEAR_MISS = 2 }; /* edits, ASCII case folded: Headnode, Schedulling */

@@ -4,6 +4,7 @@
  * run; the run owns every file and what was parsed of it. */
 #include "lint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ void lint_options_init(struct lint_options *opt)
 	opt->kind = KIND_AUTO;
 	opt->max_bytes = TF_DEFAULT_MAX_BYTES;
 	opt->shellcheck = SHELLCHECK_AUTO;
+	opt->shellcheck_timeout = SHELLCHECK_TIMEOUT;
 	opt->idle_cost_warning = -1;
 	opt->target = target_default();
 	for (int i = 0; i < RULE__COUNT; i++) {
@@ -41,9 +43,10 @@ void lint_run_fini(struct lint_run *run)
 	for (size_t i = 0; i < run->n_files; i++) {
 		struct lint_file *f = run->files[i];
 		sb_free(f->model);
+		lint_template_free(f->tmpl);
 		yamldoc_free(f->doc);
 		yamldoc_free(f->as_written);
-		tmpl_free(&f->tmpl);
+		tmpl_free(&f->yaml_tmpl);
 		source_free(f->src);
 		free(f);
 	}
@@ -93,6 +96,21 @@ void lint_apply_selection(struct lint_run *run, size_t first)
 	diag_list_filter(&run->diags, first, selected, run);
 }
 
+/* A file in another language is no batch script, whatever #SBATCH text
+ * it holds (sbatch runs it with its own interpreter, which the model
+ * does not read). */
+static void not_shell(struct lint_run *run, struct lint_file *f, const char *why)
+{
+	size_t first = run->diags.len;
+	char msg[192];
+	snprintf(msg, sizeof msg,
+		 "not a shell script: %s (trainforge reads sh and bash batch scripts); only input checks ran",
+		 why);
+	run->files_checked++;
+	ln_unknown_kind(&run->diags, f->src, msg);
+	lint_apply_selection(run, first);
+}
+
 /* Scripts wait for lint_run_finish, when every cluster config is known;
  * a shell script without #SBATCH waits to learn whether a batch script
  * starts it. False: the file is YAML (or judged as such). */
@@ -100,6 +118,12 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 {
 	const char *path = f->src->path;
 	enum file_kind kind = run->opt->kind;
+	char why[96];
+	if (kind == KIND_AUTO && !lint_yaml_name(path) && lint_not_shell(f->src, why, sizeof why)) {
+		if (f->named)
+			not_shell(run, f, why);
+		return true; /* walked, it is skipped as every file of no kind */
+	}
 	bool script = kind == KIND_SBATCH ||
 		      (kind == KIND_AUTO && (lint_script_name(path) ||
 					     (!lint_yaml_name(path) && lint_has_sbatch_line(f->src))));
@@ -111,9 +135,17 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 		return !lint_yaml_name(path) && !f->named && kind == KIND_AUTO;
 	run->files_checked++;
 	f->kind = f->src->kind = KIND_SBATCH;
-	f->model = sb_parse(f->src->text, f->src->len, NULL);
-	f->complete = sb_problem_count(f->model) == 0;
+	lint_parse_script(f);
 	return true;
+}
+
+void lint_parse_script(struct lint_file *f)
+{
+	f->tmpl = lint_template_new(f->src);
+	lint_template_swap(f->tmpl, f->src);
+	f->model = sb_parse(f->src->text, f->src->len, NULL);
+	lint_template_swap(f->tmpl, f->src);
+	f->complete = sb_problem_count(f->model) == 0;
 }
 
 /* The rules a suppression directive of the file may be unused for: a
@@ -141,14 +173,14 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	 * as YAML: a named README gets the note, not syntax errors */
 	bool yaml = kind != KIND_UNKNOWN || lint_yaml_name(src->path) || run->opt->kind != KIND_AUTO;
 	if (yaml)
-		ln_yaml_issues(&run->diags, src, f->doc, kind, &f->tmpl);
+		ln_yaml_issues(&run->diags, src, f->doc, kind, &f->yaml_tmpl);
 	f->complete = !yamldoc_broken(f->doc) || !yaml;
 	const struct lint_options *opt = lint_options_of(run, src);
 	if (kind != KIND_UNKNOWN && f->complete)
-		ln_template_placeholders(&run->diags, src, &f->tmpl);
+		ln_template_placeholders(&run->diags, src, &f->yaml_tmpl);
 	bool reviewed = false;
 	if (kind == KIND_PCLUSTER && f->complete) {
-		const struct pc_reading how = { &f->tmpl, f->as_written };
+		const struct pc_reading how = { &f->yaml_tmpl, f->as_written };
 		struct pc_settings set = { &opt->target, opt->idle_cost_warning, &how };
 		f->cluster = cluster_of(src, f->doc);
 		pcluster_lint_with(src, f->doc, &set, &run->diags);
@@ -196,31 +228,46 @@ static bool same_program(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* One shellcheck process per distinct setting (configs may differ). */
+static bool same_shellcheck(const struct lint_options *a, const struct lint_options *b)
+{
+	return a->shellcheck == b->shellcheck && a->shellcheck_timeout == b->shellcheck_timeout &&
+	       same_program(a->shellcheck_program, b->shellcheck_program);
+}
+
+/* A shellcheck run per distinct setting (configs may differ), over the
+ * scripts whose shellcheck findings are wanted: per-file-ignores of
+ * SC0000 keep a file away from shellcheck. */
 static void run_shellcheck(struct lint_run *run, struct lint_file **scripts, size_t n)
 {
 	bool *done = xcalloc(n ? n : 1, sizeof *done);
 	struct source **group = xcalloc(n ? n : 1, sizeof *group);
+	for (size_t i = 0; i < n; i++)
+		done[i] = !shellcheck_wanted(lint_options_of(run, scripts[i]->src)->enabled);
 	for (size_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;
 		const struct lint_options *o = lint_options_of(run, scripts[i]->src);
 		size_t m = 0;
-		for (size_t k = i; k < n; k++) {
-			const struct lint_options *ok = lint_options_of(run, scripts[k]->src);
-			if (!done[k] && ok->shellcheck == o->shellcheck &&
-			    same_program(ok->shellcheck_program, o->shellcheck_program)) {
+		for (size_t k = i; k < n; k++)
+			if (!done[k] && same_shellcheck(lint_options_of(run, scripts[k]->src), o)) {
 				done[k] = true;
 				group[m++] = scripts[k]->src;
 			}
-		}
-		if (!shellcheck_run(group, m, o->shellcheck, o->shellcheck_program, &run->diags,
-				    &run->trouble) &&
-		    o->shellcheck == SHELLCHECK_REQUIRED && !run->shellcheck_failed) {
+		struct shellcheck_setup how = {
+			o->shellcheck, o->shellcheck_program, o->shellcheck_timeout, 0,
+		};
+		size_t unfinished;
+		bool ran = shellcheck_run(group, m, &how, &run->diags, &run->trouble, &unfinished);
+		if (o->shellcheck != SHELLCHECK_REQUIRED)
+			continue;
+		if (!ran && !run->shellcheck_failed)
 			trouble_add(&run->trouble,
 				    "trainforge: shellcheck is required (--shellcheck or the config), but shellcheck could not run");
-			run->shellcheck_failed = true;
-		}
+		else if (unfinished)
+			trouble_add(&run->trouble,
+				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time bound (LN2001; --shellcheck-timeout)",
+				    unfinished, unfinished == 1 ? "" : "s");
+		run->shellcheck_failed |= !ran || unfinished;
 	}
 	free(group);
 	free(done);
@@ -233,6 +280,35 @@ static size_t count_input_clusters(const struct lint_run *run)
 		n += run->files[i]->input && run->files[i]->kind == KIND_PCLUSTER &&
 		     run->files[i]->complete;
 	return n;
+}
+
+struct tagged {
+	struct lint_file **v;
+	size_t n;
+};
+
+static bool outside_tags(struct diag *d, void *ctx)
+{
+	const struct tagged *t = ctx;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i]->src == d->src)
+			return !lint_template_covers(t->v[i]->tmpl,
+						     source_offset(d->src, d->line, d->col));
+	return true;
+}
+
+/* A finding that starts in a template tag is about its stand-in
+ * (template.c): what the tag renders to is unknown. */
+static void drop_tag_findings(struct lint_run *run, struct lint_file **scripts, size_t n,
+			      size_t first)
+{
+	struct tagged t = { xcalloc(n ? n : 1, sizeof *t.v), 0 };
+	for (size_t i = 0; i < n; i++)
+		if (scripts[i]->tmpl)
+			t.v[t.n++] = scripts[i];
+	if (t.n)
+		diag_list_filter(&run->diags, first, outside_tags, &t);
+	free(t.v);
 }
 
 void lint_run_finish(struct lint_run *run)
@@ -249,11 +325,19 @@ void lint_run_finish(struct lint_run *run)
 				scripts[n++] = run->files[i];
 	for (size_t i = 0; i < n; i++) {
 		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
-		sbatch_lint_at(scripts[i]->src, scripts[i]->model,
-			       lint_pair(run, scripts[i], known_clusters), caller ? caller->model : NULL,
+		const struct cluster *cluster = lint_pair(run, scripts[i], known_clusters);
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+		sbatch_lint_at(scripts[i]->src, scripts[i]->model, cluster,
+			       caller ? caller->model : NULL,
 			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	}
+	for (size_t i = 0; i < n; i++)
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	run_shellcheck(run, scripts, n);
+	for (size_t i = 0; i < n; i++)
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+	drop_tag_findings(run, scripts, n, first);
 	for (size_t i = 0; i < n; i++) {
 		const bool *enabled = lint_options_of(run, scripts[i]->src)->enabled;
 		diag_collapse(&run->diags, first, scripts[i]->src, enabled);

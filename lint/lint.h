@@ -26,6 +26,7 @@ typedef void (*jobspec_check_at_fn)(struct source *src, const yamldoc *doc,
 				    const struct target *target, struct diag_list *diags);
 
 struct lint_options;
+struct lint_template;
 /* The options for one input path (its .trainforge.yaml); NULL: the run's. */
 typedef const struct lint_options *(*lint_options_fn)(void *ctx, const char *path);
 
@@ -42,6 +43,7 @@ struct lint_options {
 	const char *cluster_path;          /* --cluster: pairs every batch script */
 	enum shellcheck_mode shellcheck;
 	const char *shellcheck_program;    /* NULL: from PATH */
+	double shellcheck_timeout;         /* seconds: the base of a shellcheck process's bound */
 	const char *cluster_fallback;      /* settings' cluster: after the script's own comment */
 	bool excluded;                     /* settings' exclude: the file is not linted */
 	bool no_ignore;                    /* --no-ignore: walks read what .gitignore leaves out */
@@ -67,11 +69,12 @@ struct lint_file {
 	bool shell;              /* a .sh/.bash without #SBATCH: linted only when a
 				    batch script starts it with srun */
 	bool complete;           /* it parsed: every check could run */
-	struct tmpl tmpl;        /* YAML kinds: the text as the loader read it */
+	struct tmpl yaml_tmpl;   /* YAML kinds: the text as the loader read it */
 	yamldoc *doc;            /* YAML kinds: the document */
 	yamldoc *as_written;     /* a config with look-alikes: the document before
 				    they were read as ASCII (doc has them so) */
 	sb_model *model;         /* scripts: the model */
+	struct lint_template *tmpl; /* scripts with template tags: the masked text */
 	struct cluster cluster;  /* a cluster config that parsed: the model over doc */
 };
 
@@ -83,7 +86,8 @@ struct lint_run {
 	size_t n_files, cap_files;
 	size_t files_checked;
 	bool io_failed;        /* a missing, unreadable or non-regular input: exit 2 */
-	bool shellcheck_failed; /* --shellcheck required and it could not run: exit 2 */
+	bool shellcheck_failed; /* --shellcheck required and it could not run or
+				   finish: exit 2 */
 	const char *base_failed; /* a revision already reported as unusable */
 };
 

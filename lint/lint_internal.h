@@ -27,16 +27,36 @@ bool lint_review(struct lint_run *run, struct source *src, const yamldoc *doc);
 enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum file_kind kind);
 
 /* classify.c */
-/* A file a directory walk should look at: YAML or a script name. */
+/* A file a directory walk should look at: YAML, a script name, or a
+ * template (.j2, .template...) that may be a batch script. */
 bool lint_candidate(const char *path);
 bool lint_yaml_name(const char *path);
-/* A batch script by name (.sbatch, .slurm), a shell script by name. */
+/* A batch script by name (.sbatch, .slurm), a shell script by name,
+ * each also under a template suffix (train.sbatch.j2). */
 bool lint_script_name(const char *path);
 bool lint_shell_name(const char *path);
+/* Whether src is in a language other than the shell's: by its name
+ * (.py) or by the program its #! line runs (python3, perl); why gets
+ * the reason ("a .py file is Python"). No #! line says nothing. */
+bool lint_not_shell(const struct source *src, char *why, size_t size);
 /* Whether any line starts with #SBATCH. */
 bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */
 enum file_kind lint_classify_yaml(const yamldoc *doc);
+
+/* template.c */
+/* The tags of a template ({{ }}, {% %}, {# #}) and the text with each
+ * masked, or NULL when src holds none. */
+struct lint_template *lint_template_new(const struct source *src);
+void lint_template_free(struct lint_template *tp);
+/* Puts the masked text in src's place, or the file's own back: the
+ * model and shellcheck read the first, findings are shown on the second.
+ * The two have the same length and lines. NULL: nothing to do. */
+void lint_template_swap(struct lint_template *tp, struct source *src);
+/* Whether the byte at offset lies in a tag. */
+bool lint_template_covers(const struct lint_template *tp, size_t offset);
+/* Parses f as a script into f->model, its tags masked (lint.c). */
+void lint_parse_script(struct lint_file *f);
 
 /* pair.c */
 /* Shell scripts that a batch script of the run starts with srun become

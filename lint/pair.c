@@ -120,8 +120,7 @@ void lint_adopt_shells(struct lint_run *run)
 		if (called) {
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;
-			sh->model = sb_parse(sh->src->text, sh->src->len, NULL);
-			sh->complete = sb_problem_count(sh->model) == 0;
+			lint_parse_script(sh);
 		} else if (sh->named) {
 			size_t first = run->diags.len;
 			run->files_checked++;

@@ -1,20 +1,33 @@
 #include "shellcheck.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "ln.h"
+#include "proc.h"
 #include "xalloc.h"
 #include "yamldoc.h"
 
 /* Codes that misfire on batch scripts linted away from the cluster: a
  * file sourced on the nodes (modules, venvs) does not exist here. */
 static const char excluded[] = "SC1090,SC1091";
+
+static char *const fixed_args[] = { "--norc", "-f", "json1", "-e", (char *)excluded };
+enum { N_FIXED = sizeof fixed_args / sizeof fixed_args[0] };
+
+bool shellcheck_wanted(const bool *enabled)
+{
+	return enabled[R_SC0000];
+}
+
+double shellcheck_bound(double timeout, size_t bytes)
+{
+	return timeout + (double)bytes / SHELLCHECK_BYTES_PER_SECOND;
+}
 
 static bool write_file(const char *path, const char *text, size_t len)
 {
@@ -23,42 +36,6 @@ static bool write_file(const char *path, const char *text, size_t len)
 		return false;
 	bool ok = fwrite(text, 1, len, f) == len;
 	return fclose(f) == 0 && ok;
-}
-
-/* Runs argv, capturing stdout; returns the exit status or -1. */
-static int capture(char *const argv[], struct buf *out)
-{
-	int fds[2];
-	if (pipe(fds) != 0)
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], 1);
-		close(fds[0]);
-		close(fds[1]);
-		int devnull = open("/dev/null", O_WRONLY);
-		if (devnull >= 0)
-			dup2(devnull, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	char chunk[16384];
-	ssize_t n;
-	while ((n = read(fds[0], chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR))
-		if (n > 0)
-			buf_put(out, chunk, (size_t)n);
-	close(fds[0]);
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static const struct {
@@ -109,44 +86,155 @@ static void add_comments(const char *json, size_t len, struct source *const *scr
 	yamldoc_free(d);
 }
 
-bool shellcheck_run(struct source *const *scripts, size_t n, enum shellcheck_mode mode,
-		    const char *program, struct diag_list *diags, struct trouble *trouble)
+/* ---- batches ----------------------------------------------------------- */
+
+/* The scripts one shellcheck process checks, in input order. */
+struct batch {
+	size_t *ix, n;
+	size_t bytes;
+	char **argv;
+};
+
+struct sized {
+	size_t len, ix;
+};
+
+static int larger_first(const void *a, const void *b)
 {
-	if (mode == SHELLCHECK_OFF || n == 0)
-		return true;
-	char dir[] = "/tmp/trainforge-sc.XXXXXX";
-	if (!mkdtemp(dir))
-		return false;
-	char **argv = xcalloc(n + 8, sizeof *argv);
+	const struct sized *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? 1 : -1;
+	return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Splits the scripts into nb batches of about equal bytes (the largest
+ * script first, each into the lightest batch so far): shellcheck's time
+ * follows the bytes, and the run lasts as long as its slowest batch. */
+static struct batch *plan(struct source *const *scripts, size_t n, size_t nb)
+{
+	struct sized *order = xcalloc(n, sizeof *order);
+	for (size_t i = 0; i < n; i++)
+		order[i] = (struct sized){ scripts[i]->len, i };
+	qsort(order, n, sizeof *order, larger_first);
+	struct batch *b = xcalloc(nb, sizeof *b);
+	for (size_t k = 0; k < nb; k++)
+		b[k].ix = xcalloc(n, sizeof *b[k].ix);
+	for (size_t i = 0; i < n; i++) {
+		size_t light = 0;
+		for (size_t k = 1; k < nb; k++)
+			if (b[k].bytes < b[light].bytes)
+				light = k;
+		b[light].ix[b[light].n++] = order[i].ix;
+		b[light].bytes += order[i].len;
+	}
+	for (size_t k = 0; k < nb; k++)
+		qsort(b[k].ix, b[k].n, sizeof *b[k].ix, by_index);
+	free(order);
+	return b;
+}
+
+static char **batch_argv(const struct batch *b, const char *program, char **paths)
+{
+	char **argv = xcalloc(1 + N_FIXED + b->n + 1, sizeof *argv);
 	size_t argc = 0;
 	argv[argc++] = (char *)(program ? program : "shellcheck");
-	argv[argc++] = "--norc";
-	argv[argc++] = "-f";
-	argv[argc++] = "json1";
-	argv[argc++] = "-e";
-	argv[argc++] = (char *)excluded;
-	bool ok = true;
+	for (size_t i = 0; i < N_FIXED; i++)
+		argv[argc++] = fixed_args[i];
+	for (size_t i = 0; i < b->n; i++)
+		argv[argc++] = paths[b->ix[i]];
+	return argv;
+}
+
+/* The scripts as temporary files named by their index, which is how
+ * shellcheck's findings name them. False when one could not be written. */
+static bool write_scripts(char *dir, struct source *const *scripts, size_t n, char **paths)
+{
+	bool ok = mkdtemp(dir) != NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct buf path = BUF_INIT;
 		buf_printf(&path, "%s/%zu", dir, i);
-		ok &= write_file(path.p, scripts[i]->text, scripts[i]->len);
-		argv[argc++] = buf_detach(&path);
+		ok = ok && write_file(path.p, scripts[i]->text, scripts[i]->len);
+		paths[i] = buf_detach(&path);
 	}
-	struct buf out = BUF_INIT;
-	int status = ok ? capture(argv, &out) : -1;
-	/* 0: clean, 1: findings; anything else: it did not run properly */
-	ok = status == 0 || status == 1;
-	if (ok)
-		add_comments(out.p ? out.p : "", out.len, scripts, n, dir, diags);
-	else if (mode == SHELLCHECK_AUTO)
-		trouble_add(trouble, "trainforge: shellcheck %s; batch scripts got trainforge's checks only (--shellcheck off silences this)",
-			status == 127 ? "is not installed" : "did not run");
-	for (size_t i = 6; i < argc; i++) {
-		unlink(argv[i]);
-		free(argv[i]);
+	return ok;
+}
+
+static void remove_scripts(const char *dir, size_t n, char **paths)
+{
+	for (size_t i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
 	}
 	rmdir(dir);
-	free(argv);
-	buf_free(&out);
-	return ok;
+}
+
+/* What each batch came to, in batch order whichever finished first (the
+ * same run gives the same findings in the same order): its findings,
+ * LN2001 on each of its scripts when it was stopped, or a failure. The
+ * result: 0, the errno of a batch that could not start, or -1 for one
+ * that failed. */
+static int collect(const struct batch *b, const struct proc *procs, size_t nb,
+		   struct source *const *scripts, size_t n, const char *dir,
+		   struct diag_list *diags, size_t *unfinished)
+{
+	int failure = 0;
+	for (size_t k = 0; k < nb; k++) {
+		const struct proc *p = &procs[k];
+		if (p->timed_out) {
+			for (size_t i = 0; i < b[k].n; i++)
+				ln_shellcheck_timeout(diags, scripts[b[k].ix[i]], p->timeout, b[k].n);
+			*unfinished += b[k].n;
+		} else if (p->status == 0 || p->status == 1) { /* clean, or findings */
+			add_comments(p->out.p ? p->out.p : "", p->out.len, scripts, n, dir, diags);
+		} else if (!failure) {
+			failure = p->start_error ? p->start_error : -1;
+		}
+	}
+	return failure;
+}
+
+bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellcheck_setup *how,
+		    struct diag_list *diags, struct trouble *trouble, size_t *unfinished)
+{
+	*unfinished = 0;
+	if (how->mode == SHELLCHECK_OFF || n == 0)
+		return true;
+	char dir[] = "/tmp/trainforge-sc.XXXXXX";
+	char **paths = xcalloc(n, sizeof *paths);
+	bool written = write_scripts(dir, scripts, n, paths);
+	unsigned jobs = how->jobs ? how->jobs : proc_cores();
+	size_t nb = n < jobs ? n : jobs, least = (n + SHELLCHECK_MAX_FILES - 1) / SHELLCHECK_MAX_FILES;
+	if (nb < least) /* more batches than jobs: proc_run runs jobs at a time */
+		nb = least;
+	struct batch *b = plan(scripts, n, nb);
+	struct proc *procs = xcalloc(nb, sizeof *procs);
+	for (size_t k = 0; k < nb; k++) {
+		b[k].argv = batch_argv(&b[k], how->program, paths);
+		procs[k].argv = b[k].argv;
+		procs[k].timeout = shellcheck_bound(how->timeout, b[k].bytes);
+	}
+	int failure = -1;
+	if (written) {
+		proc_run(procs, nb, jobs);
+		failure = collect(b, procs, nb, scripts, n, dir, diags, unfinished);
+	}
+	if (failure && how->mode == SHELLCHECK_AUTO)
+		trouble_add(trouble, "trainforge: shellcheck %s; batch scripts got trainforge's checks only (--shellcheck off silences this)",
+			failure == ENOENT ? "is not installed" : failure > 0 ? "could not be started" : "did not run");
+	for (size_t k = 0; k < nb; k++) {
+		buf_free(&procs[k].out);
+		free(b[k].argv);
+		free(b[k].ix);
+	}
+	remove_scripts(dir, n, paths);
+	free(paths);
+	free(procs);
+	free(b);
+	return !failure;
 }

@@ -27,10 +27,10 @@ static bool has_non_ascii(const char *p, size_t len)
 
 static void parse(struct lint_file *f, const struct tmpl_defs *defs, unsigned flags)
 {
-	tmpl_free(&f->tmpl);
+	tmpl_free(&f->yaml_tmpl);
 	yamldoc_free(f->doc);
-	tmpl_prepare(f->src->text, f->src->len, defs, flags, &f->tmpl);
-	f->doc = yamldoc_parse_tmpl(&f->tmpl, NULL);
+	tmpl_prepare(f->src->text, f->src->len, defs, flags, &f->yaml_tmpl);
+	f->doc = yamldoc_parse_tmpl(&f->yaml_tmpl, NULL);
 }
 
 enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum file_kind kind)
@@ -45,19 +45,19 @@ enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum f
 		/* the document as written stays beside: whether ParallelCluster
 		 * takes a look-alike's value depends on it */
 		yamldoc *written = f->doc;
-		struct tmpl written_tmpl = f->tmpl;
+		struct tmpl written_tmpl = f->yaml_tmpl;
 		f->doc = NULL;
-		memset(&f->tmpl, 0, sizeof f->tmpl);
+		memset(&f->yaml_tmpl, 0, sizeof f->yaml_tmpl);
 		parse(f, opt->defines, TMPL_FOLD);
-		if (f->tmpl.n_folds) {
+		if (f->yaml_tmpl.n_folds) {
 			f->as_written = written;
 			yamldoc_set_pyyaml(written, true);
 			tmpl_free(&written_tmpl);
 		} else { /* none outside comments */
 			yamldoc_free(f->doc);
-			tmpl_free(&f->tmpl);
+			tmpl_free(&f->yaml_tmpl);
 			f->doc = written;
-			f->tmpl = written_tmpl;
+			f->yaml_tmpl = written_tmpl;
 		}
 	}
 	yamldoc_set_pyyaml(f->doc, true);

@@ -61,6 +61,7 @@ struct settings_bound {
 	enum settings_fail fail_level;
 	char *cluster, *shellcheck, *extends, *env_file, *base;
 	double idle_cost_warning;
+	double shellcheck_timeout;
 };
 
 static const cyaml_strval_t fail_strings[] = {
@@ -85,6 +86,8 @@ static const cyaml_schema_field_t settings_fields[] = {
 			 fail_level, fail_strings, CYAML_ARRAY_LEN(fail_strings)),
 	STR("cluster", cluster),
 	STR("shellcheck", shellcheck),
+	CYAML_FIELD_FLOAT("shellcheck-timeout", CYAML_FLAG_OPTIONAL, struct settings_bound,
+			  shellcheck_timeout),
 	STR("extends", extends),
 	STR("env-file", env_file),
 	CYAML_FIELD_IGNORE("define", CYAML_FLAG_OPTIONAL),           /* keyed by the user */
@@ -298,6 +301,8 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 			f->shellcheck_program = settings_join(f->dir, b->shellcheck);
 		f->shellcheck_line = line_of(d, yd_get_key(d, root, "shellcheck"));
 	}
+	f->shellcheck_timeout = b->shellcheck_timeout;
+	f->shellcheck_timeout_line = line_of(d, yd_get_key(d, root, "shellcheck-timeout"));
 }
 
 static void define_add(struct settings_file *f, const char *name, size_t name_len,

@@ -31,6 +31,7 @@ struct settings_flags {
 	const char *ignore;       /* --ignore LIST, or NULL */
 	int fail_level;           /* --fail-level (SEV_ERROR + 1: never), -1 unset */
 	bool shellcheck_set;      /* --shellcheck: the base options' mode wins */
+	bool shellcheck_timeout_set; /* --shellcheck-timeout: the base options' bound wins */
 };
 
 typedef struct settings settings;

@@ -53,6 +53,8 @@ struct settings_file {
 	uint32_t shellcheck_line;
 	struct tmpl_defs defines;    /* env-file, then define over it */
 	uint32_t *define_lines;      /* where each of defines was set */
+	double shellcheck_timeout;   /* seconds; 0 unset (the schema wants more) */
+	uint32_t shellcheck_timeout_line;
 	char *base;                  /* a git revision; NULL unset */
 	uint32_t base_line;
 	double idle_cost_warning;    /* USD per hour; < 0 unset */

@@ -23,7 +23,7 @@ struct origin {
 
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
-	struct origin fail, shellcheck, cluster, excluded, base, idle_cost, target_pc, target_slurm;
+	struct origin fail, shellcheck, shellcheck_timeout, cluster, excluded, base, idle_cost, target_pc, target_slurm;
 	struct origin *define; /* by index of the resolved defines */
 	size_t cap_define;
 };
@@ -235,6 +235,11 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 		if (org)
 			org->shellcheck = AT(f, f->shellcheck_line, "shellcheck");
 	}
+	if (f->shellcheck_timeout > 0 && !cfg->flags.shellcheck_timeout_set) {
+		o->shellcheck_timeout = f->shellcheck_timeout;
+		if (org)
+			org->shellcheck_timeout = AT(f, f->shellcheck_timeout_line, "shellcheck-timeout");
+	}
 	if (f->base && !cfg->base.base_rev) {
 		o->base_rev = f->base;
 		if (org)
@@ -275,6 +280,8 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 		o->shellcheck = SHELLCHECK_AUTO;
 		o->shellcheck_program = NULL;
 	}
+	if (!cfg->flags.shellcheck_timeout_set)
+		o->shellcheck_timeout = SHELLCHECK_TIMEOUT;
 	res->fail_level = SEV_WARNING;
 	size_t n = 0;
 	for (struct settings_file *f = head; f && n < CHAIN_MAX; f = f->parent)
@@ -324,6 +331,8 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	}
 	if (org && cfg->flags.shellcheck_set)
 		org->shellcheck = FLAG("shellcheck");
+	if (org && cfg->flags.shellcheck_timeout_set)
+		org->shellcheck_timeout = FLAG("shellcheck-timeout");
 	apply_target(o, org, &cfg->base.target_flags, FLAG("target"), FLAG("target"));
 	if (org && o->cluster_path)
 		org->cluster = FLAG("cluster");
@@ -543,6 +552,8 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 		fprintf(out, "shellcheck: %s", o->shellcheck_program ? o->shellcheck_program
 			: modes[o->shellcheck]);
 		origin_print(out, &org->shellcheck);
+		fprintf(out, "shellcheck-timeout: %g", o->shellcheck_timeout);
+		origin_print(out, &org->shellcheck_timeout);
 		const char *cluster = o->cluster_path ? o->cluster_path : o->cluster_fallback;
 		char *shown = cluster && cluster[0] == '/' ? settings_shown(cluster) : NULL;
 		fprintf(out, "cluster: %s", shown ? shown : cluster ? cluster : "null");

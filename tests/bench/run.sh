@@ -13,8 +13,8 @@ cc -O2 -o "$B/yaml_events" tests/bench/yaml_events.c $(pkg-config --cflags --lib
 [ -f "$B/large.yaml" ] || python3 tests/bench/make_large.py "$B/large.yaml" 5300000
 runs=${BENCH_RUNS:-30}
 
-median_ms() { # command string -> median milliseconds (hyperfine)
-	hyperfine -N -i --warmup 3 --runs "$runs" --export-json "$B/h.json" "$1" >/dev/null 2>&1 || true
+median_ms() { # command string [runs] [warmup] -> median milliseconds (hyperfine)
+	hyperfine -N -i --warmup "${3:-3}" --runs "${2:-$runs}" --export-json "$B/h.json" "$1" >/dev/null 2>&1 || true
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.3f" % (r["median"]*1000))' "$B/h.json"
 }
 peak_kib() { "$B/peakrss" sh -c "$1 >/dev/null 2>&1" 2>&1 >/dev/null | awk '/^peakrss/ {print $2}'; }
@@ -22,9 +22,9 @@ cpu_ms() { # the CPU time (user + system, mean) of the last median_ms
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print("%.3f" % ((r["user"]+r["system"])*1000))' "$B/h.json"
 }
 
-row() { # case, ours, theirs-name, theirs
-	ours_ms=$(median_ms "$2")
-	theirs_ms=$(median_ms "$4")
+row() { # case, ours, theirs-name, theirs [runs warmup]
+	ours_ms=$(median_ms "$2" "${5:-$runs}" "${6:-3}")
+	theirs_ms=$(median_ms "$4" "${5:-$runs}" "${6:-3}")
 	ours_kb=$(peak_kib "$2")
 	theirs_kb=$(peak_kib "$4")
 	ratio=$(python3 -c "print('%.1fx' % ($theirs_ms / $ours_ms))")
@@ -50,6 +50,18 @@ printf '%-30s %9s ms (CPU %s ms) | %-14s %9s ms (CPU %s ms) | %s of the floor (C
 	"$(python3 -c "print('%.2fx' % ($pair_ms / $floor_ms))")" "$(python3 -c "print('%.2fx' % ($pair_cpu / $floor_cpu))")"
 row "config + script, shellcheck on" "$TF lint -q --shellcheck required $pair" "shellcheck" "shellcheck examples/jobs/out/moe-176b.sbatch"
 echo "(with shellcheck on, the budget is at most 2 ms above shellcheck alone)"
+# Many scripts: shellcheck in one batch per core against one shellcheck
+# over every file, as `shellcheck $(find ...)` runs it. Fewer runs: each
+# takes seconds.
+python3 tests/bench/make_tree.py "$B/tree" 500 >/dev/null
+tree_files=$(find "$B/tree" -name '*.sbatch' | sort | tr '\n' ' ')
+tree_runs=${BENCH_TREE_RUNS:-5}
+# shellcheck disable=SC2086 # a list of paths
+echo "(500-script tree: $(cat $tree_files | wc -c) bytes, $(getconf _NPROCESSORS_ONLN) cores, median of $tree_runs runs)"
+row "500 scripts, shellcheck on" "$TF lint -q --isolated --fail-level never --shellcheck required $B/tree" \
+	"shellcheck" "shellcheck $tree_files" "$tree_runs" 1
+off_ms=$(median_ms "$TF lint -q --isolated --fail-level never --shellcheck off $B/tree")
+printf '%-30s %9s ms (trainforge'"'"'s own checks of the same tree)\n' "500 scripts, shellcheck off" "$off_ms"
 yamls=$(find examples -name '*.yaml' | sort | tr '\n' ' ')
 row "examples/ (pre-commit style)" "$TF lint -q --shellcheck off --fail-level never $files" "yamllint" "yamllint -d relaxed $yamls"
 row "large YAML ($(($(wc -c <"$B/large.yaml") / 1024)) KiB)" "$TF lint -q --fail-level never --kind pcluster $B/large.yaml" "libyaml events" "$B/yaml_events $B/large.yaml"

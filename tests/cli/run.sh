@@ -116,6 +116,32 @@ printf 'gitdir: %s\n' "$t/gitdir/worktrees/wt" >"$g/wt/.git"
 printf '../..\n' >"$t/gitdir/worktrees/wt/commondir"
 printf 'local.yaml\n' >"$t/gitdir/info/exclude"
 [ "$(walked "$g/wt" .)" = "a.yaml " ] && ok walk-worktree-exclude || no "walk-worktree-exclude: $(walked "$g/wt" .)"
+# Kinds by name and #! line: a file in another language is no batch
+# script, whatever #SBATCH text it holds (skipped when walked, noted when
+# named); templates of batch scripts are batch scripts, and walked.
+mkdir -p "$t/kinds"
+job='#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\ntorchrun train.py\n'
+printf "T = '''\\n%b'''\\n" "$job" >"$t/kinds/launch.py"
+printf '#!/usr/bin/env python3\n%b' "$job" >"$t/kinds/py.sbatch"
+printf '#!/usr/bin/perl\n%b' "$job" >"$t/kinds/perl.sh"
+for f in train.sbatch.j2 job.slurm.template run.j2 run.py.j2; do
+	printf '#!/bin/bash\n%b' "$job" >"$t/kinds/$f"
+done
+printf 'worker_processes {{ n }};\n' >"$t/kinds/nginx.conf.j2"
+"$TF" lint --format concise --shellcheck off "$t/kinds" >"$t/out" 2>"$t/err"
+[ "$(grep '\[SB2002\]$' "$t/out" | cut -d: -f1 | sort | tr '\n' ' ')" = \
+	"$t/kinds/job.slurm.template $t/kinds/run.j2 $t/kinds/train.sbatch.j2 " ] &&
+	ok walk-templates-are-scripts || { no walk-templates-are-scripts; cat "$t/out"; }
+grep -q "in 3 files" "$t/err" && ok walk-skips-other-languages || { no walk-skips-other-languages; cat "$t/err"; }
+for f in launch.py py.sbatch perl.sh run.py.j2; do
+	expect_rc "named-$f" 0 "$TF" lint --format concise --shellcheck off "$t/kinds/$f"
+	[ "$(wc -l <"$t/out")" = 1 ] && grep -q 'not a shell script: .*\[LN1008\]$' "$t/out" &&
+		ok "named-$f-noted" || { no "named-$f-noted"; cat "$t/out"; }
+done
+"$TF" lint --format concise --shellcheck off "$t/kinds/perl.sh" >"$t/out" 2>&1
+has named-says-why 'perl.sh:1:1: info: not a shell script: its #! line runs perl' "$t/out"
+expect_rc kind-sbatch-forces-script 1 "$TF" lint --format concise --shellcheck off --kind sbatch "$t/kinds/py.sbatch"
+grep -q '\[SB2002\]$' "$t/out" && ok kind-sbatch-forces-script-checked || no kind-sbatch-forces-script-checked
 
 # Determinism: same bytes twice, sorted by path, line, column.
 "$TF" lint --format concise "$broken" "$clean" examples >"$t/a" 2>/dev/null
@@ -193,10 +219,70 @@ if have shellcheck; then
 	! grep -q 'SC2154' "$t/out" && ok shellcheck-own-directive || no shellcheck-own-directive
 	"$TF" lint --format concise --ignore SC0000 "$t/sc.sbatch" >"$t/out" 2>/dev/null
 	! grep -q '\[SC' "$t/out" && ok shellcheck-ignored || no shellcheck-ignored
+	# a template's tags reach shellcheck as stand-ins of unknown value, and
+	# what it finds at them is about the stand-in: only line 4 is the file's
+	printf '#!/bin/bash\n#SBATCH --nodes={{ n }}\n{%% if x %%}\necho $UNQUOTED_x {{ a | join(" ") }}\n{%% endif %%}\n' >"$t/sc.sbatch.j2"
+	"$TF" lint --format concise --shellcheck auto "$t/sc.sbatch.j2" >"$t/out" 2>/dev/null
+	[ "$(cut -d: -f2-3 "$t/out" | sort -u | tr '\n' ' ')" = "4:6 " ] && grep -q '\[SC2154\]$' "$t/out" &&
+		ok shellcheck-template-tags || { no shellcheck-template-tags; cat "$t/out"; }
 else
 	skip "shellcheck-merged: shellcheck is not installed"
 fi
 expect_rc shellcheck-required-missing 2 "$TF" lint --shellcheck /nonexistent/shellcheck "$t/pn/job.sbatch"
+
+# The time bound of shellcheck, against a stand-in that never finishes on a
+# script saying STALL (in a child of its own, which only the end of its
+# process group stops) and records the scripts it was given. A stalled
+# batch is an LN2001 finding on each of its scripts; in auto mode that is
+# all (exit 1), with `required` it is also trouble (exit 2). The stand-in
+# is shell builtins up to its stall, done at once otherwise, well within
+# the 2 s bound; timeout(1) is the hang guard.
+mkdir -p "$t/scbin"
+cat >"$t/scbin/shellcheck" <<EOF
+#!/bin/sh
+for f; do
+	[ -f "\$f" ] || continue
+	echo "\$f" >>"$t/sc-files"
+	while IFS= read -r line; do
+		case \$line in *STALL*) sleep 60 & echo \$! >"$t/sc-child"; wait ;; esac
+	done <"\$f"
+done
+echo '{"comments":[]}'
+EOF
+chmod +x "$t/scbin/shellcheck"
+printf '#!/bin/bash\n#SBATCH --nodes=1\n# STALL\nsrun hostname\n' >"$t/stall.sbatch"
+printf '#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n' >"$t/quick.sbatch"
+PATH="$t/scbin:$PATH" timeout 30 "$TF" lint --format concise --shellcheck auto --shellcheck-timeout 2 \
+	"$t/stall.sbatch" >"$t/out" 2>"$t/err"
+rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <"$t/out")" = 1 ] &&
+	grep -q '^.*/stall.sbatch:1:1: warning: shellcheck did not finish on this script within 2.* s, so its findings are missing \[LN2001\]$' "$t/out" &&
+	! grep -q 'required' "$t/err" && ok shellcheck-timeout-auto || { no "shellcheck-timeout-auto: exit $rc"; cat "$t/out" "$t/err"; }
+child=$(cat "$t/sc-child" 2>/dev/null)
+if [ -n "$child" ] && { ! kill -0 "$child" 2>/dev/null || grep -q ') Z ' "/proc/$child/stat" 2>/dev/null; }; then
+	ok shellcheck-timeout-stops-the-group
+else
+	no "shellcheck-timeout-stops-the-group: the stand-in's child ${child:-(none)} is still running"
+	[ -n "$child" ] && kill "$child" 2>/dev/null
+fi
+timeout 30 "$TF" lint --format concise --shellcheck "$t/scbin/shellcheck" --shellcheck-timeout 2 \
+	"$t/stall.sbatch" "$t/quick.sbatch" >"$t/out" 2>"$t/err"
+rc=$?
+# one batch per core: on two or more, the quick script's batch finished
+if [ "$(nproc)" -ge 2 ]; then stopped="1 script" quick_lost=0; else stopped="2 scripts" quick_lost=1; fi
+[ "$rc" = 2 ] && grep -q 'stall.sbatch:1:1: .*\[LN2001\]$' "$t/out" &&
+	[ "$(grep -c 'quick.sbatch:1:1: .*\[LN2001\]$' "$t/out")" = "$quick_lost" ] &&
+	grep -q "shellcheck is required .*but it did not finish on $stopped within its time bound" "$t/err" &&
+	ok shellcheck-timeout-required || { no "shellcheck-timeout-required: exit $rc"; cat "$t/out" "$t/err"; }
+# per-file-ignores of SC0000 (here --ignore) keep a script away from shellcheck
+: >"$t/sc-files"
+timeout 30 "$TF" lint --format concise --shellcheck "$t/scbin/shellcheck" --shellcheck-timeout 2 \
+	--ignore SC0000 "$t/stall.sbatch" >"$t/out" 2>"$t/err"
+rc=$?
+[ "$rc" = 0 ] && [ ! -s "$t/sc-files" ] && [ ! -s "$t/out" ] && ok shellcheck-off-where-sc-ignored ||
+	{ no "shellcheck-off-where-sc-ignored: exit $rc"; cat "$t/out" "$t/sc-files"; }
+expect_rc shellcheck-timeout-zero 2 "$TF" lint --shellcheck-timeout 0 "$t/quick.sbatch"
+expect_rc shellcheck-timeout-word 2 "$TF" lint --shellcheck-timeout soon "$t/quick.sbatch"
 
 # make install puts the binary, the man page and the bash completion in place.
 make -s install PREFIX="$t/inst" >/dev/null 2>&1 && "$t/inst/bin/trainforge" version >/dev/null 2>&1 \

@@ -80,6 +80,16 @@ printf 'shellcheck: ./no-such-shellcheck\n' >"$r/jobs/.trainforge.yaml"
 expect_rc shellcheck-key 2 "$TF" lint jobs/train.sbatch
 has shellcheck-key-message "shellcheck could not run" "$t/err"
 expect_rc shellcheck-flag-wins 0 "$TF" lint --shellcheck off --select SB3 jobs/train.sbatch
+printf 'shellcheck-timeout: 2.5\n' >"$r/jobs/.trainforge.yaml"
+expect_rc shellcheck-timeout-key 0 "$TF" lint --show-config jobs/train.sbatch
+has shellcheck-timeout-key-shown "^shellcheck-timeout: 2.5  # jobs/.trainforge.yaml:1$" "$t/out"
+expect_rc shellcheck-timeout-flag-wins 0 "$TF" lint --show-config jobs/train.sbatch --shellcheck-timeout 7
+has shellcheck-timeout-flag-shown "^shellcheck-timeout: 7  # --shellcheck-timeout$" "$t/out"
+printf 'shellcheck-timeout: 0\n' >"$r/jobs/.trainforge.yaml"
+expect_rc shellcheck-timeout-zero 2 "$TF" lint --shellcheck off jobs/train.sbatch
+has shellcheck-timeout-zero-message "jobs/.trainforge.yaml:1:21: error: 0 is out of range" "$t/err"
+printf 'shellcheck-timeout: soon\n' >"$r/jobs/.trainforge.yaml"
+expect_rc shellcheck-timeout-string 2 "$TF" lint --shellcheck off jobs/train.sbatch
 rm "$r/jobs/.trainforge.yaml"
 
 # Flags win: --select replaces, --ignore adds, --severity, --fail-level.
@@ -117,6 +127,7 @@ has show-config-ignore "^  PC1004: ignore  # .trainforge.yaml:2$" "$t/out"
 has show-config-severity "^  PC2101: info  # other/.trainforge.yaml:3$" "$t/out"
 has show-config-flag "^  PC1001: info  # --severity$" "$t/out"
 has show-config-default "^shellcheck: auto  # default$" "$t/out"
+has show-config-timeout-default "^shellcheck-timeout: 10  # default$" "$t/out"
 expect_rc show-config-per-file 0 "$TF" lint --show-config clusters/test-a.yaml
 has show-config-per-file-origin "^  PC2101: per-file-ignores  # .trainforge.yaml:4$" "$t/out"
 expect_rc show-config-exclude 0 "$TF" lint --show-config build/x/bad.yaml

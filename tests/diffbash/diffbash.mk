@@ -4,6 +4,9 @@
 #   make diff-bash N=100000 SEED=7     a long run, with minimised cases in
 #                                      build/diffbash/ (DIFFBASH_MIN per class)
 #   make diff-bash-known               rewrite the lists of known disagreements
+#   make wild-errors [WRITE=1]         the error findings on corpus/wild that
+#                                      wild-errors.tsv lacks (+) or lists but
+#                                      are gone (-); WRITE=1 rewrites it
 # Included by the Makefile; `make test` runs the fixed-seed suites.
 DIFFBASH     := $(BUILD)/tests/diffbash/diffbash
 DIFFBASH_SRC := $(wildcard tests/diffbash/*.c)
@@ -12,7 +15,7 @@ N            ?= 100000
 SEED         ?= 1
 DIFFBASH_MIN ?= 2
 
-.PHONY: diff-bash diff-bash-known
+.PHONY: diff-bash diff-bash-known wild-errors
 
 # One command for all its sources: the header list above is its
 # dependencies, so the compiler's own (-MMD) are left out.
@@ -31,3 +34,9 @@ diff-bash: deps
 diff-bash-known: deps
 	@$(SUBMAKE) $(DIFFBASH)
 	@BUILD=$(BUILD) sh tests/diffbash/run.sh --write-known
+
+# The reviewed reasons are kept; new lines say UNREVIEWED (and fail the
+# suite) until someone reads the script and writes the reason.
+wild-errors: deps
+	@$(SUBMAKE) trainforge
+	@BUILD=$(BUILD) sh tests/diffbash/wild-errors.sh $(if $(WRITE),--write,--report)

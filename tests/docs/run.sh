@@ -15,7 +15,8 @@
 # --select ID OLD NEW` must report ID for the bad one and not the good;
 # SC0000 is reported under shellcheck's own codes. LN1004's bad example is
 # empty on purpose. Batch-script examples are skipped until lint reads
-# batch scripts, SC0000's also without shellcheck.
+# batch scripts, SC0000's also without shellcheck; LN2001's are batch
+# scripts that need shellcheck (which runs on files with SC0000 enabled).
 # ok and no only print, so "A && ok || no" is an if-then-else here.
 # shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
@@ -85,6 +86,7 @@ lint_example() { # id, file in $t [, its old version]: prints the concise findin
 	fi
 	select=$id
 	args=$(sed -n '1,3s/^# \$ trainforge lint \(.*\) [^ ]*$/\1/p' "$file")
+	[ "$id" = LN2001 ] && select=$select,SC0000
 	if [ "$id" = LN0001 ]; then
 		for other in $(sed -n 's/.*# trainforge disable\(-file\)\{0,1\}=\([A-Za-z0-9,-]*\).*/\2/p' "$file" | tr ',' ' '); do
 			select=$select,$other
@@ -117,7 +119,7 @@ while read -r id; do
 	ext=yaml
 	shows="\[$id\]\$"
 	case $id in
-	SB* | SC*)
+	SB* | SC* | LN2001)
 		if [ "$sb_rules" = 0 ] || [ "$sb_lint" = no ]; then
 			skip "examples/$id: trainforge lint does not read batch scripts yet"
 			continue
@@ -127,8 +129,8 @@ while read -r id; do
 	rm -f "$t/cluster.yaml"
 	"$TF" explain --example cluster "$id" >"$t/cluster.yaml" 2>/dev/null || rm -f "$t/cluster.yaml"
 	case $id in
-	SC0000)
-		shows='\[SC[0-9][0-9][0-9][0-9]\]$'
+	SC0000 | LN2001)
+		[ "$id" = SC0000 ] && shows='\[SC[0-9][0-9][0-9][0-9]\]$'
 		if ! have shellcheck; then
 			skip "examples/$id: shellcheck is not installed"
 			continue

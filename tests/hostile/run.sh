@@ -169,6 +169,27 @@ os.makedirs(d)
 open(os.path.join(d, "bad.yaml"), "w").write("HeadNode: {}\nScheduling: {}\n")
 ' "$t/gi"
 check gitignore-slow-patterns 1 PC0004 "$t/gi"
+# A run is never hung by shellcheck: 5,000 nested $( take it minutes,
+# trainforge's own parse milliseconds. With a 1 s bound (plus the
+# per-byte allowance) the run ends with the script's LN2001 finding.
+# timeout is the hang guard; shellcheck runs without the memory limit,
+# as its runtime reserves more address space than the limit allows.
+if have shellcheck; then
+	# shellcheck disable=SC2016 # the $( is the script's text
+	python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\necho " + "$(" * 5000 + "x" + ")" * 5000)' >"$t/deep5000.sbatch"
+	timeout 60 "$TF" lint --format concise --shellcheck auto --shellcheck-timeout 1 "$t/deep5000.sbatch" >"$t/out" 2>"$t/err"
+	rc=$?
+	if [ "$rc" = 124 ]; then
+		no "script-deep-nesting-shellcheck: still running after 60 s"
+	elif [ "$rc" != 1 ] || ! grep -q 'deep5000.sbatch:1:1: .*\[LN2001\]$' "$t/out" || ! grep -q '\[SB0005\]$' "$t/out"; then
+		no "script-deep-nesting-shellcheck: exit $rc, expected 1 with LN2001 and SB0005"
+		cat "$t/out" "$t/err" | cut -c1-200 | head -5
+	else
+		ok script-deep-nesting-shellcheck
+	fi
+else
+	skip "script-deep-nesting-shellcheck: shellcheck is not installed"
+fi
 # Neuron pins: 4,000 pip installs, a 100 KB version, an image tag and a
 # DLAMI name of digits; the pins are bounded and each ends with findings.
 python3 -c '

@@ -75,6 +75,11 @@ static const struct {
 	"      ComputeResources:\n"                                                            \
 	"        - {Name: p5, InstanceType: p5.48xlarge, MaxCount: 4, Efa: {Enabled: true}}\n"
 
+/* The shellcheck that LN2001 cases run, with a bound of 2 s: a stand-in
+ * the test file writes (real shellcheck's speed is not for a test to
+ * depend on), done in milliseconds unless it hangs. */
+static const char *verify_shellcheck_program;
+
 /* The cases seen so far, per area; why an area was skipped. */
 static struct {
 	unsigned found, not_found;
@@ -160,6 +165,11 @@ static inline void verify_at(const char *file, int line, bool want, enum rule_id
 	lint_options_init(&opt);
 	opt.check_jobspec = fuzz_jobspec_lint; /* as cli/cmd_lint.c installs jobspec_lint */
 	opt.shellcheck = rule == R_SC0000 ? SHELLCHECK_REQUIRED : SHELLCHECK_OFF;
+	if (rule == R_LN2001) {
+		opt.shellcheck = SHELLCHECK_AUTO;
+		opt.shellcheck_program = verify_shellcheck_program;
+		opt.shellcheck_timeout = 2;
+	}
 	if (old)
 		opt.base_path = verify_old_file(old);
 	struct lint_run run;

@@ -1,6 +1,9 @@
 /* The linter's own rules (LN), one line a case: the input checks on
- * bytes and YAML, and the suppression directives. tests/unit/rules_verify.h
+ * bytes and YAML, the suppression directives, and shellcheck that does
+ * not finish (LN2001, against a stand-in). tests/unit/rules_verify.h
  * says how a case runs. */
+#include <sys/stat.h>
+
 #include "rules_verify.h"
 
 #define CLEAN VERIFY_CLUSTER_HEAD VERIFY_QUEUE
@@ -39,6 +42,31 @@ static void ln_input(void **state)
 	verify_file(R_LN1008, "node.sh", "#!/bin/bash\ntorchrun train.py\n");
 	verify_not(R_LN1008, CLEAN);
 	verify_file_not(R_LN1008, "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n");
+	/* another language, by name or #! line, whatever #SBATCH text it has */
+	verify_file(R_LN1008, "launcher.py", "T = '''\n#SBATCH --nodes=2\nsrun hostname\n'''\n");
+	verify_file(R_LN1008, "launcher.py.j2", "T = '''\n#SBATCH --nodes=2\n'''\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env python3\n#SBATCH --nodes=2\nprint(1)\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/python3.11 -u\n#SBATCH --nodes=2\nprint(1)\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -S python3 -u\n#SBATCH --nodes=2\n");
+	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -i PYTHONPATH=/x python3\n#SBATCH --nodes=2\n");
+	verify_file(R_LN1008, "job.sh", "#!/usr/bin/perl -w\n#SBATCH --nodes=2\nprint 1;\n");
+	verify_file(R_LN1008, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nsetenv A 1\n");
+	/* a shell's #! line, or none, keeps the batch script a batch script */
+#define JOB_BODY "#SBATCH --nodes=1\nsrun hostname\n"
+	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env -S bash -l\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env -u HOME bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#! /bin/sh -e\r\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "\xEF\xBB\xBF#!/usr/local/bin/bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.sbatch", "#!/bin/zsh\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job", JOB_BODY);
+	/* a template is the kind of the name under its suffix; a tag in the
+	 * #! line says nothing until rendered */
+	verify_file_not(R_LN1008, "job.sbatch", "#!{{ shell }}\n" JOB_BODY);
+	verify_file_not(R_LN1008, "train.sbatch.j2", "#!/bin/bash\n" JOB_BODY "{{ extra }}\n");
+	verify_file_not(R_LN1008, "job.slurm.template", "#!/bin/bash\n" JOB_BODY);
+	verify_file_not(R_LN1008, "job.j2", "#!/bin/bash\n" JOB_BODY);
+#undef JOB_BODY
 	verify(R_LN1009, CLEAN "---\nRegion: us-east-1\n");
 	verify_not(R_LN1009, "---\n" CLEAN "...\n");
 }
@@ -61,6 +89,30 @@ static void ln_directives(void **state)
 	verify_not(R_LN0003, "# trainforge disable=PC2101,PC2002 # both\n" NO_GROUP);
 }
 
+/* A shellcheck that never finishes on a script holding HANG, and finds
+ * nothing in any other. */
+static char sc_dir[] = "/tmp/tf-test-ln.XXXXXX";
+static char sc_program[64];
+
+static void ln_tools(void **state)
+{
+	(void)state;
+	assert_non_null(mkdtemp(sc_dir));
+	snprintf(sc_program, sizeof sc_program, "%s/shellcheck", sc_dir);
+	FILE *f = fopen(sc_program, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nfor f; do\n\t[ -f \"$f\" ] || continue\n"
+	      "\twhile IFS= read -r l; do case $l in *HANG*) exec sleep 30 ;; esac; done <\"$f\"\n"
+	      "done\necho '{\"comments\":[]}'\n", f);
+	fclose(f);
+	assert_int_equal(chmod(sc_program, 0755), 0);
+	verify_shellcheck_program = sc_program;
+	verify_file(R_LN2001, "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n# HANG\nsrun hostname\n");
+	verify_file_not(R_LN2001, "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n");
+	unlink(sc_program);
+	rmdir(sc_dir);
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -72,6 +124,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ln_input),
 		cmocka_unit_test(ln_directives),
+		cmocka_unit_test(ln_tools),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* The LN rules: what the linter itself finds about an input before any
- * kind's rules run (bytes, size, kind; input.c) and about its own
- * directives (directives.c). */
+ * kind's rules run (bytes, size, kind; input.c), about its own
+ * directives (directives.c) and about the tools it runs (tools.c). */
 #ifndef TF_LN_H
 #define TF_LN_H
 
@@ -37,5 +37,10 @@ void ln_unknown_rule_in_directive(struct diag_list *diags, struct source *src, u
  * takes its line with it when it was the line's only content. */
 void ln_unused_suppression(struct diag_list *diags, struct source *src, uint32_t line,
 			   uint32_t col, uint32_t end_col, enum rule_id rule, const char *fix);
+
+/* LN2001 on src: shellcheck was stopped at its bound (seconds) while it
+ * checked src among batch scripts in all. */
+void ln_shellcheck_timeout(struct diag_list *diags, struct source *src, double bound,
+			   size_t batch);
 
 #endif

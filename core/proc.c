@@ -1,0 +1,244 @@
+/* Programs run with a time bound, several at once. One poll loop waits on
+ * every running program's standard output and on its exit (a pidfd where
+ * the kernel has them), with the nearest bound as its timeout; nothing
+ * blocks on a program, so one that hangs, or that closes its output and
+ * goes on, costs no more than its bound. */
+#include "proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+extern char **environ;
+
+struct slot {
+	struct proc *p;     /* NULL: free */
+	pid_t pid;
+	int out;            /* its stdout, -1 once at its end */
+	int pidfd;          /* readable once it exited; -1 without pidfds */
+	bool exited;
+	double deadline;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+unsigned proc_cores(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* posix_spawn rather than fork: a large process (the language server)
+ * is not copied, and a program that cannot be started is an error here
+ * rather than an exit status from a child. */
+static pid_t spawn(char *const *argv, int out, int *error)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t dfl;
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, out, 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+	posix_spawnattr_setpgroup(&at, 0);
+	posix_spawnattr_setsigdefault(&at, &dfl);
+	pid_t pid;
+	int rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	*error = rc;
+	return rc == 0 ? pid : -1;
+}
+
+static bool start(struct slot *s, struct proc *p)
+{
+	p->status = -1;
+	p->timed_out = false;
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		p->start_error = errno;
+		return false;
+	}
+	pid_t pid = spawn(p->argv, fds[1], &p->start_error);
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return false;
+	}
+	*s = (struct slot){ p, pid, fds[0], pidfd_of(pid), false, now() + p->timeout };
+	return true;
+}
+
+static void release(struct slot *s)
+{
+	if (s->out >= 0)
+		close(s->out);
+	if (s->pidfd >= 0)
+		close(s->pidfd);
+	s->p = NULL;
+}
+
+static void reap(struct slot *s, int options)
+{
+	int st;
+	pid_t r;
+	while ((r = waitpid(s->pid, &st, options)) < 0 && errno == EINTR)
+		;
+	if (r == s->pid) {
+		s->exited = true;
+		s->p->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	} else if (r < 0) {
+		s->exited = true; /* not ours to wait for any more */
+		s->p->status = -1;
+	}
+}
+
+/* At its bound: the whole process group goes, and whatever it said is
+ * not an answer. */
+static void stop(struct slot *s)
+{
+	if (kill(-s->pid, SIGKILL) != 0 && !s->exited)
+		kill(s->pid, SIGKILL);
+	if (!s->exited)
+		reap(s, 0);
+	s->p->status = -1;
+	s->p->timed_out = true;
+	release(s);
+}
+
+static void drain(struct slot *s)
+{
+	char chunk[65536];
+	ssize_t n = read(s->out, chunk, sizeof chunk);
+	if (n > 0) {
+		buf_put(&s->p->out, chunk, (size_t)n);
+	} else if (n == 0 || errno != EINTR) {
+		close(s->out);
+		s->out = -1;
+	}
+}
+
+/* The running programs and what the poll loop waits on. */
+struct pool {
+	struct slot *slots;
+	unsigned jobs;
+	size_t running;
+	struct pollfd *fds;
+	size_t *owner;  /* the slot of each pollfd */
+	nfds_t nfds;
+};
+
+/* Stops the programs past their bound and lists what to wait on; the
+ * timeout (ms) is the nearest bound. */
+static int watch(struct pool *pl)
+{
+	double t = now();
+	int wait = -1;
+	pl->nfds = 0;
+	for (size_t i = 0; i < pl->jobs; i++) {
+		struct slot *s = &pl->slots[i];
+		if (!s->p)
+			continue;
+		if (t >= s->deadline) {
+			stop(s);
+			pl->running--;
+			continue;
+		}
+		int ms = (int)ceil((s->deadline - t) * 1000);
+		if (s->out >= 0) {
+			pl->fds[pl->nfds] = (struct pollfd){ s->out, POLLIN, 0 };
+			pl->owner[pl->nfds++] = i;
+		}
+		if (!s->exited && s->pidfd >= 0) {
+			pl->fds[pl->nfds] = (struct pollfd){ s->pidfd, POLLIN, 0 };
+			pl->owner[pl->nfds++] = i;
+		} else if (!s->exited && s->out < 0 && ms > 1) {
+			ms = 1; /* no pidfd: look for its exit again soon */
+		}
+		wait = wait < 0 || ms < wait ? ms : wait;
+	}
+	return wait;
+}
+
+/* Reads what came and reaps what exited; a program is done once both
+ * its output ended and it exited. */
+static void react(struct pool *pl)
+{
+	for (nfds_t k = 0; k < pl->nfds; k++) {
+		struct slot *s = &pl->slots[pl->owner[k]];
+		if (!(pl->fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		if (pl->fds[k].fd == s->out)
+			drain(s);
+		else
+			reap(s, WNOHANG);
+	}
+	for (size_t i = 0; i < pl->jobs; i++) {
+		struct slot *s = &pl->slots[i];
+		if (s->p && !s->exited && s->out < 0 && s->pidfd < 0)
+			reap(s, WNOHANG);
+		if (s->p && s->exited && s->out < 0) {
+			release(s);
+			pl->running--;
+		}
+	}
+}
+
+void proc_run(struct proc *procs, size_t n, unsigned jobs)
+{
+	struct pool pl = { .jobs = jobs ? jobs : 1 };
+	pl.slots = xcalloc(pl.jobs, sizeof *pl.slots);
+	pl.fds = xcalloc(2 * (size_t)pl.jobs, sizeof *pl.fds);
+	pl.owner = xcalloc(2 * (size_t)pl.jobs, sizeof *pl.owner);
+	size_t next = 0;
+	for (;;) {
+		for (size_t i = 0; i < pl.jobs && next < n; i++)
+			if (!pl.slots[i].p && start(&pl.slots[i], &procs[next++]))
+				pl.running++;
+		if (!pl.running && next >= n)
+			break;
+		int wait = watch(&pl);
+		if (!pl.running)
+			continue;
+		if (poll(pl.fds, pl.nfds, wait) < 0) /* EINTR: look again, the bounds hold */
+			for (nfds_t k = 0; k < pl.nfds; k++)
+				pl.fds[k].revents = 0;
+		react(&pl);
+	}
+	free(pl.owner);
+	free(pl.fds);
+	free(pl.slots);
+}
