@@ -43,7 +43,8 @@ INC_core/facts   := -Icore/facts $(INC_core)
 INC_lint/slurm   := -Ilint/slurm $(INC_core)
 INC_lint/script  := -Ilint/script -Ilint/slurm $(INC_core)
 INC_lint/cluster := -Ilint/cluster -Icore/facts $(INC_core/yaml)
-INC_RULES_BASE   := -Ilint/script -Ilint/slurm -Ilint/cluster -Icore/facts $(INC_core/report)
+INC_lint/program := -Ilint/program $(INC_core)
+INC_RULES_BASE   := -Ilint/script -Ilint/slurm -Ilint/cluster -Ilint/program -Icore/facts $(INC_core/report)
 INC_lint/rules/pc := -Ilint/rules/pc $(INC_RULES_BASE)
 INC_lint/rules/sb := -Ilint/rules/sb $(INC_RULES_BASE)
 INC_lint/rules/ln := -Ilint/rules/ln $(INC_RULES_BASE)
@@ -55,14 +56,14 @@ INC_cli          := -Icli -Icli/lsp -Igen $(INC_lint)
 INC_cli/lsp      := $(INC_cli)
 # Programs outside the tree (tests, fuzz targets, benches) see every layer.
 INC_ALL          := $(INC_cli)
-LAYERS := core core/yaml core/report core/facts lint/slurm lint/script lint/cluster \
+LAYERS := core core/yaml core/report core/facts lint/slurm lint/script lint/cluster lint/program \
           lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp
 
 # EXCLUDE leaves files out of a build (work in progress in a checkout).
 EXCLUDE  ?=
 layer_src = $(filter-out $(EXCLUDE),$(wildcard $(addsuffix /*.c,$(1))))
 CORE_SRC := $(call layer_src,core core/yaml core/report core/facts)
-LINT_SRC := $(call layer_src,lint lint/slurm lint/script lint/cluster lint/rules/pc \
+LINT_SRC := $(call layer_src,lint lint/slurm lint/script lint/cluster lint/program lint/rules/pc \
             lint/rules/sb lint/rules/ln lint/settings)
 GEN_SRC  := $(call layer_src,gen)
 CLI_SRC  := $(call layer_src,cli cli/lsp)

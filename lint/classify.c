@@ -89,6 +89,11 @@ bool lint_shell_name(const char *path)
 	return ends_with(path, len, ".sh") || ends_with(path, len, ".bash");
 }
 
+bool lint_python_name(const char *path)
+{
+	return has_suffix(path, ".py");
+}
+
 /* The language a name says the file is in, or NULL. */
 static const char *other_language(const char *path, const char **suffix)
 {

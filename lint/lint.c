@@ -51,6 +51,7 @@ void lint_run_fini(struct lint_run *run)
 		free(f);
 	}
 	free(run->files);
+	lint_programs_free(run);
 }
 
 struct lint_file *lint_add_file(struct lint_run *run, const char *path, char *text, size_t len,
@@ -119,6 +120,12 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 	const char *path = f->src->path;
 	enum file_kind kind = run->opt->kind;
 	char why[96];
+	if (kind == KIND_AUTO && f->named && lint_python_name(path)) {
+		/* read when a batch script starts it; the note otherwise
+		 * (lint_run_finish) */
+		f->program = true;
+		return true;
+	}
 	if (kind == KIND_AUTO && !lint_yaml_name(path) && lint_not_shell(f->src, why, sizeof why)) {
 		if (f->named)
 			not_shell(run, f, why);
@@ -194,9 +201,16 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");
 	}
 	diag_collapse(&run->diags, first, src, opt->enabled);
-	bool rules[RULE__COUNT];
-	suppress_apply(src, f->doc, &run->diags, first,
-		       directive_rules(opt->enabled, reviewed, rules), f->complete);
+	if (kind == KIND_PCLUSTER && f->complete) {
+		/* PC2220 needs the run's scripts: suppressions wait for it */
+		f->first_diag = first;
+		f->deferred = true;
+		f->reviewed = reviewed;
+	} else {
+		bool rules[RULE__COUNT];
+		suppress_apply(src, f->doc, &run->diags, first,
+			       directive_rules(opt->enabled, reviewed, rules), f->complete);
+	}
 	lint_apply_selection(run, first);
 }
 
@@ -282,6 +296,58 @@ static size_t count_input_clusters(const struct lint_run *run)
 	return n;
 }
 
+/* The checks of each cluster config that need the batch scripts paired
+ * with it, then the config's suppressions over all its findings; in the
+ * reverse order of reading, so that a removal does not move the start of
+ * a config not yet done. */
+static void finish_clusters(struct lint_run *run, struct lint_file **scripts,
+			    const struct cluster **paired, size_t n)
+{
+	yd_node *queues = xcalloc(n ? n : 1, sizeof *queues);
+	bool *exclusive = xcalloc(n ? n : 1, sizeof *exclusive);
+	const char **names = xcalloc(n ? n : 1, sizeof *names);
+	for (size_t i = 0; i < run->n_files; i++) {
+		struct lint_file *f = run->files[i];
+		if (!f->deferred || !f->input)
+			continue;
+		struct pc_pairing pair = { 0, queues, exclusive, names };
+		for (size_t k = 0; k < n; k++) {
+			if (paired[k] != &f->cluster || scripts[k]->shell)
+				continue;
+			queues[pair.n] = sbatch_job_queue(scripts[k]->model, &f->cluster, &exclusive[pair.n]);
+			names[pair.n++] = scripts[k]->src->path;
+		}
+		size_t first = run->diags.len;
+		pcluster_lint_sharing_at(f->src, f->doc, &lint_options_of(run, f->src)->target, &pair,
+					 &run->diags);
+		lint_apply_selection(run, first);
+	}
+	for (size_t i = run->n_files; i-- > 0;) {
+		struct lint_file *f = run->files[i];
+		if (!f->deferred)
+			continue;
+		f->deferred = false;
+		bool rules[RULE__COUNT];
+		suppress_apply(f->src, f->doc, &run->diags, f->first_diag,
+			       directive_rules(lint_options_of(run, f->src)->enabled, f->reviewed, rules),
+			       f->complete);
+	}
+	free(queues);
+	free(exclusive);
+	free(names);
+}
+
+struct program_ctx {
+	struct lint_run *run;
+	const char *script;
+};
+
+static const struct py_args *find_program(void *ctx, const char *entry, const char **path)
+{
+	struct program_ctx *pc = ctx;
+	return lint_program_find(pc->run, pc->script, entry, path);
+}
+
 struct tagged {
 	struct lint_file **v;
 	size_t n;
@@ -323,13 +389,23 @@ void lint_run_finish(struct lint_run *run)
 		for (size_t i = 0; i < n_files; i++)
 			if (run->files[i]->kind == KIND_SBATCH && run->files[i]->shell == (pass == 1))
 				scripts[n++] = run->files[i];
+	const struct cluster **paired = xcalloc(n ? n : 1, sizeof *paired);
 	for (size_t i = 0; i < n; i++) {
-		const struct lint_file *caller = lint_caller_of(scripts, n, scripts[i]);
-		const struct cluster *cluster = lint_pair(run, scripts[i], known_clusters);
+		bool by_name;
+		const struct lint_file *caller = lint_caller_of(run, scripts, n, scripts[i], &by_name);
+		const char *entry;
+		struct sb_span at;
+		if (caller && by_name &&
+		    sbatch_calls_by_basename(caller->model, scripts[i]->src->path, &entry, &at))
+			sbatch_report_paired_by_basename(caller->src, at, entry, scripts[i]->src->path,
+							 &run->diags);
+		paired[i] = lint_pair(run, scripts[i], known_clusters);
+		struct program_ctx pc = { run, scripts[i]->src->path };
+		struct sb_programs progs = { find_program, &pc };
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
-		sbatch_lint_at(scripts[i]->src, scripts[i]->model, cluster,
-			       caller ? caller->model : NULL,
-			       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
+		sbatch_lint_with(scripts[i]->src, scripts[i]->model, paired[i],
+				 caller ? caller->model : NULL,
+				 &lint_options_of(run, scripts[i]->src)->target, &progs, &run->diags);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -345,5 +421,17 @@ void lint_run_finish(struct lint_run *run)
 			       scripts[i]->complete);
 	}
 	lint_apply_selection(run, first);
+	for (size_t i = 0; i < run->n_files; i++) {
+		struct lint_file *f = run->files[i];
+		char why[96];
+		if (!f->program)
+			continue;
+		if (lint_program_was_read(run, f->src->path))
+			run->files_checked++;
+		else if (lint_not_shell(f->src, why, sizeof why))
+			not_shell(run, f, why);
+	}
+	finish_clusters(run, scripts, paired, n);
+	free(paired);
 	free(scripts);
 }

@@ -66,6 +66,8 @@ struct lint_file {
 	bool input;              /* its text was read and linted; false: a cluster
 				    config read for pairing, or a file over the
 				    size limit */
+	bool program;            /* a .py named on the command line: read only
+				    when a batch script starts it */
 	bool shell;              /* a .sh/.bash without #SBATCH: linted only when a
 				    batch script starts it with srun */
 	bool complete;           /* it parsed: every check could run */
@@ -76,6 +78,12 @@ struct lint_file {
 	sb_model *model;         /* scripts: the model */
 	struct lint_template *tmpl; /* scripts with template tags: the masked text */
 	struct cluster cluster;  /* a cluster config that parsed: the model over doc */
+	size_t first_diag;       /* a cluster config's findings start here; its
+				    suppressions wait for the checks that need
+				    the run's batch scripts */
+	bool deferred;           /* those suppressions are still to apply */
+	bool reviewed;           /* a change review ran over it (its directives
+				    for change rules count) */
 };
 
 struct lint_run {
@@ -89,6 +97,8 @@ struct lint_run {
 	bool shellcheck_failed; /* --shellcheck required and it could not run or
 				   finish: exit 2 */
 	const char *base_failed; /* a revision already reported as unusable */
+	struct lint_program *programs;     /* Python files read for the scripts */
+	size_t n_programs, cap_programs;
 };
 
 /* Rules enabled by default, levels at their defaults, shellcheck auto. */

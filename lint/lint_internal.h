@@ -35,6 +35,8 @@ bool lint_yaml_name(const char *path);
  * each also under a template suffix (train.sbatch.j2). */
 bool lint_script_name(const char *path);
 bool lint_shell_name(const char *path);
+/* A Python program (.py): an input only when named, read for the scripts. */
+bool lint_python_name(const char *path);
 /* Whether src is in a language other than the shell's: by its name
  * (.py) or by the program its #! line runs (python3, perl); why gets
  * the reason ("a .py file is Python"). No #! line says nothing. */
@@ -43,6 +45,17 @@ bool lint_not_shell(const struct source *src, char *why, size_t size);
 bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */
 enum file_kind lint_classify_yaml(const yamldoc *doc);
+
+/* programs.c */
+struct py_args;
+/* The command-line definitions of the Python file a script (path
+ * `script`) starts as `entry`; NULL when it is not there. *path: where
+ * it was read. */
+const struct py_args *lint_program_find(struct lint_run *run, const char *script,
+					const char *entry, const char **path);
+/* Whether a script of the run read the program input at path. */
+bool lint_program_was_read(const struct lint_run *run, const char *path);
+void lint_programs_free(struct lint_run *run);
 
 /* template.c */
 /* The tags of a template ({{ }}, {% %}, {# #}) and the text with each
@@ -66,8 +79,9 @@ void lint_adopt_shells(struct lint_run *run);
 const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
 				size_t known_clusters);
 /* The first of scripts[0..n) that starts `script` on every node with
- * srun, or NULL. */
-const struct lint_file *lint_caller_of(struct lint_file *const *scripts, size_t n,
-				       const struct lint_file *script);
+ * srun, or NULL; by its path, or (*by_name) by the basename of the
+ * absolute path it is deployed at, when no other input has that name. */
+const struct lint_file *lint_caller_of(const struct lint_run *run, struct lint_file *const *scripts,
+				       size_t n, const struct lint_file *script, bool *by_name);
 
 #endif

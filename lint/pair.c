@@ -61,6 +61,11 @@ static const struct cluster *load_cluster(struct lint_run *run, const char *path
 	return &f->cluster;
 }
 
+static bool is_batch_script(const struct lint_file *f)
+{
+	return f->kind == KIND_SBATCH && !f->shell && f->model;
+}
+
 const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
 				size_t known_clusters)
 {
@@ -89,20 +94,57 @@ const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
 	return NULL;
 }
 
-static bool is_batch_script(const struct lint_file *f)
+
+static const char *base_name(const char *path)
 {
-	return f->kind == KIND_SBATCH && !f->shell;
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
 }
 
-const struct lint_file *lint_caller_of(struct lint_file *const *scripts, size_t n,
-				       const struct lint_file *script)
+/* No other input of the run has sh's basename. */
+static bool only_of_its_name(const struct lint_run *run, const struct lint_file *sh)
 {
+	for (size_t i = 0; i < run->n_files; i++) {
+		const struct lint_file *f = run->files[i];
+		if (f != sh && f->input && !strcmp(base_name(f->src->path), base_name(sh->src->path)))
+			return false;
+	}
+	return true;
+}
+
+/* A batch script that starts sh with srun: by sh's path, else by the
+ * absolute path sh is deployed at when sh's basename is the run's only
+ * one (by_name then). */
+static const struct lint_file *caller_in(const struct lint_run *run,
+					 struct lint_file *const *files, size_t n,
+					 const struct lint_file *sh, bool batch_only, bool *by_name)
+{
+	*by_name = false;
 	for (size_t k = 0; k < n; k++) {
-		const struct lint_file *f = scripts[k];
-		if (f != script && sbatch_calls_with_srun(f->model, f->src->path, script->src->path))
+		const struct lint_file *f = files[k];
+		if (f != sh && f->model && (!batch_only || is_batch_script(f)) &&
+		    sbatch_calls_with_srun(f->model, f->src->path, sh->src->path))
 			return f;
 	}
+	if (!only_of_its_name(run, sh))
+		return NULL;
+	for (size_t k = 0; k < n; k++) {
+		const struct lint_file *f = files[k];
+		const char *entry;
+		struct sb_span at;
+		if (f != sh && is_batch_script(f) &&
+		    sbatch_calls_by_basename(f->model, sh->src->path, &entry, &at)) {
+			*by_name = true;
+			return f;
+		}
+	}
 	return NULL;
+}
+
+const struct lint_file *lint_caller_of(const struct lint_run *run, struct lint_file *const *scripts,
+				       size_t n, const struct lint_file *script, bool *by_name)
+{
+	return caller_in(run, scripts, n, script, false, by_name);
 }
 
 void lint_adopt_shells(struct lint_run *run)
@@ -112,11 +154,8 @@ void lint_adopt_shells(struct lint_run *run)
 		struct lint_file *sh = run->files[i];
 		if (!sh->shell)
 			continue;
-		bool called = false;
-		for (size_t k = 0; k < n && !called; k++)
-			called = is_batch_script(run->files[k]) &&
-				 sbatch_calls_with_srun(run->files[k]->model, run->files[k]->src->path,
-							sh->src->path);
+		bool by_name;
+		bool called = caller_in(run, run->files, n, sh, true, &by_name) != NULL;
 		if (called) {
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;

@@ -32,15 +32,17 @@ static void push_arg(struct chain *ch, const sb_word *w, bool opaque, const char
 }
 
 /* Field splitting of a value word at the blanks of its literal parts,
- * as an unquoted $VAR is split. Returns the number of fields written
- * (at most max), or SIZE_MAX when the split cannot be trusted
- * (backslashes) or there are too many fields. */
+ * as an unquoted $VAR is split. A backslash-newline outside single
+ * quotes is gone from the value (the usual "... \<newline> --flag" of a
+ * long option string); an escaped character is a character of a field.
+ * Returns the number of fields written (at most max), or SIZE_MAX when
+ * the split cannot be trusted (a backslash before a blank, which the
+ * value keeps and the split would not see) or there are too many
+ * fields. */
 static size_t fields_of(sb_model *m, const sb_word *val, const sb_word **out, size_t max)
 {
 	const char *s = m->text;
 	size_t n = 0, start = SIZE_MAX;
-	if (memchr(s + val->off, '\\', val->end - val->off))
-		return SIZE_MAX;
 	for (unsigned i = 0; i < val->nparts; i++) {
 		const struct wpart *p = &val->parts[i];
 		if (p->kind != WP_LIT) {
@@ -49,6 +51,20 @@ static size_t fields_of(sb_model *m, const sb_word *val, const sb_word **out, si
 			continue;
 		}
 		for (size_t k = p->off; k < p->end; k++) {
+			if (s[k] == '\\' && p->quote != '\'' && p->quote != '$' && k + 1 < p->end) {
+				if (s[k + 1] == '\n') {
+					k++;
+					continue;
+				}
+				if (s[k + 1] == ' ' || s[k + 1] == '\t')
+					return SIZE_MAX;
+				if (start == SIZE_MAX)
+					start = k;
+				k++;
+				continue;
+			}
+			if (s[k] == '\\' && p->quote == '$')
+				return SIZE_MAX;
 			bool blank = s[k] == ' ' || s[k] == '\t' || s[k] == '\n';
 			if (!blank && start == SIZE_MAX)
 				start = k;

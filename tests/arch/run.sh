@@ -76,6 +76,11 @@ gen cluster.h no
 cli commands.h yes
 cli lint.h yes
 cli plan.h yes
+lint/program buf.h yes
+lint/program pyargs.h yes
+lint/program script.h no
+lint/program diag.h no
+lint/program catalog.h no
 TABLE
 
 # Rules against their areas: `trainforge rules --where` gives each rule's

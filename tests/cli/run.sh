@@ -13,7 +13,7 @@ broken=examples/broken/cluster.yaml
 expect_rc clean-exits-0 0 "$TF" lint "$clean"
 grep -q "No problems found in 1 file" "$t/err" && ok summary-clean || no summary-clean
 expect_rc findings-exit-1 1 "$TF" lint "$broken"
-grep -q "^Found 12 problems (9 errors, 2 warnings, 1 info) in 1 file.$" "$t/err" && ok summary-counts || no summary-counts
+grep -q "^Found 14 problems (9 errors, 4 warnings, 1 info) in 1 file.$" "$t/err" && ok summary-counts || no summary-counts
 [ -s "$t/out" ] && ! grep -q "^Found" "$t/out" && ok summary-on-stderr-only || no summary-on-stderr-only
 expect_rc quiet 1 "$TF" lint -q "$broken"
 [ ! -s "$t/err" ] && ok quiet-no-summary || no quiet-no-summary
@@ -51,7 +51,7 @@ expect_rc json 1 "$TF" lint --format json "$broken"
 json_check json-shape "$t/out" '
 assert d["schemaVersion"] == 1 and d["tool"]["name"] == "trainforge"
 diags = d["diagnostics"]
-assert len(diags) == 12  # with PC6001, the idle cost of MinCount 8
+assert len(diags) == 14  # with PC6001, the idle cost of MinCount 8, and PC2220 on both queues
 first = diags[0]
 for k in ("path", "kind", "rule", "name", "severity", "message", "line", "column", "endLine", "endColumn", "yamlPath", "help", "fix"):
     assert k in first, k

@@ -17,11 +17,13 @@ fi
 out=$t/out
 
 # file | rule | first line | last line | item in EXPECT.md; TARGET (a
-# --target value) when the item holds for one Slurm only.
+# --target value) when the item holds for one Slurm only, CLUSTER (a
+# cluster config of tests/cases/_clusters) when it holds on one instance.
 lint_at() {
 	# shellcheck disable=SC2086
 	"$TF" lint --kind sbatch --format concise -q --shellcheck "${SC_MODE:-off}" \
-		${TARGET:+--target "$TARGET"} "$dir/$1" >"$out" 2>/dev/null
+		${TARGET:+--target "$TARGET"} ${CLUSTER:+--cluster "tests/cases/_clusters/$CLUSTER"} \
+		"$dir/$1" >"$out" 2>/dev/null
 }
 at_lines() { # rule, first, last: in $out?
 	awk -F: -v r="[$1]" -v lo="$2" -v hi="$3" \
@@ -31,7 +33,7 @@ found() {
 	file=$1 rule=$2 lo=$3 hi=$4 item=$5
 	lint_at "$file"
 	if at_lines "$rule" "$lo" "$hi"; then
-		ok "$file/$rule ($item)${TARGET:+ at $TARGET}"
+		ok "$file/$rule ($item)${TARGET:+ at $TARGET}${CLUSTER:+ with $CLUSTER}"
 	else
 		no "$file/$rule ($item): not found at lines $lo-$hi${TARGET:+ at $TARGET}"
 		cat "$out"
@@ -63,6 +65,14 @@ found_only_at slurm=22.05 adt_composer_stable-diffusion_2.train.sbatch SB2009 13
 found_only_at slurm=22.05 adt_picotron_train.sbatch SB2009 8 8 "W L8 logs/"
 found adt_nnm-llama2_03-precompile.sbatch SB2001 5 8 "E L8 a 2-node job run without srun"
 found adt_optimum-neuron_finetune-llama3-8B.sh SB2005 35 71 "W L35-38 torchrun --nnodes from Slurm without a rendezvous"
+CLUSTER=trn2.yaml found adt_optimum-neuron_finetune-llama3-8B.sh SB2126 23 23 "W L23 --target=trn1 on trn2"
+lint_at adt_optimum-neuron_finetune-llama3-8B.sh
+if at_lines SB2126 1 999; then
+	no "adt_optimum-neuron_finetune-llama3-8B.sh/SB2126: reported without a cluster that names the instance"
+	cat "$out"
+else
+	ok "adt_optimum-neuron_finetune-llama3-8B.sh/SB2126: silent without a cluster"
+fi
 found_only_at slurm=22.05 adt_nxd-olmo_run_zero_compile.sbatch SB2009 4 4 "W L4 logs/"
 if have shellcheck; then
 	SC_MODE=required found adt_smhp-trn-llama3_run_llama_8B_tp_pp.sh SC2088 65 107 "E L65-107 ~ inside quotes (shellcheck's SC2088)"
@@ -75,7 +85,6 @@ fi
 #  bionemo W L39-40: --num-gpus/--num-nodes repeat the #SBATCH values; they agree today.
 #  smhp-trn W L59-61: integer division in the script's own arithmetic, not a flag.
 #  smhp-trn W L18: whether $HOME is shared depends on the cluster's lifecycle scripts.
-#  optimum-neuron W L23: --target=trn1 is wrong only on trn2; the script names no cluster.
 #  jax W L5: -n without --nodes is valid; the job size is implicit, not wrong.
 
 for file in adt_fsdp_2024_1.distributed-training.sbatch adt_transformer-engine_1.train_llama.sbatch \

@@ -13,7 +13,11 @@
 # a change rule's examples are changes: `explain --example bad-old` (and
 # good-old) prints the version each changes, and `trainforge diff
 # --select ID OLD NEW` must report ID for the bad one and not the good;
-# SC0000 is reported under shellcheck's own codes. LN1004's bad example is
+# SC0000 is reported under shellcheck's own codes; a script an example's
+# lint line names (SB2020's per-node script) is written beside it, and so
+# is a program it names (SB23xx): train.py defines --log_every, a required
+# --data-dir and a switch --fp16; hf_train.py builds its parser with
+# HfArgumentParser. LN1004's bad example is
 # empty on purpose. Batch-script examples are skipped until lint reads
 # batch scripts, SC0000's also without shellcheck; LN2001's are batch
 # scripts that need shellcheck (which runs on files with SC0000 enabled).
@@ -86,6 +90,15 @@ lint_example() { # id, file in $t [, its old version]: prints the concise findin
 	fi
 	select=$id
 	args=$(sed -n '1,3s/^# \$ trainforge lint \(.*\) [^ ]*$/\1/p' "$file")
+	# a per-node script the example names with `# $ trainforge lint NAME.sh
+	# FILE` is written beside it: a torchrun line, as the run's other input
+	for sh in $args; do
+		case $sh in
+		*.sh) printf '#!/bin/bash\ntorchrun --standalone --nproc_per_node=8 /fsx/train.py\n' >"$t/$sh" ;;
+		hf_*.py) printf 'from transformers import HfArgumentParser\nargs = HfArgumentParser((TrainingArguments,)).parse_args_into_dataclasses()\n' >"$t/$sh" ;;
+		*.py) printf 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--log_every", type=int, default=10)\np.add_argument("--data-dir", required=True)\np.add_argument("--fp16", action="store_true")\nargs = p.parse_args()\n' >"$t/$sh" ;;
+		esac
+	done
 	[ "$id" = LN2001 ] && select=$select,SC0000
 	if [ "$id" = LN0001 ]; then
 		for other in $(sed -n 's/.*# trainforge disable\(-file\)\{0,1\}=\([A-Za-z0-9,-]*\).*/\2/p' "$file" | tr ',' ' '); do

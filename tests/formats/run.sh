@@ -64,7 +64,7 @@ count_is() { # name, jsonl output, want: findings
 # percent signs, a colon, a control character, a tab and newlines in the
 # messages; an info finding; a range over several lines; a fix.
 lint_all broken "$root" examples/broken/cluster.yaml
-count_is broken-has-12 "$t/broken.jsonl" 12
+count_is broken-has-14 "$t/broken.jsonl" 14
 lint_all clean "$root" examples/clusters/*.yaml
 count_is clean-has-0 "$t/clean.jsonl" 0
 cases=$(for f in tests/cases/*/bad*.yaml; do [ -f "$f.args" ] || echo "$f"; done)
@@ -128,9 +128,9 @@ gh=$t/odd.github
 p='file=dir with space/odd%2C50%25%3Aname.yaml,'
 grep -qF "::notice $p" "$gh" && grep -qF "title=trainforge PC2003::" "$gh" \
 	&& ok github-notice-for-info || no github-notice-for-info
-grep -qF "::error ${p}line=29,col=1,endLine=29,endColumn=18,title=trainforge PC0002::dir with space/odd,50%25:name.yaml:29:1: unknown key 'Odd%25key, \"q\": x' [PC0002]" "$gh" \
+grep -qF "::error ${p}line=30,col=1,endLine=30,endColumn=18,title=trainforge PC0002::dir with space/odd,50%25:name.yaml:30:1: unknown key 'Odd%25key, \"q\": x' [PC0002]" "$gh" \
 	&& ok github-escapes-property-and-data || no github-escapes-property-and-data
-grep -qF "::error ${p}line=31,endLine=34,title=trainforge PC0003::" "$gh" \
+grep -qF "::error ${p}line=32,endLine=35,title=trainforge PC0003::" "$gh" \
 	&& grep -qF "found a string ('x%0Ay%0A') [PC0003]" "$gh" \
 	&& ok github-multiline-range-and-newlines || no github-multiline-range-and-newlines
 [ ! -s "$t/clean.github" ] && ok github-clean-is-empty || no github-clean-is-empty

@@ -169,6 +169,21 @@ os.makedirs(d)
 open(os.path.join(d, "bad.yaml"), "w").write("HeadNode: {}\nScheduling: {}\n")
 ' "$t/gi"
 check gitignore-slow-patterns 1 PC0004 "$t/gi"
+# The Python program a script starts: a 1 MB file of add_argument calls
+# is read (its flags checked: one unknown is found), and 100,000 nested
+# brackets stop the reader with a note, fast.
+mkdir -p "$t/py"
+printf '#!/bin/bash\n#SBATCH --nodes=1\nsrun python big.py --flag-000001 1 --no-such-flag 2\n' >"$t/py/big.sbatch"
+python3 -c '
+print("import argparse\np = argparse.ArgumentParser()")
+for i in range(25000):
+    print("p.add_argument(\"--flag-%06d\", type=int, help=\"(%d)\")" % (i, i))
+print("p.parse_args()")' >"$t/py/big.py"
+check program-1mb 1 SB2301 --shellcheck off "$t/py/big.sbatch"
+printf '#!/bin/bash\n#SBATCH --nodes=1\nsrun python deep.py --x 1\n' >"$t/py/deep.sbatch"
+python3 -c 'print("import argparse\np = argparse.ArgumentParser()\nx = " + "(" * 100000 + ")" * 100000)' >"$t/py/deep.py"
+check program-deep-nesting 0 SB2305 --shellcheck off "$t/py/deep.sbatch"
+
 # A run is never hung by shellcheck: 5,000 nested $( take it minutes,
 # trainforge's own parse milliseconds. With a 1 s bound (plus the
 # per-byte allowance) the run ends with the script's LN2001 finding.

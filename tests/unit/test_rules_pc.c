@@ -132,6 +132,29 @@ static void pc_platform(void **state)
 	verify_not(R_PC3005, QUEUE_KEY_IN("{Os: ubuntu2204}", NEURON_SCRIPT("latest"), GROUP, TRN2));
 	verify(R_PC3002, QUEUE_IN("{Os: rocky9}", GROUP, P5(EFA)));
 	verify_not(R_PC3002, QUEUE_IN("{Os: rocky9, CustomAmi: ami-0123456789abcdef0}", GROUP, P5(EFA)));
+	verify(R_PC3010, "Imds: {ImdsSupport: v1.0}\n" CLEAN);
+	verify_not(R_PC3010, "Imds: {ImdsSupport: v2.0}\n" CLEAN);
+	/* c5.xlarge has 8 GiB: enough for (8 - 0.6) x 25 = 185 nodes */
+	verify(R_PC3011, VERIFY_CLUSTER_HEAD "    - Name: train\n      Networking: " GROUP
+			 "\n      ComputeResources:\n        - {Name: p5, InstanceType: p5.48xlarge, MaxCount: 186" EFA "}\n");
+	verify_not(R_PC3011, VERIFY_CLUSTER_HEAD "    - Name: train\n      Networking: " GROUP
+			     "\n      ComputeResources:\n        - {Name: p5, InstanceType: p5.48xlarge, MaxCount: 185" EFA "}\n");
+}
+
+#define SHARED_JOB(opts) "#!/bin/bash\n#SBATCH --partition=train\n#SBATCH --nodes=2\n" opts \
+	"srun hostname\n"
+static void pc_sharing(void **state)
+{
+	(void)state;
+	verify(R_PC2220, CLEAN);
+	verify_not(R_PC2220, QUEUE_KEY("JobExclusiveAllocation: true", GROUP, P5(EFA)));
+	/* a paired script that asks for --exclusive makes its queue's jobs exclusive */
+	verify_at(__FILE__, __LINE__, true, R_PC2220, 0, CLEAN, NULL, "job.sbatch", SHARED_JOB(""),
+		  strlen(SHARED_JOB("")));
+	verify_at(__FILE__, __LINE__, false, R_PC2220, 0, CLEAN, NULL, "job.sbatch",
+		  SHARED_JOB("#SBATCH --exclusive\n"), strlen(SHARED_JOB("#SBATCH --exclusive\n")));
+	/* one node at a time is no multi-node training */
+	verify_not(R_PC2220, QUEUE(GROUP, "{Name: p5, InstanceType: p5.48xlarge, MaxCount: 1" EFA "}"));
 }
 
 static void pc_storage(void **state)
@@ -216,6 +239,7 @@ int main(void)
 		cmocka_unit_test(pc_placement),
 		cmocka_unit_test(pc_capacity),
 		cmocka_unit_test(pc_platform),
+		cmocka_unit_test(pc_sharing),
 		cmocka_unit_test(pc_storage),
 		cmocka_unit_test(pc_update),
 		cmocka_unit_test(pc_cost),

@@ -48,6 +48,25 @@ static void sb_text(void **state)
 	verify_not(R_SB0004, JOB("", LAUNCH(" --epochs 3")));
 	verify(R_SB0005, JOB("", "echo \"never closed\n" LAUNCH("")));
 	verify_not(R_SB0005, JOB("", "echo \"closed\"\n" LAUNCH("")));
+	/* in an array the escaped space is a word; in quotes the backslash stays */
+	verify(R_SB0003, JOB("", "ARGS=(--lr 1 \\ # note\n --wd 0)\n" LAUNCH(" \"${ARGS[@]}\"")));
+	verify(R_SB0003, JOB("", "ARGS=\"--lr 1 \\  \n --wd 0\"\n" LAUNCH(" $ARGS")));
+	verify_not(R_SB0003, JOB("", "ARGS=\"--lr 1 \\\n --wd 0\"\n" LAUNCH(" $ARGS")));
+}
+
+static void sb_hygiene(void **state)
+{
+	(void)state;
+	verify(R_SB0010, "\n" SCRIPT(NODES(2), LAUNCH("")));
+	verify(R_SB0010, "# launch\n" SCRIPT(NODES(2), LAUNCH("")));
+	verify_not(R_SB0010, CLEAN);
+	verify(R_SB0011, "#!/bin/sh\n" NODES(2) "source /fsx/env.sh\n" LAUNCH(""));
+	verify_not(R_SB0011, "#!/bin/sh\n" NODES(2) ". /fsx/env.sh\n" LAUNCH(""));
+	/* sh is bash on Amazon Linux */
+	verify_pair_not(R_SB0011, CLUSTER, "#!/bin/sh\n" NODES(2) "#SBATCH --partition=train\nsource /fsx/env.sh\n" LAUNCH(""));
+	verify(R_SB0012, JOB("", "mkdir -p \"$OUT\"\nOUT=/fsx/out\n" LAUNCH("")));
+	verify_not(R_SB0012, JOB("", "OUT=/fsx/out\nmkdir -p \"$OUT\"\n" LAUNCH("")));
+	verify_not(R_SB0012, JOB("", "export PATH=/opt/bin:$PATH\nexport PATH=/opt/x:$PATH\n" LAUNCH("")));
 }
 
 static void sb_options(void **state)
@@ -86,6 +105,41 @@ static void sb_env(void **state)
 	verify_not(R_SB2104, NEURON("export NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\n"));
 	verify(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=/var/tmp/neuron-compile-cache\n"));
 	verify_not(R_SB2105, NEURON("export NEURON_COMPILE_CACHE_URL=s3://bucket/neuron-cache\n"));
+	/* a near miss of a name libfabric reads; the script's own names are not knobs */
+	verify(R_SB2103, JOB("", "export FI_EFA_USE_DEVICE_RDAM=1\n" LAUNCH("")));
+	verify_not(R_SB2103, JOB("", "export FI_EFA_USE_DEVICE_RDMA=1\nexport NCCL_HOME=/opt/nccl\n" LAUNCH("")));
+	verify(R_SB2106, JOB("", "export NCCL_DEBUG_SUBSYS=ALL\n" LAUNCH("")));
+	verify_not(R_SB2106, JOB("", "export NCCL_DEBUG_SUBSYS=INIT,NET\n" LAUNCH("")));
+	/* the socket knobs only matter off EFA */
+	verify(R_SB2106, JOB("", "export FI_PROVIDER=efa\nexport NCCL_NSOCKS_PERTHREAD=4\n" LAUNCH("")));
+	verify_not(R_SB2106, JOB("", "export NCCL_NSOCKS_PERTHREAD=4\n" LAUNCH("")));
+	/* --target=trn2 tells the default the runtime falls back to */
+	verify(R_SB2107, NEURON("export NEURON_CC_FLAGS=\"--target=trn2 -lnc=1\"\n"));
+	verify_not(R_SB2107, NEURON("export NEURON_CC_FLAGS=\"--target=trn2 -lnc=1\"\n"
+				    "export NEURON_LOGICAL_NC_CONFIG=1\n"));
+	verify(R_SB2124, NEURON("export NEURON_COMPILE_CACHE_URL=\"/fsx/cache/$HOSTNAME\"\n"));
+	verify_not(R_SB2124, NEURON("export NEURON_COMPILE_CACHE_URL=\"/fsx/cache/$USER\"\n"));
+	verify(R_SB2125, NEURON("export MASTER_PORT=41000\nexport NEURON_RT_ROOT_COMM_ID=localhost:41000\n"));
+	verify_not(R_SB2125, NEURON("export MASTER_PORT=41000\nexport NEURON_RT_ROOT_COMM_ID=localhost:41001\n"));
+}
+
+static void sb_reach(void **state)
+{
+	(void)state;
+	verify(R_SB2120, JOB("", "NCCL_DEBUG=INFO\n" LAUNCH("")));
+	verify_not(R_SB2120, JOB("", "NCCL_DEBUG=INFO\nexport NCCL_DEBUG\n" LAUNCH("")));
+	verify_not(R_SB2120, JOB("", "set -a\nNCCL_DEBUG=INFO\n" LAUNCH("")));
+	/* exported after the launcher is too late */
+	verify(R_SB2120, JOB("", "NCCL_DEBUG=INFO\n" LAUNCH("") "export NCCL_DEBUG\n"));
+	verify_not(R_SB2120, JOB("", "GPUS=8\n" LAUNCH("")));
+	verify_pair(R_SB2121, CLUSTER, JOB("#SBATCH --partition=train\n", "export NCCL_P2P_DISABLE=1\n" LAUNCH("")));
+	verify_pair_not(R_SB2121, CLUSTER, JOB("#SBATCH --partition=train\n", "export NCCL_P2P_DISABLE=0\n" LAUNCH("")));
+	/* without the instance, NVLink is not known */
+	verify_not(R_SB2121, JOB("", "export NCCL_P2P_DISABLE=1\n" LAUNCH("")));
+	verify(R_SB2122, JOB("", "export CUDA_VISIBLE_DEVICES=0,1\n" LAUNCH("")));
+	verify_not(R_SB2122, JOB("", "export CUDA_VISIBLE_DEVICES=0,1,2,3,4,5,6,7\n" LAUNCH("")));
+	/* never exported, it does not reach the workers (SB2120 says so) */
+	verify_not(R_SB2122, JOB("", "CUDA_VISIBLE_DEVICES=0,1\n" LAUNCH("")));
 	/* only Amazon Linux 2 needs it; Trainium2 runs no release that has it */
 	verify(R_SB2111, NEURON(TRN2_TARGET "export FI_EFA_FORK_SAFE=1\n"));
 	verify_pair(R_SB2111, TRN_CLUSTER("ubuntu2204", "trn1.32xlarge"), NEURON("export FI_EFA_FORK_SAFE=1\n"));
@@ -132,6 +186,32 @@ static void sb_elastic(void **state)
 	verify_not(R_SB2209, ELASTIC("#SBATCH --no-kill\n", " --no-kill", " --max-restarts=8"));
 }
 
+static void sb_program(void **state)
+{
+	(void)state;
+	/* Megatron's loader appends .bin and .idx itself; values in variables count */
+	verify(R_SB2304, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --data-path /fsx/data/c4_text_document.bin\n"));
+	verify(R_SB2304, JOB("", "DATA=\"1.0 /fsx/data/c4_text_document.idx\"\n" HEAD_IP
+			     "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --data-path $DATA --split 99,1,0\n"));
+	verify_not(R_SB2304, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --data-path /fsx/data/c4_text_document\n"));
+	/* another program's --data-path is its own business */
+	verify_not(R_SB2304, JOB("", LAUNCH(" --data-path /fsx/data/shard.bin")));
+	/* Megatron's flags written as a string over lines, as its users do */
+	verify(R_SB2301, JOB("", "GPT_ARGS=\" \\\n    --num-layers 24 \\\n    --log_interval 10 \\\n    \"\n" HEAD_IP
+			     "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py $GPT_ARGS\n"));
+	verify_not(R_SB2301, JOB("", "GPT_ARGS=\" \\\n    --num-layers 24 \\\n    --log-interval 10 \\\n    \"\n" HEAD_IP
+				 "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py $GPT_ARGS\n"));
+	/* python without a script (python --version) starts no program file */
+	verify_not(R_SB2301, JOB("", "python --version\n" LAUNCH("")));
+	/* no program file beside the script: nothing to hold the flags to */
+	verify_not(R_SB2301, JOB("", LAUNCH(" --no-such-flag")));
+}
+
 static void sb_cluster(void **state)
 {
 	(void)state;
@@ -167,12 +247,15 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sb_text),
+		cmocka_unit_test(sb_hygiene),
 		cmocka_unit_test(sb_options),
 		cmocka_unit_test(sb_launch),
 		cmocka_unit_test(sb_env),
+		cmocka_unit_test(sb_reach),
 		cmocka_unit_test(sb_neuron),
 		cmocka_unit_test(sb_layout),
 		cmocka_unit_test(sb_elastic),
+		cmocka_unit_test(sb_program),
 		cmocka_unit_test(sb_cluster),
 		cmocka_unit_test(sc_shellcheck),
 		cmocka_unit_test(every_area_has_cases),

@@ -656,6 +656,39 @@ static void assignments_and_resolution(void **state)
 	sb_free(m);
 }
 
+/* A string of flags written over lines with backslash-newlines between
+ * them splits as bash splits it; in single quotes the backslash stays,
+ * a field of its own, and the flags after it are still flags. */
+static void flag_string_over_lines(void **state)
+{
+	(void)state;
+	sb_model *m = parse("ARGS=\" \\\n"
+			    "    --num-layers 24 \\\n"
+			    "    --log-interval 10 \\\n"
+			    "    \"\n"
+			    "KEPT=' \\\n"
+			    "    --log-interval 10'\n"
+			    "srun python pretrain_gpt.py $ARGS\n"
+			    "srun python pretrain_gpt.py $KEPT\n");
+	const sb_part *py[2] = { NULL, NULL };
+	for (size_t i = 0, n = 0; i < sb_cmd_count(m) && n < 2; i++)
+		if ((py[n] = sb_cmd_find(sb_cmd_at(m, i), SB_PROG_PYTHON)))
+			n++;
+	const sb_part *p = py[0];
+	assert_non_null(p);
+	assert_non_null(sb_flag_find(p, "num-layers"));
+	const struct sb_flag *li = sb_flag_find(p, "log-interval");
+	assert_non_null(li);
+	assert_string_equal(sb_word_value(sb_flag_next(p, "log-interval")), "10");
+	assert_span(sb_word_span(li->word), 3, 5, 3, 19);
+	assert_int_equal(sb_part_opaque_count(p), 0);
+	p = py[1];
+	assert_non_null(p);
+	assert_non_null(sb_flag_find(p, "log-interval"));
+	assert_string_equal(sb_word_value(sb_flag_next(p, "log-interval")), "10");
+	sb_free(m);
+}
+
 static void resolution_is_never_guessed(void **state)
 {
 	(void)state;
@@ -1023,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),
 		cmocka_unit_test(resolution_is_never_guessed),
+		cmocka_unit_test(flag_string_over_lines),
 		cmocka_unit_test(opaque_options),
 		cmocka_unit_test(hostile_unterminated),
 		cmocka_unit_test(hostile_limits),

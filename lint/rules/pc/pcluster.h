@@ -4,6 +4,9 @@
 #ifndef TF_PCLUSTER_H
 #define TF_PCLUSTER_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "diag.h"
 #include "target.h"
 #include "tmpl.h"
@@ -45,5 +48,19 @@ void pcluster_review(struct source *src, const yamldoc *doc, const struct pc_bas
 /* PC5009: the old version (name) cannot be reviewed against, and why. */
 void pcluster_review_unusable(struct source *src, const char *name, const char *why,
 			      struct diag_list *diags);
+
+/* The batch scripts of a run paired with one cluster config: for each,
+ * the queue it runs in (0 when none), whether it asks for --exclusive,
+ * and its path. */
+struct pc_pairing {
+	size_t n;
+	const yd_node *queues;
+	const bool *exclusive;
+	const char *const *scripts;
+};
+/* The checks that need the run's batch scripts (PC2220), once they are
+ * paired; pair may be empty. */
+void pcluster_lint_sharing_at(struct source *src, const yamldoc *doc, const struct target *target,
+			      const struct pc_pairing *pair, struct diag_list *diags);
 
 #endif

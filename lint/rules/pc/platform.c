@@ -1,10 +1,12 @@
 /* PC300x: operating system against scheduler and accelerator stack, the
- * Neuron release a node installs, and the settings ParallelCluster allows
- * only with Slurm. */
+ * Neuron release a node installs, the settings ParallelCluster allows
+ * only with Slurm, the head node's size for its fleet, and the instance
+ * metadata service. */
 #include <string.h>
 
 #include "neuron.h"
 #include "pc.h"
+#include "releases.h"
 
 static bool is_awsbatch(const struct pc *pc)
 {
@@ -230,6 +232,58 @@ static void os_needs_custom_ami(const struct pc *pc, yd_node image, yd_node os)
 	}
 }
 
+/* HeadNodeMemorySizeValidator: with T the sum of MaxCount over every
+ * compute resource, the head node needs min(T / 25 + 0.6, 16) GiB (0.6
+ * for the OS; the requirement stops at 16), ERROR otherwise. Merged into
+ * develop on 2024-12-13, so first released in 3.12.0, the next release
+ * cut from develop (docs/versions.md, "pc-slurm-mapping-head-node"). */
+/* PC3011 head-node-too-small */
+static void head_node_too_small(const struct pc *pc)
+{
+	static const struct version since = VERSION_AT(3, 12, 0);
+	if (version_cmp(pc->target->pc, since) < 0)
+		return;
+	const yamldoc *d = pc->cl->doc;
+	yd_node type = yd_get(d, yd_get(d, pc->cl->root, "HeadNode"), "InstanceType");
+	const struct instance_type *it = cluster_instance(pc->cl, type);
+	if (!it || it->memory_mib <= 0)
+		return;
+	long long total = 0;
+	yd_node queues = cluster_queues(pc->cl);
+	for (size_t i = 0; i < yd_len(d, queues); i++) {
+		yd_node crs = cluster_compute_resources(pc->cl, yd_item(d, queues, i));
+		for (size_t j = 0; j < yd_len(d, crs); j++) {
+			long long max = 10; /* ParallelCluster's default MaxCount */
+			yd_int(d, yd_get(d, yd_item(d, crs, j), "MaxCount"), &max);
+			total += max > 0 ? max : 0;
+		}
+	}
+	double need = (double)total / 25 + 0.6, have = it->memory_mib / 1024.0;
+	if (need > 16)
+		need = 16;
+	if (have >= need)
+		return;
+	struct diag *g = pc_report(pc, R_PC3011, type,
+		"head node %s has %.1f GiB of memory, but a fleet of up to %lld compute nodes needs at least %.1f GiB for slurmctld, clustermgtd and the /home export: ParallelCluster %s refuses the config (HeadNodeMemorySizeValidator, from 3.12.0)",
+		it->name, have, total, need, PC_TEXT(pc->target->pc));
+	diag_set_help(g, "choose a head node with at least %.1f GiB of memory (16 GiB is enough for any fleet)",
+		      need);
+}
+
+/* PC3010 imds-v1-allowed: ImdsSupport v1.0 lets every node answer
+ * IMDSv1 requests, which need no session token; v2.0, the default,
+ * allows IMDSv2 only (docs/versions.md, "pc-imds"). */
+static void imds_v1_allowed(const struct pc *pc)
+{
+	const yamldoc *d = pc->cl->doc;
+	yd_node v = yd_get(d, yd_get(d, pc->cl->root, "Imds"), "ImdsSupport");
+	if (!yd_str_eq(d, v, "v1.0"))
+		return;
+	struct diag *g = pc_report(pc, R_PC3010, v,
+		"ImdsSupport: v1.0 lets the head node and every compute node answer IMDSv1, which needs no session token: a request forgery in any service on a node can read the instance role's credentials");
+	diag_set_help(g, "remove it (the default is v2.0), after moving any tool that still speaks IMDSv1 to IMDSv2");
+}
+
 void pc_check_platform(const struct pc *pc)
 {
 	const yamldoc *d = pc->cl->doc;
@@ -245,4 +299,6 @@ void pc_check_platform(const struct pc *pc)
 		scheduler_os_mismatch(pc, os);
 	}
 	awsbatch_only_slurm_feature(pc);
+	head_node_too_small(pc);
+	imds_v1_allowed(pc);
 }

@@ -290,3 +290,14 @@ void sbc_check_launch(struct sbc *c)
 	random_port(c);
 	output_directory_missing(c);
 }
+
+/* SB2020 per-node-script-by-basename: a batch script names the per-node
+ * script by the path it is deployed at, and the run holds one file of
+ * that name: the two are checked together (docs/design.md, "Pairing"). */
+void sbatch_report_paired_by_basename(struct source *caller, struct sb_span at, const char *entry,
+				      const char *path, struct diag_list *diags)
+{
+	struct diag *g = diag_add(diags, caller, R_SB2020, at.line, at.col, at.end_line, at.end_col,
+		"srun starts %s on every node: checked as %s, the only input of that name", entry, path);
+	diag_set_help(g, "name the script by a path relative to this one to pair them exactly");
+}

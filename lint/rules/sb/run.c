@@ -283,9 +283,16 @@ void sbatch_lint(struct source *script, const sb_model *m, const struct cluster 
 void sbatch_lint_at(struct source *script, const sb_model *m, const struct cluster *cluster,
 		    const sb_model *caller, const struct target *target, struct diag_list *diags)
 {
+	sbatch_lint_with(script, m, cluster, caller, target, NULL, diags);
+}
+
+void sbatch_lint_with(struct source *script, const sb_model *m, const struct cluster *cluster,
+		      const sb_model *caller, const struct target *target,
+		      const struct sb_programs *programs, struct diag_list *diags)
+{
 	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
 			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL,
-			 .target = target };
+			 .target = target, .programs = programs };
 	read_allocation(&c, caller ? caller : m);
 	read_cluster(&c);
 	if (c.it)
@@ -294,17 +301,50 @@ void sbatch_lint_at(struct source *script, const sb_model *m, const struct clust
 	else
 		c.family = family_from_script(m);
 	sbc_check_text(&c);
+	sbc_check_hygiene(&c);
 	sbc_check_options(&c);
 	if (sb_complete(m)) {
 		/* facts about what runs need the whole script */
 		sbc_check_launch(&c);
 		sbc_check_env(&c);
+		sbc_check_reach(&c);
 		sbc_check_neuron(&c);
 		sbc_check_parallel(&c);
 		sbc_check_elastic(&c);
+		sbc_check_program(&c);
 	}
 	sbc_check_cluster(&c);
 	free(c.comp);
+}
+
+yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *exclusive)
+{
+	struct sbc_component comp = { .partition = sb_directive_find_in(m, 0, "partition") };
+	*exclusive = sb_directive_find(m, "exclusive") != NULL;
+	return cl ? component_queue(cl, &comp) : 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+bool sbatch_calls_by_basename(const sb_model *caller, const char *path, const char **entry,
+			      struct sb_span *at)
+{
+	for (size_t i = 0; i < sb_cmd_count(caller); i++) {
+		const sb_cmd *cmd = sb_cmd_at(caller, i);
+		const sb_part *run = sb_cmd_find(cmd, SB_PROG_SCRIPT);
+		const char *e = run && sb_cmd_find(cmd, SB_PROG_SRUN)
+			? sb_word_value(sb_part_entry(run)) : NULL;
+		if (e && e[0] == '/' && !strcmp(base_name(e), base_name(path))) {
+			*entry = e;
+			*at = sb_word_span(sb_part_entry(run));
+			return true;
+		}
+	}
+	return false;
 }
 
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path)

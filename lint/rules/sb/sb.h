@@ -43,6 +43,7 @@ struct sbc {
 	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
 	bool per_node;                      /* started on every node by a batch script */
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
+	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
 };
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
@@ -92,12 +93,15 @@ enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 				  struct layout_finding *found);
 
 void sbc_check_text(struct sbc *c);
+void sbc_check_hygiene(struct sbc *c);
 void sbc_check_options(struct sbc *c);
 void sbc_check_launch(struct sbc *c);
 void sbc_check_env(struct sbc *c);
+void sbc_check_reach(struct sbc *c);
 void sbc_check_neuron(struct sbc *c);
 void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
+void sbc_check_program(struct sbc *c);
 
 #endif

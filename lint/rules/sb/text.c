@@ -28,15 +28,122 @@ static bool at_line_end(const struct source *src, size_t at)
 	return at >= src->len || src->text[at] == '\n' || src->text[at] == '\r';
 }
 
+/* The array assignment whose ( ... ) spans line, or NULL: there a
+ * newline separates words like a blank, and needs no backslash. */
+static const struct sb_assign *array_around(const sb_model *m, uint32_t line)
+{
+	for (size_t i = 0; i < sb_assign_count(m); i++) {
+		const struct sb_assign *a = sb_assign_at(m, i);
+		if (a->array && a->span.line <= line && line <= a->span.end_line)
+			return a;
+	}
+	return NULL;
+}
+
 /* SB0003 backslash-space */
 static void backslash_space(struct sbc *c, const struct sb_fact *f)
 {
-	struct diag *g = sbc_report(c, R_SB0003, f->span,
+	const struct sb_assign *arr = array_around(c->m, f->span.line);
+	bool comment = !at_line_end(c->src, source_offset(c->src, f->span.end_line, f->span.end_col));
+	struct diag *g;
+	if (arr) {
+		g = sbc_report(c, R_SB0003, f->span,
+			"inside the array %s, a backslash followed by a space escapes the space and makes a word of it%s",
+			arr->name, comment ? ", and the comment after it becomes words of the array too" : "");
+		diag_set_help(g, "delete the backslash: inside ( ) a line break needs none");
+		diag_set_fix(g, "");
+		return;
+	}
+	g = sbc_report(c, R_SB0003, f->span,
 		"a backslash followed by spaces escapes a space; the line does not continue");
 	diag_set_help(g, "delete the spaces after the backslash");
 	/* before a comment, a backslash would escape its '#' */
-	if (at_line_end(c->src, source_offset(c->src, g->end_line, g->end_col)))
+	if (!comment)
 		diag_set_fix(g, "\\");
+}
+
+/* A backslash, blanks and a line break inside quotes, in a word as
+ * written: bash keeps the backslash there (in double quotes it escapes
+ * only $ ` " \ and a newline; in single quotes nothing). Returns the
+ * offset of the backslash in raw, or SIZE_MAX. Command substitutions
+ * are parsed as scripts of their own, with their own facts. */
+static size_t quoted_backslash_space(const char *raw, size_t len, char *quote)
+{
+	char q = 0;
+	for (size_t i = 0; i < len; i++) {
+		char ch = raw[i];
+		if (q != '\'' && ch == '$' && i + 1 < len && raw[i + 1] == '(') {
+			unsigned depth = 0;
+			for (; i < len; i++) {
+				depth += raw[i] == '(';
+				if (raw[i] == ')' && --depth == 0)
+					break;
+			}
+			continue;
+		}
+		if (!q && (ch == '\'' || ch == '"')) {
+			q = ch;
+			continue;
+		}
+		if (q && ch == q) {
+			q = 0;
+			continue;
+		}
+		if (ch != '\\')
+			continue;
+		if (q) {
+			size_t k = i + 1;
+			while (k < len && (raw[k] == ' ' || raw[k] == '\t'))
+				k++;
+			if (k > i + 1 && k < len && raw[k] == '\n') {
+				*quote = q;
+				return i;
+			}
+		}
+		if (q != '\'')
+			i++; /* an escaped character */
+	}
+	return SIZE_MAX;
+}
+
+static void quoted_word(struct sbc *c, const sb_word *w)
+{
+	size_t len;
+	const char *raw = w ? sb_word_raw(w, &len) : NULL;
+	char q = 0;
+	size_t at = raw ? quoted_backslash_space(raw, len, &q) : SIZE_MAX;
+	if (at == SIZE_MAX)
+		return;
+	struct sb_span ws = sb_word_span(w);
+	size_t off = ws.off + at, end = off + 1;
+	while (end < c->src->len && (c->src->text[end] == ' ' || c->src->text[end] == '\t'))
+		end++;
+	struct sb_span s = { 0, 0, 0, 0, off, end };
+	source_locate(c->src, off, &s.line, &s.col);
+	source_locate(c->src, end, &s.end_line, &s.end_col);
+	struct diag *g = sbc_report(c, R_SB0003, s,
+		"inside %s quotes a backslash followed by spaces is kept: a literal \\ reaches the program (split into words, as its own argument)",
+		q == '"' ? "double" : "single");
+	diag_set_help(g, "delete the backslash and the spaces: a quoted string may span lines as it is");
+	diag_set_fix(g, "");
+}
+
+static void quoted_backslashes(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		if (sb_cmd_context(cmd) & (SB_CTX_NESTED | SB_CTX_CMDSUB))
+			continue;
+		for (size_t w = 0; w < sb_cmd_word_count(cmd); w++)
+			if (!(sb_word_flags(sb_cmd_word(cmd, w)) & SB_W_SPLICED))
+				quoted_word(c, sb_cmd_word(cmd, w));
+		for (size_t k = 0; k < sb_cmd_assign_count(cmd); k++) {
+			const struct sb_assign *a = sb_cmd_assign(cmd, k);
+			quoted_word(c, a->value);
+			for (size_t e = 0; e < a->n_elems; e++)
+				quoted_word(c, a->elems[e]);
+		}
+	}
 }
 
 /* Where ` \` restores the continuation of the line above `line`: after
@@ -149,6 +256,7 @@ void sbc_check_text(struct sbc *c)
 {
 	directive_after_command(c);
 	continuation_facts(c);
+	quoted_backslashes(c);
 	lookalikes(c);
 	script_parse_problem(c);
 }

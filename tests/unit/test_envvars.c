@@ -1,0 +1,103 @@
+/* Unit tests for the tables of environment variables (core/facts/envvars.c)
+ * and the NVLink table (core/facts/nvlink.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "catalog.h"
+#include "envvars.h"
+#include "megatron_args.h"
+#include "nvlink.h"
+
+/* Each table is sorted and every name starts with its family's prefix:
+ * env_known's binary search relies on the first, env_family_of on the
+ * second. */
+static void tables_sorted_and_prefixed(void **state)
+{
+	(void)state;
+	for (int f = 0; f < ENV__COUNT; f++) {
+		const struct env_family_def *d = env_family(f);
+		assert_non_null(d);
+		assert_true(d->n > 0);
+		for (size_t i = 0; i < d->n; i++) {
+			assert_int_equal(strncmp(d->names[i], d->prefix, strlen(d->prefix)), 0);
+			assert_true(env_known(d->names[i]));
+			if (i)
+				assert_true(strcmp(d->names[i - 1], d->names[i]) < 0);
+		}
+	}
+	assert_null(env_family(ENV__COUNT));
+}
+
+static void near_misses(void **state)
+{
+	(void)state;
+	/* a transposition in a long name is two edits */
+	assert_string_equal(env_near("FI_EFA_USE_DEVICE_RDAM"), "FI_EFA_USE_DEVICE_RDMA");
+	assert_string_equal(env_near("ALLOC_ARENA_MAX"), "MALLOC_ARENA_MAX");
+	assert_string_equal(env_near("MALLOC_MMAP_THRESHOLD"), "MALLOC_MMAP_THRESHOLD_");
+	assert_string_equal(env_near("NCCL_DEBG"), "NCCL_DEBUG");
+	/* known names, far names and short names are not misspellings */
+	assert_null(env_near("NCCL_DEBUG"));
+	assert_null(env_near("NCCL_HOME"));
+	assert_null(env_near("CUDA_VERSION"));
+	assert_null(env_near("FI_X"));
+	/* two known names as near: no guess */
+	assert_null(env_near("NCCL_IB_SC")); /* NCCL_IB_SL and NCCL_IB_TC */
+}
+
+static void read_by_workers(void **state)
+{
+	(void)state;
+	assert_true(env_read_by_workers("LD_PRELOAD"));
+	assert_true(env_read_by_workers("NEURON_RT_ROOT_COMM_ID"));
+	assert_false(env_read_by_workers("NCCL_HOME"));
+	assert_false(env_read_by_workers("GPUS_PER_NODE"));
+}
+
+static void nvlink(void **state)
+{
+	(void)state;
+	assert_int_equal(nvlink_of(catalog_find("p5.48xlarge", 11)), TRI_YES);
+	assert_int_equal(nvlink_of(catalog_find("g5.48xlarge", 11)), TRI_NO);
+	assert_int_equal(nvlink_of(catalog_find("trn2.48xlarge", 13)), TRI_UNKNOWN);
+	assert_int_equal(nvlink_of(NULL), TRI_UNKNOWN);
+}
+
+/* Megatron's table: sorted (the lookup is a binary search), found by
+ * exact name, and near misses by separator or one edit. */
+static void megatron_table(void **state)
+{
+	(void)state;
+	assert_true(megatron_flag_count() > 250);
+	for (size_t i = 1; i < megatron_flag_count(); i++)
+		assert_true(strcmp(megatron_flag_at(i - 1)->name, megatron_flag_at(i)->name) < 0);
+	for (size_t i = 0; i < megatron_flag_count(); i++) {
+		const char *n = megatron_flag_at(i)->name;
+		assert_ptr_equal(megatron_flag_find(n, strlen(n)), megatron_flag_at(i));
+	}
+	assert_true(megatron_flag_find("--bf16", 6)->is_switch);
+	assert_false(megatron_flag_find("--lr", 4)->is_switch);
+	assert_null(megatron_flag_find("--l", 3));
+	assert_null(megatron_flag_find("--lr-warmup", 11));
+	assert_string_equal(megatron_flag_near("--log_interval")->name, "--log-interval");
+	assert_string_equal(megatron_flag_near("--sequence-paralel")->name, "--sequence-parallel");
+	assert_null(megatron_flag_near("--use-torch-fsdp2"));
+	assert_null(megatron_flag_at(megatron_flag_count()));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tables_sorted_and_prefixed),
+		cmocka_unit_test(near_misses),
+		cmocka_unit_test(read_by_workers),
+		cmocka_unit_test(nvlink),
+		cmocka_unit_test(megatron_table),
+	};
+	return cmocka_run_group_tests_name("envvars", tests, NULL, NULL);
+}
