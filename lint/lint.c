@@ -152,7 +152,9 @@ void lint_parse_script(struct lint_file *f)
 	lint_template_swap(f->tmpl, f->src);
 	f->model = sb_parse(f->src->text, f->src->len, NULL);
 	lint_template_swap(f->tmpl, f->src);
-	f->complete = sb_problem_count(f->model) == 0;
+	/* an unterminated here-document is bash's warning, not a syntax
+	 * error (docs/design.md, "Syntax errors cost one statement") */
+	f->complete = sb_complete(f->model);
 }
 
 /* The rules a suppression directive of the file may be unused for: a
@@ -400,11 +402,15 @@ void lint_run_finish(struct lint_run *run)
 			sbatch_report_paired_by_basename(caller->src, at, entry, scripts[i]->src->path,
 							 &run->diags);
 		paired[i] = lint_pair(run, scripts[i], known_clusters);
+		/* a launch script nothing among the inputs starts runs on each
+		 * node as if started there: its own allocation, none */
+		const sb_model *on_nodes = caller ? caller->model
+					 : scripts[i]->launch ? scripts[i]->model : NULL;
 		struct program_ctx pc = { run, scripts[i]->src->path };
 		struct sb_programs progs = { find_program, &pc };
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 		sbatch_lint_with(scripts[i]->src, scripts[i]->model, paired[i],
-				 caller ? caller->model : NULL,
+				 on_nodes,
 				 &lint_options_of(run, scripts[i]->src)->target, &progs, &run->diags);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	}

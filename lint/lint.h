@@ -70,6 +70,9 @@ struct lint_file {
 				    when a batch script starts it */
 	bool shell;              /* a .sh/.bash without #SBATCH: linted only when a
 				    batch script starts it with srun */
+	bool launch;             /* such a script that runs a launcher itself (torchrun,
+				    accelerate, deepspeed, mpirun): started on each node
+				    by what the inputs do not show, linted as such */
 	bool complete;           /* it parsed: every check could run */
 	struct tmpl yaml_tmpl;   /* YAML kinds: the text as the loader read it */
 	yamldoc *doc;            /* YAML kinds: the document */

@@ -156,6 +156,23 @@ void lint_adopt_shells(struct lint_run *run)
 			continue;
 		bool by_name;
 		bool called = caller_in(run, run->files, n, sh, true, &by_name) != NULL;
+		if (!called) {
+			lint_parse_script(sh);
+			if (sbatch_runs_launcher(sh->model)) {
+				/* a run.sh that a wrapper submits, or that is
+				 * started by hand on each node: its own flags
+				 * make the world */
+				run->files_checked++;
+				sh->kind = sh->src->kind = KIND_SBATCH;
+				sh->launch = true;
+				continue;
+			}
+			sb_free(sh->model);
+			sh->model = NULL;
+			lint_template_free(sh->tmpl);
+			sh->tmpl = NULL;
+			sh->complete = false;
+		}
 		if (called) {
 			run->files_checked++;
 			sh->kind = sh->src->kind = KIND_SBATCH;
@@ -164,7 +181,7 @@ void lint_adopt_shells(struct lint_run *run)
 			size_t first = run->diags.len;
 			run->files_checked++;
 			ln_unknown_kind(&run->diags, sh->src,
-				"a shell script without #SBATCH lines that no batch script among the inputs starts with srun; only input checks ran");
+				"a shell script without #SBATCH lines that runs no launcher and that no batch script among the inputs starts with srun; only input checks ran");
 			lint_apply_selection(run, first);
 		}
 	}

@@ -84,14 +84,37 @@ static size_t fields_of(sb_model *m, const sb_word *val, const sb_word **out, si
 	return n;
 }
 
-static bool split_fields(struct chain *ch, const sb_word *val, const sb_word *use)
+#define MAX_SPLIT_DEPTH 8
+
+static bool split_fields(struct chain *ch, const sb_word *val, const sb_cmd *set_at,
+			 const sb_word *use, unsigned depth);
+
+/* A field that is one unquoted $NAME of a value bash expanded when it
+ * ran the assignment (CMD="... $GPT_ARGS ..."): the splitting of $CMD
+ * splits what $GPT_ARGS held then, so its fields are spliced too. */
+static bool split_inner(struct chain *ch, const sb_word *field, const sb_cmd *set_at,
+			const sb_word *use, unsigned depth)
+{
+	struct sb_resolved r;
+	if (!field->var || depth >= MAX_SPLIT_DEPTH)
+		return false;
+	enum sb_res k = sbr_resolve(ch->m, field->var, set_at, &r);
+	const sb_word *val = r.assign ? r.assign->value : NULL;
+	if ((k != SB_RES_VALUE && k != SB_RES_WORD) || !val || r.overridable)
+		return false;
+	return split_fields(ch, val, r.assign->cmd, use, depth + 1);
+}
+
+static bool split_fields(struct chain *ch, const sb_word *val, const sb_cmd *set_at,
+			 const sb_word *use, unsigned depth)
 {
 	const sb_word *f[256];
 	size_t n = fields_of(ch->m, val, f, 256);
 	if (n == SIZE_MAX)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		push_arg(ch, copy_word(ch->m, f[i], use, SB_W_SPLICED), false, NULL, false);
+		if (!split_inner(ch, f[i], set_at, use, depth))
+			push_arg(ch, copy_word(ch->m, f[i], use, SB_W_SPLICED), false, NULL, false);
 	return true;
 }
 
@@ -133,7 +156,7 @@ void sbx_expand(struct chain *ch)
 					push_arg(ch, copy_word(m, val, w, SB_W_SPLICED), false, NULL, false);
 					continue;
 				}
-				if (split_fields(ch, val, w))
+				if (split_fields(ch, val, r.assign->cmd, w, 0))
 					continue;
 			}
 			if (!quoted) {

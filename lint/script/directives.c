@@ -32,6 +32,7 @@ struct darg {
 	size_t *raw;     /* raw offset of each byte of text, and one past */
 	uint32_t line;
 	bool slurm;      /* from a #SLURM line */
+	bool tag;        /* holds a template tag ({{ n }}): its value is unknown */
 };
 
 struct argv {
@@ -109,14 +110,28 @@ static bool split_line(sb_model *m, size_t p, size_t end, uint32_t line, bool sl
 			} else if (c == '#') {
 				comment = true;
 				break;
+			} else if (m->templates && c == '{' && p + 1 < end && strchr("{%", s[p + 1])) {
+				/* a template tag is one piece of the argument, spaces and all */
+				char close = s[p + 1] == '{' ? '}' : '%';
+				size_t q = p + 2;
+				while (q + 1 < end && !(s[q] == close && s[q + 1] == '}'))
+					q++;
+				if (q + 1 < end) {
+					for (; p < q + 2; p++) {
+						a.raw[a.len] = p;
+						a.text[a.len++] = s[p];
+					}
+					a.tag = true;
+					continue;
+				}
 			}
 			a.raw[a.len] = p;
 			a.text[a.len++] = c;
 			p++;
 		}
 		if (quote) {
-			sbm_problem(m, SB_PROB_UNTERMINATED_QUOTE, open, open + 1,
-				    "unmatched quote in an #SBATCH line: sbatch refuses the script");
+			sbm_problem_in(m, SB_SCOPE_DIRECTIVE, SB_PROB_UNTERMINATED_QUOTE, open, open + 1,
+				       "unmatched quote in an #SBATCH line: sbatch refuses the script");
 			free(a.text);
 			free(a.raw);
 			return false;
@@ -151,7 +166,8 @@ static struct sb_directive *add(sb_model *m, const struct darg *a, size_t from, 
 
 static void set_value(sb_model *m, struct sb_directive *d, const struct darg *a, size_t from)
 {
-	d->value = sbm_strndup(m, a->text + from, a->len - from);
+	d->value = a->tag ? NULL : sbm_strndup(m, a->text + from, a->len - from);
+	d->placeholder = a->tag;
 	size_t ro = a->raw[from], re = a->len > from ? a->raw[a->len - 1] + 1 : a->raw[from];
 	d->value_span = sbm_span(m, ro, re);
 	if (re > d->span.end)
@@ -175,6 +191,8 @@ static void run_getopt(sb_model *m, struct argv *v, unsigned component, bool aft
 			stop = true;
 			continue;
 		}
+		if (a->tag && (stop || t[0] != '-'))
+			continue; /* {{ more_options }}: options unknown here */
 		if (stop || t[0] != '-' || a->len == 1) {
 			struct sb_directive *d = add(m, a, 0, a->len, component, after);
 			d->form = SB_DFORM_STRAY;

@@ -213,6 +213,96 @@ static const struct flagdef torchrun_defs[] = {
 	F("virtual-local-rank", 0, A_NONE), F("omp-num-threads", 0, A_ONE),
 };
 
+/* accelerate launch (accelerate/commands/launch.py, launch_command_parser;
+ * hyphens and underscores alike). Its rank, node-count and rendezvous
+ * flags carry torchrun's names, which they are passed on as;
+ * --num_processes counts the processes of all machines. */
+static const struct flagdef accelerate_defs[] = {
+	F("help", 'h', A_NONE), F("config-file", 0, A_ONE), F("quiet", 'q', A_NONE),
+	F("cpu", 0, A_NONE), F("multi-gpu", 0, A_NONE), F("tpu", 0, A_NONE), F("ipex", 0, A_NONE),
+	F("mixed-precision", 0, A_ONE), F("num-processes", 0, A_ONE),
+	FA("num-machines", 0, A_ONE, "nnodes"), F("num-cpu-threads-per-process", 0, A_ONE),
+	F("enable-cpu-affinity", 0, A_NONE), F("dynamo-backend", 0, A_ONE),
+	F("dynamo-mode", 0, A_ONE), F("dynamo-use-fullgraph", 0, A_NONE),
+	F("dynamo-use-dynamic", 0, A_NONE), F("use-deepspeed", 0, A_NONE), F("use-fsdp", 0, A_NONE),
+	F("use-megatron-lm", 0, A_NONE), F("use-xpu", 0, A_NONE), F("gpu-ids", 0, A_ONE),
+	F("same-network", 0, A_NONE), FA("machine-rank", 0, A_ONE, "node-rank"),
+	FA("main-process-ip", 0, A_ONE, "master-addr"),
+	FA("main-process-port", 0, A_ONE, "master-port"), F("tee", 't', A_ONE),
+	F("log-dir", 0, A_ONE), F("role", 0, A_ONE), F("rdzv-backend", 0, A_ONE),
+	F("rdzv-conf", 0, A_ONE), F("max-restarts", 0, A_ONE), F("monitor-interval", 0, A_ONE),
+	F("module", 'm', A_NONE), F("no-python", 0, A_NONE), F("tpu-cluster", 0, A_NONE),
+	F("no-tpu-cluster", 0, A_NONE), F("tpu-use-sudo", 0, A_NONE), F("vm", 0, A_ONE),
+	F("env", 0, A_ONE), F("main-training-function", 0, A_ONE), F("downcast-bf16", 0, A_NONE),
+	F("deepspeed-config-file", 0, A_ONE), F("zero-stage", 0, A_ONE),
+	F("offload-optimizer-device", 0, A_ONE), F("offload-param-device", 0, A_ONE),
+	F("offload-optimizer-nvme-path", 0, A_ONE), F("offload-param-nvme-path", 0, A_ONE),
+	F("gradient-accumulation-steps", 0, A_ONE), F("gradient-clipping", 0, A_ONE),
+	F("zero3-init-flag", 0, A_ONE), F("zero3-save-16bit-model", 0, A_ONE),
+	F("deepspeed-hostfile", 0, A_ONE), F("deepspeed-exclusion-filter", 0, A_ONE),
+	F("deepspeed-inclusion-filter", 0, A_ONE), F("deepspeed-multinode-launcher", 0, A_ONE),
+	F("deepspeed-moe-layer-cls-names", 0, A_ONE), F("fsdp-offload-params", 0, A_ONE),
+	F("fsdp-min-num-params", 0, A_ONE), F("fsdp-sharding-strategy", 0, A_ONE),
+	F("fsdp-auto-wrap-policy", 0, A_ONE), F("fsdp-transformer-layer-cls-to-wrap", 0, A_ONE),
+	F("fsdp-backward-prefetch-policy", 0, A_ONE), F("fsdp-backward-prefetch", 0, A_ONE),
+	F("fsdp-state-dict-type", 0, A_ONE), F("fsdp-forward-prefetch", 0, A_ONE),
+	F("fsdp-use-orig-params", 0, A_ONE), F("fsdp-cpu-ram-efficient-loading", 0, A_ONE),
+	F("fsdp-sync-module-states", 0, A_ONE), F("fsdp-activation-checkpointing", 0, A_ONE),
+	F("fsdp-version", 0, A_ONE), F("megatron-lm-tp-degree", 0, A_ONE),
+	F("megatron-lm-pp-degree", 0, A_ONE), F("megatron-lm-num-micro-batches", 0, A_ONE),
+	F("megatron-lm-sequence-parallelism", 0, A_ONE),
+	F("megatron-lm-recompute-activations", 0, A_ONE),
+	F("megatron-lm-use-distributed-optimizer", 0, A_ONE),
+	F("megatron-lm-gradient-clipping", 0, A_ONE), F("fp8-backend", 0, A_ONE),
+	F("fp8-use-autocast-during-eval", 0, A_NONE), F("fp8-margin", 0, A_ONE),
+	F("fp8-interval", 0, A_ONE), F("fp8-format", 0, A_ONE), F("fp8-amax-history-len", 0, A_ONE),
+	F("fp8-amax-compute-algo", 0, A_ONE), F("fp8-override-linear-precision", 0, A_ONE),
+	F("fp8-opt-level", 0, A_ONE), F("aws-access-key-id", 0, A_ONE),
+	F("aws-secret-access-key", 0, A_ONE), F("debug", 0, A_NONE),
+	F("mpirun-hostfile", 0, A_ONE), F("mpirun-ccl", 0, A_ONE),
+};
+
+/* The deepspeed runner (deepspeed/launcher/runner.py, parse_args): with
+ * a hostfile it starts every node itself (pdsh by default). */
+static const struct flagdef deepspeed_defs[] = {
+	F("hostfile", 'H', A_ONE), F("include", 'i', A_ONE), F("exclude", 'e', A_ONE),
+	FA("num-nodes", 0, A_ONE, "nnodes"), F("min-elastic-nodes", 0, A_ONE),
+	F("max-elastic-nodes", 0, A_ONE), FA("num-gpus", 0, A_ONE, "nproc-per-node"),
+	FA("num-accelerators", 0, A_ONE, "nproc-per-node"), F("master-port", 0, A_ONE),
+	F("master-addr", 0, A_ONE), F("launcher", 0, A_ONE), F("launcher-args", 0, A_ONE),
+	F("module", 0, A_NONE), F("no-python", 0, A_NONE), F("no-local-rank", 0, A_NONE),
+	F("no-ssh-check", 0, A_NONE), F("no-ssh", 0, A_NONE), F("force-multi", 0, A_NONE),
+	F("save-pid", 0, A_NONE), F("enable-each-rank-log", 0, A_ONE), F("autotuning", 0, A_ONE),
+	F("elastic-training", 0, A_NONE), F("bind-cores-to-rank", 0, A_NONE),
+	F("bind-core-list", 0, A_ONE), F("ssh-port", 0, A_ONE), F("help", 'h', A_NONE),
+};
+
+/* OpenSSH's ssh(1): the letters that take an argument, and those that
+ * do not. */
+static const struct flagdef ssh_defs[] = {
+	F("B", 'B', A_ONE), F("b", 'b', A_ONE), F("c", 'c', A_ONE), F("D", 'D', A_ONE),
+	F("E", 'E', A_ONE), F("e", 'e', A_ONE), F("F", 'F', A_ONE), F("I", 'I', A_ONE),
+	F("i", 'i', A_ONE), F("J", 'J', A_ONE), F("L", 'L', A_ONE), F("l", 'l', A_ONE),
+	F("m", 'm', A_ONE), F("O", 'O', A_ONE), F("o", 'o', A_ONE), F("p", 'p', A_ONE),
+	F("Q", 'Q', A_ONE), F("R", 'R', A_ONE), F("S", 'S', A_ONE), F("W", 'W', A_ONE),
+	F("w", 'w', A_ONE), F("4", '4', A_NONE), F("6", '6', A_NONE), F("A", 'A', A_NONE),
+	F("a", 'a', A_NONE), F("C", 'C', A_NONE), F("f", 'f', A_NONE), F("G", 'G', A_NONE),
+	F("g", 'g', A_NONE), F("K", 'K', A_NONE), F("k", 'k', A_NONE), F("M", 'M', A_NONE),
+	F("N", 'N', A_NONE), F("n", 'n', A_NONE), F("q", 'q', A_NONE), F("s", 's', A_NONE),
+	F("T", 'T', A_NONE), F("t", 't', A_NONE), F("V", 'V', A_NONE), F("v", 'v', A_NONE),
+	F("X", 'X', A_NONE), F("x", 'x', A_NONE), F("Y", 'Y', A_NONE), F("y", 'y', A_NONE),
+};
+
+/* pdsh(1): -w HOSTS runs the command on all of them at once. */
+static const struct flagdef pdsh_defs[] = {
+	FA("w", 'w', A_ONE, "hosts"), F("x", 'x', A_ONE), F("R", 'R', A_ONE), F("l", 'l', A_ONE),
+	F("t", 't', A_ONE), F("u", 'u', A_ONE), F("f", 'f', A_ONE), F("g", 'g', A_ONE),
+	F("X", 'X', A_ONE), F("e", 'e', A_ONE), F("m", 'm', A_ONE), F("N", 'N', A_NONE),
+	F("b", 'b', A_NONE), F("S", 'S', A_NONE), F("k", 'k', A_NONE), F("q", 'q', A_NONE),
+	F("a", 'a', A_NONE), F("A", 'A', A_NONE), F("d", 'd', A_NONE), F("s", 's', A_NONE),
+	F("L", 'L', A_NONE), F("V", 'V', A_NONE), F("h", 'h', A_NONE),
+};
+
 static const struct flagdef npc_defs[] = {
 	F("num-parallel", 0, A_ONE), F("command", 0, A_ONE), F("cache-dir", 0, A_ONE),
 };
@@ -223,6 +313,10 @@ const struct flagset sbf_srun = SET(srun_defs, true, false);
 const struct flagset sbf_mpirun = SET(mpirun_defs, false, true);
 const struct flagset sbf_torchrun = SET(torchrun_defs, true, false);
 const struct flagset sbf_npc = SET(npc_defs, false, false);
+const struct flagset sbf_accelerate = SET(accelerate_defs, true, false);
+const struct flagset sbf_deepspeed = SET(deepspeed_defs, true, false);
+const struct flagset sbf_ssh = SET(ssh_defs, true, false);
+const struct flagset sbf_pdsh = SET(pdsh_defs, true, false);
 const struct flagset sbf_none = { NULL, 0, false, false };
 
 /* ---- wrappers ---- */
@@ -292,8 +386,10 @@ static const struct { const char *name; enum pclass pc; } programs[] = {
 	{ "mpirun.mpich", PC_MPIRUN }, { "mpiexec.openmpi", PC_MPIRUN },
 	{ "torchrun", PC_TORCHRUN },
 	{ "neuron_parallel_compile", PC_NPC },
-	{ "deepspeed", PC_LAUNCHER }, { "accelerate", PC_LAUNCHER }, { "composer", PC_LAUNCHER },
+	{ "deepspeed", PC_DEEPSPEED }, { "accelerate", PC_ACCELERATE },
+	{ "accelerate-launch", PC_ACCELERATE }, { "composer", PC_LAUNCHER },
 	{ "horovodrun", PC_LAUNCHER }, { "nccom-test", PC_LAUNCHER },
+	{ "ssh", PC_SSH }, { "pdsh", PC_PDSH },
 	{ "bash", PC_SHELL }, { "sh", PC_SHELL }, { "dash", PC_SHELL }, { "zsh", PC_SHELL },
 	{ "ksh", PC_SHELL },
 };

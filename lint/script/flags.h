@@ -23,9 +23,11 @@ struct flagset {
 };
 
 extern const struct flagset sbf_srun, sbf_mpirun, sbf_torchrun, sbf_npc, sbf_none;
+extern const struct flagset sbf_accelerate, sbf_deepspeed, sbf_ssh, sbf_pdsh;
 
 enum pclass {
 	PC_OTHER, PC_WRAPPER, PC_SRUN, PC_MPIRUN, PC_TORCHRUN, PC_NPC, PC_LAUNCHER,
+	PC_ACCELERATE, PC_DEEPSPEED, PC_SSH, PC_PDSH,
 	PC_SHELL, PC_PYTHON, PC_SCRIPT
 };
 

@@ -17,6 +17,10 @@
 		(vec).v[(vec).len++] = (item);                                     \
 	} while (0)
 
+/* The parse recurses once per nesting level: a function that runs
+ * rarely keeps its locals out of the frames every level carries. */
+#define SB_COLD __attribute__((noinline, cold))
+
 /* ---- word parts ---- */
 
 enum wp_kind {
@@ -29,6 +33,7 @@ enum wp_kind {
 	WP_ARITH,    /* $(( )) and $[ ] */
 	WP_PROCSUB,  /* <( ) >( ) */
 	WP_TILDE,    /* ~ or ~user at the start of an unquoted word */
+	WP_TEMPLATE, /* {{ ... }} or {% ... %} of a template: a value unknown here */
 };
 
 enum wp_op { WOP_NONE, WOP_DEFAULT_ASSIGN, WOP_OTHER };
@@ -69,6 +74,12 @@ struct block {
 	uint8_t kind;   /* enum block_kind */
 	bool opaque;    /* what is set inside may not have happened outside */
 	size_t first_cmd;
+	unsigned if_first; /* a branch of an if: the block of its first branch; 0 otherwise */
+	/* a case item: the case command (words case WORD), its patterns'
+	 * text [pat_off, pat_end), and whether it ends in ;& or ;;& */
+	const sb_cmd *case_cmd;
+	size_t pat_off, pat_end;
+	bool falls_through;
 };
 
 /* ---- commands and launcher parts ---- */
@@ -104,6 +115,7 @@ struct sb_cmd {
 	bool assumed;
 	bool analysed;
 	bool arith;             /* (( ... )) */
+	bool broken;            /* a statement that did not parse */
 };
 
 /* An assignment with what the resolver needs beside the public record. */
@@ -120,13 +132,19 @@ struct sb_model {
 	struct sb_limits lim;
 	struct arena_block *arena;
 	bool complete;
-	bool nested_failed;     /* a $( ) could not be read */
+	bool templates;         /* {{ }} and {% %} tags are words of their own */
+	unsigned in_nested;     /* reading a string bash parses only when it runs it */
+	/* The parse recurses per nesting level: where the stack was when it
+	 * started, and how far it may grow (lex_enter). */
+	uintptr_t stack_base;
+	size_t stack_budget;
 	size_t nwords;
 
 	VEC(size_t) line_start;
 	uint8_t *line_kind;     /* enum sb_line_kind by line (1-based) */
 	uint8_t *line_cont;
 	struct { size_t off; uint32_t line, col; } loc; /* locate() cache */
+	size_t lcur;            /* sbm_line_of's cursor: a line index */
 
 	bool has_shebang;
 	struct sb_shebang shebang;
@@ -151,15 +169,25 @@ struct sb_model {
 void *sbm_alloc(sb_model *m, size_t size);             /* zeroed, arena */
 char *sbm_strndup(sb_model *m, const char *s, size_t n);
 void sbm_locate(sb_model *m, size_t off, uint32_t *line, uint32_t *col);
+uint32_t sbm_line_of(sb_model *m, size_t off);
 struct sb_span sbm_span(sb_model *m, size_t off, size_t end);
 void sbm_problem(sb_model *m, enum sb_problem_kind kind, size_t off, size_t end,
 		 const char *msg);
+void sbm_problem_in(sb_model *m, enum sb_problem_scope scope, enum sb_problem_kind kind,
+		    size_t off, size_t end, const char *msg);
+/* The records as they are now, and back to them: text read twice
+ * (`((` that turns out to be two subshells) leaves nothing twice. */
+struct sbm_mark {
+	size_t cmds, assigns, heredocs, facts, comments, blocks, problems, nwords;
+};
+struct sbm_mark sbm_mark(const sb_model *m);
+void sbm_rollback(sb_model *m, const struct sbm_mark *k);
 void sbm_mark_line(sb_model *m, uint32_t line, enum sb_line_kind kind);
 unsigned sbm_block_new(sb_model *m, unsigned parent, enum block_kind kind,
 		       bool opaque);
 
-/* sbatch_parse.c: read [off, end) of the text as a script.
- * nest = 0 for the file itself. */
+/* parse.c: read [off, end) of the text as a script; false when a
+ * syntax error was found. nest = 0 for the file itself. */
 struct parse_env {
 	unsigned nest;
 	unsigned block;      /* the block the script runs in */
@@ -170,7 +198,6 @@ struct parse_env {
 	char quote;          /* the quote of a bash -c string, 0 otherwise */
 	bool in_string;      /* the text is inside a quoted string of the file */
 };
-/* Returns false when the parse stopped early (a problem was recorded). */
 bool sbp_parse_range(sb_model *m, size_t off, size_t end, const struct parse_env *env);
 
 /* Word construction (sbatch_word.c, sbatch_lex_quote.c), used by the

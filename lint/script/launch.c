@@ -23,6 +23,34 @@
 
 /* ---- bash -c ---- */
 
+/* Whether the text of a quoted bash -c string, read as a script where
+ * it stands, is what the inner shell parses. In single quotes it is.
+ * In double quotes the batch shell expands $NAME and ${...} first
+ * (the resolver reads those in the batch step, at the command) and
+ * unescapes \$, \` and backslash-newline, which leaves a $ or ` for
+ * each task to expand: read in place, that is a literal $, no
+ * expansion of the batch step, which is what the checks need to know.
+ * A \" or \\ would change where the inner shell's words end: those
+ * strings are not read. */
+static bool string_readable(const sb_word *str, char q)
+{
+	const sb_model *m = str->m;
+	for (unsigned i = 0; i < str->nparts; i++) {
+		const struct wpart *p = &str->parts[i];
+		if (p->quote != q || (q == '\'' && p->kind != WP_LIT))
+			return false;
+		if (p->kind != WP_LIT || q != '"')
+			continue;
+		for (size_t k = p->off; k + 1 < p->end; k++)
+			if (m->text[k] == '\\') {
+				char e = m->text[++k];
+				if (e == '"' || e == '\\')
+					return false;
+			}
+	}
+	return true;
+}
+
 static void nested_script(struct chain *ch, const sb_word *str, size_t index)
 {
 	sb_model *m = ch->m;
@@ -32,16 +60,13 @@ static void nested_script(struct chain *ch, const sb_word *str, size_t index)
 	if (len < 2 || (raw[0] != '\'' && raw[0] != '"') || raw[len - 1] != raw[0])
 		return;
 	char q = raw[0];
-	for (unsigned i = 0; i < str->nparts; i++)
-		if (str->parts[i].quote != q || (q == '\'' && str->parts[i].kind != WP_LIT))
-			return;
-	/* In double quotes the batch shell unescapes first; read it only
-	 * when there is nothing to unescape. */
-	if (q == '"' && memchr(raw, '\\', len))
+	if (!string_readable(str, q))
 		return;
 	if (c->nest + 1 > m->lim.max_nest) {
+		m->in_nested++;
 		sbm_problem(m, SB_PROB_LIMIT, str->off, str->end,
 			    "bash -c nested deeper than the limit: not modelled");
+		m->in_nested--;
 		return;
 	}
 	struct parse_env env = { 0 };
@@ -54,15 +79,16 @@ static void nested_script(struct chain *ch, const sb_word *str, size_t index)
 	env.quote = q;
 	env.in_string = true;
 	size_t first = m->cmds.len;
+	m->in_nested++;
 	if (++m->nested_scripts > MAX_NESTED_SCRIPTS) {
 		if (m->nested_scripts == MAX_NESTED_SCRIPTS + 1)
 			sbm_problem(m, SB_PROB_LIMIT, str->off, str->end,
 				    "more bash -c strings than the limit: the rest not modelled");
-		m->nested_failed = true;
+		m->in_nested--;
 		return;
 	}
-	if (!sbp_parse_range(m, str->off + 1, str->end - 1, &env))
-		m->nested_failed = true;
+	sbp_parse_range(m, str->off + 1, str->end - 1, &env);
+	m->in_nested--;
 	sbr_index_update(m);
 	size_t n = m->cmds.len - first;
 	if (!n)
@@ -103,6 +129,89 @@ static bool torchrun_tail(struct chain *ch, size_t i)
 	return false;
 }
 
+/* The launchers python -m starts, by module, with their flag tables. */
+static const struct flagset *module_launcher(const char *module)
+{
+	static const struct { const char *module; const struct flagset *fs; } mods[] = {
+		{ "torch.distributed.run", &sbf_torchrun },
+		{ "torch.distributed.launch", &sbf_torchrun },
+		{ "accelerate.commands.launch", &sbf_accelerate },
+		{ "deepspeed.launcher.runner", &sbf_deepspeed },
+	};
+	for (size_t k = 0; module && k < sizeof mods / sizeof mods[0]; k++)
+		if (!strcmp(module, mods[k].module))
+			return mods[k].fs;
+	return NULL;
+}
+
+/* accelerate launch (or accelerate-launch) and deepspeed: their options, then the training
+ * script as torchrun's is (python, or the program itself with
+ * --no_python). Any other accelerate subcommand runs nothing. */
+static bool launcher_part(struct chain *ch, size_t *i, const sb_word *prog, enum pclass pc)
+{
+	const char *name = prog->value ? sbf_basename(prog->value) : sbx_tail_name(prog);
+	if (pc == PC_ACCELERATE && (!name || strcmp(name, "accelerate-launch") != 0)) {
+		const char *sub = *i < ch->a.len ? ch->a.v[*i].v : NULL;
+		if (!sub || strcmp(sub, "launch") != 0) {
+			sbx_new_part(ch, SB_PROG_OTHER, prog);
+			sbx_rest_args(ch, *i);
+			sbx_close_part(ch);
+			*i = ch->a.len;
+			return false;
+		}
+		(*i)++;
+	}
+	sbx_new_part(ch, SB_PROG_LAUNCHER, prog);
+	sbx_parse_options(ch, pc == PC_ACCELERATE ? &sbf_accelerate : &sbf_deepspeed, i);
+	return torchrun_tail(ch, *i);
+}
+
+/* ssh [options] HOST [command...] and pdsh -w HOSTS [command...]: the
+ * command runs on the other nodes. One quoted word is a string the
+ * remote shell parses, read as a bash -c string is; several words go
+ * on as the parts of this command. Returns true when the chain goes on
+ * at *i. */
+static bool remote_part(struct chain *ch, size_t *i, const sb_word *prog, enum pclass pc,
+			size_t index)
+{
+	const struct flagset *fs = pc == PC_SSH ? &sbf_ssh : &sbf_pdsh;
+	sbx_new_part(ch, SB_PROG_REMOTE, prog);
+	/* The options end at the first word that is not one: the host is
+	 * often an expansion ($node), which must not be read as options. */
+	size_t end = *i, len = ch->a.len;
+	char text[64];
+	while (end < len && !ch->a.v[end].opaque &&
+	       sbx_lit_prefix(ch->a.v[end].w, text, sizeof text) > 1 && text[0] == '-') {
+		size_t step = 1;
+		for (size_t k = 1; text[k]; k++) {
+			const struct flagdef *d = sbf_short(fs, text[k]);
+			if (d && d->arity == A_ONE) {
+				step = text[k + 1] || ch->a.v[end].w->end > sbx_raw_of(ch->m, ch->a.v[end].w, k + 1)
+					? 1 : 2;
+				break;
+			}
+		}
+		end += step;
+	}
+	ch->a.len = end < len ? end : len;
+	sbx_parse_options(ch, fs, i);
+	ch->a.len = len;
+	if (pc == PC_SSH && *i < ch->a.len)
+		VEC_PUSH(ch->args, ch->a.v[(*i)++].w);
+	if (*i + 1 == ch->a.len && !ch->a.v[*i].opaque) {
+		const sb_word *w = ch->a.v[*i].w;
+		struct sb_part *p = sbx_cur(ch);
+		p->entry = w;
+		VEC_PUSH(ch->args, w);
+		sbx_close_part(ch);
+		if (sb_word_flags(w) & SB_W_QUOTED)
+			nested_script(ch, w, index);
+		return false;
+	}
+	sbx_close_part(ch);
+	return true;
+}
+
 static void python_part(struct chain *ch, size_t *i, const sb_word *program)
 {
 	sb_model *m = ch->m;
@@ -133,13 +242,12 @@ static void python_part(struct chain *ch, size_t *i, const sb_word *program)
 			struct sb_flag *f = sbx_add_flag(ch, a->w, (char[]){ '-', o }, 2, NULL);
 			f->arity = SB_ARITY_ONE;
 			f->value = val;
-			if (o == 'm' && val && val->value &&
-			    (!strcmp(val->value, "torch.distributed.run") ||
-			     !strcmp(val->value, "torch.distributed.launch"))) {
-				p->kind = SB_PROG_TORCHRUN;
+			const struct flagset *fs = o == 'm' && val ? module_launcher(val->value) : NULL;
+			if (fs) {
+				p->kind = fs == &sbf_torchrun ? SB_PROG_TORCHRUN : SB_PROG_LAUNCHER;
 				p->entry = val;
 				ch->flags.len = 0;
-				sbx_parse_options(ch, &sbf_torchrun, i);
+				sbx_parse_options(ch, fs, i);
 				if (!torchrun_tail(ch, *i))
 					*i = ch->a.len;
 				return;
@@ -292,6 +400,16 @@ void sbx_analyse(sb_model *m, size_t index)
 			continue;
 		case PC_PYTHON:
 			python_part(&ch, &i, prog);
+			continue;
+		case PC_SSH:
+		case PC_PDSH:
+			if (!remote_part(&ch, &i, prog, pc, index))
+				i = ch.a.len;
+			continue;
+		case PC_ACCELERATE:
+		case PC_DEEPSPEED:
+			if (!launcher_part(&ch, &i, prog, pc))
+				i = ch.a.len;
 			continue;
 		case PC_SHELL:
 			shell_part(&ch, &i, prog, index);

@@ -1,16 +1,34 @@
-/* Shell lexing for the batch-script model. Words keep their parts
- * (literal runs, $NAME, ${...}, $(...), quotes) with byte ranges, so that
- * later stages can slice "--nnodes=$N" at the '=' and still point at the
- * right columns. Nesting ($( ) inside " " inside ${ }) is followed with
- * an explicit stack bounded by the model's depth limit, never by
- * recursion. */
+/* Tokens of the batch-script model, read as bash 5.2's read_token reads
+ * them: blanks and comments skipped, operators, `((` as arithmetic or
+ * two subshells, and words, which become reserved words only where a
+ * command may start (reserved_word_acceptable), `in` and `do` after
+ * `for NAME`, NUMBER before a redirection, {NAME} before one, and
+ * NAME=value an assignment only where an assignment may stand. What
+ * each test reads is the token memory (the last two tokens) and the
+ * parser state flags in lx->st. Here-document bodies are read after the
+ * newline that ends their line (lex_heredoc.c). */
 #include "lex.h"
+#include "parse.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "xalloc.h"
+
+static const struct { const char *word; enum tok tok; } reserved[] = {
+	{ "if", T_IF }, { "then", T_THEN }, { "else", T_ELSE }, { "elif", T_ELIF },
+	{ "fi", T_FI }, { "case", T_CASE }, { "esac", T_ESAC }, { "for", T_FOR },
+	{ "select", T_SELECT }, { "while", T_WHILE }, { "until", T_UNTIL }, { "do", T_DO },
+	{ "done", T_DONE }, { "in", T_IN }, { "function", T_FUNCTION }, { "time", T_TIME },
+	{ "{", T_LBRACE }, { "}", T_RBRACE }, { "!", T_BANG }, { "[[", T_COND_START },
+	{ "]]", T_COND_END }, { "coproc", T_COPROC },
+};
+
+/* Builtins after which NAME=( ) is an assignment (ASSIGNMENT_BUILTIN,
+ * and eval and let). */
+static const char *const assign_builtins[] = {
+	"alias", "declare", "export", "local", "readonly", "typeset", "eval", "let",
+};
 
 void lex_init(struct lexer *lx, sb_model *m, size_t off, size_t end,
 	      const struct parse_env *env)
@@ -21,11 +39,14 @@ void lex_init(struct lexer *lx, sb_model *m, size_t off, size_t end,
 	lx->pos = off;
 	lx->end = end;
 	lx->env = env;
+	lx->st.last = lx->st.before = lx->st.cur = T_NEWLINE;
+	lx->templates = m->templates;
 }
 
 void lex_fini(struct lexer *lx)
 {
 	free(lx->tmp.v);
+	free(lx->hd.v);
 }
 
 static bool is_blank(char c)
@@ -33,296 +54,371 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static bool is_meta(char c)
+/* Is the raw text [a, b), backslash-newlines left out, the string lit? */
+static bool text_is(const struct lexer *lx, size_t a, size_t b, const char *lit)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' ||
-	       c == '|' || c == '(' || c == ')' || c == '<' || c == '>';
+	const char *s = lx->s;
+	/* keywords are short, and a word mostly holds no backslash */
+	if (b - a > 9)
+		return false;
+	for (; a < b; a++) {
+		if (s[a] == '\\' && a + 1 < b && s[a + 1] == '\n') {
+			a++;
+			continue;
+		}
+		if (!*lit || *lit++ != s[a])
+			return false;
+	}
+	return *lit == '\0';
+}
+
+/* ---- bash's tests on the token memory ---- */
+
+static bool reserved_ok(const struct lexer *lx)
+{
+	switch (lx->st.last) {
+	case T_NEWLINE: case T_SEMI: case T_LPAREN: case T_RPAREN: case T_PIPE: case T_AMP:
+	case T_LBRACE: case T_RBRACE: case T_AND_AND: case T_ARITH_CMD: case T_BANG:
+	case T_PIPE_AMP: case T_COND_END: case T_DO: case T_DONE: case T_ELIF: case T_ELSE:
+	case T_ESAC: case T_FI: case T_IF: case T_OR_OR: case T_DSEMI: case T_SEMI_AND:
+	case T_DSEMI_AND: case T_THEN: case T_TIME: case T_TIMEOPT: case T_TIMEIGN:
+	case T_COPROC: case T_UNTIL: case T_WHILE: case T_DOLPAREN:
+		return true;
+	default:
+		return lx->st.last == T_WORD &&
+		       (lx->st.before == T_COPROC || lx->st.before == T_FUNCTION);
+	}
+}
+
+/* bash 5.2.15 does not take `time` for the keyword right after $(. */
+static bool time_ok(const struct lexer *lx)
+{
+	switch (lx->st.last) {
+	case T_NEWLINE: case T_SEMI:
+		return lx->st.before != T_PIPE;
+	case T_AND_AND: case T_OR_OR: case T_AMP: case T_WHILE: case T_DO: case T_UNTIL:
+	case T_IF: case T_THEN: case T_ELIF: case T_ELSE: case T_LBRACE: case T_LPAREN:
+	case T_RPAREN: case T_BANG: case T_TIME: case T_TIMEOPT: case T_TIMEIGN:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* bash's parsing_redirection: every redirection operator but &>>. */
+static bool parsing_redirection(enum tok t)
+{
+	return tok_is_redir(t) && t != T_AND_DGREAT;
+}
+
+static bool command_position(const struct lexer *lx)
+{
+	enum tok t = lx->st.last;
+	return t == T_ASSIGN || ((lx->st.pst & PST_REDIRLIST) && !parsing_redirection(t)) ||
+	       (t != T_DSEMI && t != T_SEMI_AND && t != T_DSEMI_AND && reserved_ok(lx));
+}
+
+bool lex_assign_ok(const struct lexer *lx)
+{
+	return command_position(lx) && !(lx->st.pst & PST_CASEPAT);
 }
 
 /* ---- words ---- */
 
-static void backslash_space_fact(struct lexer *lx, size_t p)
+/* bash's special_case_tokens: words that are keywords by position. */
+static enum tok special_word(struct lexer *lx, size_t a, size_t b)
 {
-	size_t q = p + 1;
-	while (q < lx->end && is_blank(lx->s[q]))
-		q++;
-	if (q < lx->end && lx->s[q] != '\n' && lx->s[q] != '#')
-		return;
-	size_t eol = q;
-	while (eol < lx->end && lx->s[eol] != '\n')
-		eol++;
-	struct sb_fact f = { 0 };
-	f.kind = SB_FACT_BACKSLASH_SPACE;
-	f.span = sbm_span(lx->m, p, lx->s[q] == '#' ? q : eol);
-	VEC_PUSH(lx->m->facts, f);
+	struct lex_state *st = &lx->st;
+	bool in = text_is(lx, a, b, "in"), dow = text_is(lx, a, b, "do");
+	if (in && st->last == T_WORD &&
+	    (st->before == T_FOR || st->before == T_CASE || st->before == T_SELECT)) {
+		if (st->before == T_CASE) {
+			st->pst |= PST_CASEPAT;
+			st->esacs_needed++;
+		}
+		if (st->expecting_in)
+			st->expecting_in--;
+		return T_IN;
+	}
+	if (in && st->expecting_in && (st->last == T_WORD || st->last == T_NEWLINE)) {
+		if (st->pst & PST_CASESTMT) {
+			st->pst |= PST_CASEPAT;
+			st->esacs_needed++;
+		}
+		st->expecting_in--;
+		return T_IN;
+	}
+	if (dow && st->expecting_in && (st->last == T_NEWLINE || st->last == T_SEMI)) {
+		st->expecting_in--;
+		return T_DO;
+	}
+	if (dow && st->last == T_WORD && (st->before == T_FOR || st->before == T_SELECT)) {
+		if (st->expecting_in)
+			st->expecting_in--;
+		return T_DO;
+	}
+	if (st->esacs_needed && st->last == T_IN && text_is(lx, a, b, "esac")) {
+		st->esacs_needed--;
+		st->pst &= ~(unsigned)PST_CASEPAT;
+		return T_ESAC;
+	}
+	if (st->pst & PST_ALLOWOPNBRC) {
+		st->pst &= ~(unsigned)PST_ALLOWOPNBRC;
+		if (text_is(lx, a, b, "{")) {
+			lx->open_braces++;
+			return T_LBRACE;
+		}
+	}
+	if (st->last == T_ARITH_FOR && dow)
+		return T_DO;
+	if (st->last == T_ARITH_FOR && text_is(lx, a, b, "{")) {
+		lx->open_braces++;
+		return T_LBRACE;
+	}
+	if (lx->open_braces && reserved_ok(lx) && text_is(lx, a, b, "}")) {
+		lx->open_braces--;
+		return T_RBRACE;
+	}
+	if (st->last == T_TIME && text_is(lx, a, b, "-p"))
+		return T_TIMEOPT;
+	if ((st->last == T_TIME || st->last == T_TIMEOPT) && text_is(lx, a, b, "--"))
+		return T_TIMEIGN;
+	if ((st->pst & PST_CONDEXPR) && text_is(lx, a, b, "]]"))
+		return T_COND_END;
+	return T_WORD;
 }
 
-/* Both look ahead a bounded distance, so a word of a million '['
- * stays linear. */
-#define LOOKAHEAD 512
-
-static bool glob_bracket(const struct lexer *lx, size_t p)
+/* bash's CHECK_FOR_RESERVED_WORD; T_WORD when the word is not one here. */
+static enum tok reserved_word(struct lexer *lx, size_t a, size_t b)
 {
-	for (size_t q = p + 1; q < lx->end && q - p < LOOKAHEAD && !is_meta(lx->s[q]); q++)
-		if (lx->s[q] == ']')
-			return q > p + 1;
-	return false;
+	struct lex_state *st = &lx->st;
+	if (!reserved_ok(lx))
+		return T_WORD;
+	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++) {
+		if (!text_is(lx, a, b, reserved[i].word))
+			continue;
+		enum tok t = reserved[i].tok;
+		if ((st->pst & PST_CASEPAT) && t != T_ESAC)
+			return T_WORD;
+		if (t == T_TIME && !time_ok(lx))
+			return T_WORD;
+		if ((st->pst & PST_CASEPAT) && (st->last == T_PIPE || st->last == T_LPAREN))
+			return T_WORD;
+		if (t == T_ESAC) {
+			st->pst &= ~(unsigned)(PST_CASEPAT | PST_CASESTMT);
+			if (st->esacs_needed)
+				st->esacs_needed--;
+		} else if (t == T_CASE) {
+			st->pst |= PST_CASESTMT;
+		} else if (t == T_LBRACE) {
+			lx->open_braces++;
+		} else if (t == T_RBRACE && lx->open_braces) {
+			lx->open_braces--;
+		}
+		return t;
+	}
+	return T_WORD;
 }
 
-static bool brace_expansion(const struct lexer *lx, size_t p)
+/* NAME=, NAME+=, NAME[...]= at the start of the raw text, as bash's
+ * assignment() reads it. */
+static bool assignment_word(const char *s, size_t a, size_t b, bool compassign)
 {
-	for (size_t q = p + 1; q < lx->end && q - p < LOOKAHEAD && !is_meta(lx->s[q]); q++) {
-		if (lx->s[q] == '}')
+	size_t i = a;
+	if (compassign) {
+		/* inside an array only [key]=value is one */
+		if (i >= b || s[i] != '[')
 			return false;
-		if (lx->s[q] == ',' || (lx->s[q] == '.' && q + 1 < lx->end && lx->s[q + 1] == '.'))
-			return true;
+	} else {
+		if (i >= b || !sb_is_name_start((unsigned char)s[i]))
+			return false;
+		while (i < b && sb_is_name_char((unsigned char)s[i]))
+			i++;
 	}
-	return false;
+	if (i < b && s[i] == '[') {
+		unsigned d = 0;
+		for (; i < b; i++) {
+			d += s[i] == '[';
+			if (s[i] == ']' && !--d)
+				break;
+		}
+		if (i++ >= b)
+			return false;
+	}
+	if (i < b && s[i] == '+')
+		i++;
+	return i < b && s[i] == '=';
 }
 
-static sb_word *make_word(struct lexer *lx, size_t off, size_t end, unsigned flags)
+static bool small_number(const char *s, size_t a, size_t b)
 {
-	sb_model *m = lx->m;
-	sb_word *w = sbm_alloc(m, sizeof *w);
-	w->m = m;
-	w->off = off;
-	w->end = end;
-	w->flags = flags;
-	w->nparts = (unsigned)lx->tmp.len;
-	if (w->nparts) {
-		w->parts = sbm_alloc(m, lx->tmp.len * sizeof *w->parts);
-		memcpy(w->parts, lx->tmp.v, lx->tmp.len * sizeof *w->parts);
-	}
-	lx->tmp.len = 0;
-	sbl_word_finish(m, w);
-	if (++m->nwords > m->lim.max_words)
-		lex_fail(lx, SB_PROB_LIMIT, off, end, "more words than the limit");
-	return w;
+	return b - a <= 9 || (b - a == 10 && memcmp(s + a, "2147483647", 10) <= 0);
 }
 
-/* Is the unquoted text [start, p) "NAME=", "NAME+=" or "NAME[...]="? */
-static bool assign_prefix(const struct lexer *lx, size_t start, size_t p, struct array_lit *a)
+/* {NAME} or {NAME[...]} right before < or >: bash's REDIR_WORD. */
+static bool redir_word(const char *s, size_t a, size_t b)
 {
-	const char *s = lx->s;
-	size_t i = start;
-	if (p - start < 2 || s[p - 1] != '=' || !sb_is_name_start((unsigned char)s[i]))
+	if (b - a < 3 || s[a] != '{' || s[b - 1] != '}')
 		return false;
-	while (i < p && sb_is_name_char((unsigned char)s[i]))
+	size_t i = a + 1;
+	if (!sb_is_name_start((unsigned char)s[i]))
+		return false;
+	while (i < b - 1 && sb_is_name_char((unsigned char)s[i]))
 		i++;
-	a->name_off = start;
-	a->name_end = i;
-	if (i < p && s[i] == '[') {
-		const char *close = memchr(s + i, ']', p - i);
-		if (!close)
-			return false;
-		a->subscript = true;
-		i = (size_t)(close - s) + 1;
-	}
-	if (i < p && s[i] == '+') {
-		a->append = true;
-		i++;
-	}
-	return i + 1 == p;
+	if (i < b - 1 && s[i] == '[' && s[b - 2] == ']')
+		return true;
+	return i == b - 1;
 }
 
-static void lex_comment(struct lexer *lx);
-
-/* NAME=( elements ) from p at '('. */
-static void scan_array(struct lexer *lx, struct token *t, size_t start, size_t p,
-		       struct array_lit *a)
+static void word_token(struct lexer *lx, struct token *t)
 {
-	VEC(sb_word *) el = { 0 };
-	lx->tmp.len = 0;
-	a->name = sbm_strndup(lx->m, lx->s + a->name_off, a->name_end - a->name_off);
-	p++;
-	for (;;) {
-		while (p < lx->end && (is_blank(lx->s[p]) || lx->s[p] == '\n' ||
-				       (lx->s[p] == '\\' && p + 1 < lx->end && lx->s[p + 1] == '\n'))) {
-			if (lx->s[p] == '\\') {
-				if (!lx->env->in_string)
-					lx->m->line_cont[lex_line_of(lx, p)] = 1;
-				p++;
-			}
-			p++;
-		}
-		if (p >= lx->end) {
-			lex_fail(lx, SB_PROB_SYNTAX, start, a->name_end + 1, "array ( without its closing )");
-			break;
-		}
-		if (lx->s[p] == ')') {
-			p++;
-			break;
-		}
-		if (lx->s[p] == '#') {
-			lx->pos = p;
-			lex_comment(lx);
-			p = lx->pos;
-			continue;
-		}
-		struct token et;
-		lx->pos = p;
-		lx->in_array = true;
-		lex_next(lx, &et, false);
-		lx->in_array = false;
-		if (et.kind != TK_WORD || lx->failed) {
-			if (!lx->failed)
-				lex_fail(lx, SB_PROB_SYNTAX, et.off, et.end, "unexpected token in an array");
-			break;
-		}
-		VEC_PUSH(el, et.word);
-		p = lx->pos;
+	bool quoted, dollar, digits;
+	struct lex_state *st = &lx->st;
+	if (!lex_scan_word(lx, t, &quoted, &dollar, &digits)) {
+		t->kind = T_ERROR;
+		return;
 	}
-	a->n = el.len;
-	if (el.len) {
-		a->elems = sbm_alloc(lx->m, el.len * sizeof *a->elems);
-		memcpy(a->elems, el.v, el.len * sizeof *a->elems);
-	}
-	free(el.v);
-	t->kind = TK_ARRAY;
-	t->arr = a;
-	t->off = start;
-	t->end = p;
-	lx->pos = p;
-}
-
-enum scan_mode { SCAN_NORMAL, SCAN_COND, SCAN_ALL };
-
-static void scan_word(struct lexer *lx, struct token *t, enum scan_mode mode)
-{
-	bool cond = mode != SCAN_NORMAL, all = mode == SCAN_ALL;
+	t->quoted = quoted;
+	size_t a = t->off, b = t->end;
 	const char *s = lx->s;
-	size_t start = lx->pos, p = start, run = start, no_close = 0;
-	unsigned flags = 0;
-	lx->tmp.len = 0;
-#define FLUSH()                                    \
-	do {                                       \
-		if (p > run)                       \
-			lex_add_lit(lx, 0, run, p);    \
-	} while (0)
-	while (p < lx->end && !lx->failed) {
-		char c = s[p];
-		if (!all && (c == ' ' || c == '\t' || c == '\n'))
-			break;
-		/* Arrays do not nest, so an element never opens another. */
-		if (c == '(' && !cond && !lx->in_array && lx->tmp.len == 0) {
-			struct array_lit a = { 0 };
-			if (assign_prefix(lx, run, p, &a)) {
-				struct array_lit *arr = sbm_alloc(lx->m, sizeof *arr);
-				*arr = a;
-				scan_array(lx, t, start, p, arr);
-				return;
-			}
-		}
-		if (!cond && is_meta(c))
-			break;
-		switch (c) {
-		case '\\':
-			if (p + 1 < lx->end && s[p + 1] == '\n') {
-				if (!lx->env->in_string)
-					lx->m->line_cont[lex_line_of(lx, p)] = 1;
-			} else if (p + 1 < lx->end && is_blank(s[p + 1])) {
-				backslash_space_fact(lx, p);
-			}
-			p = p + 2 <= lx->end ? p + 2 : lx->end;
-			continue;
-		case '\'': {
-			FLUSH();
-			size_t e = lex_skip_single(lx, p + 1);
-			flags |= SB_W_QUOTED;
-			if (e == SIZE_MAX) {
-				lex_fail(lx, SB_PROB_UNTERMINATED_QUOTE, p, p + 1, "' without its closing '");
-				lex_add_lit(lx, '\'', p + 1, lx->end);
-				p = run = lx->end;
-				continue;
-			}
-			lex_add_lit(lx, '\'', p + 1, e - 1);
-			lex_mark_string_lines(lx, p, e);
-			p = run = e;
-			continue;
-		}
-		case '"':
-			FLUSH();
-			flags |= SB_W_QUOTED;
-			p = run = lex_scan_dquote(lx, p, p + 1);
-			continue;
-		case '$':
-			FLUSH();
-			if (p + 1 < lx->end && s[p + 1] == '\'') {
-				size_t e = lex_skip_ansi(lx, p + 2);
-				flags |= SB_W_QUOTED;
-				if (e == SIZE_MAX) {
-					lex_fail(lx, SB_PROB_UNTERMINATED_QUOTE, p, p + 2, "$' without its closing '");
-					lex_add_lit(lx, '$', p + 2, lx->end);
-					p = run = lx->end;
-					continue;
-				}
-				lex_add_lit(lx, '$', p + 2, e - 1);
-				lex_mark_string_lines(lx, p, e);
-				p = run = e;
-			} else if (p + 1 < lx->end && s[p + 1] == '"') {
-				flags |= SB_W_QUOTED;
-				p = run = lex_scan_dquote(lx, p + 1, p + 2);
-			} else {
-				p = run = lex_scan_dollar(lx, p, 0);
-			}
-			continue;
-		case '`':
-			FLUSH();
-			p = run = lex_scan_backtick(lx, p, 0);
-			continue;
-		case '~':
-			if (p == start) {
-				size_t e = p + 1;
-				while (e < lx->end && (sb_is_name_char((unsigned char)s[e]) || s[e] == '+' || s[e] == '-'))
-					e++;
-				lex_add_part(lx, WP_TILDE, 0, p, e);
-				p = run = e;
-				continue;
-			}
-			break;
-		case '*':
-		case '?':
-			flags |= SB_W_GLOB;
-			break;
-		case '[':
-			if (!cond && !(flags & SB_W_GLOB) && p >= no_close) {
-				if (glob_bracket(lx, p))
-					flags |= SB_W_GLOB;
-				else
-					no_close = p + LOOKAHEAD; /* no ']' that near */
-			}
-			break;
-		case '{':
-			if (!(flags & SB_W_BRACE) && brace_expansion(lx, p))
-				flags |= SB_W_BRACE;
-			break;
-		default:
-			break;
-		}
-		p++;
+	size_t after = lex_skip_joins(lx, b);
+	char next = after < lx->end ? s[after] : 0;
+	if (digits && (next == '<' || next == '>' || st->last == T_LESS_AND ||
+		       st->last == T_GREAT_AND) && small_number(s, a, b)) {
+		t->kind = T_NUMBER;
+		return;
 	}
-	FLUSH();
-#undef FLUSH
-	if (p == start && p < lx->end) { /* a lone metacharacter we do not handle: skip it */
-		p = start + 1;
-		lex_add_lit(lx, 0, start, p);
+	t->kind = special_word(lx, a, b);
+	if (t->kind != T_WORD)
+		return;
+	if (!quoted && !dollar && (t->kind = reserved_word(lx, a, b)) != T_WORD)
+		return;
+	bool compassign = (st->pst & PST_COMPASSIGN) != 0;
+	if (assignment_word(s, a, b, compassign) && (lex_assign_ok(lx) || compassign))
+		t->kind = T_ASSIGN;
+	if (command_position(lx))
+		for (size_t i = 0; i < sizeof assign_builtins / sizeof assign_builtins[0]; i++)
+			if (text_is(lx, a, b, assign_builtins[i]))
+				st->pst |= PST_ASSIGNOK;
+	if ((next == '<' || next == '>') && redir_word(s, a, b)) {
+		t->kind = T_REDIR_WORD;
+		return;
 	}
-	t->kind = TK_WORD;
-	t->off = start;
-	t->end = p;
-	lx->pos = p;
-	t->word = make_word(lx, start, p, flags);
+	if (st->last == T_FUNCTION)
+		st->pst |= PST_ALLOWOPNBRC;
+	else if (st->last == T_CASE || st->last == T_SELECT || st->last == T_FOR)
+		st->expecting_in++;
 }
 
-/* ---- comments and here-documents ---- */
+/* ---- (( ---- */
 
-static void lex_comment(struct lexer *lx)
+/* At `((`: arithmetic for bash's parse_arith_cmd when the text up to the
+ * ) that closes the second ( is followed by another ); else, where a
+ * command may start, two subshells (the text is read again from the
+ * second paren, and what reading it once recorded is taken back). */
+static void dparen(struct lexer *lx, struct token *t, size_t p)
 {
-	size_t p = lx->pos, e = p;
-	while (e < lx->end && lx->s[e] != '\n')
-		e++;
+	bool after_for = lx->st.last == T_FOR;
+	t->off = p;
+	if (!after_for && !reserved_ok(lx)) {
+		t->kind = T_LPAREN;
+		t->end = lx->pos = p + 1;
+		return;
+	}
+	struct sbm_mark mark = sbm_mark(lx->m);
+	size_t base = lx->tmp.len, second = lex_skip_joins(lx, p + 1);
+	size_t e = lex_matched(lx, p, second + 1, '(', ')', MP_ARITH, 0);
+	if (e == SIZE_MAX) {
+		t->kind = T_ERROR;
+		return;
+	}
+	if (e < lx->end && lx->s[e] == ')') {
+		t->kind = after_for ? T_ARITH_FOR : T_ARITH_CMD;
+		t->end = lx->pos = e + 1;
+		struct wpart *w = lex_add_part(lx, WP_ARITH, 0, p, e + 1);
+		w->in_off = second + 1, w->in_end = e - 1;
+		t->word = lex_make_word(lx, base, p, e + 1, 0);
+		if (!lx->env->in_string && !lx->quiet)
+			sbm_mark_line(lx->m, lex_line_of(lx, p), SB_LINE_CODE);
+		return;
+	}
+	if (after_for) {
+		lex_fail(lx, SB_PROB_SYNTAX, p, p + 2, "for (( without its closing ))");
+		t->kind = T_ERROR;
+		return;
+	}
+	sbm_rollback(lx->m, &mark);
+	t->kind = T_LPAREN;
+	t->end = lx->pos = p + 1;
+}
+
+/* ---- operators ---- */
+
+static size_t op_len(struct lexer *lx, size_t p, struct token *t)
+{
+	static const struct { const char *op; enum tok tok; } ops[] = {
+		{ ";;&", T_DSEMI_AND }, { ";;", T_DSEMI }, { ";&", T_SEMI_AND }, { ";", T_SEMI },
+		{ "&&", T_AND_AND }, { "&>>", T_AND_DGREAT }, { "&>", T_AND_GREAT }, { "&", T_AMP },
+		{ "||", T_OR_OR }, { "|&", T_PIPE_AMP }, { "|", T_PIPE },
+		{ "<<<", T_TLESS }, { "<<-", T_DLESS_DASH }, { "<<", T_DLESS }, { "<&", T_LESS_AND },
+		{ "<>", T_LESS_GREAT }, { "<", T_LESS },
+		{ ">>", T_DGREAT }, { ">&", T_GREAT_AND }, { ">|", T_CLOBBER }, { ">", T_GREAT },
+		{ "(", T_LPAREN }, { ")", T_RPAREN },
+	};
+	/* the characters of an operator, with backslash-newlines between
+	 * them joined as bash's shell_getc joins them */
+	char c[3];
+	size_t at[3];
+	size_t q = p;
+	for (int i = 0; i < 3; i++) {
+		q = i ? lex_skip_joins(lx, q) : q;
+		c[i] = q < lx->end ? lx->s[q] : 0;
+		at[i] = ++q;
+	}
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		size_t n = strlen(ops[i].op);
+		if (memcmp(c, ops[i].op, n) == 0) {
+			t->kind = ops[i].tok;
+			return at[n - 1];
+		}
+	}
+	return p;
+}
+
+static void op_token(struct lexer *lx, struct token *t, size_t p)
+{
+	struct lex_state *st = &lx->st;
+	st->pst &= ~(unsigned)PST_ASSIGNOK;
+	size_t e = op_len(lx, p, t);
+	t->off = p;
+	t->end = lx->pos = e;
+	if (t->kind == T_LPAREN && e < lx->end && lex_skip_joins(lx, e) < lx->end &&
+	    lx->s[lex_skip_joins(lx, e)] == '(') {
+		dparen(lx, t, p);
+		return;
+	}
+	switch (t->kind) {
+	case T_DSEMI: case T_SEMI_AND: case T_DSEMI_AND:
+		st->pst |= PST_CASEPAT;
+		break;
+	case T_RPAREN:
+		if (st->last == T_LPAREN && st->before == T_WORD)
+			st->pst |= PST_ALLOWOPNBRC;
+		st->pst &= ~(unsigned)PST_CASEPAT;
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- comments and newlines ---- */
+
+static void comment(struct lexer *lx, size_t p)
+{
+	const char *nl = memchr(lx->s + p, '\n', lx->end - p);
+	size_t e = nl ? (size_t)(nl - lx->s) : lx->end;
 	lx->pos = e;
-	if (lx->env->in_string)
+	if (lx->env->in_string || lx->quiet)
 		return;
 	sb_model *m = lx->m;
 	size_t ls = p;
@@ -341,257 +437,109 @@ static void lex_comment(struct lexer *lx)
 		sbm_mark_line(m, c.span.line, SB_LINE_COMMENT);
 }
 
-size_t lex_heredoc(struct lexer *lx, const sb_word *delim, bool strip, size_t op_off)
+/* The newline at q ends its line: here-document bodies follow. */
+static void newline_token(struct lexer *lx, struct token *t, size_t q)
 {
-	struct sb_heredoc h = { 0 };
-	/* until its body is read (a parse that stops first never reads it),
-	 * the here-document sits at its operator */
-	h.span = sbm_span(lx->m, op_off, op_off);
-	h.strip_tabs = strip;
-	h.quoted = (delim->flags & SB_W_QUOTED) != 0;
-	/* The delimiter is the word with quotes removed; bash expands
-	 * nothing in it. */
-	struct buf b = BUF_INIT;
-	for (unsigned i = 0; i < delim->nparts; i++) {
-		const struct wpart *p = &delim->parts[i];
-		if (p->kind == WP_LIT)
-			buf_put(&b, p->text, p->tlen);
-		else
-			buf_put(&b, lx->s + p->off, p->end - p->off);
-	}
-	h.delim = sbm_strndup(lx->m, b.p ? b.p : "", b.len);
-	buf_free(&b);
-	VEC_PUSH(lx->m->heredocs, h);
-	size_t rec = lx->m->heredocs.len - 1;
-	if (lx->nhd < LEX_MAX_HEREDOCS) {
-		lx->hd[lx->nhd].delim = h.delim;
-		lx->hd[lx->nhd].dlen = strlen(h.delim);
-		lx->hd[lx->nhd].strip = strip;
-		lx->hd[lx->nhd].rec = rec;
-		lx->hd[lx->nhd].op_off = op_off;
-		lx->nhd++;
-	} else {
-		lex_fail(lx, SB_PROB_LIMIT, op_off, op_off + 2, "too many here-documents on one line");
-	}
-	return rec;
-}
-
-/* Reads the pending here-document bodies from lx->pos (a line start). */
-static void read_heredocs(struct lexer *lx)
-{
-	sb_model *m = lx->m;
-	for (unsigned k = 0; k < lx->nhd; k++) {
-		struct sb_heredoc *h = &m->heredocs.v[lx->hd[k].rec];
-		size_t body = lx->pos, p = body;
-		bool found = false;
-		while (p < lx->end) {
-			size_t eol = p;
-			while (eol < lx->end && lx->s[eol] != '\n')
-				eol++;
-			size_t t = p;
-			if (lx->hd[k].strip)
-				while (t < eol && lx->s[t] == '\t')
-					t++;
-			bool match = eol - t == lx->hd[k].dlen &&
-				     memcmp(lx->s + t, lx->hd[k].delim, lx->hd[k].dlen) == 0;
-			size_t next = eol < lx->end ? eol + 1 : eol;
-			if (!lx->env->in_string)
-				sbm_mark_line(m, lex_line_of(lx, p), SB_LINE_HEREDOC);
-			p = next;
-			if (match) {
-				found = true;
-				h->span = sbm_span(m, body, eol);
-				break;
+	t->kind = T_NEWLINE;
+	t->off = q;
+	t->end = q < lx->end ? q + 1 : q;
+	size_t next = q < lx->end ? lex_after_newline(lx, q) : q;
+	lx->pos = next;
+	if (lx->st.nhd) {
+		size_t rest, rest_nl;
+		size_t e = lex_read_heredocs(lx, next, &rest, &rest_nl);
+		lx->pos = e;
+		if (rest != SIZE_MAX) {
+			/* EOF) in a $( ): the ) is read next, then what follows
+			 * the bodies */
+			lx->pos = rest;
+			if (e != rest_nl + 1 && lx->njumps < 4) {
+				lx->jumps[lx->njumps].from = rest_nl;
+				lx->jumps[lx->njumps++].to = e;
 			}
 		}
-		if (!found) {
-			h->span = sbm_span(m, body, lx->end);
-			sbm_problem(m, SB_PROB_HEREDOC_UNTERMINATED, lx->hd[k].op_off,
-				    lx->hd[k].op_off + 2,
-				    "here-document delimiter never found: the body runs to the end");
-		}
-		h->terminated = found;
-		lx->pos = p;
 	}
-	lx->nhd = 0;
+	lx->st.pst &= ~(unsigned)PST_ASSIGNOK;
 }
 
-/* ---- tokens ---- */
-
-static void op_token(struct lexer *lx, struct token *t, enum op op, size_t len)
-{
-	t->kind = TK_OP;
-	t->op = op;
-	t->off = lx->pos;
-	t->end = lx->pos + len;
-	lx->pos += len;
-}
-
-static bool starts(const struct lexer *lx, const char *lit)
-{
-	size_t n = strlen(lit);
-	return lx->end - lx->pos >= n && memcmp(lx->s + lx->pos, lit, n) == 0;
-}
-
-static bool redirection(struct lexer *lx, struct token *t)
-{
-	static const struct { const char *text; enum op op; } ops[] = {
-		{ "<<<", OP_HERESTRING }, { "<<-", OP_HEREDOC_STRIP }, { "<<", OP_HEREDOC },
-		{ "&>>", OP_REDIR }, { "&>", OP_REDIR }, { ">>", OP_REDIR }, { ">&", OP_REDIR },
-		{ "<&", OP_REDIR }, { ">|", OP_REDIR }, { "<>", OP_REDIR }, { ">", OP_REDIR },
-		{ "<", OP_REDIR },
-	};
-	size_t save = lx->pos;
-	while (lx->pos < lx->end && lx->s[lx->pos] >= '0' && lx->s[lx->pos] <= '9')
-		lx->pos++;
-	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		if (starts(lx, ops[i].text)) {
-			if (lx->pos > save && ops[i].text[0] == '&')
-				break;
-			size_t len = strlen(ops[i].text);
-			t->kind = TK_OP;
-			t->op = ops[i].op;
-			t->off = save;
-			t->end = lx->pos + len;
-			lx->pos += len;
-			return true;
-		}
-	}
-	lx->pos = save;
-	return false;
-}
-
-void lex_next(struct lexer *lx, struct token *t, bool cond)
+void lex_read(struct lexer *lx, struct token *t)
 {
 	memset(t, 0, sizeof *t);
-	for (;;) {
-		while (lx->pos < lx->end) {
-			char c = lx->s[lx->pos];
-			if (is_blank(c) || (cond && c == '\n')) {
-				lx->pos++;
-			} else if (c == '\\' && lx->pos + 1 < lx->end && lx->s[lx->pos + 1] == '\n') {
-				if (!lx->env->in_string)
-					lx->m->line_cont[lex_line_of(lx, lx->pos)] = 1;
-				lx->pos += 2;
-			} else {
-				break;
-			}
-		}
-		if (lx->failed || lx->pos >= lx->end) {
-			if (lx->nhd)
-				read_heredocs(lx);
-			t->kind = TK_EOF;
-			t->off = t->end = lx->pos;
-			return;
-		}
-		if (lx->s[lx->pos] != '#')
-			break;
-		lex_comment(lx);
+	if (lx->failed) {
+		t->kind = T_ERROR;
+		t->off = t->end = lx->pos;
+		return;
 	}
-	char c = lx->s[lx->pos];
-	if (!lx->env->in_string && c != '\n')
-		sbm_mark_line(lx->m, lex_line_of(lx, lx->pos), SB_LINE_CODE);
-	if (cond) {
-		scan_word(lx, t, SCAN_COND);
+	size_t p = lx->pos;
+	for (;;) {
+		p = lex_skip_joins(lx, p);
+		if (p < lx->end && is_blank(lx->s[p]))
+			p++;
+		else
+			break;
+	}
+	lx->pos = p;
+	if (p >= lx->end) {
+		size_t rest, rest_nl;
+		if (lx->st.nhd)
+			lex_read_heredocs(lx, lx->end, &rest, &rest_nl);
+		t->kind = T_EOF;
+		t->off = t->end = lx->end;
+		return;
+	}
+	char c = lx->s[p];
+	if (c == '#') {
+		comment(lx, p);
+		newline_token(lx, t, lx->pos);
 		return;
 	}
 	if (c == '\n') {
-		op_token(lx, t, OP_NONE, 1);
-		t->kind = TK_NEWLINE;
-		if (lx->nhd)
-			read_heredocs(lx);
+		newline_token(lx, t, p);
 		return;
 	}
-	if ((c == '<' || c == '>') && lx->pos + 1 < lx->end && lx->s[lx->pos + 1] == '(') {
-		size_t start = lx->pos, e = lex_skip_balanced(lx, start + 2, SK_PAREN);
-		if (e == SIZE_MAX) {
-			lex_fail(lx, SB_PROB_UNTERMINATED_EXPANSION, start, start + 2, "<( without its closing )");
-			e = lx->end;
-		}
-		lx->tmp.len = 0;
-		struct wpart *w = lex_add_part(lx, WP_PROCSUB, 0, start, e);
-		w->in_off = start + 2, w->in_end = e > start + 2 ? e - 1 : e;
-		lx->pos = e;
-		t->kind = TK_WORD;
-		t->off = start;
-		t->end = e;
-		t->word = make_word(lx, start, e, 0);
+	if (!lx->env->in_string && !lx->quiet)
+		sbm_mark_line(lx->m, lex_line_of(lx, p), SB_LINE_CODE);
+	size_t q;
+	bool procsub = (c == '<' || c == '>') && (q = lex_skip_joins(lx, p + 1)) < lx->end &&
+		       lx->s[q] == '(';
+	if (!(lx->st.pst & PST_REGEXP) && !procsub &&
+	    (c == ';' || c == '&' || c == '|' || c == '(' || c == ')' || c == '<' || c == '>')) {
+		op_token(lx, t, p);
 		return;
 	}
-	if ((c >= '0' && c <= '9') || c == '<' || c == '>' || (c == '&' && starts(lx, "&>")))
-		if (redirection(lx, t))
-			return;
-	switch (c) {
-	case ';':
-		if (starts(lx, ";;&"))
-			op_token(lx, t, OP_DSEMI_AMP, 3);
-		else if (starts(lx, ";;"))
-			op_token(lx, t, OP_DSEMI, 2);
-		else if (starts(lx, ";&"))
-			op_token(lx, t, OP_SEMI_AMP, 2);
-		else
-			op_token(lx, t, OP_SEMI, 1);
+	if (c == '-' && (lx->st.last == T_LESS_AND || lx->st.last == T_GREAT_AND) &&
+	    !(lx->st.pst & PST_REGEXP)) {
+		t->kind = T_DASH;
+		t->off = p;
+		t->end = lx->pos = p + 1;
 		return;
-	case '&':
-		op_token(lx, t, starts(lx, "&&") ? OP_AND : OP_AMP, starts(lx, "&&") ? 2 : 1);
-		return;
-	case '|':
-		if (starts(lx, "||"))
-			op_token(lx, t, OP_OR, 2);
-		else if (starts(lx, "|&"))
-			op_token(lx, t, OP_PIPE_AMP, 2);
-		else
-			op_token(lx, t, OP_PIPE, 1);
-		return;
-	case '(':
-		op_token(lx, t, OP_LPAREN, 1);
-		return;
-	case ')':
-		op_token(lx, t, OP_RPAREN, 1);
-		return;
-	default:
-		scan_word(lx, t, SCAN_NORMAL);
 	}
+	word_token(lx, t);
 }
 
-sb_word *lex_word_all(struct lexer *lx, bool in_dquote)
+void lex_token(struct lexer *lx, struct token *t)
 {
-	struct token t;
-	size_t start = lx->pos;
-	if (!in_dquote) {
-		scan_word(lx, &t, SCAN_ALL);
-		return t.word;
-	}
-	lx->tmp.len = 0;
-	lex_scan_dq_body(lx, start, start, false);
-	return make_word(lx, start, lx->end, SB_W_QUOTED);
+	lx->st.before = lx->st.last;
+	lx->st.last = lx->st.cur;
+	lex_read(lx, t);
+	lx->st.cur = t->kind;
 }
 
-bool lex_arith_cmd(struct lexer *lx, struct token *t)
+void lex_resync(struct lexer *lx, size_t off)
 {
-	size_t save = lx->pos;
-	while (lx->pos < lx->end && is_blank(lx->s[lx->pos]))
-		lx->pos++;
-	if (!starts(lx, "((")) {
-		lx->pos = save;
-		return false;
-	}
-	size_t start = lx->pos, e = lex_skip_balanced(lx, start + 2, SK_ARITH);
-	if (e == SIZE_MAX || lx->s[e - 1] != ')' || lx->s[e - 2] != ')') {
-		/* "( (cmd) )": a subshell in a subshell, not arithmetic. */
-		lx->pos = save;
-		return false;
-	}
-	if (!lx->env->in_string)
-		sbm_mark_line(lx->m, lex_line_of(lx, start), SB_LINE_CODE);
-	memset(t, 0, sizeof *t);
-	t->kind = TK_ARITH;
-	t->off = start;
-	t->end = e;
+	unsigned nhd = lx->st.nhd, base = lx->st.hd_base;
+	memset(&lx->st, 0, sizeof lx->st);
+	lx->st.last = lx->st.before = lx->st.cur = T_NEWLINE;
+	lx->failed = false;
+	lx->njumps = 0;
 	lx->tmp.len = 0;
-	struct wpart *w = lex_add_part(lx, WP_ARITH, 0, start, e);
-	w->in_off = start + 2, w->in_end = e - 2;
-	t->word = make_word(lx, start, e, 0);
-	lx->pos = e;
-	return true;
+	lx->pos = off < lx->end ? off : lx->end;
+	/* bodies of the broken line's here-documents are not commands */
+	if (nhd) {
+		lx->st.hd_base = base;
+		lx->st.nhd = nhd;
+		size_t rest, rest_nl;
+		lx->pos = lex_read_heredocs(lx, lx->pos, &rest, &rest_nl);
+	}
+	lx->hd.len = lx->st.hd_base;
 }

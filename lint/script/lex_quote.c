@@ -1,7 +1,7 @@
-/* Quotes and expansions inside a shell word, for the lexer: where a
- * quoted string, $( ), ${ }, $(( )) or backquote ends, and what a literal
- * run means once its quotes and escapes are removed. Nesting is followed
- * with an explicit stack bounded by the depth limit, never recursion. */
+/* What the parts of a shell word mean: a literal run once its quotes and
+ * escapes are removed, a ${ } with its name and operator, a word cut at
+ * a raw offset; and the lexer's problem and line bookkeeping. Where each
+ * part ends is lex_word.c's. */
 #include "lex.h"
 
 #include <stdlib.h>
@@ -10,20 +10,36 @@
 #include "buf.h"
 #include "xalloc.h"
 
-#define MAX_STACK 256
-
 uint32_t lex_line_of(struct lexer *lx, size_t off)
 {
-	uint32_t line, col;
-	sbm_locate(lx->m, off, &line, &col);
-	return line;
+	return sbm_line_of(lx->m, off);
+}
+
+size_t lex_line_after(const struct lexer *lx, size_t off)
+{
+	for (;;) {
+		const char *nl = memchr(lx->s + off, '\n', lx->end - off);
+		if (!nl)
+			return SIZE_MAX;
+		size_t at = (size_t)(nl - lx->s), k = 0;
+		while (k < at - off && lx->s[at - 1 - k] == '\\')
+			k++;
+		if (k % 2 == 0)
+			return at + 1;
+		off = at + 1;
+	}
 }
 
 void lex_fail(struct lexer *lx, enum sb_problem_kind kind, size_t off, size_t end,
 		 const char *msg)
 {
-	if (!lx->failed)
+	if (!lx->failed && !lx->quiet) {
 		sbm_problem(lx->m, kind, off, end, msg);
+		/* what the construct swallowed was never read: the list goes
+		 * on at the line after its opener (and after the lines that
+		 * continue it: they are words of the same command) */
+		lx->err_resume = lex_line_after(lx, off);
+	}
 	lx->failed = true;
 }
 
@@ -35,147 +51,6 @@ void lex_mark_string_lines(struct lexer *lx, size_t off, size_t end)
 	uint32_t a = lex_line_of(lx, off), b = lex_line_of(lx, end);
 	for (uint32_t l = a + 1; l <= b; l++)
 		sbm_mark_line(lx->m, l, SB_LINE_STRING);
-}
-
-size_t lex_skip_single(const struct lexer *lx, size_t p)
-{
-	const char *q = memchr(lx->s + p, '\'', lx->end - p);
-	return q ? (size_t)(q - lx->s) + 1 : SIZE_MAX;
-}
-
-size_t lex_skip_ansi(const struct lexer *lx, size_t p)
-{
-	while (p < lx->end) {
-		if (lx->s[p] == '\\')
-			p += 2;
-		else if (lx->s[p] == '\'')
-			return p + 1;
-		else
-			p++;
-	}
-	return SIZE_MAX;
-}
-
-static size_t lex_skip_backtick(const struct lexer *lx, size_t p)
-{
-	while (p < lx->end) {
-		if (lx->s[p] == '\\')
-			p += 2;
-		else if (lx->s[p] == '`')
-			return p + 1;
-		else
-			p++;
-	}
-	return SIZE_MAX;
-}
-
-/* Finds the end of a construct opened just before p: the position after
- * its closer, or SIZE_MAX when the input ends first or nests too deep. */
-size_t lex_skip_balanced(struct lexer *lx, size_t p, int kind)
-{
-	uint8_t st[MAX_STACK];
-	size_t limit = lx->m->lim.max_depth < MAX_STACK ? lx->m->lim.max_depth : MAX_STACK;
-	size_t d = 0;
-	st[d++] = (uint8_t)kind;
-#define PUSH(k)                                                                        \
-	do {                                                                           \
-		if (d >= limit) {                                                      \
-			lex_fail(lx, SB_PROB_LIMIT, p, p + 1, "nesting deeper than the limit"); \
-			return SIZE_MAX;                                               \
-		}                                                                      \
-		st[d++] = (k);                                                         \
-	} while (0)
-	while (p < lx->end) {
-		char c = lx->s[p];
-		int top = st[d - 1];
-		if (top == SK_DQ || top == SK_BT) {
-			if (c == '\\') {
-				p += 2;
-			} else if ((top == SK_DQ && c == '"') || (top == SK_BT && c == '`')) {
-				d--, p++;
-				if (!d)
-					return p;
-			} else if (top == SK_DQ && c == '`') {
-				PUSH(SK_BT);
-				p++;
-			} else if (top == SK_DQ && c == '$' && p + 1 < lx->end &&
-				   (lx->s[p + 1] == '(' || lx->s[p + 1] == '{')) {
-				bool arith = lx->s[p + 1] == '(' && p + 2 < lx->end && lx->s[p + 2] == '(';
-				PUSH(arith ? SK_ARITH : lx->s[p + 1] == '(' ? SK_PAREN : SK_BRACE);
-				p += arith ? 3 : 2;
-			} else {
-				p++;
-			}
-			continue;
-		}
-		switch (c) {
-		case '\\':
-			p += 2;
-			continue;
-		case '\'':
-			/* Inside "${...}" a single quote is an ordinary character. */
-			if (top == SK_BRACE && d >= 2 && st[d - 2] == SK_DQ) {
-				p++;
-				continue;
-			}
-			p = lex_skip_single(lx, p + 1);
-			if (p == SIZE_MAX)
-				return SIZE_MAX;
-			continue;
-		case '"':
-			PUSH(SK_DQ);
-			p++;
-			continue;
-		case '`':
-			PUSH(SK_BT);
-			p++;
-			continue;
-		case '$':
-			if (p + 1 < lx->end && lx->s[p + 1] == '\'') {
-				p = lex_skip_ansi(lx, p + 2);
-				if (p == SIZE_MAX)
-					return SIZE_MAX;
-			} else if (p + 1 < lx->end && (lx->s[p + 1] == '(' || lx->s[p + 1] == '{')) {
-				bool arith = lx->s[p + 1] == '(' && p + 2 < lx->end && lx->s[p + 2] == '(';
-				PUSH(arith ? SK_ARITH : lx->s[p + 1] == '(' ? SK_PAREN : SK_BRACE);
-				p += arith ? 3 : 2;
-			} else {
-				p++;
-			}
-			continue;
-		case '(':
-			if (top != SK_BRACE)
-				PUSH(SK_PAREN);
-			p++;
-			continue;
-		case ')':
-			if (top == SK_PAREN || top == SK_ARITH) {
-				p += (top == SK_ARITH && p + 1 < lx->end && lx->s[p + 1] == ')') ? 2 : 1;
-				if (!--d)
-					return p;
-			} else {
-				p++;
-			}
-			continue;
-		case '}':
-			p++;
-			if (top == SK_BRACE && !--d)
-				return p;
-			continue;
-		case '#':
-			if (top == SK_PAREN && p > 0 && strchr(" \t\n;&|(", lx->s[p - 1])) {
-				while (p < lx->end && lx->s[p] != '\n')
-					p++;
-				continue;
-			}
-			p++;
-			continue;
-		default:
-			p++;
-		}
-	}
-#undef PUSH
-	return SIZE_MAX;
 }
 
 /* ---- literal values ---- */
@@ -260,7 +135,7 @@ void lex_add_lit(struct lexer *lx, char quote, size_t off, size_t end)
 /* ---- expansions ---- */
 
 /* ${...} with content [a, b). */
-static void parse_brace(struct lexer *lx, size_t start, size_t a, size_t b, char quote)
+void lex_add_brace(struct lexer *lx, size_t start, size_t a, size_t b, char quote)
 {
 	const char *s = lx->s;
 	struct wpart *p = lex_add_part(lx, WP_PARAM, quote, start, b + 1);
@@ -315,127 +190,6 @@ static void parse_brace(struct lexer *lx, size_t start, size_t a, size_t b, char
 		p->kind = WP_PARAM_OP;
 	else if (special)
 		p->kind = WP_SPECIAL;
-}
-
-/* A '$' at p; returns the position after the expansion. */
-size_t lex_scan_dollar(struct lexer *lx, size_t p, char quote)
-{
-	const char *s = lx->s;
-	size_t q = p + 1;
-	if (q >= lx->end) {
-		lex_add_lit(lx, quote, p, q);
-		return q;
-	}
-	char c = s[q];
-	if (c == '(') {
-		if (q + 1 < lx->end && s[q + 1] == '(') {
-			size_t e = lex_skip_balanced(lx, q + 2, SK_ARITH);
-			if (e != SIZE_MAX && s[e - 1] == ')' && s[e - 2] == ')') {
-				struct wpart *w = lex_add_part(lx, WP_ARITH, quote, p, e);
-				w->in_off = q + 2, w->in_end = e - 2;
-				return e;
-			}
-			if (lx->failed)
-				return lx->end;
-		}
-		size_t e = lex_skip_balanced(lx, q + 1, SK_PAREN);
-		if (e == SIZE_MAX) {
-			lex_fail(lx, SB_PROB_UNTERMINATED_EXPANSION, p, q + 1, "$( without its closing )");
-			lex_add_part(lx, WP_CMDSUB, quote, p, lx->end);
-			return lx->end;
-		}
-		struct wpart *w = lex_add_part(lx, WP_CMDSUB, quote, p, e);
-		w->in_off = q + 1, w->in_end = e - 1;
-		return e;
-	}
-	if (c == '[') {
-		const char *close = memchr(s + q, ']', lx->end - q);
-		if (close) {
-			size_t e = (size_t)(close - s) + 1;
-			struct wpart *w = lex_add_part(lx, WP_ARITH, quote, p, e);
-			w->in_off = q + 1, w->in_end = e - 1;
-			return e;
-		}
-	}
-	if (c == '{') {
-		size_t e = lex_skip_balanced(lx, q + 1, SK_BRACE);
-		if (e == SIZE_MAX) {
-			lex_fail(lx, SB_PROB_UNTERMINATED_EXPANSION, p, q + 1, "${ without its closing }");
-			lex_add_part(lx, WP_PARAM_OP, quote, p, lx->end);
-			return lx->end;
-		}
-		parse_brace(lx, p, q + 1, e - 1, quote);
-		return e;
-	}
-	if (sb_is_name_start((unsigned char)c)) {
-		size_t e = q;
-		while (e < lx->end && sb_is_name_char((unsigned char)s[e]))
-			e++;
-		struct wpart *w = lex_add_part(lx, WP_PARAM, quote, p, e);
-		w->text = sbm_strndup(lx->m, s + q, e - q);
-		w->tlen = e - q;
-		return e;
-	}
-	if ((c >= '0' && c <= '9') || strchr("@*#?$!-", c)) {
-		struct wpart *w = lex_add_part(lx, WP_SPECIAL, quote, p, q + 1);
-		w->text = sbm_strndup(lx->m, s + q, 1);
-		w->tlen = 1;
-		return q + 1;
-	}
-	lex_add_lit(lx, quote, p, q);
-	return q;
-}
-
-size_t lex_scan_backtick(struct lexer *lx, size_t p, char quote)
-{
-	size_t e = lex_skip_backtick(lx, p + 1);
-	if (e == SIZE_MAX) {
-		lex_fail(lx, SB_PROB_UNTERMINATED_QUOTE, p, p + 1, "` without its closing `");
-		lex_add_part(lx, WP_BACKTICK, quote, p, lx->end);
-		return lx->end;
-	}
-	struct wpart *w = lex_add_part(lx, WP_BACKTICK, quote, p, e);
-	w->in_off = p + 1, w->in_end = e - 1;
-	lex_mark_string_lines(lx, p, e);
-	return e;
-}
-
-/* Double-quoted text from p (after the quote); returns the position after
- * the closing quote. */
-size_t lex_scan_dq_body(struct lexer *lx, size_t open, size_t p, bool closed)
-{
-	size_t run = p, parts = lx->tmp.len;
-	while (p < lx->end) {
-		char c = lx->s[p];
-		if (c == '"' && closed) {
-			if (p > run || lx->tmp.len == parts)
-				lex_add_lit(lx, '"', run, p);
-			lex_mark_string_lines(lx, open, p);
-			return p + 1;
-		}
-		if (c == '\\') {
-			p += 2;
-		} else if (c == '$' || c == '`') {
-			if (p > run)
-				lex_add_lit(lx, '"', run, p);
-			p = c == '$' ? lex_scan_dollar(lx, p, '"') : lex_scan_backtick(lx, p, '"');
-			run = p;
-			if (lx->failed)
-				return lx->end;
-		} else {
-			p++;
-		}
-	}
-	if (closed)
-		lex_fail(lx, SB_PROB_UNTERMINATED_QUOTE, open, open + 1, "\" without its closing \"");
-	if (run < lx->end || lx->tmp.len == parts)
-		lex_add_lit(lx, '"', run, lx->end);
-	return lx->end;
-}
-
-size_t lex_scan_dquote(struct lexer *lx, size_t open, size_t p)
-{
-	return lex_scan_dq_body(lx, open, p, true);
 }
 
 /* The part of w from raw offset a to b, as a word of its own: the value

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "xalloc.h"
 
@@ -67,37 +68,57 @@ static uint32_t line_index(const sb_model *m, size_t off)
 }
 
 /* Columns count code points: every byte that is not a UTF-8
- * continuation byte starts one. Lookups mostly move forward a little,
- * sometimes back a little (a command's start after its last token, a
- * nested script's start), so the last answer is kept and walked from;
- * only a move to another line far away starts from that line's start. */
+ * continuation byte starts one. Lookups mostly move a little within a
+ * line (a word, the start of its command), so the last answer is kept
+ * and walked from; a lookup on another line starts from that line's
+ * start, found in the line index, so no lookup walks more than a line. */
 void sbm_locate(sb_model *m, size_t off, uint32_t *line, uint32_t *col)
 {
 	if (off > m->len)
 		off = m->len;
 	const unsigned char *t = (const unsigned char *)m->text;
-	size_t line_start = m->loc.line ? m->line_start.v[m->loc.line - 1] : 0;
-	if (m->loc.line && off < m->loc.off && off >= line_start) {
-		for (size_t i = off; i < m->loc.off; i++)
-			if ((t[i] & 0xC0) != 0x80)
-				m->loc.col--;
-	} else if (!m->loc.line || off < m->loc.off || off - m->loc.off > 65536) {
+	size_t n = m->line_start.len;
+	size_t ls = m->loc.line ? m->line_start.v[m->loc.line - 1] : 0;
+	size_t next = m->loc.line && m->loc.line < n ? m->line_start.v[m->loc.line] : SIZE_MAX;
+	if (!m->loc.line || off < ls || off >= next) {
 		uint32_t li = line_index(m, off);
 		m->loc.off = m->line_start.v[li];
 		m->loc.line = li + 1;
 		m->loc.col = 1;
+	} else if (off < m->loc.off) {
+		for (size_t i = off; i < m->loc.off; i++)
+			if ((t[i] & 0xC0) != 0x80)
+				m->loc.col--;
+		m->loc.off = off;
 	}
-	for (size_t i = m->loc.off; i < off; i++) {
-		/* A final newline ends the last line without starting one,
-		 * as in source_locate. */
-		if (t[i] == '\n' && i + 1 < m->len)
-			m->loc.line++, m->loc.col = 1;
-		else if ((t[i] & 0xC0) != 0x80)
+	/* A final newline ends the last line without starting one, as in
+	 * source_locate: it is counted as a column of the last line. */
+	for (size_t i = m->loc.off; i < off; i++)
+		if ((t[i] & 0xC0) != 0x80)
 			m->loc.col++;
-	}
 	m->loc.off = off;
 	*line = m->loc.line;
 	*col = m->loc.col;
+}
+
+/* The line alone, for marking lines as tokens pass: a cursor of its own
+ * that mostly moves forward a line or none, so the column cache of
+ * sbm_locate stays where the words are. */
+uint32_t sbm_line_of(sb_model *m, size_t off)
+{
+	size_t n = m->line_start.len, i = m->lcur;
+	const size_t *ls = m->line_start.v;
+	if (i >= n || off < ls[i]) {
+		i = line_index(m, off);
+	} else {
+		for (int step = 0; i + 1 < n && ls[i + 1] <= off; step++, i++)
+			if (step == 8) {
+				i = line_index(m, off);
+				break;
+			}
+	}
+	m->lcur = i;
+	return (uint32_t)i + 1;
 }
 
 struct sb_span sbm_span(sb_model *m, size_t off, size_t end)
@@ -115,8 +136,32 @@ struct sb_span sbm_span(sb_model *m, size_t off, size_t end)
 void sbm_problem(sb_model *m, enum sb_problem_kind kind, size_t off, size_t end,
 		 const char *msg)
 {
-	struct sb_problem p = { kind, sbm_span(m, off, end), msg };
+	sbm_problem_in(m, m->in_nested ? SB_SCOPE_STRING : SB_SCOPE_SCRIPT, kind, off, end, msg);
+}
+
+void sbm_problem_in(sb_model *m, enum sb_problem_scope scope, enum sb_problem_kind kind,
+		    size_t off, size_t end, const char *msg)
+{
+	struct sb_problem p = { kind, sbm_span(m, off, end), msg, scope };
 	VEC_PUSH(m->problems, p);
+}
+
+struct sbm_mark sbm_mark(const sb_model *m)
+{
+	return (struct sbm_mark){ m->cmds.len, m->assigns.len, m->heredocs.len, m->facts.len,
+				  m->comments.len, m->blocks.len, m->problems.len, m->nwords };
+}
+
+void sbm_rollback(sb_model *m, const struct sbm_mark *k)
+{
+	m->cmds.len = k->cmds;
+	m->assigns.len = k->assigns;
+	m->heredocs.len = k->heredocs;
+	m->facts.len = k->facts;
+	m->comments.len = k->comments;
+	m->blocks.len = k->blocks;
+	m->problems.len = k->problems;
+	m->nwords = k->nwords;
 }
 
 /* A line keeps the strongest kind it is given, in enum order: a line that
@@ -129,12 +174,25 @@ void sbm_mark_line(sb_model *m, uint32_t line, enum sb_line_kind kind)
 
 unsigned sbm_block_new(sb_model *m, unsigned parent, enum block_kind kind, bool opaque)
 {
-	struct block b = { parent, (uint8_t)kind, opaque, m->cmds.len };
+	struct block b = { .parent = parent, .kind = (uint8_t)kind, .opaque = opaque,
+			   .first_cmd = m->cmds.len };
 	VEC_PUSH(m->blocks, b);
 	return (unsigned)(m->blocks.len - 1);
 }
 
 /* ---- parse ---- */
+
+/* The stack the parse may use: the soft limit less a megabyte for the
+ * frames below sb_parse and above the deepest level. */
+static size_t stack_budget(void)
+{
+	struct rlimit r;
+	size_t lim = (size_t)8 << 20;
+	if (getrlimit(RLIMIT_STACK, &r) == 0)
+		lim = r.rlim_cur == RLIM_INFINITY || r.rlim_cur > ((rlim_t)64 << 20)
+		      ? (size_t)64 << 20 : (size_t)r.rlim_cur;
+	return lim > ((size_t)2 << 20) ? lim - ((size_t)1 << 20) : lim / 2;
+}
 
 static void map_lines(sb_model *m)
 {
@@ -203,11 +261,14 @@ sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits)
 	if (!m->lim.max_bytes)
 		m->lim.max_bytes = (size_t)8 << 20;
 	if (!m->lim.max_depth)
-		m->lim.max_depth = 64;
+		m->lim.max_depth = 10000;
 	if (!m->lim.max_nest)
-		m->lim.max_nest = 6;
+		m->lim.max_nest = 4000;
 	if (!m->lim.max_words)
-		m->lim.max_words = 50000;
+		m->lim.max_words = 4000000;
+	m->templates = (m->lim.flags & SB_PARSE_TEMPLATE) != 0;
+	m->stack_base = (uintptr_t)__builtin_frame_address(0);
+	m->stack_budget = stack_budget();
 	bool too_big = len > m->lim.max_bytes;
 	m->len = too_big ? 0 : len;
 	m->text = xmalloc(m->len + 1);
@@ -222,8 +283,7 @@ sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits)
 	}
 	read_shebang(m);
 	struct parse_env env = { 0 };
-	m->complete = sbp_parse_range(m, 0, m->len, &env);
-	m->complete = m->complete && !m->nested_failed;
+	sbp_parse_range(m, 0, m->len, &env);
 	sbd_scan(m);
 	sbr_index_update(m);
 	/* The launcher analysis may insert the commands of a bash -c string
@@ -234,6 +294,12 @@ sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits)
 		qsort(m->comments.v, m->comments.len, sizeof *m->comments.v, comment_cmp);
 	if (m->facts.len)
 		qsort(m->facts.v, m->facts.len, sizeof *m->facts.v, fact_cmp);
+	/* bash -c strings were read by the launcher analysis: their
+	 * problems count too (sb_complete) */
+	m->complete = true;
+	for (size_t i = 0; i < m->problems.len; i++)
+		m->complete &= m->problems.v[i].kind == SB_PROB_HEREDOC_UNTERMINATED ||
+			       m->problems.v[i].scope == SB_SCOPE_DIRECTIVE;
 	return m;
 }
 
@@ -361,6 +427,7 @@ const sb_part *sb_cmd_part(const sb_cmd *c, size_t i)
 	return i < c->nparts ? &c->parts[i] : NULL;
 }
 bool sb_cmd_assumed(const sb_cmd *c) { return c->assumed; }
+bool sb_cmd_broken(const sb_cmd *c) { return c->broken; }
 
 const sb_part *sb_cmd_find(const sb_cmd *c, enum sb_prog kind)
 {
@@ -388,6 +455,7 @@ const char *sb_prog_name(enum sb_prog kind)
 		[SB_PROG_NEURON_PARALLEL_COMPILE] = "neuron_parallel_compile",
 		[SB_PROG_LAUNCHER] = "launcher", [SB_PROG_SHELL_C] = "shell -c",
 		[SB_PROG_SCRIPT] = "script", [SB_PROG_PYTHON] = "python",
+		[SB_PROG_REMOTE] = "remote shell",
 	};
 	return (unsigned)kind < SB_PROG__COUNT ? names[kind] : "?";
 }

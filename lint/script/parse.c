@@ -1,14 +1,14 @@
-/* The grammar of the batch-script model: tokens become a flat list of
- * simple commands, each knowing the constructs around it (if, loops,
- * case, functions, subshells, pipelines, && and ||, &) and the block it
- * runs in, and assignments become records the resolver can weigh.
- *
- * Compound commands are a stack of frames, not recursive calls; the
- * stack is bounded by the depth limit. Command substitutions are parsed
- * as scripts of their own, one nesting level deeper, bounded by the nest
- * limit. */
+/* The grammar of the batch-script model: bash 5.2's, read by recursive
+ * descent with one token of lookahead, as its LALR(1) parser reads it:
+ * lists, && and ||, pipelines, ! and time, commands (parse_compound.c
+ * for compound ones, parse_cmd.c for simple ones, parse_error.c for
+ * what a syntax error costs). Each nesting counts against the depth
+ * limit. The model is a flat list of simple commands, each with the
+ * constructs around it (ctx bits) and the block it runs in, in the
+ * order bash meets them. */
 #include "parse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,488 +16,454 @@
 
 /* ---- tokens ---- */
 
-void sbp_next(struct parser *p, struct token *t, bool cond)
+const struct token *sbp_peek(struct parser *p)
 {
-	if (p->nla) {
-		*t = p->la[0];
-		p->la[0] = p->la[1];
-		p->nla--;
-		return;
+	if (!p->have_la) {
+		p->lx->owner = p;
+		p->la_first = p->m->cmds.len;
+		lex_token(p->lx, &p->la);
+		p->have_la = true;
 	}
-	lex_next(&p->lx, t, cond);
-	if (p->lx.failed)
-		p->failed = true;
+	return &p->la;
 }
 
-const struct token *sbp_peek(struct parser *p, unsigned k)
+void sbp_next(struct parser *p)
 {
-	while (p->nla <= k) {
-		lex_next(&p->lx, &p->la[p->nla], false);
-		p->nla++;
+	sbp_peek(p);
+	p->prev = p->la.kind;
+	p->prev_end = p->la.end;
+	p->have_la = false;
+}
+
+bool sbp_failed(const struct parser *p)
+{
+	return p->lx->failed;
+}
+
+void sbp_skip_newlines(struct parser *p)
+{
+	while (sbp_peek(p)->kind == T_NEWLINE)
+		sbp_next(p);
+}
+
+/* Tokens a command can start with (a pipeline_command of bash's). */
+bool sbp_can_start(enum tok k)
+{
+	switch (k) {
+	case T_WORD: case T_ASSIGN: case T_NUMBER: case T_REDIR_WORD:
+	case T_IF: case T_CASE: case T_FOR: case T_SELECT: case T_WHILE: case T_UNTIL:
+	case T_LBRACE: case T_LPAREN: case T_FUNCTION: case T_COPROC: case T_BANG:
+	case T_TIME: case T_ARITH_CMD: case T_COND_START:
+		return true;
+	default:
+		return tok_is_redir(k);
 	}
-	return &p->la[k];
 }
 
-void sbp_unread(struct parser *p, const struct token *t)
+bool sbp_is_terminator(enum tok k)
 {
-	if (p->nla == 2)
-		return; /* cannot happen: at most one token is pushed back */
-	p->la[1] = p->la[0];
-	p->la[0] = *t;
-	p->nla++;
+	return k == T_SEMI || k == T_NEWLINE || k == T_EOF;
 }
 
-bool sbp_is_word(const struct token *t, const char *v)
+/* ---- constructs ---- */
+
+bool sbp_open(struct parser *p, enum tok kind, const struct token *t, unsigned state)
 {
-	return t->kind == TK_WORD && t->word->value && !(t->word->flags & SB_W_QUOTED) &&
-	       strcmp(t->word->value, v) == 0;
+	if (!lex_enter(p->lx, t->off))
+		return false;
+	struct opener o = { kind, t->off, t->end, state };
+	VEC_PUSH(p->open, o);
+	return true;
 }
 
-void sbp_syntax(struct parser *p, size_t off, size_t end, const char *msg)
+void sbp_wait(struct parser *p, unsigned state)
 {
-	if (!p->failed && !p->lx.failed)
-		sbm_problem(p->m, SB_PROB_SYNTAX, off, end, msg);
-	p->failed = true;
+	p->open.v[p->open.len - 1].state = state;
 }
 
-/* ---- where commands run ---- */
-
-struct frame *sbp_top(struct parser *p)
+void sbp_close(struct parser *p)
 {
-	return p->st.len ? &p->st.v[p->st.len - 1] : NULL;
+	p->open.len--;
+	lex_leave(p->lx);
 }
 
-unsigned sbp_cur_block(struct parser *p)
-{
-	return sbp_top(p) ? sbp_top(p)->block : p->env->block;
-}
-
-unsigned sbp_cur_ctx(struct parser *p)
-{
-	unsigned ctx = sbp_top(p) ? sbp_top(p)->ctx : p->env->ctx;
-	if (p->andor)
-		ctx |= SB_CTX_AND_OR;
-	if (p->in_pipe)
-		ctx |= SB_CTX_PIPELINE;
-	if (p->negated)
-		ctx |= SB_CTX_NEGATED;
-	return ctx;
-}
-
-const char *sbp_cur_func(struct parser *p)
-{
-	return sbp_top(p) ? sbp_top(p)->func : p->env->func;
-}
-
-void sbp_end_list(struct parser *p)
-{
-	p->andor = p->in_pipe = p->negated = false;
-	p->pipe_start = p->list_start = p->m->cmds.len;
-}
-
-static void mark(struct parser *p, size_t from, unsigned bits)
+void sbp_mark(struct parser *p, size_t from, unsigned bits)
 {
 	for (size_t i = from; i < p->m->cmds.len; i++)
 		p->m->cmds.v[i]->ctx |= bits;
 }
 
-static struct frame *push(struct parser *p, enum frame_kind kind, enum block_kind bk,
-			  bool opaque, unsigned add_ctx, const struct token *t, const char *closer)
+/* ---- lists ---- */
+
+static bool command(struct parser *p, const struct where *w, unsigned bits);
+
+/* A command after an operator that needs one: none there is the
+ * problem at the operator; before a closer the construct goes on. */
+static bool operand(struct parser *p, const struct token *op, bool pipe)
 {
-	if (p->st.len >= p->m->lim.max_depth) {
-		if (!p->failed)
-			sbm_problem(p->m, SB_PROB_LIMIT, t->off, t->end, "constructs nested deeper than the limit");
-		p->failed = true;
-		return NULL;
+	const struct token *t = sbp_peek(p);
+	bool ok = pipe ? sbp_can_start(t->kind) && t->kind != T_BANG && t->kind != T_TIME
+		       : sbp_can_start(t->kind);
+	if (ok || sbp_failed(p))
+		return ok;
+	if (t->kind == T_EOF || t->kind == T_ERROR) {
+		sbp_unexpected(p, t);
+		return false;
 	}
-	struct frame f = { 0 };
-	f.kind = (uint8_t)kind;
-	f.outer_block = sbp_cur_block(p);
-	f.ctx = sbp_cur_ctx(p) | add_ctx;
-	f.func = sbp_cur_func(p);
-	if (p->pending_func) {
-		f.func = p->pending_func;
-		f.ctx |= SB_CTX_FUNCTION;
-		bk = BK_FUNCTION;
-		opaque = true;
-		p->pending_func = NULL;
-	}
-	opaque |= p->andor || p->in_pipe;
-	f.block = sbm_block_new(p->m, f.outer_block, bk, opaque);
-	f.open_off = t->off;
-	f.open_end = t->end;
-	f.closer = closer;
-	VEC_PUSH(p->st, f);
-	/* The construct carries the list context; what follows it starts
-	 * afresh inside. */
-	p->andor = p->in_pipe = p->negated = false;
-	return &p->st.v[p->st.len - 1];
-}
-
-static void pop(struct parser *p)
-{
-	p->st.len--;
-}
-
-/* ---- compound commands ---- */
-
-static const struct { const char *word; } reserved[] = {
-	{ "if" }, { "then" }, { "elif" }, { "else" }, { "fi" }, { "for" }, { "select" },
-	{ "while" }, { "until" }, { "do" }, { "done" }, { "case" }, { "esac" }, { "{" },
-	{ "}" }, { "function" }, { "!" },
-};
-
-static bool is_reserved(const struct token *t)
-{
-	for (size_t i = 0; i < sizeof reserved / sizeof reserved[0]; i++)
-		if (sbp_is_word(t, reserved[i].word))
-			return true;
+	char msg[48];
+	snprintf(msg, sizeof msg, "%s with no command after it", sbp_tok_text(op->kind));
+	sbp_error(p, op->off, op->end, sbm_strndup(p->m, msg, strlen(msg)));
+	/* a closer of a $( ) is no place for the file's list to go on at */
+	if (sbp_is_closer(t->kind) && p->recover)
+		p->lx->err_resume = t->off;
 	return false;
 }
 
-static void skip_newlines(struct parser *p, struct token *t)
+static bool pipeline(struct parser *p, const struct where *w, unsigned bits)
 {
-	do
-		sbp_next(p, t, false);
-	while (t->kind == TK_NEWLINE || (t->kind == TK_OP && t->op == OP_SEMI));
-}
-
-/* for NAME [in WORDS]; do ... and for (( ; ; )); do ... */
-static void for_loop(struct parser *p, struct token *kw)
-{
-	struct token t;
-	sbp_reset_cmd(p);
-	size_t off = kw->off, end = kw->end;
-	VEC_PUSH(p->words, kw->word);
-	const sb_word *var = NULL;
-	if (lex_arith_cmd(&p->lx, &t)) {
-		VEC_PUSH(p->words, t.word);
-		end = t.end;
-	} else {
-		sbp_next(p, &t, false);
-		if (t.kind != TK_WORD) {
-			sbp_syntax(p, kw->off, kw->end, "for without a variable name");
-			return;
-		}
-		var = t.word;
-		VEC_PUSH(p->words, t.word);
-		end = t.end;
-		for (;;) {
-			sbp_next(p, &t, false);
-			if (t.kind != TK_WORD)
-				break;
-			VEC_PUSH(p->words, t.word);
-			end = t.end;
-		}
-		sbp_unread(p, &t);
-	}
-	sb_cmd *head = sbp_emit(p, off, end);
-	skip_newlines(p, &t);
-	if (!sbp_is_word(&t, "do")) {
-		sbp_syntax(p, t.off, t.end, "for without do");
-		return;
-	}
-	struct frame *f = push(p, FR_LOOP, BK_LOOP, true, SB_CTX_LOOP, kw, "done");
-	if (!f)
-		return;
-	f->state = ST_BODY;
-	/* The loop variable changes on every pass: unknown inside. */
-	sbp_reset_cmd(p);
-	if (var)
-		sbp_name_record(p, var, SB_ASSIGN_UNKNOWN);
-	else
-		sbp_arith_assigns(p, head->words[1]->parts[0].in_off, head->words[1]->parts[0].in_end);
-	for (size_t i = 0; i < p->pending.len; i++) {
-		p->pending.v[i]->pub.cmd = head;
-		p->pending.v[i]->block = f->block;
-		VEC_PUSH(p->m->assigns, p->pending.v[i]);
-	}
-	sbp_reset_cmd(p);
-}
-
-static void case_command(struct parser *p, struct token *kw)
-{
-	struct token t;
-	sbp_reset_cmd(p);
-	VEC_PUSH(p->words, kw->word);
-	sbp_next(p, &t, false);
-	if (t.kind != TK_WORD) {
-		sbp_syntax(p, kw->off, kw->end, "case without a word");
-		return;
-	}
-	VEC_PUSH(p->words, t.word);
-	sbp_emit(p, kw->off, t.end);
-	skip_newlines(p, &t);
-	if (!sbp_is_word(&t, "in")) {
-		sbp_syntax(p, t.off, t.end, "case without in");
-		return;
-	}
-	struct frame *f = push(p, FR_CASE, BK_BRANCH, true, SB_CTX_CASE, kw, "esac");
-	if (f)
-		f->state = ST_PAT;
-}
-
-/* In a case, before an item: pattern [| pattern]... ) */
-static void case_pattern(struct parser *p, struct token *t)
-{
-	struct frame *f = sbp_top(p);
-	if (t->kind == TK_OP && t->op == OP_LPAREN)
-		sbp_next(p, t, false);
+	size_t first = p->m->cmds.len;
+	if (!command(p, w, bits))
+		return false;
+	bool multi = false;
 	for (;;) {
-		if (t->kind != TK_WORD) {
-			sbp_syntax(p, t->off, t->end, "a case pattern was expected");
-			return;
-		}
-		sbp_next(p, t, false);
-		if (t->kind == TK_OP && t->op == OP_PIPE) {
-			sbp_next(p, t, false);
+		const struct token *t = sbp_peek(p);
+		if (t->kind != T_PIPE && t->kind != T_PIPE_AMP)
+			return true;
+		struct token op = *t;
+		sbp_next(p);
+		if (!multi)
+			sbp_mark(p, first, SB_CTX_PIPELINE);
+		multi = true;
+		sbp_skip_newlines(p);
+		if (!operand(p, &op, true) || !command(p, w, bits | SB_CTX_PIPELINE))
+			return false;
+	}
+}
+
+bool sbp_pipeline_command(struct parser *p, const struct where *w, unsigned bits)
+{
+	for (;;) {
+		const struct token *t = sbp_peek(p);
+		if (t->kind == T_BANG) {
+			sbp_next(p);
+			bits |= SB_CTX_NEGATED;
+			if (sbp_is_terminator(sbp_peek(p)->kind))
+				return true;
 			continue;
 		}
-		if (t->kind == TK_OP && t->op == OP_RPAREN)
+		if (t->kind != T_TIME)
 			break;
-		sbp_syntax(p, t->off, t->end, "a case pattern must end with )");
-		return;
-	}
-	f->state = ST_ITEM;
-	f->block = sbm_block_new(p->m, f->outer_block, BK_CASE_ITEM, true);
-	sbp_end_list(p);
-}
-
-/* A reserved word at a command start. Returns false if t is not one. */
-static bool keyword(struct parser *p, struct token *t)
-{
-	struct frame *f = sbp_top(p);
-	if (!is_reserved(t))
-		return false;
-	const char *v = t->word->value;
-	if (!strcmp(v, "if")) {
-		struct frame *n = push(p, FR_IF, BK_BRANCH, true, SB_CTX_IF | SB_CTX_CONDITION, t, "fi");
-		if (n)
-			n->state = ST_COND;
-	} else if (!strcmp(v, "then")) {
-		if (!f || f->kind != FR_IF || f->state != ST_COND)
-			return sbp_syntax(p, t->off, t->end, "then without if"), true;
-		f->state = ST_BODY;
-		f->ctx &= ~(unsigned)SB_CTX_CONDITION;
-	} else if (!strcmp(v, "elif") || !strcmp(v, "else")) {
-		if (!f || f->kind != FR_IF || f->state != ST_BODY)
-			return sbp_syntax(p, t->off, t->end, "elif or else without if ... then"), true;
-		f->block = sbm_block_new(p->m, f->outer_block, BK_BRANCH, true);
-		if (v[2] == 'i') {
-			f->state = ST_COND;
-			f->ctx |= SB_CTX_CONDITION;
+		VEC_PUSH(p->prefix, t->word);
+		sbp_next(p);
+		while (sbp_peek(p)->kind == T_TIMEOPT || sbp_peek(p)->kind == T_TIMEIGN) {
+			VEC_PUSH(p->prefix, sbp_peek(p)->word);
+			sbp_next(p);
 		}
-	} else if (!strcmp(v, "fi") || !strcmp(v, "done") || !strcmp(v, "esac") || !strcmp(v, "}")) {
-		if (!f || strcmp(f->closer, v) != 0 || (f->kind == FR_IF && f->state != ST_BODY) ||
-		    (f->kind == FR_LOOP && f->state != ST_BODY))
-			return sbp_syntax(p, t->off, t->end, "a closing keyword without its opening one"), true;
-		pop(p);
-		p->after_compound = true;
-	} else if (!strcmp(v, "for") || !strcmp(v, "select")) {
-		for_loop(p, t);
-	} else if (!strcmp(v, "while") || !strcmp(v, "until")) {
-		struct frame *n = push(p, FR_LOOP, BK_LOOP, true, SB_CTX_LOOP | SB_CTX_CONDITION, t, "done");
-		if (n)
-			n->state = ST_COND;
-	} else if (!strcmp(v, "do")) {
-		if (!f || f->kind != FR_LOOP || f->state != ST_COND)
-			return sbp_syntax(p, t->off, t->end, "do without while or until"), true;
-		f->state = ST_BODY;
-		f->ctx &= ~(unsigned)SB_CTX_CONDITION;
-	} else if (!strcmp(v, "case")) {
-		case_command(p, t);
-	} else if (!strcmp(v, "{")) {
-		push(p, FR_BRACE, BK_BRACE, false, SB_CTX_BRACE, t, "}");
-	} else if (!strcmp(v, "function")) {
-		struct token name;
-		sbp_next(p, &name, false);
-		if (name.kind != TK_WORD || !name.word->value)
-			return sbp_syntax(p, t->off, t->end, "function without a name"), true;
-		const struct token *a = sbp_peek(p, 0);
-		if (a->kind == TK_OP && a->op == OP_LPAREN && sbp_peek(p, 1)->kind == TK_OP &&
-		    sbp_peek(p, 1)->op == OP_RPAREN) {
-			struct token skip;
-			sbp_next(p, &skip, false);
-			sbp_next(p, &skip, false);
+		if (sbp_is_terminator(sbp_peek(p)->kind)) {
+			/* `time` alone times nothing: a command of its words */
+			struct where here = *w;
+			here.ctx |= bits;
+			sbp_reset_cmd(p);
+			sbp_emit(p, &here, p->prefix.v[0]->off, p->prefix.v[p->prefix.len - 1]->end);
+			return true;
 		}
-		p->pending_func = name.word->value;
-	} else if (!strcmp(v, "!")) {
-		p->negated = true;
 	}
-	return true;
+	return pipeline(p, w, bits);
 }
 
-/* NAME ( ) at a command start: a function definition. */
-static bool function_header(struct parser *p, const struct token *t)
+/* && and || chains. */
+static bool and_or(struct parser *p, const struct where *w)
 {
-	if (t->kind != TK_WORD || !t->word->value || (t->word->flags & SB_W_QUOTED))
+	if (!sbp_pipeline_command(p, w, 0))
 		return false;
-	const struct token *a = sbp_peek(p, 0);
-	if (a->kind != TK_OP || a->op != OP_LPAREN)
-		return false;
-	const struct token *b = sbp_peek(p, 1);
-	if (b->kind != TK_OP || b->op != OP_RPAREN)
-		return false;
-	struct token skip;
-	sbp_next(p, &skip, false);
-	sbp_next(p, &skip, false);
-	p->pending_func = t->word->value;
-	return true;
+	for (;;) {
+		const struct token *t = sbp_peek(p);
+		if (t->kind != T_AND_AND && t->kind != T_OR_OR)
+			return true;
+		struct token op = *t;
+		sbp_next(p);
+		sbp_skip_newlines(p);
+		if (!operand(p, &op, false) || !sbp_pipeline_command(p, w, SB_CTX_AND_OR))
+			return false;
+	}
 }
 
-static void list_operator(struct parser *p, const struct token *t)
+/* A list ended by ; & or a newline at the top (bash's simple_list). */
+static bool simple_list(struct parser *p, const struct where *w)
 {
-	switch (t->op) {
-	case OP_SEMI:
-		sbp_end_list(p);
-		break;
-	case OP_AMP:
-		mark(p, p->list_start, SB_CTX_BACKGROUND);
-		sbp_end_list(p);
-		break;
-	case OP_AND:
-	case OP_OR:
-		p->andor = true;
-		p->in_pipe = p->negated = false;
-		p->pipe_start = p->m->cmds.len;
-		break;
-	case OP_PIPE:
-	case OP_PIPE_AMP:
-		/* Only the first element needs marking after the fact; the
-		 * ones after it are read with in_pipe set. */
-		if (!p->in_pipe)
-			mark(p, p->pipe_start, SB_CTX_PIPELINE);
-		p->in_pipe = true;
-		break;
-	case OP_DSEMI:
-	case OP_SEMI_AMP:
-	case OP_DSEMI_AMP: {
-		struct frame *f = sbp_top(p);
-		if (!f || f->kind != FR_CASE || f->state != ST_ITEM)
-			sbp_syntax(p, t->off, t->end, ";; outside a case item");
-		else
-			f->state = ST_PAT;
-		sbp_end_list(p);
-		break;
+	size_t first = p->m->cmds.len;
+	if (!and_or(p, w))
+		return false;
+	for (;;) {
+		const struct token *t = sbp_peek(p);
+		if (t->kind == T_NEWLINE || t->kind == T_EOF)
+			return true;
+		if (t->kind != T_SEMI && t->kind != T_AMP) {
+			sbp_unexpected(p, t);
+			return false;
+		}
+		if (t->kind == T_AMP)
+			sbp_mark(p, first, SB_CTX_BACKGROUND);
+		sbp_next(p);
+		t = sbp_peek(p);
+		if (t->kind == T_NEWLINE || t->kind == T_EOF)
+			return true;
+		first = p->m->cmds.len;
+		if (!and_or(p, w))
+			return false;
+	}
+}
+
+bool sbp_is_operator(enum tok k)
+{
+	return k == T_SEMI || k == T_AMP || k == T_AND_AND || k == T_OR_OR || k == T_PIPE ||
+	       k == T_PIPE_AMP;
+}
+
+/* The token a statement of a list starts with. One the lexer could not
+ * read (a quote left open in the first word, or a $( ) there) starts a
+ * broken statement, and the list goes on after it, like after any
+ * other (a body's own closer then still ends it). */
+static const struct token *statement_start(struct parser *p, const struct where *w, bool *broken)
+{
+	const struct token *t = sbp_peek(p);
+	while (t->kind == T_ERROR && sbp_failed(p) && sbp_recover(p, w, t->off)) {
+		*broken = true;
+		t = sbp_peek(p);
+	}
+	return t;
+}
+
+bool sbp_compound_list(struct parser *p, const struct where *w, const char *what)
+{
+	sbp_skip_newlines(p);
+	bool broken = false;
+	const struct token *t = statement_start(p, w, &broken);
+	if (sbp_is_operator(t->kind) && !sbp_failed(p)) {
+		/* an operator where the body's first command should be
+		 * (then ; fi, { && a; }): the problem at it, and the body
+		 * goes on after it, so its closer on the same line still
+		 * ends the construct */
+		sbp_unexpected(p, t);
+		p->lx->failed = false;
+		sbp_next(p);
+		sbp_skip_newlines(p);
+		broken = true;
+		t = statement_start(p, w, &broken);
+	}
+	if (broken && !sbp_can_start(t->kind))
+		return !sbp_failed(p);
+	/* a token no command starts with and no construct waits for
+	 * (| at the start of a body): the statement reports it */
+	if (!sbp_can_start(t->kind) && (sbp_is_closer(t->kind) || t->kind == T_EOF ||
+					t->kind == T_ERROR || sbp_failed(p))) {
+		if (t->kind == T_EOF || t->kind == T_ERROR || sbp_failed(p)) {
+			sbp_unexpected(p, t);
+			return false;
+		}
+		/* an empty body: the problem at its keyword, and the
+		 * construct goes on with the closer: its own (then fi is
+		 * one problem, not a second at the fi), or an outer one's */
+		const struct opener *o = &p->open.v[p->open.len - 1];
+		sbp_error(p, o->off, o->end, what);
+		if (o->state & sbp_wanted_by(t->kind)) {
+			p->lx->failed = false;
+			return true;
+		}
+		if (sbp_is_closer(t->kind) && p->recover)
+			p->lx->err_resume = t->off;
+		return false;
+	}
+	for (;;) {
+		size_t first = p->m->cmds.len, stmt = sbp_peek(p)->off;
+		if (!and_or(p, w)) {
+			if (!sbp_recover(p, w, stmt))
+				return false;
+			if (!sbp_can_start(sbp_peek(p)->kind))
+				return !sbp_failed(p);
+			continue;
+		}
+		t = sbp_peek(p);
+		if (t->kind != T_SEMI && t->kind != T_AMP && t->kind != T_NEWLINE) {
+			if (t->kind == T_EOF || t->kind == T_ERROR || sbp_awaited(p, t->kind, true))
+				return true;
+			/* a stray token after the statement: it costs the
+			 * statement, and the body goes on */
+			sbp_unexpected(p, t);
+			if (!sbp_recover(p, w, stmt))
+				return false;
+			if (!sbp_can_start(sbp_peek(p)->kind))
+				return !sbp_failed(p);
+			continue;
+		}
+		if (t->kind == T_AMP)
+			sbp_mark(p, first, SB_CTX_BACKGROUND);
+		sbp_next(p);
+		sbp_skip_newlines(p);
+		if (!sbp_can_start(statement_start(p, w, &broken)->kind))
+			return !sbp_failed(p);
+	}
+}
+
+/* ---- commands ---- */
+
+static bool command(struct parser *p, const struct where *w, unsigned bits)
+{
+	struct where here = *w;
+	here.ctx |= bits;
+	const struct token *t = sbp_peek(p);
+	switch (t->kind) {
+	case T_FOR: case T_SELECT: case T_CASE: case T_WHILE: case T_UNTIL: case T_IF:
+	case T_LPAREN: case T_LBRACE: case T_ARITH_CMD: case T_COND_START:
+		p->prefix.len = 0;
+		p->opaque_next = (bits & (SB_CTX_AND_OR | SB_CTX_PIPELINE)) != 0;
+		return sbp_shell_command(p, &here) && sbp_redirections(p);
+	case T_FUNCTION:
+		p->prefix.len = 0;
+		return sbp_function_keyword(p, &here);
+	case T_COPROC:
+		p->prefix.len = 0;
+		return sbp_coproc(p, &here);
+	case T_WORD: {
+		struct token first = *t;
+		p->cmd_first = p->la_first;
+		sbp_next(p);
+		if (sbp_peek(p)->kind == T_LPAREN && !sbp_failed(p)) {
+			p->prefix.len = 0;
+			return sbp_function_def(p, &here, &first);
+		}
+		return sbp_simple_command(p, &here, &first);
 	}
 	default:
-		break;
+		if (t->kind == T_ASSIGN || t->kind == T_NUMBER || t->kind == T_REDIR_WORD ||
+		    tok_is_redir(t->kind))
+			return sbp_simple_command(p, &here, NULL);
+		sbp_unexpected(p, t);
+		return false;
 	}
 }
 
-/* "done < file", "} > log": the redirection belongs to the construct. */
-static void compound_redirection(struct parser *p, const struct token *t)
+/* ---- $( ) ---- */
+
+/* The token memory and state flags a $( ) starts with, as bash's
+ * parse_comsub sets them; its here-documents wait above the word's. */
+static void comsub_state(struct lexer *lx, const struct lex_state *outer)
 {
-	struct token target;
-	sbp_next(p, &target, false);
-	if (target.kind != TK_WORD) {
-		sbp_syntax(p, t->off, t->end, "a redirection without its target");
-		return;
-	}
-	if (t->op == OP_HEREDOC || t->op == OP_HEREDOC_STRIP)
-		lex_heredoc(&p->lx, target.word, t->op == OP_HEREDOC_STRIP, t->off);
-	else
-		sbp_parse_cmdsubs(p, target.word);
+	unsigned keep = PST_CASESTMT | PST_ASSIGNOK | PST_ALLOWOPNBRC;
+	memset(&lx->st, 0, sizeof lx->st);
+	lx->st.cur = T_DOLPAREN;
+	lx->st.last = T_NEWLINE;
+	lx->st.before = outer->last;
+	lx->st.pst = (outer->pst & keep) | PST_CMDSUBST;
+	lx->st.hd_base = outer->hd_base + outer->nhd;
 }
 
-static void unclosed(struct parser *p)
+/* DOLPAREN compound_list ')' | DOLPAREN newline_list ')': the position
+ * reading goes on at, or SIZE_MAX. */
+static size_t comsub_body(struct parser *sub, const struct where *w, size_t open)
 {
-	const struct frame *f = sbp_top(p);
-	const char *text = f->kind == FR_IF ? "if without its fi"
-			   : f->kind == FR_LOOP ? "loop without its done"
-			   : f->kind == FR_CASE ? "case without its esac"
-			   : f->kind == FR_BRACE ? "{ without its }"
-			   : "( without its )";
-	sbp_syntax(p, f->open_off, f->open_end, text);
+	struct token t0 = { .kind = T_DOLPAREN, .off = open, .end = open + 2 };
+	size_t e = SIZE_MAX;
+	if (!sbp_open(sub, T_DOLPAREN, &t0, W_RPAREN))
+		return e;
+	sbp_skip_newlines(sub);
+	bool ok = sbp_peek(sub)->kind == T_RPAREN ||
+		  sbp_compound_list(sub, w, "$( ) with no command inside");
+	const struct token *t = sbp_peek(sub);
+	if (ok && t->kind == T_RPAREN) {
+		e = t->end;
+		sbp_next(sub);
+		if (sub->lx->st.nhd)
+			e = lex_heredocs_now(sub->lx);
+	} else if (ok || !sbp_failed(sub)) {
+		sbp_unexpected(sub, t);
+	}
+	sbp_close(sub);
+	return e;
+}
+
+size_t sbp_comsub(struct lexer *lx, size_t open)
+{
+	sb_model *m = lx->m;
+	struct parser *outer = lx->owner;
+	struct parse_env env = *(outer ? outer->env : lx->env);
+	if (++env.nest > m->lim.max_nest) {
+		lex_fail(lx, SB_PROB_LIMIT, open, open + 2,
+			 "command substitutions nested deeper than the limit");
+		return SIZE_MAX;
+	}
+	struct where w = { env.ctx | SB_CTX_CMDSUB, env.block, env.func };
+	if (outer) {
+		w = outer->here;
+		w.ctx |= SB_CTX_CMDSUB;
+	}
+	w.block = sbm_block_new(m, w.block, BK_CMDSUB, true);
+	env.block = w.block;
+	env.ctx = w.ctx;
+	env.func = w.func;
+	env.quote = 0;
+	/* on the heap: one is alive for every $( ) level */
+	struct parser *sub = xcalloc(1, sizeof *sub);
+	sub->m = m;
+	sub->lx = lx;
+	sub->env = &env;
+	sub->here = w;
+	sub->last = outer ? outer->last : NULL;
+	struct lex_state saved = lx->st;
+	comsub_state(lx, &saved);
+	size_t e = comsub_body(sub, &w, open);
+	lx->st = saved;
+	lx->hd.len = saved.hd_base + saved.nhd;
+	lx->owner = outer;
+	if (outer && e != SIZE_MAX)
+		outer->last = sub->last;
+	sbp_free(sub);
+	free(sub);
+	if (e != SIZE_MAX)
+		lx->pos = e;
+	return e;
+}
+
+/* ---- a script ---- */
+
+void sbp_free(struct parser *p)
+{
+	free(p->open.v);
+	free(p->words.v);
+	free(p->extra.v);
+	free(p->pending.v);
+	free(p->heredocs.v);
+	free(p->prefix.v);
 }
 
 bool sbp_parse_range(sb_model *m, size_t off, size_t end, const struct parse_env *env)
 {
+	struct lexer lx;
+	lex_init(&lx, m, off, end, env);
 	struct parser p;
 	memset(&p, 0, sizeof p);
 	p.m = m;
+	p.lx = &lx;
 	p.env = env;
-	lex_init(&p.lx, m, off, end, env);
-	sbp_end_list(&p);
-	struct token t;
-	while (!p.failed) {
-		struct frame *f = sbp_top(&p);
-		if (f && f->kind == FR_CASE && f->state == ST_PAT) {
-			skip_newlines(&p, &t);
-			if (sbp_is_word(&t, "esac")) {
-				pop(&p);
-				continue;
-			}
-			if (t.kind == TK_EOF)
-				break;
-			case_pattern(&p, &t);
-			continue;
-		}
-		if (!p.nla && lex_arith_cmd(&p.lx, &t)) {
-			sbp_reset_cmd(&p);
-			VEC_PUSH(p.words, t.word);
-			sbp_arith_assigns(&p, t.word->parts[0].in_off, t.word->parts[0].in_end);
-			p.continues = false;
-			sbp_emit(&p, t.off, t.end)->arith = true;
-			continue;
-		}
-		sbp_next(&p, &t, false);
-		if (t.kind == TK_EOF)
+	p.recover = true;
+	p.here = (struct where){ env->ctx, env->block, env->func };
+	size_t problems = m->problems.len;
+	for (;;) {
+		const struct token *t = sbp_peek(&p);
+		if (t->kind == T_EOF)
 			break;
-		if (t.kind == TK_NEWLINE) {
-			if (!p.continues)
-				sbp_end_list(&p);
-			p.after_compound = false;
+		if (t->kind == T_NEWLINE) {
+			sbp_next(&p);
 			continue;
 		}
-		if (t.kind == TK_OP && t.op == OP_LPAREN) {
-			push(&p, FR_SUBSHELL, BK_SUBSHELL, true, SB_CTX_SUBSHELL, &t, ")");
-			continue;
-		}
-		if (t.kind == TK_OP && t.op == OP_RPAREN) {
-			if (!f || f->kind != FR_SUBSHELL)
-				sbp_syntax(&p, t.off, t.end, "unexpected )");
-			else
-				pop(&p);
-			p.after_compound = true;
-			continue;
-		}
-		bool redir = t.kind == TK_OP && (t.op == OP_REDIR || t.op == OP_HEREDOC ||
-						 t.op == OP_HEREDOC_STRIP || t.op == OP_HERESTRING);
-		if (t.kind == TK_OP && !redir) {
-			p.after_compound = false;
-			list_operator(&p, &t);
-			p.continues = t.op == OP_AND || t.op == OP_OR || t.op == OP_PIPE ||
-				      t.op == OP_PIPE_AMP;
-			continue;
-		}
-		p.continues = false;
-		if (redir && p.after_compound) {
-			compound_redirection(&p, &t);
-			continue;
-		}
-		p.after_compound = false;
-		if (p.pending_func && !(sbp_is_word(&t, "{") || sbp_is_word(&t, "if") || sbp_is_word(&t, "for") ||
-					sbp_is_word(&t, "while") || sbp_is_word(&t, "until") || sbp_is_word(&t, "case"))) {
-			sbp_syntax(&p, t.off, t.end, "a function body must be a compound command");
+		size_t stmt = t->off;
+		if (!simple_list(&p, &p.here) && !sbp_recover(&p, &p.here, stmt))
 			break;
-		}
-		if (keyword(&p, &t))
-			continue;
-		if (function_header(&p, &t))
-			continue;
-		sbp_simple_command(&p, &t);
 	}
-	if (!p.failed && p.st.len)
-		unclosed(&p);
-	if (!p.failed && p.pending_func)
-		sbp_syntax(&p, end, end, "a function without its body");
-	bool ok = !p.failed && !p.lx.failed;
-	lex_fini(&p.lx);
-	free(p.st.v);
-	free(p.words.v);
-	free(p.extra.v);
-	free(p.pending.v);
-	free(p.heredocs.v);
+	bool ok = true;
+	for (size_t i = problems; i < m->problems.len; i++)
+		ok &= m->problems.v[i].kind == SB_PROB_HEREDOC_UNTERMINATED;
+	lex_fini(&lx);
+	sbp_free(&p);
 	return ok;
 }

@@ -1,7 +1,9 @@
 /* Simple commands of the batch-script model: words, the assignments
- * they make (NAME=value, export, declare, read, ${NAME:=x}...), the
- * command substitutions they hold (parsed as scripts of their own, one
- * level deeper), and the lost-continuation fact. */
+ * they make (NAME=value, NAME=( ), export, declare, read, ${NAME:=x}...),
+ * the backquoted commands they hold (read as scripts of their own, one
+ * level deeper: bash parses them only when it runs them), and the
+ * lost-continuation fact. The $( ) of a word were parsed when the word
+ * was read; their commands come before the command holding them. */
 #include "parse.h"
 
 #include <stdlib.h>
@@ -62,6 +64,11 @@ static size_t assignment_eq(const sb_model *m, const sb_word *w, size_t *name_en
 	return i < lim && s[i] == '=' ? i : 0;
 }
 
+void sbp_unknown_assign(struct parser *p, size_t noff, size_t nend)
+{
+	new_assign(p, NULL, noff, nend, noff, nend, SB_ASSIGN_UNKNOWN);
+}
+
 static bool refs_other(const sb_word *w)
 {
 	return w && w->nrefs > 0;
@@ -85,6 +92,8 @@ static void array_assign(struct parser *p, const struct token *t, enum sb_assign
 	const struct array_lit *arr = t->arr;
 	struct assign_rec *a = new_assign(p, arr->name, arr->name_off, arr->name_end, t->off,
 					  t->end, arr->subscript ? SB_ASSIGN_UNKNOWN : kind);
+	if (kind == SB_ASSIGN_PLAIN && p->prefix.len)
+		a->pub.kind = SB_ASSIGN_UNKNOWN; /* time a=(1): runs, but in no command */
 	a->pub.array = true;
 	a->pub.append = arr->append;
 	a->pub.elems = (const sb_word *const *)arr->elems;
@@ -209,33 +218,27 @@ static void decl_word(struct parser *p, const sb_word *w)
 
 /* ---- nested scripts ---- */
 
-void sbp_parse_cmdsubs(struct parser *p, const sb_word *w)
+/* Backquoted text is parsed only when bash runs it: a problem inside is
+ * a finding at that text, not a failure of the script. Read only when
+ * it holds no backslash (it has its own escaping). */
+void sbp_parse_backquotes(struct parser *p, const struct where *w, const sb_word *word)
 {
 	sb_model *m = p->m;
-	for (unsigned i = 0; w && i < w->nparts; i++) {
-		const struct wpart *part = &w->parts[i];
-		if (part->kind != WP_CMDSUB && part->kind != WP_BACKTICK && part->kind != WP_PROCSUB)
+	for (unsigned i = 0; word && i < word->nparts; i++) {
+		const struct wpart *part = &word->parts[i];
+		if (part->kind != WP_BACKTICK || part->in_end <= part->in_off ||
+		    memchr(m->text + part->in_off, '\\', part->in_end - part->in_off))
 			continue;
-		if (part->in_end <= part->in_off)
-			continue;
-		/* Backquoted text has its own escaping; read it only when
-		 * there is none. */
-		if (part->kind == WP_BACKTICK && memchr(m->text + part->in_off, '\\', part->in_end - part->in_off))
-			continue;
-		if (p->env->nest + 1 > m->lim.max_nest) {
-			sbm_problem(m, SB_PROB_LIMIT, part->off, part->end,
-				    "command substitution nested deeper than the limit: not modelled");
-			m->nested_failed = true;
-			continue;
-		}
 		struct parse_env env = *p->env;
-		env.nest++;
-		env.block = sbm_block_new(m, sbp_cur_block(p), BK_CMDSUB, true);
-		env.ctx = sbp_cur_ctx(p) | SB_CTX_CMDSUB;
-		env.func = sbp_cur_func(p);
+		if (++env.nest > m->lim.max_nest)
+			continue;
+		env.block = sbm_block_new(m, w->block, BK_CMDSUB, true);
+		env.ctx = w->ctx | SB_CTX_CMDSUB;
+		env.func = w->func;
 		env.quote = 0;
-		if (!sbp_parse_range(m, part->in_off, part->in_end, &env))
-			m->nested_failed = true;
+		m->in_nested++;
+		sbp_parse_range(m, part->in_off, part->in_end, &env);
+		m->in_nested--;
 	}
 }
 
@@ -243,9 +246,15 @@ void sbp_parse_cmdsubs(struct parser *p, const sb_word *w)
 
 void sbp_reset_cmd(struct parser *p)
 {
+	p->cmd_first = p->m->cmds.len;
 	p->words.len = p->extra.len = p->pending.len = p->heredocs.len = 0;
 	p->decl = DECL_NONE;
 	p->decl_export = p->decl_stop = false;
+}
+
+void sbp_add_word(struct parser *p, const struct token *t)
+{
+	VEC_PUSH(p->words, t->word);
 }
 
 static bool starts_flag(const sb_word *w)
@@ -255,46 +264,27 @@ static bool starts_flag(const sb_word *w)
 	return n >= 2 && s[0] == '-' && (s[1] == '-' || sb_is_name_start((unsigned char)s[1]));
 }
 
-sb_cmd *sbp_emit(struct parser *p, size_t off, size_t end)
+/* time -p, coproc NAME: words of the command they run, before its own. */
+static size_t take_prefix(struct parser *p, size_t off)
+{
+	if (!p->prefix.len)
+		return off;
+	for (size_t i = 0; i < p->words.len; i++)
+		VEC_PUSH(p->prefix, p->words.v[i]);
+	p->words.len = 0;
+	for (size_t i = 0; i < p->prefix.len; i++)
+		VEC_PUSH(p->words, p->prefix.v[i]);
+	if (p->prefix.v[0]->off < off)
+		off = p->prefix.v[0]->off;
+	p->prefix.len = 0;
+	return off;
+}
+
+/* The assignments of the command, in the order bash makes them:
+ * ${NAME:=x} while the words expand, before the rest. */
+static void emit_assigns(struct parser *p, sb_cmd *c, size_t word0)
 {
 	sb_model *m = p->m;
-	size_t first_child = m->cmds.len;
-	/* An assignment's value is part of a command word when it follows
-	 * the command word (export X=$(cmd)); read each $( ) once. */
-	size_t word0 = p->words.len ? p->words.v[0]->off : SIZE_MAX;
-	for (size_t i = 0; i < p->pending.len; i++) {
-		const struct assign_rec *a = p->pending.v[i];
-		if (a->pub.span.off < word0)
-			sbp_parse_cmdsubs(p, a->pub.value);
-		for (size_t k = 0; k < a->pub.n_elems; k++)
-			sbp_parse_cmdsubs(p, a->pub.elems[k]);
-	}
-	for (size_t i = 0; i < p->words.len; i++)
-		sbp_parse_cmdsubs(p, p->words.v[i]);
-	for (size_t i = 0; i < p->extra.len; i++)
-		sbp_parse_cmdsubs(p, p->extra.v[i]);
-
-	sb_cmd *c = sbm_alloc(m, sizeof *c);
-	c->index = m->cmds.len;
-	c->span = sbm_span(m, off, end);
-	c->ctx = sbp_cur_ctx(p);
-	c->func = sbp_cur_func(p);
-	c->parent = p->env->parent;
-	c->nest_quote = p->env->quote;
-	c->nest = p->env->nest;
-	c->block = sbp_cur_block(p);
-	c->scope = p->env->scope;
-	c->nwords = p->words.len;
-	if (c->nwords) {
-		c->words = sbm_alloc(m, c->nwords * sizeof *c->words);
-		memcpy(c->words, p->words.v, c->nwords * sizeof *c->words);
-	}
-	for (size_t i = first_child; i < m->cmds.len; i++)
-		if (!m->cmds.v[i]->parent || m->cmds.v[i]->parent == p->env->parent)
-			m->cmds.v[i]->parent = c;
-	VEC_PUSH(m->cmds, c);
-
-	/* ${NAME:=x} assigns while the words expand, before the rest. */
 	size_t nword_assigns = p->pending.len;
 	for (size_t i = 0; i < p->words.len; i++)
 		default_assigns(p, p->words.v[i]);
@@ -323,20 +313,67 @@ sb_cmd *sbp_emit(struct parser *p, size_t off, size_t end)
 		for (size_t i = 0; i < c->nassigns; i++)
 			c->assigns[i] = &m->assigns.v[first + i]->pub;
 	}
+}
+
+/* A command that starts with -flag: the line before lost its backslash.
+ * starts_flag reads the raw text, so "--x" (quoted) does not count,
+ * while --x="$V" (quoted later in the word) does. */
+static void lost_continuation(struct parser *p, sb_cmd *c, size_t off)
+{
+	if (!c->nwords || c->words[0]->off != off || !starts_flag(c->words[0]) || !p->last)
+		return;
+	struct sb_fact f = { 0 };
+	f.kind = SB_FACT_LOST_CONTINUATION;
+	f.span = c->words[0]->span;
+	f.cmd = c;
+	f.prev = p->last;
+	f.adjacent = p->last->span.end_line + 1 == c->span.line;
+	VEC_PUSH(p->m->facts, f);
+}
+
+sb_cmd *sbp_emit(struct parser *p, const struct where *w, size_t off, size_t end)
+{
+	sb_model *m = p->m;
+	size_t first_child = p->cmd_first;
+	off = take_prefix(p, off);
+	size_t word0 = p->words.len ? p->words.v[0]->off : SIZE_MAX;
+	for (size_t i = 0; i < p->pending.len; i++) {
+		const struct assign_rec *a = p->pending.v[i];
+		if (a->pub.span.off < word0)
+			sbp_parse_backquotes(p, w, a->pub.value);
+		for (size_t k = 0; k < a->pub.n_elems; k++)
+			sbp_parse_backquotes(p, w, a->pub.elems[k]);
+	}
+	for (size_t i = 0; i < p->words.len; i++)
+		sbp_parse_backquotes(p, w, p->words.v[i]);
+	for (size_t i = 0; i < p->extra.len; i++)
+		sbp_parse_backquotes(p, w, p->extra.v[i]);
+
+	sb_cmd *c = sbm_alloc(m, sizeof *c);
+	c->index = m->cmds.len;
+	c->span = sbm_span(m, off, end);
+	c->ctx = w->ctx;
+	c->func = w->func;
+	c->parent = p->env->parent;
+	c->nest_quote = p->env->quote;
+	c->nest = p->env->nest;
+	c->block = w->block;
+	c->scope = p->env->scope;
+	c->nwords = p->words.len;
+	if (c->nwords) {
+		c->words = sbm_alloc(m, c->nwords * sizeof *c->words);
+		memcpy(c->words, p->words.v, c->nwords * sizeof *c->words);
+	}
+	/* the commands of its $( ) and backquotes came first */
+	for (size_t i = first_child; i < m->cmds.len; i++)
+		if (!m->cmds.v[i]->parent || m->cmds.v[i]->parent == p->env->parent)
+			m->cmds.v[i]->parent = c;
+	VEC_PUSH(m->cmds, c);
+	p->cmd_first = m->cmds.len;
+	emit_assigns(p, c, word0);
 	for (size_t i = 0; i < p->heredocs.len; i++)
 		m->heredocs.v[p->heredocs.v[i]].cmd = c;
-
-	/* starts_flag reads the raw text, so "--x" (quoted) does not count,
-	 * while --x="$V" (quoted later in the word) does */
-	if (c->nwords && c->words[0]->off == off && starts_flag(c->words[0]) && p->last) {
-		struct sb_fact f = { 0 };
-		f.kind = SB_FACT_LOST_CONTINUATION;
-		f.span = c->words[0]->span;
-		f.cmd = c;
-		f.prev = p->last;
-		f.adjacent = p->last->span.end_line + 1 == c->span.line;
-		VEC_PUSH(m->facts, f);
-	}
+	lost_continuation(p, c, off);
 	p->last = c;
 	return c;
 }
@@ -351,67 +388,74 @@ static enum decl decl_of(const sb_word *w)
 	return DECL_NONE;
 }
 
-/* Reads one simple command starting with t. */
-void sbp_simple_command(struct parser *p, struct token *t)
+/* One word of the command: an assignment before the command word, the
+ * command word, or an argument (a declaration's names and values). */
+static void element(struct parser *p, const struct token *t)
+{
+	size_t name_end, eq;
+	bool append, subscript;
+	const sb_word *w = t->word;
+	if (t->arr) {
+		if (!p->words.len)
+			array_assign(p, t, SB_ASSIGN_PLAIN);
+		else if (p->decl == DECL_EXPORT || p->decl == DECL_DECLARE)
+			array_assign(p, t, p->decl == DECL_EXPORT ? SB_ASSIGN_EXPORT : SB_ASSIGN_DECLARE);
+		else
+			VEC_PUSH(p->words, w);
+		return;
+	}
+	if (!p->words.len && (eq = assignment_eq(p->m, w, &name_end, &append, &subscript))) {
+		scalar_assign(p, w, eq, name_end, append, subscript, SB_ASSIGN_PLAIN);
+		return;
+	}
+	VEC_PUSH(p->words, w);
+	if (p->words.len == 1 && !p->prefix.len) {
+		p->decl = decl_of(w);
+		p->decl_export = p->decl == DECL_EXPORT;
+	} else if (p->words.len == 1) {
+		p->decl = DECL_NONE;
+	} else if (p->decl) {
+		decl_word(p, w);
+	}
+}
+
+bool sbp_simple_command(struct parser *p, const struct where *w, const struct token *first)
 {
 	sbp_reset_cmd(p);
-	size_t off = t->off, end = t->end;
-	bool cond = false;
+	if (!first)
+		p->cmd_first = p->la_first;
+	struct where saved = p->here;
+	p->here = *w;
+	size_t off = first ? first->off : sbp_peek(p)->off, end = off;
+	if (first) {
+		element(p, first);
+		end = first->end;
+	}
+	bool ok = true;
 	for (;;) {
-		if (t->kind == TK_WORD) {
-			size_t name_end, eq;
-			bool append, subscript;
-			const sb_word *w = t->word;
-			if (cond && sbp_is_word(t, "]]"))
-				cond = false;
-			if (!p->words.len && (eq = assignment_eq(p->m, w, &name_end, &append, &subscript))) {
-				scalar_assign(p, w, eq, name_end, append, subscript, SB_ASSIGN_PLAIN);
-			} else {
-				VEC_PUSH(p->words, w);
-				if (p->words.len == 1) {
-					p->decl = decl_of(w);
-					p->decl_export = p->decl == DECL_EXPORT;
-					cond = sbp_is_word(t, "[[");
-				} else if (p->decl) {
-					decl_word(p, w);
-				}
+		const struct token *t = sbp_peek(p);
+		if (t->kind == T_WORD || t->kind == T_ASSIGN) {
+			struct token cur = *t;
+			sbp_next(p);
+			element(p, &cur);
+			end = cur.end;
+			p->lx->st.pst &= ~(unsigned)PST_REDIRLIST;
+		} else if (tok_is_redir(t->kind) || t->kind == T_NUMBER || t->kind == T_REDIR_WORD) {
+			if (!sbp_redirection(p, false)) {
+				ok = false;
+				break;
 			}
-		} else if (t->kind == TK_ARRAY) {
-			if (!p->words.len)
-				array_assign(p, t, SB_ASSIGN_PLAIN);
-			else if (p->decl == DECL_EXPORT || p->decl == DECL_DECLARE)
-				array_assign(p, t, p->decl == DECL_EXPORT ? SB_ASSIGN_EXPORT : SB_ASSIGN_DECLARE);
-			else
-				sbp_syntax(p, t->off, t->end, "an array assignment after the command word");
-		} else if (t->kind == TK_OP && (t->op == OP_REDIR || t->op == OP_HEREDOC ||
-						t->op == OP_HEREDOC_STRIP || t->op == OP_HERESTRING)) {
-			struct token target;
-			sbp_next(p, &target, false);
-			if (target.kind != TK_WORD) {
-				sbp_syntax(p, t->off, t->end, "a redirection without its target");
-				return;
-			}
-			if (t->op == OP_HEREDOC || t->op == OP_HEREDOC_STRIP)
-				VEC_PUSH(p->heredocs, lex_heredoc(&p->lx, target.word,
-								  t->op == OP_HEREDOC_STRIP, t->off));
-			else
-				VEC_PUSH(p->extra, target.word);
-			t->end = target.end;
-		} else if (cond && t->kind != TK_EOF) {
-			/* Inside [[ ]] operators are words; the lexer made them so. */
+			end = p->prev_end;
 		} else {
-			if (t->kind == TK_OP && t->op == OP_LPAREN)
-				sbp_syntax(p, t->off, t->end, "unexpected (");
-			else
-				sbp_unread(p, t);
 			break;
 		}
-		end = t->end;
-		if (p->failed)
-			break;
-		sbp_next(p, t, cond);
 	}
-	if (p->failed && !p->words.len && !p->pending.len)
-		return;
-	sbp_emit(p, off, end);
+	p->lx->st.pst &= ~(unsigned)PST_REDIRLIST;
+	p->here = saved;
+	/* a command cut short by a syntax error never runs: the broken
+	 * statement stands for it (parse.c, recover) */
+	if (!ok || sbp_failed(p))
+		return false;
+	sbp_emit(p, w, off, end);
+	return true;
 }

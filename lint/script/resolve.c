@@ -9,6 +9,7 @@
  * unknown. */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,19 +235,33 @@ static bool exported_at(const sb_model *m, const char *name, struct use u)
 static enum sb_res resolve_in(const sb_model *m, const char *name, const sb_cmd *at,
 			      struct sb_resolved *out, unsigned hops);
 
+static enum sb_res finish(struct sb_resolved *out, enum sb_res kind)
+{
+	out->kind = kind;
+	return kind;
+}
+
+/* The command of a bash -c string that holds at (out of the $( )
+ * inside the string), or at itself in the batch shell. */
+static const sb_cmd *string_cmd(const sb_cmd *at)
+{
+	const sb_cmd *outer = at;
+	while (outer && outer->scope == at->scope && outer->parent &&
+	       outer->nest_quote == 0 && outer->parent->scope == at->scope)
+		outer = outer->parent;
+	return outer;
+}
+
 /* A bash -c string: in double quotes the batch shell expanded it; in
  * single quotes the inner shell sees its own assignments, then what the
- * batch shell exported. */
+ * batch shell exported (outer_exported). */
 static enum sb_res resolve_nested(const sb_model *m, const char *name, const sb_cmd *at,
 				  struct sb_resolved *out, unsigned hops, bool *done)
 {
 	*done = false;
 	if (!at || !at->scope)
 		return SB_RES_UNKNOWN;
-	const sb_cmd *outer = at;
-	while (outer && outer->scope == at->scope && outer->parent &&
-	       outer->nest_quote == 0 && outer->parent->scope == at->scope)
-		outer = outer->parent; /* out of $( ) inside the string */
+	const sb_cmd *outer = string_cmd(at);
 	if (outer->nest_quote == '"' && outer->parent) {
 		*done = true;
 		return resolve_in(m, name, outer->parent, out, hops);
@@ -254,11 +269,25 @@ static enum sb_res resolve_nested(const sb_model *m, const char *name, const sb_
 	return SB_RES_UNKNOWN;
 }
 
-static enum sb_res finish(struct sb_resolved *out, enum sb_res kind)
+/* A name a single-quoted bash -c string does not assign: the inner
+ * shell's environment, which holds what the shell around it exported
+ * when it ran the string. A value the outer shell set without export
+ * may still be exported (a name it inherited is), so it is unknown. */
+static bool single_string(const sb_cmd *at)
 {
-	out->kind = kind;
-	return kind;
+	const sb_cmd *outer = at && at->scope ? string_cmd(at) : NULL;
+	return outer && outer->nest_quote == '\'' && outer->parent;
 }
+
+static enum sb_res outer_exported(const sb_model *m, const char *name, const sb_cmd *at,
+				  struct sb_resolved *out, unsigned hops)
+{
+	enum sb_res r = resolve_in(m, name, string_cmd(at)->parent, out, hops);
+	if ((r == SB_RES_VALUE || r == SB_RES_WORD) && !out->exported)
+		return finish(out, SB_RES_UNKNOWN);
+	return r;
+}
+
 
 static enum sb_res resolve_in(const sb_model *m, const char *name, const sb_cmd *at,
 			      struct sb_resolved *out, unsigned hops)
@@ -309,7 +338,12 @@ static enum sb_res resolve_in(const sb_model *m, const char *name, const sb_cmd 
 	if (over)
 		return finish(out, SB_RES_UNKNOWN);
 	if (!deflt) {
-		out->assign = NULL;
+		bool sourced = out->after_source;
+		if (!sourced && single_string(at))
+			return outer_exported(m, name, at, out, hops);
+		memset(out, 0, sizeof *out);
+		out->hops = hops;
+		out->after_source = sourced;
 		out->var = name;
 		out->exported = true;
 		return finish(out, SB_RES_ENV);
@@ -374,6 +408,21 @@ enum sb_res sb_resolve_word(const sb_model *m, const sb_word *w, const sb_cmd *a
 		return finish(out, SB_RES_VALUE);
 	}
 	return finish(out, SB_RES_UNKNOWN);
+}
+
+bool sb_word_batch_expanded(const sb_model *m, const sb_word *w, const sb_cmd *at)
+{
+	if (!at || !at->scope)
+		return true;
+	const sb_cmd *outer = string_cmd(at);
+	if (outer->nest_quote == '"')
+		return true;
+	const sb_word *origin = w ? w->origin : NULL;
+	struct sb_resolved r;
+	if (!origin || !origin->var || resolve_in(m, origin->var, at, &r, 0) == SB_RES_UNKNOWN ||
+	    !r.assign)
+		return false;
+	return r.assign->cmd->scope == 0;
 }
 
 bool sbr_array(sb_model *m, const char *name, const sb_cmd *at, const sb_word ***elems,
@@ -465,4 +514,109 @@ void sbr_candidates(const sb_model *m, const char *name, const sb_cmd *at, bool 
 	out->certain = base;
 	for (size_t i = n; i-- > 0;)
 		out->v[out->n++] = tmp[i];
+}
+
+size_t sb_assign_candidates(const sb_model *m, const char *name, const sb_cmd *at,
+			    const struct sb_assign **out, size_t max, bool *base)
+{
+	struct cands c;
+	*base = false;
+	if (reassigned_later(m, name, use_of(m, at)))
+		return SIZE_MAX;
+	sbr_candidates(m, name, at, false, &c);
+	*base = c.certain;
+	if (c.n > max || (c.n == 32 && c.any))
+		return SIZE_MAX;
+	for (size_t i = 0; i < c.n; i++)
+		out[i] = &c.v[c.n - 1 - i]->pub;
+	return c.n;
+}
+
+/* The one condition command of an if branch, or NULL. */
+static const sb_cmd *branch_condition(const sb_model *m, unsigned block, bool *several)
+{
+	const sb_cmd *found = NULL;
+	*several = false;
+	for (size_t i = m->blocks.v[block].first_cmd; i < m->cmds.len; i++) {
+		const sb_cmd *c = m->cmds.v[i];
+		if (c->block != block || !(c->ctx & SB_CTX_CONDITION))
+			continue;
+		if (found || (c->ctx & (SB_CTX_AND_OR | SB_CTX_NEGATED | SB_CTX_PIPELINE)))
+			*several = true;
+		found = c;
+	}
+	return found;
+}
+
+/* The one block between an assignment and a use that decides whether
+ * the assignment ran: an if branch or a case item; 0 when none does;
+ * UINT_MAX when another or more than one does. */
+static unsigned deciding_block(const sb_model *m, const struct sb_assign *a, const sb_cmd *use)
+{
+	const struct assign_rec *rec = (const struct assign_rec *)a;
+	unsigned use_block = use ? use->block : 0, found = 0;
+	if (rec->source_barrier || (rec->pub.cmd->ctx & (SB_CTX_AND_OR | SB_CTX_PIPELINE | SB_CTX_BACKGROUND)))
+		return UINT_MAX;
+	for (unsigned b = rec->block; !ancestor_or_self(m, b, use_block); b = m->blocks.v[b].parent) {
+		const struct block *blk = &m->blocks.v[b];
+		if (!blk->opaque)
+			continue;
+		if (found || (!blk->if_first && !blk->case_cmd))
+			return UINT_MAX;
+		found = b;
+	}
+	return found;
+}
+
+size_t sb_assign_case(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+		      const sb_word **subject, const char **patterns, size_t max)
+{
+	unsigned item = deciding_block(m, a, use);
+	if (!item)
+		return 0;
+	if (item == UINT_MAX || !m->blocks.v[item].case_cmd)
+		return SIZE_MAX;
+	const sb_cmd *cmd = m->blocks.v[item].case_cmd;
+	if (cmd->nwords < 2)
+		return SIZE_MAX;
+	*subject = cmd->words[1];
+	size_t n = 0;
+	for (unsigned k = 0; k <= item; k++) {
+		const struct block *b = &m->blocks.v[k];
+		if (b->case_cmd != cmd)
+			continue;
+		if (b->falls_through || n == max)
+			return SIZE_MAX;
+		size_t lo = b->pat_off, hi = b->pat_end;
+		if (hi > lo && m->text[hi - 1] == ')')
+			hi--;
+		if (lo < hi && m->text[lo] == '(')
+			lo++;
+		patterns[n++] = sbm_strndup((sb_model *)m, m->text + lo, hi - lo);
+	}
+	return n;
+}
+
+size_t sb_assign_conditions(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+			    const sb_cmd **conds, bool *taken, size_t max)
+{
+	unsigned branch = deciding_block(m, a, use);
+	if (branch == UINT_MAX || (branch && !m->blocks.v[branch].if_first))
+		return SIZE_MAX;
+	if (!branch)
+		return 0;
+	size_t n = 0;
+	bool several;
+	for (unsigned k = m->blocks.v[branch].if_first; k <= branch; k++) {
+		if (m->blocks.v[k].if_first != m->blocks.v[branch].if_first)
+			continue;
+		const sb_cmd *cond = branch_condition(m, k, &several);
+		if (several || (!cond && k != branch) || n + 1 > max)
+			return SIZE_MAX;
+		if (!cond)
+			break; /* the else */
+		conds[n] = cond;
+		taken[n++] = k == branch;
+	}
+	return n;
 }

@@ -15,10 +15,10 @@
  * unknown, never guessed: an expansion whose value depends on a branch,
  * an array built in a loop, an option of unknown arity followed by a
  * bare word. A script the parser cannot follow (an unterminated quote, a
- * here-document without its delimiter, nesting or size beyond the
- * limits) yields problem records with positions, never a crash; facts
- * found before the problem are still reported, and sb_complete says
- * whether the whole script was understood.
+ * limits) yields problem records with positions, never a crash. The
+ * parse goes on after a syntax error at the next statement, so facts
+ * before and after the broken statement are still reported, and
+ * sb_complete says whether the whole script was understood.
  *
  * Positions: lines and columns are 1-based, columns count code points,
  * ends are exclusive, like struct diag. Byte offsets index the text given
@@ -46,16 +46,23 @@ struct sb_span {
 /* Input limits; zero fields take the defaults shown. */
 struct sb_limits {
 	size_t max_bytes;    /* 8 MiB: larger input is not parsed at all */
-	unsigned max_depth;  /* 64: nested quotes, $( ), ${ }, constructs */
-	unsigned max_nest;   /* 6: levels of bash -c and $( ) parsed as scripts */
-	size_t max_words;    /* 50000 words in all (under 60 MB of model) */
+	unsigned max_depth;  /* 10000: nested quotes, $( ), ${ }, constructs */
+	unsigned max_nest;   /* 4000: levels of bash -c and $( ) parsed as scripts */
+	size_t max_words;    /* 4000000 words in all */
+	unsigned flags;      /* enum sb_parse_flags */
+};
+enum sb_parse_flags {
+	/* A Jinja or Mustache template of a script: {{ ... }}, {% ... %}
+	 * and {# ... #} are words whose value is unknown, never syntax. */
+	SB_PARSE_TEMPLATE = 1 << 0,
 };
 
 /* Copies text (which need not be NUL-terminated); never returns NULL. */
 sb_model *sb_parse(const char *text, size_t len, const struct sb_limits *limits);
 void sb_free(sb_model *m);
-/* False when a problem stopped the parse before the end of the script:
- * then a missing fact proves nothing. */
+/* False when a syntax error (in the script or in a string it runs)
+ * left a statement out of the model: then a missing fact proves
+ * nothing. The statements around it are there. */
 bool sb_complete(const sb_model *m);
 
 /* ---- problems: where the script cannot be read as bash ---- */
@@ -63,14 +70,25 @@ bool sb_complete(const sb_model *m);
 enum sb_problem_kind {
 	SB_PROB_UNTERMINATED_QUOTE,   /* ', ", ` or $' without its end */
 	SB_PROB_UNTERMINATED_EXPANSION, /* $( ${ $(( without the close */
-	SB_PROB_HEREDOC_UNTERMINATED, /* delimiter never found: body runs to EOF */
+	/* delimiter never found: the body runs to the end of the file;
+	 * bash only warns, so this alone leaves the script complete */
+	SB_PROB_HEREDOC_UNTERMINATED,
 	SB_PROB_SYNTAX,               /* an unexpected or missing keyword or operator */
 	SB_PROB_LIMIT,                /* size, depth or word count over the limit */
 };
+/* Who refuses the text. */
+enum sb_problem_scope {
+	SB_SCOPE_SCRIPT,    /* bash: a syntax error in the script itself */
+	/* text bash parses only when it runs it (a bash -c string,
+	 * backquotes): that command fails then; the script parses */
+	SB_SCOPE_STRING,
+	SB_SCOPE_DIRECTIVE, /* sbatch, reading an #SBATCH line */
+};
 struct sb_problem {
 	enum sb_problem_kind kind;
-	struct sb_span span;  /* where the construct starts */
+	struct sb_span span;  /* the real cause: the opener a closer is missing for */
 	const char *msg;
+	enum sb_problem_scope scope;
 };
 size_t sb_problem_count(const sb_model *m);
 const struct sb_problem *sb_problem_at(const sb_model *m, size_t i);
@@ -137,6 +155,7 @@ struct sb_directive {
 	bool ambiguous;           /* a prefix of several options */
 	bool missing_value;       /* needs a value and none follows */
 	bool slurm_prefix;        /* written #SLURM (sbatch accepts it, with a warning) */
+	bool placeholder;         /* the value holds a template tag: unknown, value NULL */
 };
 size_t sb_directive_count(const sb_model *m);
 const struct sb_directive *sb_directive_at(const sb_model *m, size_t i);
@@ -224,6 +243,9 @@ enum sb_prog {
 	SB_PROG_SHELL_C,  /* bash -c STRING, sh -c STRING */
 	SB_PROG_SCRIPT,   /* ./train.sh, bash train.sh, a .sh on PATH */
 	SB_PROG_PYTHON,   /* python train.py, python -m module, torchrun's script */
+	/* ssh HOST, pdsh -w HOSTS: runs the rest of the command (the next
+	 * parts, or the commands of its one quoted string) on other nodes */
+	SB_PROG_REMOTE,
 	SB_PROG__COUNT
 };
 /* "srun", "torchrun"... for messages. */
@@ -239,6 +261,9 @@ size_t sb_cmd_index(const sb_cmd *c);
 /* The span from the first to the last token, across backslash-newline
  * continuations: span.line..span.end_line is the line range. */
 struct sb_span sb_cmd_span(const sb_cmd *c);
+/* A statement that did not parse (a syntax error in it): a command of
+ * no words over its text, whose assignments are of unknown value. */
+bool sb_cmd_broken(const sb_cmd *c);
 unsigned sb_cmd_context(const sb_cmd *c);        /* enum sb_ctx bits */
 const char *sb_cmd_function(const sb_cmd *c);    /* enclosing function or NULL */
 /* The command whose bash -c (or $( )) string holds this one, or NULL;
@@ -372,6 +397,39 @@ enum sb_res sb_resolve(const sb_model *m, const char *name, const sb_cmd *at,
  * with a literal value resolves to SB_RES_VALUE, anything else UNKNOWN. */
 enum sb_res sb_resolve_word(const sb_model *m, const sb_word *w, const sb_cmd *at,
 			    struct sb_resolved *out);
+
+/* For the checks that evaluate a script at given numbers (a node
+ * count): the assignments of NAME that may decide its value when `at`
+ * runs, latest first, into out (at most max). *base is true when the
+ * last of them certainly ran, so nothing before it (nor the environment)
+ * matters. Returns the count, or SIZE_MAX when a loop or a function
+ * makes the order unknown, or there are more than max. */
+size_t sb_assign_candidates(const sb_model *m, const char *name, const sb_cmd *at,
+			    const struct sb_assign **out, size_t max, bool *base);
+/* What decides whether an assignment ran when `use` runs: the condition
+ * commands of the if it stands in, the earlier branches' first and its
+ * own last (an else has none), each with the outcome it must have
+ * (taken[i]: false for an earlier branch, true for its own). Returns the
+ * count; 0 when it runs whenever the script reaches it; SIZE_MAX when
+ * something else decides (a loop, && or ||, a case item, two ifs, a
+ * condition of more than one command). */
+size_t sb_assign_conditions(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+			    const sb_cmd **conds, bool *taken, size_t max);
+/* The same for an assignment in a case item: the case's word, and the
+ * patterns of the items from the first to its own, as written ("1|2",
+ * "*", ")" left out), into patterns (at most max). Returns the count,
+ * 0 when no case item decides it, SIZE_MAX when something else does or
+ * an item before it falls through (;& or ;;&). */
+size_t sb_assign_case(const sb_model *m, const struct sb_assign *a, const sb_cmd *use,
+		      const sb_word **subject, const char **patterns, size_t max);
+
+/* Whether the batch shell expands the references of word w of command
+ * at, so that they hold the batch step's values, the same for every
+ * task: at runs in the batch shell; or it stands in a double-quoted
+ * bash -c string, whose text the batch shell expanded before the task's
+ * shell read it; or w was spliced from a variable the batch shell
+ * assigned ($LAUNCHER holding "--node_rank $SLURM_PROCID"). */
+bool sb_word_batch_expanded(const sb_model *m, const sb_word *w, const sb_cmd *at);
 
 /* ---- here-documents and continuation facts ---- */
 

@@ -86,6 +86,9 @@ void sbl_word_finish(sb_model *m, sb_word *w)
 		case WP_ARITH:
 			scan_refs(m, p->in_off, p->in_end, true, &r);
 			break;
+		case WP_TEMPLATE:
+			w->flags |= SB_W_OPAQUE;
+			break;
 		default:
 			break;
 		}
@@ -111,12 +114,36 @@ void sbl_word_finish(sb_model *m, sb_word *w)
 	w->span = sbm_span(m, w->off, w->end);
 }
 
+sb_word *lex_make_word(struct lexer *lx, size_t base, size_t off, size_t end, unsigned flags)
+{
+	sb_model *m = lx->m;
+	sb_word *w = sbm_alloc(m, sizeof *w);
+	size_t n = lx->tmp.len - base;
+	w->m = m;
+	w->off = off;
+	w->end = end;
+	w->flags = flags;
+	w->nparts = (unsigned)n;
+	if (n) {
+		w->parts = sbm_alloc(m, n * sizeof *w->parts);
+		memcpy(w->parts, lx->tmp.v + base, n * sizeof *w->parts);
+	}
+	lx->tmp.len = base;
+	sbl_word_finish(m, w);
+	if (++m->nwords > m->lim.max_words)
+		lex_fail(lx, SB_PROB_LIMIT, off, end, "more words than the limit");
+	return w;
+}
+
 sb_word *sbl_word_range(sb_model *m, size_t off, size_t end, bool in_dquote)
 {
 	struct parse_env env = { .in_string = true };
 	struct lexer lx;
 	lex_init(&lx, m, off, end, &env);
+	lx.quiet = true;
+	size_t words = m->nwords;
 	sb_word *w = lex_word_all(&lx, in_dquote);
+	m->nwords = words;
 	lex_fini(&lx);
 	return w;
 }

@@ -201,7 +201,13 @@ expect_rc lint-jobspec 0 "$TF" lint examples/jobs/moe-176b-trn2.yaml
 mkdir -p "$t/pn"
 printf '#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=1\nset -euo pipefail\nsrun ./node.sh\n' >"$t/pn/job.sbatch"
 printf '#!/bin/bash\ntorchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint="$1:29500" train.py\n' >"$t/pn/node.sh"
+chmod +x "$t/pn/node.sh" # srun execs it as it is (SB2013)
+# alone, it runs a launcher: a launch script, checked as if srun started
+# it on each node (no SB2002); one that runs none gets the note
 expect_rc per-node-alone 0 "$TF" lint --format concise --shellcheck off "$t/pn/node.sh"
+[ ! -s "$t/out" ] && ok per-node-alone-is-launch-script || { no per-node-alone-is-launch-script; cat "$t/out"; }
+printf '#!/bin/bash\nrsync -a /fsx/data/ /scratch/data/\n' >"$t/pn/stage.sh"
+expect_rc per-node-no-launcher 0 "$TF" lint --format concise --shellcheck off "$t/pn/stage.sh"
 grep -q '\[LN1008\]$' "$t/out" && ok per-node-alone-noted || no per-node-alone-noted
 expect_rc per-node-with-caller 0 "$TF" lint --format concise --shellcheck off "$t/pn/job.sbatch" "$t/pn/node.sh"
 [ ! -s "$t/out" ] && ok per-node-runs-under-srun || { no per-node-runs-under-srun; cat "$t/out"; }

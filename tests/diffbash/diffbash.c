@@ -279,7 +279,9 @@ int main(int argc, char **argv)
 		return cmd_gen(argc, argv);
 	const char *tmp = getenv("TMPDIR");
 	snprintf(c.tmp, sizeof c.tmp, "%s/diffbash.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(c.tmp)) {
+	if (mkdtemp(c.tmp))
+		dbb_scratch(c.tmp);
+	else {
 		fprintf(stderr, "diffbash: cannot make a scratch directory\n");
 		return 2;
 	}

@@ -36,6 +36,8 @@ struct dbb_verdict {
  * appended that must fail (an unmatched fi, after the delimiters of the
  * here-documents bash said were unterminated). A file where that line
  * is not reported was not read to its end: ambiguous. */
+/* The directory for bash's stderr and the probes (default /tmp). */
+void dbb_scratch(const char *dir);
 void dbb_judge(const char *bash, char *const *paths, size_t n, unsigned jobs,
 	       struct dbb_verdict *out);
 

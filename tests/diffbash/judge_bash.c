@@ -23,13 +23,22 @@ extern char **environ;
 
 struct job {
 	const char *path;
+	char err[700];  /* bash's stderr, in the scratch directory */
 	int rc; /* -1: bash could not be run */
 };
 
-static pid_t spawn_bash(const char *bash, const char *path)
+/* Where stderr and the probes go: never beside the input, which may be
+ * a corpus others read at the same time. */
+static char scratch[600] = "/tmp";
+static unsigned serial;
+
+void dbb_scratch(const char *dir)
 {
-	char err[4096];
-	snprintf(err, sizeof err, "%s.err", path);
+	snprintf(scratch, sizeof scratch, "%s", dir);
+}
+
+static pid_t spawn_bash(const char *bash, const char *path, const char *err)
+{
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -51,7 +60,8 @@ static void run_all(const char *bash, struct job *v, size_t n, unsigned jobs)
 	size_t next = 0;
 	while (next < n || running) {
 		while (next < n && running < jobs) {
-			pid_t pid = spawn_bash(bash, v[next].path);
+			snprintf(v[next].err, sizeof v[next].err, "%s/e%u.err", scratch, serial++);
+			pid_t pid = spawn_bash(bash, v[next].path, v[next].err);
 			if (pid < 0) {
 				v[next++].rc = -1;
 				continue;
@@ -79,10 +89,8 @@ static void run_all(const char *bash, struct job *v, size_t n, unsigned jobs)
 	free(slot);
 }
 
-static char *stderr_of(const char *path)
+static char *stderr_of(const char *err)
 {
-	char err[4096];
-	snprintf(err, sizeof err, "%s.err", path);
 	size_t len;
 	char *s = db_slurp(err, &len);
 	unlink(err);
@@ -194,11 +202,11 @@ static bool probe_write(struct probe *p)
 
 /* ACCEPT when bash reported the appended fi; AMBIGUOUS when it did not
  * and gave no new delimiter to try; -1 to go another round. */
-static int probe_read(struct probe *p, int rc)
+static int probe_read(struct probe *p, int rc, const char *errpath)
 {
 	if (rc < 0)
 		return DBB_FAILED;
-	char *err = stderr_of(p->path);
+	char *err = stderr_of(errpath);
 	char want[96];
 	snprintf(want, sizeof want, ": line %zu: syntax error near unexpected token `fi'",
 		 count_newlines(p->text, p->len) + 3 + p->nd);
@@ -230,7 +238,7 @@ static void probe_all(const char *bash, char *const *paths, size_t n, unsigned j
 		if (out[i].kind != DBB_ACCEPT)
 			continue;
 		struct probe *p = &pr[m];
-		snprintf(p->path, sizeof p->path, "%s.s", paths[i]);
+		snprintf(p->path, sizeof p->path, "%s/p%u.sh", scratch, serial++);
 		p->text = db_slurp(paths[i], &p->len);
 		p->nd = p->text ? wanted_delims(first_err[i], &p->delims) : 0;
 		if (!p->text || !probe_write(p)) {
@@ -244,15 +252,15 @@ static void probe_all(const char *bash, char *const *paths, size_t n, unsigned j
 	run_all(bash, v, m, jobs);
 	for (size_t k = 0; k < m; k++) {
 		struct probe *p = &pr[k];
-		int kind = probe_read(p, v[k].rc);
+		int kind = probe_read(p, v[k].rc, v[k].err);
 		for (int round = 1; kind < 0 && round < 4; round++) {
-			struct job j = { p->path, 0 };
+			struct job j = { .path = p->path };
 			if (!probe_write(p)) {
 				kind = DBB_FAILED;
 				break;
 			}
 			run_all(bash, &j, 1, 1);
-			kind = probe_read(p, j.rc);
+			kind = probe_read(p, j.rc, j.err);
 		}
 		out[which[k]].kind = kind < 0 ? DBB_AMBIGUOUS : (enum dbb_kind)kind;
 		probe_free(p);
@@ -273,7 +281,7 @@ void dbb_judge(const char *bash, char *const *paths, size_t n, unsigned jobs,
 	for (size_t i = 0; i < n; i++) {
 		struct dbb_verdict *o = &out[i];
 		memset(o, 0, sizeof *o);
-		errs[i] = stderr_of(paths[i]);
+		errs[i] = stderr_of(v[i].err);
 		first_message(errs[i], o->why, sizeof o->why);
 		if (!o->why[0] && v[i].rc > 0)
 			snprintf(o->why, sizeof o->why, "exit status %d without a message", v[i].rc);

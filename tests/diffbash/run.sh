@@ -4,8 +4,8 @@
 # each judged by bash -n and by the model. Prints per-construct counts
 # and RESULT lines; fails on a disagreement that known.tsv does not
 # list, on a listed one that agrees now, and on a construct or mutation
-# no script exercised. The model disagrees with bash today: known.tsv
-# lists those cases, and the parser work shrinks it to nothing.
+# no script exercised. known.tsv lists the disagreements being worked
+# on; it is empty when the model agrees with bash everywhere.
 #   sh tests/diffbash/run.sh --write-known   rewrite known.tsv and known-wild.tsv
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib.sh

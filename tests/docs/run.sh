@@ -142,6 +142,11 @@ while read -r id; do
 	rm -f "$t/cluster.yaml"
 	"$TF" explain --example cluster "$id" >"$t/cluster.yaml" 2>/dev/null || rm -f "$t/cluster.yaml"
 	case $id in
+	SB2013)
+		# its examples start train.py, which is looked for beside them:
+		# a Python file as people write it, no #! line, not executable
+		printf 'import torch\n' >"$t/train.py"
+		chmod 644 "$t/train.py" ;;
 	SC0000 | LN2001)
 		[ "$id" = SC0000 ] && shows='\[SC[0-9][0-9][0-9][0-9]\]$'
 		if ! have shellcheck; then

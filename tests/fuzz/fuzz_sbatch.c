@@ -1,8 +1,9 @@
 /* The batch-script model (lint/script/script.h) on arbitrary bytes: every
  * public reader over the whole model, variable resolution at each
  * command, and the sbatch option table's lookups and value checks on
- * each directive. Bounded: the parser has its own limits, and the walk
- * stops after a fixed number of records of each kind. */
+ * each directive; read plain, as a template, and under tight limits.
+ * Bounded: the parser has its own limits, and the walk stops after a
+ * fixed number of records of each kind. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -122,6 +123,9 @@ static void read_cmds(const sb_model *m, size_t *budget)
 		(void)sb_cmd_find(c, SB_PROG_TORCHRUN);
 		FUZZ_CHECK(sb_cmd_launcher(c) < SB_PROG__COUNT);
 		(void)sb_cmd_assumed(c);
+		/* a statement that did not parse: no words, and the model says
+		 * it is not the whole script */
+		FUZZ_CHECK(!sb_cmd_broken(c) || (nw == 0 && !sb_complete(m)));
 		if (*budget) {
 			resolve(m, "NNODES", c);
 			resolve(m, "SLURM_JOB_NUM_NODES", c);
@@ -145,6 +149,7 @@ static void read_directives(const sb_model *m)
 				(void)sbopt_check_value(d->opt, d->value, strlen(d->value), why, sizeof why);
 		}
 		FUZZ_CHECK(!d->opt || d->long_name);
+		FUZZ_CHECK(!d->placeholder || !d->value);
 		bool amb = false;
 		const char *nm = d->name;
 		while (*nm == '-')
@@ -166,6 +171,10 @@ static void read_model(const sb_model *m, size_t len)
 	for (size_t i = 0; i < np && i < MAX_RECORDS; i++) {
 		const struct sb_problem *p = sb_problem_at(m, i);
 		FUZZ_CHECK(p && p->msg && p->kind <= SB_PROB_LIMIT);
+		FUZZ_CHECK(p->scope <= SB_SCOPE_DIRECTIVE);
+		/* only a warning or a directive's problem leaves it complete */
+		FUZZ_CHECK(!sb_complete(m) || p->kind == SB_PROB_HEREDOC_UNTERMINATED ||
+			   p->scope == SB_SCOPE_DIRECTIVE);
 		check_span(p->span);
 	}
 	uint32_t lines = sb_line_count(m);
@@ -222,6 +231,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	sb_model *m = sb_parse((const char *)data, size, NULL);
 	FUZZ_CHECK(m != NULL);
+	read_model(m, size);
+	sb_free(m);
+	/* {{ }} and {% %} as words of unknown value */
+	struct sb_limits tpl = { .flags = SB_PARSE_TEMPLATE };
+	m = sb_parse((const char *)data, size, &tpl);
 	read_model(m, size);
 	sb_free(m);
 	/* Tight limits reach the limit paths. */

@@ -114,16 +114,19 @@ printf 'HeadNode: *nowhere\nScheduling: 1\n' >"$t/undef.yaml"
 check alias-undefined 1 LN1001 "$t/undef.yaml"
 
 # Batch scripts: deep nesting, unterminated quotes and here-documents, a
-# long line; each ends with a finding, fast.
+# long line, a megabyte of script; each ends fast, with a finding where
+# bash would refuse or warn.
 # shellcheck disable=SC2016 # the $( is the script's text
 python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\necho " + "$(" * 100000 + "x" + ")" * 100000)' >"$t/deep.sbatch"
 check script-deep-nesting 1 SB0005 --shellcheck off "$t/deep.sbatch"
 printf '#!/bin/bash\n#SBATCH --nodes=2\necho "never closed\nsrun torchrun train.py\n' >"$t/quote.sbatch"
 check script-unterminated-quote 1 SB0005 --shellcheck off "$t/quote.sbatch"
 printf '#!/bin/bash\n#SBATCH --nodes=2\ncat <<EOF\nno end\n' >"$t/heredoc.sbatch"
-check script-unterminated-heredoc 1 SB0005 --shellcheck off "$t/heredoc.sbatch"
-python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\nsrun echo " + "a " * 500000)' >"$t/wide.sbatch"
-check script-long-line 1 SB0005 --shellcheck off "$t/wide.sbatch"
+check script-unterminated-heredoc 1 SB0006 --shellcheck off "$t/heredoc.sbatch"
+python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=1\nsrun echo " + "a " * 500000)' >"$t/wide.sbatch"
+check script-long-line 0 - --shellcheck off "$t/wide.sbatch"
+python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=1\n" + "srun --ntasks-per-node=8 python train.py --lr 1e-4 \\\n  --batch 8\n" * 20000)' >"$t/big.sbatch"
+check script-megabyte 0 - --shellcheck off "$t/big.sbatch"
 
 # Templates: a 1 MB config of placeholders in every style, and 100,000
 # nested {% if %} blocks. Both end fast (the scan is one pass; the if

@@ -39,7 +39,9 @@ static void ln_input(void **state)
 			 "g: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n");
 	verify_not(R_LN1007, "a: &a [x, x]\nb: [*a, *a]\n");
 	verify(R_LN1008, "name: release notes\nitems: [a, b]\n");
-	verify_file(R_LN1008, "node.sh", "#!/bin/bash\ntorchrun train.py\n");
+	verify_file(R_LN1008, "node.sh", "#!/bin/bash\nrsync -a /fsx/data/ /scratch/\n");
+	/* one that runs a launcher is a launch script, checked as such */
+	verify_file_not(R_LN1008, "run.sh", "#!/bin/bash\ntorchrun train.py\n");
 	verify_not(R_LN1008, CLEAN);
 	verify_file_not(R_LN1008, "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\n");
 	/* another language, by name or #! line, whatever #SBATCH text it has */

@@ -524,6 +524,175 @@ static void bash_c_nested_positions(void **state)
 	sb_free(m);
 }
 
+/* The launch strings of large GPU repositories: the launcher and the
+ * program in exported strings that a bash -c string names. */
+static void bash_c_launch_strings(void **state)
+{
+	(void)state;
+	sb_model *m = parse("N=8\n"
+			    "ARGS=\" \\\n    --num-layers 24 \\\n    \"\n"
+			    "export LAUNCHER=\"torchrun --nproc_per_node $N \\\n    --nnodes 2\"\n"
+			    "export CMD=\"train.py --tp 2 $ARGS\"\n"
+			    "LOCAL=3\n"
+			    "srun bash -c '$LAUNCHER --node_rank $SLURM_PROCID $CMD --x $LOCAL'\n"
+			    "srun bash -c \"$LAUNCHER --node_rank \\$SLURM_PROCID $CMD\"\n"
+			    "srun bash -c \"$LAUNCHER --node_rank $SLURM_NODEID\"\n");
+	assert_true(sb_complete(m));
+	const sb_cmd *nested[3];
+	size_t n = 0;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_parent(sb_cmd_at(m, i)) && n < 3)
+			nested[n++] = sb_cmd_at(m, i);
+	assert_int_equal(n, 3);
+	/* Single quotes: the task's shell splits what the batch shell
+	 * exported, backslash-newlines gone, $ARGS inside $CMD split too. */
+	const sb_part *t = sb_cmd_find(nested[0], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_string_equal(sb_word_value(sb_flag(t, "nnodes")), "2");
+	assert_string_equal(sb_word_value(sb_flag(t, "nproc-per-node")), "8");
+	struct sb_resolved r;
+	assert_int_equal(sb_resolve_word(m, sb_flag(t, "node-rank"), nested[0], &r), SB_RES_ENV);
+	assert_false(sb_word_batch_expanded(m, sb_flag(t, "node-rank"), nested[0]));
+	const sb_part *py = sb_cmd_find(nested[0], SB_PROG_PYTHON);
+	assert_non_null(py);
+	assert_non_null(sb_flag_find(py, "num-layers"));
+	/* LOCAL was never exported: the task's shell may not have it. */
+	assert_int_equal(sb_resolve(m, "LOCAL", nested[0], &r), SB_RES_UNKNOWN);
+	/* Double quotes: \$ is the task's; $NAME the batch step's. */
+	t = sb_cmd_find(nested[1], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_null(sb_word_ref_count(sb_flag(t, "node-rank")) ? "ref" : NULL);
+	t = sb_cmd_find(nested[2], SB_PROG_TORCHRUN);
+	assert_non_null(t);
+	assert_true(sb_word_batch_expanded(m, sb_flag(t, "node-rank"), nested[2]));
+	assert_string_equal(sb_word_ref(sb_flag(t, "node-rank"), 0), "SLURM_NODEID");
+	sb_free(m);
+}
+
+/* accelerate launch and deepspeed are launchers with flag tables: their
+ * rank, node and rendezvous flags answer to torchrun's names. */
+static void accelerate_and_deepspeed(void **state)
+{
+	(void)state;
+	sb_model *m = parse("srun accelerate launch --multi_gpu --num-machines 2 --num_processes 16 "
+			    "--machine_rank 1 --main_process_ip h0 --main_process_port 29500 t.py --lr 1\n"
+			    "deepspeed -H hosts --num_nodes 2 --num_gpus 8 --master_addr h0 t.py --ds c.json\n"
+			    "python -m deepspeed.launcher.runner --num_gpus=4 t.py\n"
+			    "accelerate config default\n");
+	const sb_cmd *c = sb_cmd_at(m, 0);
+	const sb_part *a = sb_cmd_find(c, SB_PROG_LAUNCHER);
+	assert_non_null(a);
+	assert_string_equal(sb_part_name(a), "accelerate");
+	assert_string_equal(sb_word_value(sb_flag(a, "node-rank")), "1");
+	assert_string_equal(sb_word_value(sb_flag(a, "nnodes")), "2");
+	assert_string_equal(sb_word_value(sb_flag(a, "master-addr")), "h0");
+	assert_string_equal(sb_word_value(sb_flag(a, "num-processes")), "16");
+	assert_string_equal(sb_flag_find(a, "node-rank")->written, "--machine_rank");
+	const sb_part *py = sb_cmd_find(c, SB_PROG_PYTHON);
+	assert_non_null(py);
+	assert_string_equal(sb_word_value(sb_part_entry(py)), "t.py");
+	c = sb_cmd_at(m, 1);
+	a = sb_cmd_find(c, SB_PROG_LAUNCHER);
+	assert_string_equal(sb_word_value(sb_flag(a, "hostfile")), "hosts");
+	assert_string_equal(sb_word_value(sb_flag(a, "nproc-per-node")), "8");
+	assert_string_equal(sb_word_value(sb_part_entry(sb_cmd_find(c, SB_PROG_PYTHON))), "t.py");
+	c = sb_cmd_at(m, 2);
+	assert_int_equal(sb_cmd_launcher(c), SB_PROG_LAUNCHER);
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(c, 0), "nproc-per-node")), "4");
+	assert_int_equal(sb_cmd_launcher(sb_cmd_at(m, 3)), SB_PROG_OTHER);
+	sb_free(m);
+}
+
+/* ssh and pdsh run the rest of the command on other nodes: the host
+ * (an expansion, often) is not an option, and one quoted string is
+ * read as the remote shell will. */
+static void remote_shells(void **state)
+{
+	(void)state;
+	sb_model *m = parse("for n in a b; do\n"
+			    "  ssh -p 2222 -q $n torchrun --nnodes 2 t.py\n"
+			    "  ssh -o X=1 $n \"cd /w && torchrun --nnodes 2 t.py\" &\n"
+			    "done\n"
+			    "pdsh -w a,b hostname\n");
+	const sb_cmd *c = sb_cmd_at(m, 1);
+	assert_int_equal(sb_cmd_launcher(c), SB_PROG_REMOTE);
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(c, 0), "p")), "2222");
+	assert_non_null(sb_cmd_find(c, SB_PROG_TORCHRUN));
+	size_t nested = 0;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_parent(sb_cmd_at(m, i)) && sb_cmd_find(sb_cmd_at(m, i), SB_PROG_TORCHRUN))
+			nested++;
+	assert_int_equal(nested, 1);
+	const sb_cmd *p = cmd_named(m, "pdsh");
+	assert_string_equal(sb_word_value(sb_flag(sb_cmd_part(p, 0), "hosts")), "a,b");
+	sb_free(m);
+}
+
+/* What decides a variable set in the branches of an if: each branch's
+ * condition, the earlier ones to fail and its own to hold. */
+static void if_branch_conditions(void **state)
+{
+	(void)state;
+	sb_model *m = parse("PP=1\n"
+			    "if [ \"$N\" -ge 8 ]; then\n  PP=4\n"
+			    "elif [ \"$N\" -ge 4 ]; then\n  PP=2\n"
+			    "else\n  PP=3\nfi\n"
+			    "for i in 1 2; do PP=9; done\n"
+			    "echo \"$PP\"\n");
+	const sb_cmd *use = cmd_named(m, "echo");
+	const struct sb_assign *cand[8];
+	bool base;
+	/* the loop's assignment comes last, and makes the answer unknown */
+	size_t n = sb_assign_candidates(m, "PP", use, cand, 8, &base);
+	assert_true(n != SIZE_MAX);
+	const sb_cmd *conds[4];
+	bool taken[4];
+	assert_int_equal(sb_assign_conditions(m, cand[0], use, conds, taken, 4), SIZE_MAX);
+	/* the elif's PP=2: the if's test fails, its own holds */
+	size_t k = SIZE_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (cand[i]->value && sb_word_value(cand[i]->value) &&
+		    !strcmp(sb_word_value(cand[i]->value), "2"))
+			k = sb_assign_conditions(m, cand[i], use, conds, taken, 4);
+	assert_int_equal(k, 2);
+	assert_false(taken[0]);
+	assert_true(taken[1]);
+	assert_string_equal(sb_word_value(sb_cmd_word(conds[1], 3)), "4");
+	/* the else's PP=3: both tests fail; PP=1 runs whenever reached */
+	for (size_t i = 0; i < n; i++) {
+		const char *v = cand[i]->value ? sb_word_value(cand[i]->value) : NULL;
+		if (v && !strcmp(v, "3"))
+			assert_int_equal(sb_assign_conditions(m, cand[i], use, conds, taken, 4), 2);
+		if (v && !strcmp(v, "1"))
+			assert_int_equal(sb_assign_conditions(m, cand[i], use, conds, taken, 4), 0);
+	}
+	sb_free(m);
+}
+
+/* A case item knows its case's word and the patterns up to its own. */
+static void case_item_patterns(void **state)
+{
+	(void)state;
+	sb_model *m = parse("case \"$N\" in\n  2|4) PP=2 ;;\n  (8) PP=4 ;;\n  *) PP=1 ;&\nesac\necho $PP\n");
+	const sb_cmd *use = cmd_named(m, "echo");
+	const sb_word *subject;
+	const char *pats[4];
+	for (size_t i = 0; i < sb_assign_count(m); i++) {
+		const struct sb_assign *a = sb_assign_at(m, i);
+		const char *v = a->value ? sb_word_value(a->value) : "";
+		size_t n = sb_assign_case(m, a, use, &subject, pats, 4);
+		if (!strcmp(v, "4")) {
+			assert_int_equal(n, 2);
+			assert_string_equal(pats[0], "2|4");
+			assert_string_equal(pats[1], "8");
+			assert_string_equal(sb_word_var(subject), "N");
+		}
+		if (!strcmp(v, "1")) /* falls through: not told */
+			assert_int_equal(n, SIZE_MAX);
+	}
+	sb_free(m);
+}
+
 static void wrappers_scripts_and_unknowns(void **state)
 {
 	(void)state;
@@ -761,7 +930,8 @@ static void hostile_unterminated(void **state)
 	static const struct { const char *text; enum sb_problem_kind kind; uint32_t line, col; } cases[] = {
 		{ "echo ok\necho 'open\nmore\n", SB_PROB_UNTERMINATED_QUOTE, 2, 6 },
 		{ "echo \"open $X\n", SB_PROB_UNTERMINATED_QUOTE, 1, 6 },
-		{ "x=$(echo (\n", SB_PROB_UNTERMINATED_EXPANSION, 1, 3 },
+		{ "x=$(echo a\n", SB_PROB_UNTERMINATED_EXPANSION, 1, 3 },
+		{ "x=$(echo (\n", SB_PROB_SYNTAX, 1, 11 },
 		{ "x=${A\n", SB_PROB_UNTERMINATED_EXPANSION, 1, 3 },
 		{ "echo `date\n", SB_PROB_UNTERMINATED_QUOTE, 1, 6 },
 		{ "cat <<EOF\nbody\n", SB_PROB_HEREDOC_UNTERMINATED, 1, 5 },
@@ -770,6 +940,7 @@ static void hostile_unterminated(void **state)
 		{ "for; do\n", SB_PROB_SYNTAX, 1, 1 },
 		{ "A=(a b\n", SB_PROB_SYNTAX, 1, 1 },
 		{ "echo $'x\n", SB_PROB_UNTERMINATED_QUOTE, 1, 6 },
+		{ "a[", SB_PROB_UNTERMINATED_EXPANSION, 1, 2 }, /* a one-byte opener at the end */
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		sb_model *m = parse(cases[i].text);
@@ -778,6 +949,7 @@ static void hostile_unterminated(void **state)
 		assert_int_equal(p->kind, cases[i].kind);
 		assert_int_equal(p->span.line, cases[i].line);
 		assert_int_equal(p->span.col, cases[i].col);
+		assert_true(p->span.off < p->span.end && p->span.end <= strlen(cases[i].text));
 		assert_non_null(p->msg);
 		if (cases[i].kind != SB_PROB_HEREDOC_UNTERMINATED)
 			assert_false(sb_complete(m));
@@ -888,6 +1060,214 @@ static void hostile_random(void **state)
 		}
 		sb_free(m);
 	}
+}
+
+
+/* ---- bash's grammar, and what a syntax error costs ---- */
+
+static void grammar_as_bash_reads_it(void **state)
+{
+	(void)state;
+	static const char *const accepted[] = {
+		"if [[ -n x ]] then :; fi\n", "{ [[ -n x ]] }\n", "case a in a) [[ -n x ]];; esac\n",
+		"for x do :; done\n", "for x in a; { :; }\n", "for ((i = 0; i < 2; i++)) { :; }\n",
+		"time { :; }\n", "time a=(1)\n", "cat 0<(ls)\n", "coproc W { :; }\n", "eval a=(x)\n",
+		"f() [[ -n x ]]\n", "f() (( x++ ))\n", "x=$(case $1 in a) echo;; esac)\n",
+		"x=$(cat <<EOF\nit's )\nEOF\n)\n", "a=($(cat <<'EOF'\n)(\nEOF\n))\n",
+		"function f\n{ :; }\n", "! ;\n", "time\n", "case x in (esac) ;; esac\n",
+		">f a=(1)\n", "declare -A m=([k]=v [j]=\"w x\")\n", "[[ x =~ ^(a|b)$ ]]\n",
+	};
+	for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++) {
+		sb_model *m = parse(accepted[i]);
+		if (sb_problem_count(m))
+			print_error("%s: %s\n", accepted[i], sb_problem_at(m, 0)->msg);
+		assert_int_equal(sb_problem_count(m), 0);
+		assert_true(sb_complete(m));
+		sb_free(m);
+	}
+	static const char *const refused[] = {
+		"(a) b\n", "if true; then :; fi c\n", "&& a\n", "a && && b\n", "a | ! b\n",
+		"{ }\n", "if true; then\nfi\n", "for t i; do :; done\n", "x=$([[ ]])\n",
+		"echo $((())\n", "for (()); do :; done\n", "case a in a) ; esac\n", "a=([)\n",
+		"> {fd}>\"\"\n", "x=$(time { :; })\n", "echo a=(1)\n", "{ in; }\n", "if true; then\r\n:; fi\r\n",
+	};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		sb_model *m = parse(refused[i]);
+		if (!sb_problem_count(m))
+			print_error("%s: no problem\n", refused[i]);
+		assert_true(sb_problem_count(m) > 0);
+		assert_false(sb_complete(m));
+		sb_free(m);
+	}
+}
+
+static void syntax_error_costs_one_statement(void **state)
+{
+	(void)state;
+	sb_model *m = parse("#SBATCH -N 2\n"
+			    "export A=1\n"
+			    "export WANDB_API_KEY=<paste your key>\n"
+			    "srun torchrun --nnodes 2 t.py\n"
+			    "if true; then\n"
+			    "  echo )\n"
+			    "  srun b\n"
+			    "fi\n"
+			    "export B=2\n");
+	assert_int_equal(sb_problem_count(m), 2);
+	const struct sb_problem *p = sb_problem_at(m, 0);
+	assert_string_equal(p->msg, "looks like a placeholder; bash reads < as a redirection");
+	assert_span(p->span, 3, 22, 3, 38);
+	assert_int_equal(sb_problem_at(m, 1)->span.line, 6);
+	assert_false(sb_complete(m));
+	/* the statements around the broken ones are there, in their constructs */
+	assert_int_equal(sb_cmd_launcher(cmd_named(m, "srun")), SB_PROG_SRUN);
+	const sb_cmd *b = NULL;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_span(sb_cmd_at(m, i)).line == 7)
+			b = sb_cmd_at(m, i);
+	assert_non_null(b);
+	assert_true(sb_cmd_context(b) & SB_CTX_IF);
+	struct sb_resolved r;
+	assert_int_equal(sb_resolve(m, "B", NULL, &r), SB_RES_VALUE);
+	/* the broken statement is a command of no words; what it sets is unknown */
+	const sb_cmd *broken = NULL;
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (sb_cmd_broken(sb_cmd_at(m, i)))
+			broken = broken ? broken : sb_cmd_at(m, i);
+	assert_non_null(broken);
+	assert_int_equal(sb_cmd_span(broken).line, 3);
+	assert_int_equal(sb_cmd_word_count(broken), 0);
+	assert_int_equal(sb_resolve(m, "WANDB_API_KEY", NULL, &r), SB_RES_UNKNOWN);
+	assert_int_equal(sb_resolve(m, "A", NULL, &r), SB_RES_VALUE);
+	sb_free(m);
+	/* the lines a backslash joins to the broken one are its words, not
+	 * commands whose line before lost its backslash */
+	m = parse("srun python t.py \\\n  --a ${X/y.json \\\n  --b ${B} \\\n  --c 2\necho after\n");
+	assert_int_equal(sb_problem_count(m), 1);
+	assert_string_equal(sb_problem_at(m, 0)->msg, "${ without its closing }");
+	for (size_t i = 0; i < sb_fact_count(m); i++)
+		assert_int_not_equal(sb_fact_at(m, i)->kind, SB_FACT_LOST_CONTINUATION);
+	assert_int_equal(sb_cmd_span(cmd_named(m, "echo")).line, 5);
+	assert_null(cmd_named(m, "--b"));
+	sb_free(m);
+	/* one problem each, and the constructs around go on: an empty body
+	 * (its own closer ends it), a quote left open in a body's first
+	 * word, an error in a $( ), a blank line after a broken statement,
+	 * an operator that starts a body (on the closer's line too) */
+	static const char *const empty[] = { "if true; then\nfi\n", "{ }\n", "( )\n", "f() { }\n",
+					     "while true; do\ndone\n", "if true; then :; else\nfi\n",
+					     "x=$(if true; then\nfi)\n", "{ if true; then\nfi; }\n",
+					     "if true; then\n  n='$X\nfi\n", "if true; then\n  n=$(kill '$X)\nfi\n",
+					     "if true; then\n  n=$(echo a && )\nfi\n",
+					     "if true; then\n  a && && c\n\n  b\nfi\n", "if true; then\n  | a\nfi\n",
+					     "if true; then ; fi\n", "{ && a; }\n", "while true; do & done\n",
+					     "case x in\n a)\n ;\n ;;\nesac\n", "case x in\n a)\n  n='$X\n ;;\nesac\n" };
+	for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+		char text[128];
+		snprintf(text, sizeof text, "%secho after\n", empty[i]);
+		m = parse(text);
+		if (sb_problem_count(m) != 1)
+			print_error("%s: %zu problems\n", empty[i], sb_problem_count(m));
+		assert_int_equal(sb_problem_count(m), 1);
+		assert_non_null(cmd_named(m, "echo"));
+		assert_false(sb_complete(m));
+		sb_free(m);
+	}
+}
+
+static void real_causes(void **state)
+{
+	(void)state;
+	static const struct { const char *text; uint32_t line, col; const char *msg; } cases[] = {
+		{ "while true; do\n  if x; then\n    y\ndone\n", 2, 3, "if without its fi" },
+		{ "if true; then\nfi\n", 1, 1, "then with no command after it" },
+		{ "for i in 1; do :; done x\n", 1, 24, NULL },
+		{ "a &&\n}\n", 1, 3, NULL },
+		{ "x=$(echo a\n", 1, 3, "$( without its closing )" },
+		{ "case x in a) echo\n", 1, 1, "case without its esac" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		sb_model *m = parse(cases[i].text);
+		assert_true(sb_problem_count(m) >= 1);
+		const struct sb_problem *p = sb_problem_at(m, 0);
+		if (p->span.line != cases[i].line || p->span.col != cases[i].col)
+			print_error("%s: %u:%u %s\n", cases[i].text, p->span.line, p->span.col, p->msg);
+		assert_int_equal(p->span.line, cases[i].line);
+		assert_int_equal(p->span.col, cases[i].col);
+		if (cases[i].msg)
+			assert_string_equal(p->msg, cases[i].msg);
+		sb_free(m);
+	}
+}
+
+static void heredocs_where_bash_reads_them(void **state)
+{
+	(void)state;
+	/* a $( ) that closes before its newline: the body is the next line,
+	 * and the rest of the line goes on after it */
+	sb_model *m = parse("x=$(cat <<EOF) rest\nbody )\nEOF\necho after\n");
+	assert_int_equal(sb_problem_count(m), 0);
+	assert_int_equal(sb_heredoc_count(m), 1);
+	assert_int_equal(sb_heredoc_at(m, 0)->span.line, 2);
+	assert_true(sb_heredoc_at(m, 0)->terminated);
+	assert_non_null(cmd_named(m, "rest"));
+	assert_int_equal(sb_cmd_span(cmd_named(m, "echo")).line, 4);
+	sb_free(m);
+	/* bash only warns about a body that runs to the end */
+	m = parse("cat <<EOF\nbody\n");
+	assert_int_equal(sb_problem_at(m, 0)->kind, SB_PROB_HEREDOC_UNTERMINATED);
+	assert_true(sb_complete(m));
+	sb_free(m);
+	/* with an unquoted delimiter a backslash-newline joins body lines */
+	m = parse("cat <<EOF\na \\\nEOF\nb\nEOF\necho x\n");
+	assert_int_equal(sb_problem_count(m), 0);
+	assert_int_equal(sb_heredoc_at(m, 0)->span.end_line, 5);
+	sb_free(m);
+}
+
+static void template_tags_are_words(void **state)
+{
+	(void)state;
+	const char *t = "#SBATCH --nodes={{ nodes }}\n{% if efa %}\nexport FI_PROVIDER=efa\n{% endif %}\n"
+			"srun {{ launcher | default('torchrun') }} --nnodes {{ n }} t.py\n";
+	struct sb_limits lim = { .flags = SB_PARSE_TEMPLATE };
+	sb_model *m = sb_parse(t, strlen(t), &lim);
+	assert_int_equal(sb_problem_count(m), 0);
+	assert_null(sb_directive_find(m, "nodes")->value);
+	assert_true(sb_directive_find(m, "nodes")->placeholder);
+	const sb_cmd *c = cmd_named(m, "srun");
+	assert_true(sb_word_flags(sb_cmd_word(c, 1)) & SB_W_OPAQUE);
+	assert_raw(sb_cmd_word(c, 1), "{{ launcher | default('torchrun') }}");
+	sb_free(m);
+	/* without the flag, the same text is shell: a | and a ( */
+	m = parse(t);
+	assert_true(sb_problem_count(m) > 0);
+	sb_free(m);
+}
+
+static void deep_nesting(void **state)
+{
+	(void)state;
+	static const struct { const char *head, *unit, *inner, *close; } kinds[] = {
+		{ "x=", "$(echo ", "$(hostname)", ")" }, { "", "( ", ":", " )" }, { "", "{ ", ":;", " };" },
+	};
+	for (size_t k = 0; k < 3; k++) {
+		char *open = repeat(kinds[k].head, kinds[k].unit, 1600, kinds[k].inner);
+		char *t = repeat(open, kinds[k].close, 1600, "\n");
+		sb_model *m = parse(t);
+		if (sb_problem_count(m))
+			print_error("%zu: %s\n", k, sb_problem_at(m, 0)->msg);
+		assert_int_equal(sb_problem_count(m), 0);
+		sb_free(m);
+		free(open);
+		free(t);
+	}
+	/* past the limit: a finding at the limit, never a crash */
+	char *t = repeat("x=", "$(", 200000, "");
+	sb_model *m = parse(t);
+	assert_int_equal(sb_problem_at(m, 0)->kind, SB_PROB_LIMIT);
+	sb_free(m);
+	free(t);
 }
 
 /* ---- the corpus ---- */
@@ -1052,6 +1432,11 @@ int main(void)
 		cmocka_unit_test(srun_torchrun_chain),
 		cmocka_unit_test(python_module_torchrun),
 		cmocka_unit_test(bash_c_nested_positions),
+		cmocka_unit_test(bash_c_launch_strings),
+		cmocka_unit_test(accelerate_and_deepspeed),
+		cmocka_unit_test(remote_shells),
+		cmocka_unit_test(if_branch_conditions),
+		cmocka_unit_test(case_item_patterns),
 		cmocka_unit_test(wrappers_scripts_and_unknowns),
 		cmocka_unit_test(mpirun_chain),
 		cmocka_unit_test(assignments_and_resolution),
@@ -1061,6 +1446,12 @@ int main(void)
 		cmocka_unit_test(hostile_unterminated),
 		cmocka_unit_test(hostile_limits),
 		cmocka_unit_test(hostile_random),
+		cmocka_unit_test(grammar_as_bash_reads_it),
+		cmocka_unit_test(syntax_error_costs_one_statement),
+		cmocka_unit_test(real_causes),
+		cmocka_unit_test(heredocs_where_bash_reads_them),
+		cmocka_unit_test(template_tags_are_words),
+		cmocka_unit_test(deep_nesting),
 		cmocka_unit_test(corpus_files),
 		cmocka_unit_test(corpus_details),
 	};

@@ -192,7 +192,8 @@ static bool node_local(const char *path)
 /* SB2101 efa-variables-missing */
 static void efa_variables_missing(struct sbc *c)
 {
-	if (c->family != FAMILY_NEURON || !sbc_multi_node(c))
+	/* a statement that did not parse may set them */
+	if (c->family != FAMILY_NEURON || !sbc_multi_node(c) || !sb_complete(c->m))
 		return;
 	static const struct { const char *name, *value; } required[] = {
 		{ "FI_PROVIDER", "efa" }, { "FI_EFA_USE_DEVICE_RDMA", "1" },
@@ -219,6 +220,8 @@ static void compile_cache_node_local(struct sbc *c)
 	const struct sb_assign *url = sbc_assignment(c, "NEURON_COMPILE_CACHE_URL");
 	const char *path = sbc_assign_value(url);
 	if (!url && !cc_flags_cache(c) && !sbc_assignment(c, "NEURON_COMPILE_CACHE_DIR")) {
+		if (!sb_complete(c->m))
+			return; /* a statement that did not parse may set it */
 		struct diag *g = sbc_report(c, R_SB2105, first_launch(c),
 			"no compile cache is set: every node compiles into its own /var/tmp/neuron-compile-cache");
 		diag_set_help(g, "export NEURON_COMPILE_CACHE_URL=<a directory on shared storage, or s3://...>");

@@ -1,28 +1,65 @@
 /* SB20xx: how the job starts on every node: srun around the launcher,
  * one task per node, rendezvous, node-specific values, ports, and the
  * log paths sbatch opens before the script runs. */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "releases.h"
 #include "sb.h"
+#include "text.h"
+
+/* A launcher that starts the other nodes' processes itself: Neuron's
+ * nccom-test given --hosts, the
+ * deepspeed runner given a hostfile, a host list or a multi-node
+ * launcher (pdsh by default, or mpirun, or srun), and accelerate
+ * handing a DeepSpeed job to that runner. */
+static bool part_reaches_nodes(const sb_part *p)
+{
+	if (sb_part_kind(p) != SB_PROG_LAUNCHER)
+		return false;
+	if (!strcmp(sb_part_name(p), "nccom-test"))
+		return sb_flag_find(p, "hosts") != NULL;
+	const sb_word *e = sb_part_entry(p);
+	const char *module = e ? sb_word_value(e) : NULL;
+	if (!strcmp(sb_part_name(p), "deepspeed") ||
+	    (module && !strcmp(module, "deepspeed.launcher.runner")))
+		return sb_flag_find(p, "hostfile") || sb_flag_find(p, "include") ||
+		       sb_flag_find(p, "launcher") || sb_flag_find(p, "force-multi");
+	const sb_word *l = sb_flag(p, "deepspeed-multinode-launcher");
+	const char *lv = l ? sb_word_value(l) : NULL;
+	return sb_flag_find(p, "deepspeed-hostfile") && (!lv || strcmp(lv, "standard") != 0);
+}
+
+/* Whether the command starts work on other nodes: srun, mpirun, or a
+ * launcher that reaches them itself. */
+static bool starts_nodes(const sb_cmd *cmd)
+{
+	if (sb_cmd_find(cmd, SB_PROG_SRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN) ||
+	    sb_cmd_find(cmd, SB_PROG_REMOTE))
+		return true;
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++)
+		if (part_reaches_nodes(sb_cmd_part(cmd, i)))
+			return true;
+	return false;
+}
 
 static bool runs_under_srun(const sb_cmd *cmd)
 {
 	for (const sb_cmd *at = cmd; at; at = sb_cmd_parent(at))
-		if (sb_cmd_find(at, SB_PROG_SRUN) || sb_cmd_find(at, SB_PROG_MPIRUN))
+		if (starts_nodes(at))
 			return true;
 	return false;
 }
 
 static bool any_launcher(const sb_model *m)
 {
-	for (size_t i = 0; i < sb_cmd_count(m); i++) {
-		const sb_cmd *cmd = sb_cmd_at(m, i);
-		if (sb_cmd_find(cmd, SB_PROG_SRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN))
+	for (size_t i = 0; i < sb_cmd_count(m); i++)
+		if (starts_nodes(sb_cmd_at(m, i)))
 			return true;
-	}
 	return false;
 }
 
@@ -34,7 +71,8 @@ static const struct sb_directive *nodes_directive(const struct sbc *c)
 /* SB2001 multi-node-without-launcher */
 static void multi_node_without_launcher(struct sbc *c)
 {
-	if (!sbc_multi_node(c) || c->per_node || any_launcher(c->m))
+	/* a launcher may stand in a statement that did not parse */
+	if (!sbc_multi_node(c) || c->per_node || !sb_complete(c->m) || any_launcher(c->m))
 		return;
 	struct diag *g = sbc_report(c, R_SB2001, nodes_directive(c)->span,
 		"%lld nodes are allocated, but nothing starts work on them: no srun or mpirun in the script",
@@ -74,7 +112,11 @@ static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_par
 /* SB2003 tasks-per-node-with-torchrun */
 static void tasks_per_node_with_torchrun(struct sbc *c, const sb_cmd *cmd, const sb_part *torch)
 {
-	const sb_part *srun = sb_cmd_find(cmd, SB_PROG_SRUN);
+	/* srun bash -c '... torchrun ...': the srun of the string's command */
+	const sb_part *srun = NULL;
+	for (const sb_cmd *at = cmd; at && !srun; at = sb_cmd_parent(at))
+		if ((srun = sb_cmd_find(at, SB_PROG_SRUN)))
+			cmd = at;
 	if (!srun)
 		return;
 	long long per_node = part_int(c, cmd, srun, "ntasks-per-node");
@@ -96,41 +138,57 @@ static bool is_node_var(const char *v)
 	return false;
 }
 
+/* A flag of a part that srun starts whose value the batch shell
+ * computed: a node variable in it, or a rank from a command
+ * substitution. Reports and returns true at the first. */
+static bool batch_node_value(struct sbc *c, const sb_cmd *cmd, const sb_part *p, bool in_string)
+{
+	for (size_t f = 0; f < sb_part_flag_count(p); f++) {
+		const struct sb_flag *fl = sb_part_flag(p, f);
+		const sb_word *w = fl->value ? fl->value : fl->word;
+		if (!sb_word_batch_expanded(c->m, w, cmd))
+			continue;
+		for (size_t r = 0; r < sb_word_ref_count(w); r++)
+			if (is_node_var(sb_word_ref(w, r))) {
+				struct diag *g = sbc_report(c, R_SB2004, sb_word_span(w),
+					"$%s is expanded once in the batch step, so every node gets the first node's value",
+					sb_word_ref(w, r));
+				if (in_string)
+					diag_set_help(g, "the batch shell expands a double-quoted bash -c string before srun starts it: write \\$%s there (or single-quote the string) so each task expands its own",
+						      sb_word_ref(w, r));
+				return true;
+			}
+		bool rank = fl->name && (!strcmp(fl->name, "node-rank") || !strcmp(fl->name, "rank") ||
+					 !strcmp(fl->name, "machine-rank"));
+		if (rank && fl->value && (sb_word_flags(fl->value) & SB_W_CMDSUB)) {
+			sbc_report(c, R_SB2004, sb_word_span(fl->value),
+				   "%s from a command substitution is computed once in the batch step, not per node",
+				   fl->written);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* SB2004 node-variable-in-batch-step: the srun command line is expanded
  * once, by the batch shell on the first node: $SLURM_NODEID there is 0
- * for every node. */
+ * for every node. So is the text of a double-quoted bash -c string that
+ * srun starts, and a variable the batch shell assigned from one. */
 static void node_variable_in_batch_step(struct sbc *c, const sb_cmd *cmd)
 {
-	if (!sb_cmd_find(cmd, SB_PROG_SRUN))
-		return;
 	size_t parts = sb_cmd_part_count(cmd);
-	bool after_srun = false;
+	bool in_string = sb_cmd_parent(cmd) && sb_cmd_nest_quote(cmd) && runs_under_srun(cmd);
+	bool after_srun = in_string;
+	if (!in_string && !sb_cmd_find(cmd, SB_PROG_SRUN))
+		return;
 	for (size_t i = 0; i < parts; i++) {
 		const sb_part *p = sb_cmd_part(cmd, i);
 		if (sb_part_kind(p) == SB_PROG_SRUN) {
 			after_srun = true;
 			continue;
 		}
-		if (!after_srun)
-			continue;
-		for (size_t f = 0; f < sb_part_flag_count(p); f++) {
-			const struct sb_flag *fl = sb_part_flag(p, f);
-			const sb_word *w = fl->value ? fl->value : fl->word;
-			for (size_t r = 0; r < sb_word_ref_count(w); r++)
-				if (is_node_var(sb_word_ref(w, r))) {
-					sbc_report(c, R_SB2004, sb_word_span(w),
-						   "$%s is expanded once in the batch step, so every node gets the first node's value",
-						   sb_word_ref(w, r));
-					return;
-				}
-			bool rank = fl->name && (!strcmp(fl->name, "node-rank") || !strcmp(fl->name, "rank"));
-			if (rank && fl->value && (sb_word_flags(fl->value) & SB_W_CMDSUB)) {
-				sbc_report(c, R_SB2004, sb_word_span(fl->value),
-					   "%s from a command substitution is computed once in the batch step, not per node",
-					   fl->written);
-				return;
-			}
-		}
+		if (after_srun && batch_node_value(c, cmd, p, in_string && sb_cmd_nest_quote(cmd) == '"'))
+			return;
 	}
 }
 
@@ -152,22 +210,66 @@ static bool rendezvous_missing(struct sbc *c, const sb_cmd *cmd, const sb_part *
 	     !strcmp(nr.var, "SLURM_NTASKS")))
 		multi = true;
 	bool endpoint = sb_flag(torch, "rdzv-endpoint") != NULL;
+	/* only the static backend reads --master-addr */
+	const sb_word *backend = sb_flag(torch, "rdzv-backend");
+	const char *be = backend ? sb_word_value(backend) : NULL;
+	bool dynamic = be && strcmp(be, "static") != 0;
 	bool master = sb_flag(torch, "master-addr") != NULL;
-	if (multi && !endpoint && !master && !sb_flag(torch, "standalone"))
+	if (multi && !endpoint && master && dynamic)
+		sbc_report(c, R_SB2005, sb_word_span(backend),
+			   "--rdzv-backend=%s without --rdzv-endpoint ignores --master-addr: each node waits on its own localhost", be);
+	else if (multi && !endpoint && !master && !sb_flag(torch, "standalone"))
 		sbc_report(c, R_SB2005, sb_word_span(sb_part_program(torch)),
 			   "torchrun on several nodes with neither --rdzv-endpoint nor --master-addr: each node waits on localhost");
 	return false;
 }
 
-/* SB2006 rendezvous-mixed */
+/* A word that is a number as written (\$SLURM_NODEID in a double-quoted
+ * string reads as text, and is no number). */
+static bool fixed_number(const sb_word *w)
+{
+	const char *v = w ? sb_word_value(w) : NULL;
+	if (!v || !*v)
+		return false;
+	for (; *v; v++)
+		if (*v < '0' || *v > '9')
+			return false;
+	return true;
+}
+
+/* SB2006 rendezvous-mixed: torchrun reads --node_rank, --master_addr
+ * and --master_port only for the static backend (config_from_args sets
+ * the rank for "static" alone; _get_addr_and_port gives other backends
+ * none). Under c10d, ranks go by the order nodes join, the store
+ * listens at --rdzv_endpoint, and the torchrun of rank 0 takes its own address
+ * and a free port for the workers' MASTER_ADDR and MASTER_PORT. */
 static void rendezvous_mixed(struct sbc *c, const sb_part *torch)
 {
-	bool master = sb_flag(torch, "master-addr") != NULL;
+	static const char *const statics[] = { "master-addr", "master-port", "node-rank" };
 	const sb_word *backend = sb_flag(torch, "rdzv-backend");
 	const char *be = backend ? sb_word_value(backend) : NULL;
-	if ((master || sb_flag(torch, "master-port")) && be && !strcmp(be, "c10d"))
-		sbc_report(c, R_SB2006, sb_word_span(backend),
-			   "--rdzv-backend=c10d ignores --master-addr and --master-port; keep one way to rendezvous");
+	if (!be || strcmp(be, "c10d") != 0 || !sb_flag(torch, "rdzv-endpoint"))
+		return;
+	const struct sb_flag *found[3];
+	unsigned n = 0;
+	/* A rank from $SLURM_NODEID is as harmless as it is unused; a
+	 * fixed one says the script counts on it. */
+	for (size_t i = 0; i < sizeof statics / sizeof statics[0]; i++)
+		if ((found[n] = sb_flag_find(torch, statics[i])) &&
+		    (i < 2 || fixed_number(found[n]->value)))
+			n++;
+	if (!n)
+		return;
+	char given[128] = "";
+	for (unsigned i = 0; i < n; i++) {
+		size_t len = strlen(given);
+		snprintf(given + len, sizeof given - len, "%s%s",
+			 i == 0 ? "" : i + 1 == n ? " and " : ", ", found[i]->written);
+	}
+	struct diag *g = sbc_report(c, R_SB2006, sb_word_span(backend),
+		"--rdzv-backend=c10d ignores %s: node ranks go by the order the nodes join, and the store listens at --rdzv-endpoint",
+		given);
+	diag_set_help(g, "keep one way to rendezvous: drop %s, or use the static backend with them alone", given);
 }
 
 /* SB2007 nnodes-from-ntasks */
@@ -203,23 +305,46 @@ static bool refs_random(const sb_word *w)
 	return false;
 }
 
+/* What a port from $RANDOM can be, when its arithmetic can be
+ * evaluated: NULL when every value is a valid unprivileged port
+ * ($((RANDOM + 10000)) is 10000 to 42767), else what goes wrong. */
+static const char *random_port_fault(const struct sbc *c, const sb_word *w, const sb_cmd *at,
+				     char *buf, size_t cap)
+{
+	long long lo, hi;
+	bool random;
+	if (!sbc_word_range(c, w, at, &lo, &hi, &random) || !random) {
+		snprintf(buf, cap, "from $RANDOM (0 to 32767) can be privileged, zero, or out of range with an offset");
+		return buf;
+	}
+	if (lo >= 1024 && hi <= 65535)
+		return NULL;
+	snprintf(buf, cap, "from $RANDOM is %lld to %lld: %s", lo, hi,
+		 hi > 65535 ? "it can be above 65535, the last port"
+		 : lo <= 0 ? "it can be zero or a privileged port (below 1024)"
+			   : "it can be a privileged port (below 1024)");
+	return buf;
+}
+
 /* SB2008 random-port */
 static void random_port(struct sbc *c)
 {
+	char why[160];
+	const char *fault;
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (names_port(a->name) && refs_random(a->value))
-			sbc_report(c, R_SB2008, a->span,
-				   "%s from $RANDOM (0 to 32767) can be privileged, zero, or out of range with an offset", a->name);
+		if (names_port(a->name) && refs_random(a->value) &&
+		    (fault = random_port_fault(c, a->value, a->cmd, why, sizeof why)))
+			sbc_report(c, R_SB2008, a->span, "%s %s", a->name, fault);
 	}
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
 		for (size_t p = 0; p < sb_cmd_part_count(cmd); p++)
 			for (size_t f = 0; f < sb_part_flag_count(sb_cmd_part(cmd, p)); f++) {
 				const struct sb_flag *fl = sb_part_flag(sb_cmd_part(cmd, p), f);
-				if (names_port(fl->name) && refs_random(fl->value))
-					sbc_report(c, R_SB2008, sb_word_span(fl->value),
-						   "%s from $RANDOM can be a privileged port, zero, or above 65535", fl->written);
+				if (names_port(fl->name) && refs_random(fl->value) &&
+				    (fault = random_port_fault(c, fl->value, cmd, why, sizeof why)))
+					sbc_report(c, R_SB2008, sb_word_span(fl->value), "%s %s", fl->written, fault);
 			}
 	}
 }
@@ -272,6 +397,428 @@ static void output_directory_missing(struct sbc *c)
 	}
 }
 
+/* Whether a command, or one its string runs, starts a job: a launcher,
+ * a training script or a script that may hold one. */
+static bool starts_job(const sb_cmd *cmd)
+{
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++)
+		switch (sb_part_kind(sb_cmd_part(cmd, i))) {
+		case SB_PROG_TORCHRUN: case SB_PROG_LAUNCHER: case SB_PROG_MPIRUN:
+		case SB_PROG_NEURON_PARALLEL_COMPILE: case SB_PROG_PYTHON: case SB_PROG_SCRIPT:
+			return true;
+		default:
+			break;
+		}
+	return false;
+}
+
+static bool holds(const sb_cmd *outer, const sb_cmd *cmd)
+{
+	for (const sb_cmd *at = sb_cmd_parent(cmd); at; at = sb_cmd_parent(at))
+		if (at == outer)
+			return true;
+	return false;
+}
+
+/* The fixed --node_rank a command's launcher is given, started by srun
+ * or a remote shell; -1 when it has none. */
+static long long fixed_rank(const sb_cmd *cmd)
+{
+	if (!sb_cmd_find(cmd, SB_PROG_SRUN) && !sb_cmd_find(cmd, SB_PROG_REMOTE))
+		return -1;
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++) {
+		const sb_part *p = sb_cmd_part(cmd, i);
+		enum sb_prog k = sb_part_kind(p);
+		const sb_word *w = k == SB_PROG_TORCHRUN || k == SB_PROG_LAUNCHER ? sb_flag(p, "node-rank") : NULL;
+		if (fixed_number(w))
+			return strtoll(sb_word_value(w), NULL, 10);
+	}
+	return -1;
+}
+
+/* Whether two launch lines give the same --nnodes (as written), so
+ * that they can be parts of one job. */
+static bool same_nnodes(const sb_cmd *a, const sb_cmd *b)
+{
+	const sb_word *wa = NULL, *wb = NULL;
+	for (size_t i = 0; i < sb_cmd_part_count(a) && !wa; i++)
+		wa = sb_flag(sb_cmd_part(a, i), "nnodes");
+	for (size_t i = 0; i < sb_cmd_part_count(b) && !wb; i++)
+		wb = sb_flag(sb_cmd_part(b, i), "nnodes");
+	size_t la, lb;
+	const char *ra = wa ? sb_word_raw(wa, &la) : NULL, *rb = wb ? sb_word_raw(wb, &lb) : NULL;
+	return ra && rb && la == lb && !memcmp(ra, rb, la);
+}
+
+/* Steps of one job written one a line: srun (or ssh) returns when its
+ * launcher ends, so a blocking line with a fixed --node_rank keeps the
+ * lines after it, the other ranks, from starting. */
+static void ranks_in_sequence(struct sbc *c)
+{
+	size_t n = sb_cmd_count(c->m);
+	for (size_t i = 0; i < n; i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		long long rank = fixed_rank(cmd);
+		if (rank < 0 || sb_cmd_parent(cmd) || (sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP)))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			const sb_cmd *later = sb_cmd_at(c->m, j);
+			const sb_word *w0 = sb_cmd_word(later, 0);
+			if (!sb_cmd_parent(later) && w0 && sb_word_value(w0) && !strcmp(sb_word_value(w0), "wait"))
+				break; /* the steps before have ended: a new group */
+			long long other = fixed_rank(later);
+			if (other < 0 || other == rank || sb_cmd_parent(later) || !same_nnodes(cmd, later))
+				continue;
+			struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(sb_cmd_part(cmd, 0))),
+				"this line waits for its --node_rank %lld launcher to end, so the --node_rank %lld one on line %u starts only after it gave up waiting for its peers",
+				rank, other, sb_cmd_span(later).line);
+			diag_set_help(g, "end each of these lines but the last with & and wait after them, or start one task per node with a single srun");
+			return;
+		}
+	}
+}
+
+/* ssh waits for its remote command, so a loop of them without & starts
+ * the nodes one after another. */
+static void remote_loop_in_sequence(struct sbc *c, size_t index)
+{
+	const sb_cmd *cmd = sb_cmd_at(c->m, index);
+	const sb_part *r = sb_cmd_find(cmd, SB_PROG_REMOTE);
+	unsigned ctx = sb_cmd_context(cmd);
+	if (!r || !(ctx & SB_CTX_LOOP) || (ctx & SB_CTX_BACKGROUND) || sb_flag_find(r, "f") ||
+	    (sb_cmd_parent(cmd) && (sb_cmd_context(sb_cmd_parent(cmd)) & SB_CTX_BACKGROUND)))
+		return;
+	bool job = starts_job(cmd);
+	for (size_t i = index + 1; !job && i < sb_cmd_count(c->m) && holds(cmd, sb_cmd_at(c->m, i)); i++)
+		job = starts_job(sb_cmd_at(c->m, i));
+	if (!job)
+		return;
+	struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(r)),
+		"%s waits for the launcher it starts to end, so this loop starts one node at a time: the first waits for peers the loop has not started",
+		sb_part_name(r));
+	diag_set_help(g, "end the %s line with & and wait after the loop, or start one task per node with srun",
+		      sb_part_name(r));
+}
+
+/* SB2010 launch-in-sequence: the launchers of one job started one after
+ * another, each waiting for the one before to end. */
+static void launch_in_sequence(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++)
+		remote_loop_in_sequence(c, i);
+	ranks_in_sequence(c);
+}
+
+/* How an address was found, by the text of the word that computes it. */
+enum addr_source { ADDR_OTHER, ADDR_RESOLVED, ADDR_HOSTNAME };
+
+static enum addr_source addr_source_of(const char *raw, size_t len)
+{
+	static const char *const resolved[] = {
+		"hostname -i", "hostname --ip-address", "getent hosts $(hostname", "getent hosts `hostname",
+		"getent hosts $HOSTNAME", "getent hosts ${HOSTNAME}", "getent ahosts $(hostname",
+		"getent ahostsv4 $(hostname",
+	};
+	static const char *const bare[] = { "$(hostname)", "`hostname`", "$(hostname -s)", "$HOSTNAME", "${HOSTNAME}" };
+	char buf[512];
+	size_t n = 0;
+	for (size_t i = 0; i < len && n + 1 < sizeof buf; i++)
+		if (raw[i] != '"' && raw[i] != '\'')
+			buf[n++] = raw[i]; /* getent hosts "$(hostname)" reads as unquoted */
+	buf[n] = '\0';
+	for (size_t i = 0; i < sizeof resolved / sizeof resolved[0]; i++)
+		if (strstr(buf, resolved[i]))
+			return ADDR_RESOLVED;
+	for (size_t i = 0; i < sizeof bare / sizeof bare[0]; i++)
+		if (strstr(buf, bare[i]))
+			return ADDR_HOSTNAME;
+	return ADDR_OTHER;
+}
+
+/* Where the address a word holds comes from: its own text, or that of
+ * the assignments of the variables it reads (a few links deep). */
+static enum addr_source addr_source(const struct sbc *c, const sb_word *w, const sb_cmd *at,
+				    struct sb_span *where, unsigned depth)
+{
+	size_t len;
+	const char *raw = w ? sb_word_raw(w, &len) : NULL;
+	if (!raw)
+		return ADDR_OTHER;
+	enum addr_source k = addr_source_of(raw, len);
+	if (k != ADDR_OTHER) {
+		*where = sb_word_span(w);
+		return k;
+	}
+	for (size_t r = 0; depth < 4 && r < sb_word_ref_count(w); r++) {
+		struct sb_resolved res;
+		enum sb_res kind = sb_resolve(c->m, sb_word_ref(w, r), at, &res);
+		if ((kind == SB_RES_WORD || kind == SB_RES_VALUE) && res.assign && res.assign->value &&
+		    (k = addr_source(c, res.assign->value, res.assign->cmd, where, depth + 1)))
+			return k;
+	}
+	return ADDR_OTHER;
+}
+
+/* The paired cluster's OS: 'u' Ubuntu, which may map the host name to
+ * 127.0.1.1 in /etc/hosts; 'o' another (Amazon Linux, RHEL and Rocky
+ * resolve it through DNS); 0 unpaired. */
+static char cluster_os(const struct sbc *c)
+{
+	if (!c->cluster)
+		return 0;
+	const yamldoc *d = c->cluster->doc;
+	const char *os = yd_str(d, yd_get(d, yd_get(d, yd_root(d), "Image"), "Os"), NULL);
+	return !os ? 0 : !strncmp(os, "ubuntu", 6) ? 'u' : 'o';
+}
+
+static void report_loopback(struct sbc *c, enum addr_source k, struct sb_span where, const char *what)
+{
+	char os = cluster_os(c);
+	if (k == ADDR_OTHER || os == 'o' || (k == ADDR_HOSTNAME && os != 'u'))
+		return;
+	struct diag *g = sbc_report(c, R_SB2011, where,
+		k == ADDR_RESOLVED
+			? "%s from the node's own name resolution, which is a loopback address the other nodes cannot reach on a host that maps its name to 127.0.1.1 in /etc/hosts (as Debian and Ubuntu installs do)"
+			: "%s from the host name, which an Ubuntu node can resolve to 127.0.1.1 for itself",
+		what);
+	diag_set_help(g, "use the first node's routable address: hostname -I | awk '{print $1}', or the first of scontrol show hostnames");
+}
+
+/* SB2011 rendezvous-loopback-address */
+static void rendezvous_loopback_address(struct sbc *c)
+{
+	struct sb_span where;
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		for (size_t p = 0; p < sb_cmd_part_count(cmd); p++) {
+			const sb_part *part = sb_cmd_part(cmd, p);
+			enum sb_prog kind = sb_part_kind(part);
+			if (kind != SB_PROG_TORCHRUN && kind != SB_PROG_LAUNCHER)
+				continue;
+			static const char *const flags[] = { "master-addr", "rdzv-endpoint" };
+			for (size_t f = 0; f < 2; f++) {
+				const struct sb_flag *fl = sb_flag_find(part, flags[f]);
+				if (fl && fl->value)
+					report_loopback(c, addr_source(c, fl->value, cmd, &where, 0), where,
+							fl->written);
+			}
+		}
+	}
+	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+		const struct sb_assign *a = sb_assign_at(c->m, i);
+		if (!strcmp(a->name, "MASTER_ADDR") && a->value)
+			report_loopback(c, addr_source(c, a->value, a->cmd, &where, 0), where, "MASTER_ADDR");
+	}
+}
+
+/* Names the environment of a job step holds without the script: what
+ * Slurm, MPI and the login set, and what torchrun sets for a worker. */
+static bool environment_name(const char *n)
+{
+	static const char *const prefixes[] = { "SLURM_", "SBATCH_", "SRUN_", "PMI_", "PMIX_", "OMPI_" };
+	static const char *const names[] = {
+		"HOME", "USER", "LOGNAME", "PATH", "PWD", "OLDPWD", "HOSTNAME", "SHELL", "TMPDIR",
+		"LANG", "CUDA_VISIBLE_DEVICES", "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE",
+		"GROUP_RANK", "NODE_RANK", "MASTER_ADDR", "MASTER_PORT", "RANDOM", "SECONDS", "LINENO",
+		"BASH_SOURCE", "UID", "EUID", "PPID", "BASHPID",
+	};
+	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(n, names[i]))
+			return true;
+	return false;
+}
+
+/* Whether the script says the name is an input: a comment names it, or
+ * a ${NAME:?}, ${NAME:-x} or ${NAME=x} reads it with care. */
+static bool documented_input(const struct sbc *c, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i < sb_comment_count(c->m); i++) {
+		const char *t = sb_comment_at(c->m, i)->text;
+		for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
+			bool left = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+			bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+			if (left && right)
+				return true;
+		}
+	}
+	return false;
+}
+
+static bool assigned_anywhere(const struct sbc *c, const char *name)
+{
+	for (size_t i = 0; i < sb_assign_count(c->m); i++)
+		if (!strcmp(sb_assign_at(c->m, i)->name, name))
+			return true;
+	return false;
+}
+
+/* The assigned name nearest to one never set (TP for TP_SIZE), or NULL. */
+static const char *near_name(const struct sbc *c, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = 3, n = strlen(name);
+	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+		const char *a = sb_assign_at(c->m, i)->name;
+		size_t an = strlen(a);
+		size_t d = text_edit_distance(name, n, a, an, 2);
+		if (d > 2 && an >= 2 && n >= 2 &&
+		    ((an < n && !strncmp(name, a, an) && name[an] == '_') ||
+		     (n < an && !strncmp(a, name, n) && a[n] == '_')))
+			d = 2; /* TP and TP_SIZE */
+		if (d < best_d && strcmp(a, name) != 0)
+			best = a, best_d = d;
+	}
+	return best;
+}
+
+/* A name that nothing sets, when cmd runs: the environment's, but not
+ * a variable any environment has, after no source or eval. */
+static bool never_set(const struct sbc *c, const char *name, const sb_cmd *cmd)
+{
+	struct sb_resolved r;
+	return sb_resolve(c->m, name, cmd, &r) == SB_RES_ENV && !r.after_source && r.var &&
+	       !strcmp(r.var, name) && !environment_name(name) && !assigned_anywhere(c, name) &&
+	       !documented_input(c, name);
+}
+
+/* ${NAME:-8}, ${NAME=8}, ${NAME:?...}, ${NAME+x}: the word reads NAME
+ * with a default or a check of its own. */
+static bool with_default(const sb_word *w, const char *name)
+{
+	size_t len, n = strlen(name);
+	const char *raw = sb_word_raw(w, &len);
+	for (size_t i = 0; i + 2 + n < len; i++)
+		if (raw[i] == '$' && raw[i + 1] == '{' && !strncmp(raw + i + 2, name, n) &&
+		    strchr(":-=?+", raw[i + 2 + n]))
+			return true;
+	return false;
+}
+
+static void report_never_set(struct sbc *c, const sb_cmd *cmd, const sb_word *w, const char *what,
+			     bool path)
+{
+	for (size_t r = 0; w && r < sb_word_ref_count(w); r++) {
+		const char *name = sb_word_ref(w, r);
+		if (!never_set(c, name, cmd) || with_default(w, name))
+			continue;
+		const char *near = near_name(c, name);
+		if (path && !near)
+			continue;
+		struct diag *g = sbc_report(c, R_SB2012, sb_word_span(w),
+			"$%s is never set: the %s %s is empty, and %s", name, what,
+			path ? "path" : "value",
+			path ? "the job reads or writes somewhere else than meant" : "the launcher's argument parser exits on every node");
+		if (near)
+			diag_set_help(g, "did you mean $%s, which the script sets?", near);
+		return;
+	}
+}
+
+/* The word after a flag's among a program's own arguments: its value,
+ * for a flag the table does not know (an unset $NAME there is no
+ * word at all at run time, so the chain could not give it as one). */
+static const sb_word *word_after(const sb_part *p, const sb_word *flag)
+{
+	for (size_t i = 0; i + 1 < sb_part_arg_count(p); i++)
+		if (sb_part_arg(p, i) == flag)
+			return sb_part_arg(p, i + 1);
+	return NULL;
+}
+
+/* SB2012 variable-never-set: the counts of srun and the launchers, the
+ * layout sizes and the checkpoint paths of the program they start. */
+static void variable_never_set(struct sbc *c, const sb_cmd *cmd)
+{
+	/* a script started on each node (by a batch script, or a launch
+	 * script by a wrapper) gets its environment from its starter */
+	if (c->per_node)
+		return;
+	static const char *const counts[] = {
+		"nodes", "ntasks", "ntasks-per-node", "nnodes", "nproc-per-node", "num-processes",
+	};
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++) {
+		const sb_part *p = sb_cmd_part(cmd, i);
+		enum sb_prog k = sb_part_kind(p);
+		if (k == SB_PROG_SRUN || k == SB_PROG_TORCHRUN || k == SB_PROG_LAUNCHER)
+			for (size_t f = 0; f < sizeof counts / sizeof counts[0]; f++) {
+				const struct sb_flag *fl = sb_flag_find(p, counts[f]);
+				if (fl && fl->value)
+					report_never_set(c, cmd, fl->value, fl->written, false);
+			}
+	}
+	/* The program's flags by every framework's table: an unquoted
+	 * $NAME that nothing sets leaves the chain unsure of its words, so
+	 * the layout reader (which needs the framework) would not look. */
+	const sb_part *entry = sb_cmd_find(cmd, SB_PROG_PYTHON);
+	if (!entry || (!sb_cmd_find(cmd, SB_PROG_TORCHRUN) && !sb_cmd_find(cmd, SB_PROG_LAUNCHER)))
+		return;
+	for (int fw = 0; fw < FW__COUNT; fw++) {
+		const struct fw_def *d = fw_def(fw);
+		for (size_t r = 0; r < d->nflags; r++) {
+			const struct fw_flag *row = &d->flags[r];
+			bool path = row->form == FW_DIR;
+			if (!path && (!row->read || row->form != FW_INT))
+				continue;
+			const struct sb_flag *fl = sb_flag_find(entry, row->flag);
+			const sb_word *w = !fl ? NULL : fl->value ? fl->value : word_after(entry, fl->word);
+			report_never_set(c, cmd, w, fl ? fl->written : "", path);
+		}
+	}
+}
+
+/* Why a file srun would exec cannot run: not executable, or no #!
+ * line; NULL when it can, or when it is not beside the script. */
+static const char *exec_fault(const struct sbc *c, const char *prog, char *path, size_t cap)
+{
+	const char *dir_end = strrchr(c->src->path, '/');
+	if (prog[0] == '/' || !c->src->path[0] || !strcmp(c->src->path, "-"))
+		return NULL;
+	snprintf(path, cap, "%.*s%s", dir_end ? (int)(dir_end - c->src->path + 1) : 0, c->src->path,
+		 strncmp(prog, "./", 2) ? prog : prog + 2);
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
+		return "it is not executable (Permission denied)";
+	char head[2] = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n = f ? fread(head, 1, 2, f) : 0;
+	if (f)
+		fclose(f);
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return "it has no #! line, so execve cannot run it (Exec format error)";
+	return NULL;
+}
+
+/* SB2013 srun-program-not-executable: what srun starts directly,
+ * a file beside the batch script. */
+static void srun_program_not_executable(struct sbc *c, const sb_cmd *cmd)
+{
+	size_t n = sb_cmd_part_count(cmd), i = 0;
+	while (i < n && sb_part_kind(sb_cmd_part(cmd, i)) != SB_PROG_SRUN)
+		i++;
+	while (++i < n && sb_part_kind(sb_cmd_part(cmd, i)) == SB_PROG_WRAPPER)
+		;
+	if (i >= n)
+		return;
+	const sb_part *p = sb_cmd_part(cmd, i);
+	enum sb_prog k = sb_part_kind(p);
+	const char *prog = sb_word_value(sb_part_program(p));
+	if ((k != SB_PROG_OTHER && k != SB_PROG_SCRIPT) || !prog || !strchr(prog, '.'))
+		return;
+	char path[4096];
+	const char *why = exec_fault(c, prog, path, sizeof path);
+	if (!why)
+		return;
+	struct diag *g = sbc_report(c, R_SB2013, sb_word_span(sb_part_program(p)),
+		"srun execs %s on every task, and %s", prog, why);
+	diag_set_help(g, "name its interpreter (srun python3 %s), or give it a #! line and chmod +x", prog);
+}
+
 void sbc_check_launch(struct sbc *c)
 {
 	multi_node_without_launcher(c);
@@ -286,8 +833,12 @@ void sbc_check_launch(struct sbc *c)
 			rendezvous(c, cmd, torch);
 		}
 		node_variable_in_batch_step(c, cmd);
+		variable_never_set(c, cmd);
+		srun_program_not_executable(c, cmd);
 	}
+	launch_in_sequence(c);
 	random_port(c);
+	rendezvous_loopback_address(c);
 	output_directory_missing(c);
 }
 

@@ -87,7 +87,9 @@ static void read_knobs(const struct sbc *c, const sb_cmd *cmd, const sb_part *en
 	for (int k = 0; k < FK__COUNT; k++) {
 		const sb_word *w = !last[k] ? NULL
 			: last[k]->value ? last[k]->value : sb_flag_next(entry, read_flag(fw, k));
-		if (!w || !sbc_word_int(c, w, cmd, &value[k]))
+		/* -1 is "from the checkpoint" (Megatron-DeepSpeed's eval
+		 * scripts): no size at all */
+		if (!w || !sbc_word_int(c, w, cmd, &value[k]) || value[k] < 0)
 			value[k] = 0;
 	}
 }
@@ -121,6 +123,12 @@ bool sbc_read_layout(const struct sbc *c, const sb_cmd *cmd, struct sbc_layout *
 		.layers = k[FK_LAYERS], .experts = k[FK_EXPERTS], .heads = k[FK_HEADS],
 		.groups = k[FK_GROUPS],
 	};
+	/* Megatron-DeepSpeed (a Megatron entry point given --deepspeed)
+	 * runs the pipeline with DeepSpeed's engine, which balances the
+	 * transformer layers over the stages unevenly (BLOOM: 70 layers on
+	 * 12 stages): no layer count to hold to PP. */
+	if (fw == FW_MEGATRON && sb_flag_find(entry, "deepspeed"))
+		s->l.layers = 0;
 	return true;
 }
 
@@ -162,6 +170,7 @@ static bool fixed_world(const struct sbc_layout *s)
  * the faults the rules below report. */
 struct script_check {
 	const struct sbc_layout *s;
+	const char *counts;   /* the node counts of a range that fail, or NULL */
 	struct layout l;
 	struct layout_faults fs;
 };
@@ -171,7 +180,13 @@ static void script_world_not_divisible(struct sbc *c, const struct script_check 
 {
 	const struct sbc_layout *s = k->s;
 	const struct layout_finding *f = layout_faults_get(&k->fs, LAYOUT_WORLD);
-	if (f)
+	if (f && k->counts)
+		sbc_report(c, R_SB2201, sbc_layout_span(s, FK_TP),
+			   "with %s nodes (the job runs on %lld to %lld), TP x PP x CP does not divide the world: at %lld, TP %lld x PP %lld x CP %lld = %lld and the world is %lld nodes x %lld processes = %lld",
+			   k->counts, c->per_node ? c->nodes : c->comp[0].min_nodes,
+			   c->per_node ? c->nodes_max : c->comp[0].max_nodes, s->nodes,
+			   s->l.tp, s->l.pp, s->l.cp, f->divisor, s->nodes, s->ppn, f->value);
+	else if (f)
 		sbc_report(c, R_SB2201, sbc_layout_span(s, FK_TP),
 			   "TP %lld x PP %lld x CP %lld = %lld does not divide the world of %lld nodes x %lld processes = %lld",
 			   s->l.tp, s->l.pp, s->l.cp, f->divisor, s->nodes, s->ppn, f->value);
@@ -272,22 +287,85 @@ static void script_processes_exceed_accelerators(struct sbc *c, const sb_cmd *cm
 			   catalog_is_neuron(c->it) ? "logical NeuronCores at this LNC" : "GPUs");
 }
 
+/* The node counts the batch step can see in $SLURM_JOB_NUM_NODES: each
+ * of an --nodes=MIN-MAX range (component 0's in a heterogeneous job),
+ * or the one count. At most MAX_COUNTS of them, the ends always. */
+#define MAX_COUNTS 64
+
+static size_t node_counts(const struct sbc *c, long long *out)
+{
+	long long lo = c->per_node ? c->nodes : c->comp ? c->comp[0].min_nodes : 0;
+	long long hi = c->per_node ? c->nodes_max : c->comp ? c->comp[0].max_nodes : 0;
+	if (lo < 1 || hi <= lo)
+		return 0;
+	size_t n = 0;
+	long long step = (hi - lo) / (MAX_COUNTS - 1) + 1;
+	for (long long v = lo; v < hi && n < MAX_COUNTS - 1; v += step)
+		out[n++] = v;
+	out[n++] = hi;
+	return n;
+}
+
+/* The counts at which a command's layout (its sizes computed from the
+ * node count, or --nnodes from $SLURM_JOB_NUM_NODES) does not divide
+ * the world: the first failing count is left in c->eval_nodes for the
+ * checks to report at, and the failing ones written as text. Returns
+ * false when every count holds, or the layout does not vary. */
+static bool failing_counts(struct sbc *c, const sb_cmd *cmd, char *text, size_t cap)
+{
+	long long counts[MAX_COUNTS];
+	size_t n = node_counts(c, counts), bad = 0, known = 0;
+	long long first = 0;
+	text[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		c->eval_nodes = counts[i];
+		struct sbc_layout s;
+		struct layout_finding f;
+		if (!sbc_read_layout(c, cmd, &s) || !fixed_world(&s))
+			continue;
+		known++;
+		if (sbc_world_fault(&s, s.nodes, &f) != LAYOUT_WORLD)
+			continue;
+		if (!bad++)
+			first = counts[i];
+		size_t len = strlen(text);
+		if (len + 24 < cap)
+			snprintf(text + len, cap - len, "%s%lld", len ? ", " : "", counts[i]);
+	}
+	/* "5, 7" reads "5 or 7" */
+	char *last = strrchr(text, ',');
+	if (last && strlen(text) + 4 < cap) {
+		memmove(last + 3, last + 1, strlen(last + 1) + 1);
+		memcpy(last, " or", 3);
+	}
+	c->eval_nodes = bad && bad < known ? first : 0;
+	return bad && bad < known;
+}
+
+static void check_command(struct sbc *c, const sb_cmd *cmd, const char *counts)
+{
+	struct sbc_layout s;
+	if (!sbc_read_layout(c, cmd, &s))
+		return;
+	struct script_check k = { .s = &s, .counts = counts };
+	k.l = fixed_world(&s) ? sbc_layout_at(&s, s.nodes) : s.l;
+	layout_faults_find(&k.l, &k.fs);
+	script_world_not_divisible(c, &k);
+	script_data_parallel_flag(c, &k);
+	script_global_batch(c, &k);
+	script_layers_not_divisible(c, &k);
+	script_experts_not_divisible(c, &k);
+	script_heads_not_divisible(c, &k);
+}
+
 void sbc_check_parallel(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
-		struct sbc_layout s;
+		char counts[256];
 		script_processes_exceed_accelerators(c, cmd);
-		if (!sbc_read_layout(c, cmd, &s))
-			continue;
-		struct script_check k = { .s = &s };
-		k.l = fixed_world(&s) ? sbc_layout_at(&s, s.nodes) : s.l;
-		layout_faults_find(&k.l, &k.fs);
-		script_world_not_divisible(c, &k);
-		script_data_parallel_flag(c, &k);
-		script_global_batch(c, &k);
-		script_layers_not_divisible(c, &k);
-		script_experts_not_divisible(c, &k);
-		script_heads_not_divisible(c, &k);
+		bool some = failing_counts(c, cmd, counts, sizeof counts);
+		check_command(c, cmd, some ? counts : NULL);
+		c->eval_nodes = 0;
 	}
 }

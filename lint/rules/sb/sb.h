@@ -42,15 +42,25 @@ struct sbc {
 	long long nodes, nodes_max, batch_nodes;
 	long long tasks_per_node;           /* --ntasks-per-node; 0 unknown */
 	bool per_node;                      /* started on every node by a batch script */
+	/* The node count $SLURM_JOB_NUM_NODES holds for the check that
+	 * evaluates the script at each count the job can run with; 0:
+	 * batch_nodes (or nodes, for a per-node script). */
+	long long eval_nodes;
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
 	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
 };
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* A literal integer value of a word (resolving $NAME through the model
- * when it can); false when unknown. */
+/* The integer value of a word: a literal, $NAME through the model
+ * (the Slurm node-count variables at eval_nodes), or $(( )) of those;
+ * false when unknown. */
 bool sbc_word_int(const struct sbc *c, const sb_word *w, const sb_cmd *at, long long *out);
+/* The values a word can take: one number as sbc_word_int gives it, or
+ * the interval of a $(( )) over $RANDOM (0 to 32767); *random when it
+ * reads $RANDOM. False when unknown. */
+bool sbc_word_range(const struct sbc *c, const sb_word *w, const sb_cmd *at, long long *lo,
+		    long long *hi, bool *random);
 /* The literal value a variable holds for the whole job (the last plain
  * or exported assignment), or NULL. */
 const char *sbc_env_value(const struct sbc *c, const char *name, const struct sb_assign **where);

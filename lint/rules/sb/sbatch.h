@@ -26,7 +26,8 @@ struct sb_programs {
  * unpaired) gives the queue, instance type and storage the cross-checks
  * need. caller, when not NULL, is the model of a batch script among the
  * inputs that starts this one with srun on every node: its allocation
- * applies, and what runs here already runs under srun. */
+ * applies, and what runs here already runs under srun (a launch script
+ * passes its own). */
 void sbatch_lint(struct source *script, const sb_model *m, const struct cluster *cluster,
 		 const sb_model *caller, struct diag_list *diags);
 /* The same against a target's Slurm (and ParallelCluster, for what the
@@ -43,6 +44,12 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 /* Whether `caller` starts a script at `path` (relative to the caller's
  * directory, caller_path) with srun. */
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path);
+/* Whether a script runs a launcher itself: torchrun (or python -m
+ * torch.distributed.run), accelerate launch, deepspeed or mpirun. A
+ * shell script without #SBATCH that does is a launch script, linted with
+ * caller = its own model (started on each node, its world from its own
+ * flags). */
+bool sbatch_runs_launcher(const sb_model *m);
 /* Whether `caller` starts, with srun, a script by an absolute path (the
  * path it is deployed at, /fsx/job/train.sh) whose basename is path's;
  * *entry and *at: that path and where the caller names it. */

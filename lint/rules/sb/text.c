@@ -1,7 +1,9 @@
 /* SB0xxx: what sbatch and bash read differently from what the author
  * meant: late #SBATCH lines, lost continuations, backslash-space,
- * look-alike characters, and text the model cannot parse. */
+ * look-alike characters, DOS line endings, and text bash or sbatch
+ * refuses (the script, a string it runs, an #SBATCH line). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sb.h"
@@ -165,10 +167,30 @@ static size_t continuation_point(struct source *src, uint32_t line)
 	return (size_t)(prev - src->text) + len;
 }
 
+/* A line that ends in a backslash and a carriage return: it was meant
+ * to continue, and a DOS line ending (SB0007) broke it, not a lost
+ * backslash. */
+static bool ends_backslash_cr(struct source *src, uint32_t line)
+{
+	size_t len;
+	const char *s = line ? source_line(src, line, &len) : NULL;
+	/* source_line leaves the carriage return out */
+	return s && len && s[len - 1] == '\\' && s + len < src->text + src->len && s[len] == '\r';
+}
+
+static bool ends_cr(struct source *src, uint32_t line)
+{
+	size_t len;
+	const char *s = source_line(src, line, &len);
+	return s && s + len < src->text + src->len && s[len] == '\r';
+}
+
 /* SB0002 lost-continuation */
 static void lost_continuation(struct sbc *c, const struct sb_fact *f)
 {
 	struct sb_span prev = sb_cmd_span(f->prev);
+	if (ends_backslash_cr(c->src, prev.end_line))
+		return;
 	struct diag *g = sbc_report(c, R_SB0002, f->span,
 		"this line starts with a flag, but line %u does not end with a backslash: bash runs it as a command of its own",
 		prev.end_line);
@@ -247,9 +269,83 @@ static void script_parse_problem(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_problem_count(c->m); i++) {
 		const struct sb_problem *p = sb_problem_at(c->m, i);
-		sbc_report(c, R_SB0005, p->span, "%s; the checks that need the whole script are skipped",
-			   p->msg);
+		if (p->scope != SB_SCOPE_SCRIPT || p->kind == SB_PROB_HEREDOC_UNTERMINATED)
+			continue;
+		struct diag *g = sbc_report(c, R_SB0005, p->span, "%s", p->msg);
+		if (ends_cr(c->src, p->span.line))
+			diag_set_help(g, "the line ends in a carriage return, which bash reads as part of its last word (DOS line endings: SB0007)");
+		else
+			diag_set_help(g, "bash refuses the whole script; the statements around this one were checked");
 	}
+}
+
+/* SB0006 heredoc-unterminated */
+static void heredoc_unterminated(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_problem_count(c->m); i++) {
+		const struct sb_problem *p = sb_problem_at(c->m, i);
+		if (p->scope != SB_SCOPE_SCRIPT || p->kind != SB_PROB_HEREDOC_UNTERMINATED)
+			continue;
+		struct diag *g = sbc_report(c, R_SB0006, p->span,
+			"this here-document's delimiter line never comes: bash reads the rest of the file as its text");
+		diag_set_help(g, "end it with a line holding only the delimiter (tabs before it only with <<-)");
+	}
+}
+
+/* SB0008 string-parse-problem */
+static void string_parse_problem(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_problem_count(c->m); i++) {
+		const struct sb_problem *p = sb_problem_at(c->m, i);
+		if (p->scope != SB_SCOPE_STRING || p->kind == SB_PROB_HEREDOC_UNTERMINATED)
+			continue;
+		struct diag *g = sbc_report(c, R_SB0008, p->span,
+			"%s, in text bash parses only when it runs it", p->msg);
+		diag_set_help(g, "the command fails when it runs; fix the string's shell syntax");
+	}
+}
+
+/* SB0009 directive-unmatched-quote */
+static void directive_unmatched_quote(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_problem_count(c->m); i++) {
+		const struct sb_problem *p = sb_problem_at(c->m, i);
+		if (p->scope == SB_SCOPE_DIRECTIVE)
+			sbc_report(c, R_SB0009, p->span, "%s", p->msg);
+	}
+}
+
+/* SB0007 dos-line-endings: one finding for the file, its fix the text
+ * between the first and the last carriage return without them. */
+static void dos_line_endings(struct sbc *c)
+{
+	const char *s = c->src->text;
+	size_t n = c->src->len, first = SIZE_MAX, last = 0, lines = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (s[i] != '\r' || s[i + 1] != '\n')
+			continue;
+		if (first == SIZE_MAX)
+			first = i;
+		last = i;
+		lines++;
+	}
+	if (!lines)
+		return;
+	uint32_t line, col;
+	source_locate(c->src, first, &line, &col);
+	struct sb_span at = { line, col, line, col + 1, first, first + 1 };
+	struct diag *g = sbc_report(c, R_SB0007, at,
+		"the file has DOS line endings (CRLF, %zu line%s): sbatch refuses it", lines,
+		lines == 1 ? "" : "s");
+	diag_set_help(g, "save it with Unix line endings (dos2unix)");
+	char *fixed = xmalloc(last - first + 1);
+	size_t k = 0;
+	for (size_t i = first; i <= last; i++)
+		if (s[i] != '\r' || s[i + 1] != '\n')
+			fixed[k++] = s[i];
+	fixed[k] = '\0';
+	diag_set_fix_bytes(g, first, last + 1, fixed);
+	free(fixed);
 }
 
 void sbc_check_text(struct sbc *c)
@@ -259,4 +355,8 @@ void sbc_check_text(struct sbc *c)
 	quoted_backslashes(c);
 	lookalikes(c);
 	script_parse_problem(c);
+	heredoc_unterminated(c);
+	string_parse_problem(c);
+	directive_unmatched_quote(c);
+	dos_line_endings(c);
 }

@@ -1,0 +1,3 @@
+import sys
+
+print("staging", sys.argv[1:])

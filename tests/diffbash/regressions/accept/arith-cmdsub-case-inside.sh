@@ -1,0 +1,2 @@
+#!/bin/bash
+echo $(( $(case a in a) echo 1;; esac) ))

@@ -1,0 +1,2 @@
+#!/bin/bash
+case x in (esac) ;; esac

@@ -1,0 +1,5 @@
+#!/bin/bash
+x=$(cat <<EOF) rest
+body )
+EOF
+echo after

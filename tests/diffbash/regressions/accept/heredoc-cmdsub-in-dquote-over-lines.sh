@@ -1,0 +1,5 @@
+#!/bin/bash
+echo "$(cat <<C)]
+body
+C
+" rest

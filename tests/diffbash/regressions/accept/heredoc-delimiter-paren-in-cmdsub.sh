@@ -1,0 +1,5 @@
+#!/bin/bash
+x=$(cat <<EOF
+a
+EOF)
+echo after

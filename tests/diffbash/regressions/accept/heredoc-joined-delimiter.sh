@@ -1,0 +1,6 @@
+#!/bin/bash
+cat <<EOF
+a \
+EOF
+b
+EOF

@@ -1,0 +1,7 @@
+#!/bin/bash
+x=$(cat <<EOF) $(cat <<F)
+1
+EOF
+2
+F
+echo ok

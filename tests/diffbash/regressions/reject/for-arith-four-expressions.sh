@@ -1,0 +1,2 @@
+#!/bin/bash
+for ((a;b;c;d)); do :; done

@@ -1,0 +1,2 @@
+#!/bin/bash
+declare a=(b=(c))
