@@ -22,7 +22,17 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # -MMD -MP: each object records the headers it read, so editing a header
 # rebuilds exactly the objects that include it.
 CFLAGS  += $(WARN) $(OPT) $(DEFS) -MMD -MP $(PKG_CFLAGS)
+# The three libraries link statically when their archives are there
+# (Debian's -dev packages ship them): a run then maps and relocates none
+# of them, which was a quarter of a small lint's start-up
+# (docs/performance.md), and the binary needs nothing but libc.
+STATIC_LIBS := $(shell for l in cyaml yaml pcre2-8; do f=$$($(CC) -print-file-name=lib$$l.a); \
+                 [ -f "$$f" ] || echo missing; done)
+ifeq ($(STATIC_LIBS),)
+LDLIBS  += -Wl,-Bstatic $(PKG_LIBS) -Wl,-Bdynamic
+else
 LDLIBS  += $(PKG_LIBS)
+endif
 
 # Layers, lowest first; a folder sees only itself and what it may build
 # on (docs/design.md, "Layout"), so an upward #include does not compile.
@@ -117,8 +127,10 @@ build/host/catalog_gen: tools/catalog_gen.c core/facts/catalog.h
 	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
 EMBED_SRC := tools/embed.c core/yaml/yamldoc.c core/yaml/yamldoc_load.c core/yaml/yamldoc_scalar.c \
+             core/yaml/tmpl.c core/yaml/schema_compile.c core/text.c core/regex.c \
              core/buf.c core/xalloc.c
-build/host/embed: $(EMBED_SRC) core/yaml/yamldoc.h core/yaml/yamldoc_image.h core/yaml/yamldoc_internal.h
+build/host/embed: $(EMBED_SRC) core/yaml/yamldoc.h core/yaml/yamldoc_image.h core/yaml/yamldoc_internal.h \
+                  core/yaml/schema_internal.h core/yaml/schema.h
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(INC_core/yaml) $(PKG_CFLAGS) -o $@ $(EMBED_SRC) $(PKG_LIBS)
 

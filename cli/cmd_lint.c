@@ -1,12 +1,14 @@
 /* trainforge lint [OPTIONS] [PATH...], and trainforge diff OLD NEW: the
  * same run, with the old version of one cluster config given by a file
  * and only the change findings selected. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "fileio.h"
 #include "settings.h"
 #include "fix.h"
 #include "format.h"
@@ -28,11 +30,15 @@ struct lint_cli {
 	struct target base_target;    /* --target over the default, without files */
 	char **paths;
 	int n_paths;
+	struct tmpl_defs defines;     /* --env-file, then --define over them */
+	struct tmpl_defs env;         /* --env-file's, kept apart until the end */
 };
 
 static const char lint_usage[] =
 	"usage: trainforge lint [OPTIONS] [PATH...]\n"
-	"  PATH: files, directories (walked recursively), or - for stdin (default: .)\n"
+	"  PATH: files, directories (walked recursively, as .gitignore allows), or - for stdin\n"
+	"        (default: .)\n"
+	"      --no-ignore        walk what .gitignore and .git/info/exclude leave out too\n"
 	"  -f, --format FMT       text (default), concise, json, jsonl, sarif, github, checkstyle\n"
 	"                         sarif: SARIF 2.1.0 for GitHub code scanning (upload-sarif)\n"
 	"      --kind KIND        auto (default), pcluster, jobspec, sbatch\n"
@@ -49,6 +55,9 @@ static const char lint_usage[] =
 	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
 	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
 	TARGETS_USAGE
+	"Templates (${VAR}, {{ var }}, <VALUE>: unknown values, not wrong ones):\n"
+	"      --define NAME=VALUE  check as if rendered with this value (repeatable)\n"
+	"      --env-file FILE    NAME=VALUE lines, as --define (repeatable; --define wins)\n"
 	"      --color WHEN       auto (default), always, never\n"
 	"  -q, --quiet            no summary on stderr\n"
 	"Configuration (.trainforge.yaml, found from each file's directory up to the\n"
@@ -149,6 +158,30 @@ static int set_option(struct lint_cli *c, const char *flag, const char *v)
 		if (*end || !*v || n == 0)
 			return bad_value(flag, v);
 		c->opt.max_bytes = (size_t)n;
+	} else if (!strcmp(flag, "--define")) {
+		const char *why;
+		if (!tmpl_defs_parse(&c->defines, v, &why)) {
+			fprintf(stderr, "trainforge: invalid value '%s' for --define: %s\n", v, why);
+			return EXIT_TROUBLE;
+		}
+	} else if (!strcmp(flag, "--env-file")) {
+		size_t len;
+		bool too_big;
+		uint32_t bad = 0;
+		char *text = file_read(v, TF_DEFAULT_MAX_BYTES, &len, &too_big);
+		if (!text || too_big) {
+			fprintf(stderr, "trainforge: --env-file %s: %s\n", v,
+				text ? "too large" : strerror(errno));
+			free(text);
+			return EXIT_TROUBLE;
+		}
+		bool ok = tmpl_defs_read_env(&c->env, text, len, &bad);
+		free(text);
+		if (!ok) {
+			fprintf(stderr, "trainforge: --env-file %s:%u: not NAME=VALUE, export NAME=VALUE, a # comment or blank\n",
+				v, bad);
+			return EXIT_TROUBLE;
+		}
 	} else if (!strcmp(flag, "--color")) {
 		if (!strcmp(v, "auto"))
 			c->color = -1;
@@ -193,6 +226,8 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 			c->unsafe_fixes = true;
 		} else if (!strcmp(a, "--diff")) {
 			c->diff = true;
+		} else if (!strcmp(a, "--no-ignore")) {
+			c->opt.no_ignore = true;
 		} else {
 			char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
 			const char *value;
@@ -214,6 +249,15 @@ static int parse_args(struct lint_cli *c, int argc, char **argv)
 		fputs("trainforge: --isolated and --config cannot be used together\n", stderr);
 		return EXIT_TROUBLE;
 	}
+	/* --define wins over every --env-file */
+	struct tmpl_defs both = { 0 };
+	tmpl_defs_copy(&both, &c->env);
+	tmpl_defs_copy(&both, &c->defines);
+	tmpl_defs_free(&c->env);
+	tmpl_defs_free(&c->defines);
+	c->defines = both;
+	if (c->defines.len)
+		c->opt.defines = &c->defines;
 	for (int i = 0; c->fix && !c->diff && i < c->n_paths; i++)
 		if (!strcmp(c->paths[i], "-")) {
 			fputs("trainforge: --fix cannot rewrite stdin; use --diff\n", stderr);
@@ -364,10 +408,13 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 	char *paths[argc + 1];
 	c.paths = paths;
 	int rc = parse_args(&c, argc, argv);
-	if (rc)
+	if (!rc && c.diff_mode)
+		rc = diff_paths(&c, mode);
+	if (rc) {
+		tmpl_defs_free(&c.defines);
+		tmpl_defs_free(&c.env);
 		return rc;
-	if (c.diff_mode && (rc = diff_paths(&c, mode)))
-		return rc;
+	}
 	if (!c.n_paths)
 		paths[c.n_paths++] = ".";
 	/* settings files report to the CLI, which prints before the findings */
@@ -376,6 +423,7 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 	if (!cfg) {
 		trouble_flush(&trouble, stderr);
 		trouble_free(&trouble);
+		tmpl_defs_free(&c.defines);
 		return EXIT_TROUBLE;
 	}
 	c.opt.options_for = settings_options_for;
@@ -385,6 +433,7 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 		trouble_flush(&trouble, stderr);
 		trouble_free(&trouble);
 		settings_free(cfg);
+		tmpl_defs_free(&c.defines);
 		return rc;
 	}
 	struct lint_run run;
@@ -420,6 +469,7 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 	lint_run_fini(&run);
 	settings_free(cfg);
 	trouble_free(&trouble);
+	tmpl_defs_free(&c.defines);
 	return rc;
 }
 

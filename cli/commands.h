@@ -14,5 +14,6 @@ int cmd_docs(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_lsp(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+int cmd_instances(int argc, char **argv);
 
 #endif

@@ -29,11 +29,12 @@ static const struct {
 	{ "lint", cmd_lint, "check ParallelCluster configs and job specs (files, directories, - for stdin)" },
 	{ "diff", cmd_diff, "review a cluster config change as pcluster update-cluster would: diff OLD NEW" },
 	{ "rules", cmd_rules, "list every rule: ID, name, default level, summary" },
+	{ "instances", cmd_instances, "list the instance catalog: accelerators, memory, EFA, prices with their sources" },
 	{ "explain", cmd_explain, "explain a rule: why it matters, a bad and a good example, how to suppress it" },
 	{ "docs", cmd_docs, "print the rules reference: trainforge docs rules > docs/rules.md" },
 	{ "init", cmd_init, "write a commented .trainforge.yaml and a starter job spec; print a pre-commit stanza" },
 	{ "schema", cmd_schema, "print a JSON Schema for editors: jobspec or parallelcluster" },
-	{ "lsp", cmd_lsp, "run a language server on stdio (diagnostics only)" },
+	{ "lsp", cmd_lsp, "run a language server on stdio (diagnostics and their fixes)" },
 	{ "version", cmd_version, "print the version" },
 };
 

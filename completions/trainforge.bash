@@ -5,7 +5,7 @@ _trainforge() {
 	prev=${COMP_WORDS[COMP_CWORD-1]}
 	cmd=${COMP_WORDS[1]}
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W "lint diff gen plan rules explain docs schema init lsp version" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "lint diff gen plan rules instances explain docs schema init lsp version" -- "$cur")
 		return
 	fi
 	case $prev in
@@ -14,6 +14,9 @@ _trainforge() {
 	--kind) mapfile -t COMPREPLY < <(compgen -W "auto pcluster jobspec sbatch" -- "$cur"); return ;;
 	--shellcheck) mapfile -t COMPREPLY < <(compgen -W "auto off required" -- "$cur"); return ;;
 	--color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur"); return ;;
+	--family)
+		mapfile -t COMPREPLY < <(compgen -W "$(trainforge instances 2>/dev/null | awk 'NR > 1 && /\./ {sub(/\..*/, "", $1); print $1}' | sort -u)" -- "$cur")
+		return ;;
 	--select|--ignore)
 		mapfile -t COMPREPLY < <(compgen -W "ALL PC JS SB LN SC $(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur")
 		return ;;
@@ -28,15 +31,16 @@ _trainforge() {
 	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster tco --target --all-releases" -- "$cur") ;;
 	docs) mapfile -t COMPREPLY < <(compgen -W "rules update-policy versions" -- "$cur") ;;
 	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
+	instances) mapfile -t COMPREPLY < <(compgen -W "--family --format" -- "$cur") ;;
 	lint)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target --define --env-file --no-ignore" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;
 	diff)
 		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --stdin-filename --config --isolated --color --quiet --max-file-size --target" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --stdin-filename --config --isolated --color --quiet --max-file-size --target --define --env-file" -- "$cur")
 		else
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		fi ;;

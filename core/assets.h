@@ -7,12 +7,14 @@
 #include <stddef.h>
 
 struct yd_image;
+struct sch_table;
 
 struct asset {
 	const char *name;             /* file name, e.g. "parallelcluster.schema.json" */
 	const char *text;             /* the file as written */
 	size_t len;
 	const struct yd_image *image; /* its parsed tree */
+	const struct sch_table *schema; /* a JSON Schema's compiled objects, or NULL */
 };
 
 extern const struct asset assets[];

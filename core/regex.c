@@ -7,10 +7,23 @@
 
 #include "xalloc.h"
 
+/* JIT compiling costs as much as a few hundred interpreted matches of the
+ * short patterns a schema has: a pattern is JIT compiled once it has been
+ * used this often (a large config), never for the few uses of a small
+ * one, whose run is mostly start-up. */
+enum { JIT_AFTER = 256 };
+
 struct regex {
 	pcre2_code *code;
-	pcre2_match_data *match;
+	unsigned uses;
 };
+
+/* One match data for every pattern: a match only says yes or no, and
+ * PCRE2 keeps its backtracking frames (20 KiB and up) in the match data,
+ * so that one set serves every pattern instead of one set each. Freed
+ * with the last pattern. */
+static pcre2_match_data *shared_match;
+static size_t live;
 
 static bool jit_wanted(void)
 {
@@ -30,26 +43,31 @@ struct regex *regex_new(const char *pattern, size_t len, char *err, size_t errca
 		snprintf(err, errcap, "%s at offset %zu", (char *)msg, (size_t)where);
 		return NULL;
 	}
-	if (jit_wanted())
-		pcre2_jit_compile(c, PCRE2_JIT_COMPLETE); /* falls back if absent */
+	if (!shared_match && !(shared_match = pcre2_match_data_create(1, NULL)))
+		xalloc_die();
 	struct regex *re = xmalloc(sizeof *re);
 	re->code = c;
-	re->match = pcre2_match_data_create_from_pattern(c, NULL);
-	if (!re->match)
-		xalloc_die();
+	re->uses = 0;
+	live++;
 	return re;
 }
 
 bool regex_match(struct regex *re, const char *s, size_t len)
 {
-	return pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, re->match, NULL) >= 0;
+	if (++re->uses == JIT_AFTER && jit_wanted())
+		pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE); /* falls back if absent */
+	/* >= 0: 0 is a match whose groups the one-pair data cannot hold */
+	return pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, shared_match, NULL) >= 0;
 }
 
 void regex_free(struct regex *re)
 {
 	if (!re)
 		return;
-	pcre2_match_data_free(re->match);
 	pcre2_code_free(re->code);
 	free(re);
+	if (--live == 0) {
+		pcre2_match_data_free(shared_match);
+		shared_match = NULL;
+	}
 }

@@ -1,4 +1,5 @@
-/* PCRE2 patterns compiled once, on first use, with JIT where available
+/* PCRE2 patterns compiled once, on first use, and JIT compiled (where
+ * available) once they are used often enough to pay for it
  * (TRAINFORGE_NO_JIT=1 turns JIT off, as valgrind needs). */
 #ifndef TF_REGEX_H
 #define TF_REGEX_H

@@ -33,7 +33,9 @@ static void source_map_lines(struct source *src)
 	size_t cap = 0, n = 0;
 	uint32_t *v = NULL;
 	v = xgrow(v, &cap, 1, sizeof *v);
-	v[n++] = 0;
+	/* a byte-order mark is not part of line 1: columns start after it,
+	 * as editors and the YAML loader count them */
+	v[n++] = src->len >= 3 && memcmp(src->text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
 	for (size_t i = 0; i < src->len; i++) {
 		if (src->text[i] == '\n' && i + 1 < src->len) {
 			v = xgrow(v, &cap, n + 1, sizeof *v);
@@ -71,6 +73,8 @@ void source_locate(struct source *src, size_t offset, uint32_t *line,
 			hi = mid;
 	}
 	*line = (uint32_t)lo + 1;
+	if (offset < src->lines[lo])
+		offset = src->lines[lo]; /* inside the byte-order mark */
 	*col = (uint32_t)utf8_count(src->text + src->lines[lo],
 				    offset - src->lines[lo]) + 1;
 }

@@ -18,7 +18,12 @@ static bool spec_unknown_instance(const struct spec *spec, struct diag_list *dia
 		struct diag *d = spec_report(spec, diags, R_JS1001, key,
 			"%s is not in the instance catalog; its accelerators, EFA and cost are unknown",
 			type);
-		diag_set_help(d, "choose a type from `trainforge rules`' catalog, e.g. trn2.48xlarge or p5.48xlarge");
+		char near[64];
+		catalog_check_name(type, strlen(type), near, sizeof near);
+		if (near[0])
+			diag_set_help(d, "did you mean '%s'? (`trainforge instances` lists the catalog)", near);
+		else
+			diag_set_help(d, "choose a type the catalog describes (`trainforge instances` lists them), e.g. trn2.48xlarge or p5.48xlarge");
 		return false;
 	}
 	char suggestion[64];

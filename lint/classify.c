@@ -5,11 +5,16 @@
  * (by its name or its #! line) is no batch script, whatever text it
  * holds: Python that writes batch scripts carries #SBATCH lines in its
  * strings. A template (train.sbatch.j2) is the kind of the name under
- * its template suffix; its tags are masked for the model (template.c). */
+ * its template suffix; its tags are masked for the model (template.c).
+ * A top-level key that is a near miss of a kind's marker (Headnode,
+ * Schedulling, trainforg) makes the file that kind too: a typo must not
+ * turn a broken config into a file of no kind that passes (its schema
+ * then reports the key, with a did-you-mean). */
 #include <stdio.h>
 #include <string.h>
 
 #include "lint_internal.h"
+#include "text.h"
 
 /* Template suffixes; the name under one decides the kind. */
 static const char *const template_suffixes[] = {
@@ -236,6 +241,25 @@ bool lint_not_shell(const struct source *src, char *why, size_t size)
 	return true;
 }
 
+enum { NEAR_MISS = 2 }; /* edits, ASCII case folded: Headnode, Schedulling */
+
+/* Whether a top-level key is marker or a near miss of it. The scan is
+ * bounded: markers are looked for among the first keys only. */
+static bool has_marker(const yamldoc *doc, yd_node root, const char *marker)
+{
+	if (yd_get_key(doc, root, marker))
+		return true;
+	size_t ml = strlen(marker);
+	for (size_t i = 0; i < yd_len(doc, root) && i < 64; i++) {
+		size_t len;
+		const char *k = yd_str(doc, yd_key(doc, root, i), &len);
+		if (k && len + NEAR_MISS >= ml && len <= ml + NEAR_MISS &&
+		    text_edit_distance(k, len, marker, ml, NEAR_MISS) <= NEAR_MISS)
+			return true;
+	}
+	return false;
+}
+
 enum file_kind lint_classify_yaml(const yamldoc *doc)
 {
 	yd_node root = yd_root(doc);
@@ -244,6 +268,10 @@ enum file_kind lint_classify_yaml(const yamldoc *doc)
 	if (yd_get_key(doc, root, "HeadNode") && yd_get_key(doc, root, "Scheduling"))
 		return KIND_PCLUSTER;
 	if (yd_get_key(doc, root, "trainforge"))
+		return KIND_JOBSPEC;
+	if (has_marker(doc, root, "HeadNode") && has_marker(doc, root, "Scheduling"))
+		return KIND_PCLUSTER;
+	if (has_marker(doc, root, "trainforge"))
 		return KIND_JOBSPEC;
 	return KIND_UNKNOWN;
 }

@@ -23,6 +23,10 @@ struct edit {
  * range each replaces) when they report; safety is the rule's. */
 static bool edit_for(const struct diag *d, bool unsafe, struct edit *e)
 {
+	if (unsafe && d->alt) { /* the unsafe fix beside a safe one goes further */
+		*e = (struct edit){ d->alt->start, d->alt->end, d->alt->text, strlen(d->alt->text) };
+		return true;
+	}
 	if (!d->fix || (!d->fix_safe && !unsafe))
 		return false;
 	*e = (struct edit){ d->fix_start, d->fix_end, d->fix, strlen(d->fix) };
@@ -31,7 +35,7 @@ static bool edit_for(const struct diag *d, bool unsafe, struct edit *e)
 
 bool fix_available(const struct diag *d, bool *safe)
 {
-	*safe = d->fix_safe;
+	*safe = d->fix_safe && !d->alt;
 	return d->fix != NULL;
 }
 

@@ -45,7 +45,8 @@ bool fix_write(const struct fix_result *r, struct trouble *trouble);
 /* A unified diff of every changed file (a/PATH, b/PATH: patch -p1). */
 void fix_diff(const struct fix_result *r, FILE *out);
 
-/* Whether diagnostic d has a fix, and whether it is safe. */
+/* Whether diagnostic d has a fix, and whether --fix does all it can
+ * (false when it needs --unsafe-fixes, or has an unsafe one beside). */
 bool fix_available(const struct diag *d, bool *safe);
 
 /* Unified diff of two texts under one path (fix_diff.c). */

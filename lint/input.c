@@ -1,5 +1,6 @@
-/* Reading inputs: files, directory trees and stdin, with the size limit
- * applied before a byte is held, and every failure reported. */
+/* Reading inputs: files, directory trees (honouring .gitignore:
+ * gitignore.h) and stdin, with the size limit applied before a byte is
+ * held, and every failure reported. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "gitignore.h"
 #include "lint_internal.h"
 #include "ln.h"
 #include "xalloc.h"
@@ -34,13 +36,18 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void lint_dir(struct lint_run *run, const char *path, unsigned depth)
+/* A directory of a walk: rel is its path from the repository root (NULL
+ * outside one, or with --no-ignore), for g's patterns. */
+static void lint_dir(struct lint_run *run, const char *path, const char *rel, unsigned depth,
+		     struct gitignore *g)
 {
 	DIR *dir = opendir(path);
 	if (!dir) {
 		lint_io_error(run, path, strerror(errno));
 		return;
 	}
+	if (rel)
+		gitignore_enter(g, path, rel);
 	char **names = NULL;
 	size_t n = 0, cap = 0;
 	struct dirent *e;
@@ -58,17 +65,41 @@ static void lint_dir(struct lint_run *run, const char *path, unsigned depth)
 		char *child = xmalloc(len);
 		bool slash = path[strlen(path) - 1] == '/';
 		snprintf(child, len, "%s%s%s", path, slash ? "" : "/", names[i]);
+		char *child_rel = NULL;
+		if (rel) {
+			size_t rl = strlen(rel) + strlen(names[i]) + 2;
+			child_rel = xmalloc(rl);
+			snprintf(child_rel, rl, "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		}
 		struct stat st;
 		if (lstat(child, &st) == 0) {
-			if (S_ISDIR(st.st_mode) && depth < WALK_MAX_DEPTH)
-				lint_dir(run, child, depth + 1);
+			bool is_dir = S_ISDIR(st.st_mode);
+			if (child_rel && gitignore_ignored(g, child_rel, is_dir))
+				; /* ignored: not entered, not read */
+			else if (is_dir && depth < WALK_MAX_DEPTH)
+				lint_dir(run, child, child_rel, depth + 1, g);
 			else if (S_ISREG(st.st_mode) && lint_candidate(child))
 				read_file(run, child, false);
 		}
+		free(child_rel);
 		free(child);
 		free(names[i]);
 	}
 	free(names);
+	if (rel)
+		gitignore_leave(g);
+}
+
+/* A directory named on the command line: walked even when its own
+ * repository ignores it, below it as its .gitignore files say. */
+static void walk(struct lint_run *run, const char *path)
+{
+	struct gitignore g;
+	char *rel = run->opt->no_ignore ? NULL : gitignore_open(&g, path);
+	lint_dir(run, path, rel, 0, &g);
+	if (rel)
+		gitignore_close(&g);
+	free(rel);
 }
 
 static void read_file(struct lint_run *run, const char *path, bool named)
@@ -86,7 +117,7 @@ static void read_file(struct lint_run *run, const char *path, bool named)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
-		lint_dir(run, path, 0);
+		walk(run, path);
 		return;
 	}
 	if (!S_ISREG(st.st_mode)) {

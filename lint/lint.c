@@ -45,6 +45,8 @@ void lint_run_fini(struct lint_run *run)
 		sb_free(f->model);
 		lint_template_free(f->tmpl);
 		yamldoc_free(f->doc);
+		yamldoc_free(f->as_written);
+		tmpl_free(&f->yaml_tmpl);
 		source_free(f->src);
 		free(f);
 	}
@@ -171,10 +173,7 @@ static const bool *directive_rules(const bool *enabled, bool reviewed, bool out[
 static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 {
 	struct source *src = f->src;
-	enum file_kind kind = run->opt->kind;
-	f->doc = yamldoc_parse(src->text, src->len, NULL);
-	if (kind == KIND_AUTO)
-		kind = lint_classify_yaml(f->doc);
+	enum file_kind kind = lint_parse_yaml(run, f, run->opt->kind);
 	if (kind == KIND_UNKNOWN && !f->named)
 		return;
 	run->files_checked++;
@@ -183,12 +182,15 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	 * as YAML: a named README gets the note, not syntax errors */
 	bool yaml = kind != KIND_UNKNOWN || lint_yaml_name(src->path) || run->opt->kind != KIND_AUTO;
 	if (yaml)
-		ln_yaml_issues(&run->diags, src, f->doc, kind);
+		ln_yaml_issues(&run->diags, src, f->doc, kind, &f->yaml_tmpl);
 	f->complete = !yamldoc_broken(f->doc) || !yaml;
 	const struct lint_options *opt = lint_options_of(run, src);
+	if (kind != KIND_UNKNOWN && f->complete)
+		ln_template_placeholders(&run->diags, src, &f->yaml_tmpl);
 	bool reviewed = false;
 	if (kind == KIND_PCLUSTER && f->complete) {
-		struct pc_settings set = { &opt->target, opt->idle_cost_warning };
+		const struct pc_reading how = { &f->yaml_tmpl, f->as_written };
+		struct pc_settings set = { &opt->target, opt->idle_cost_warning, &how };
 		f->cluster = cluster_of(src, f->doc);
 		pcluster_lint_with(src, f->doc, &set, &run->diags);
 		reviewed = lint_review(run, src, f->doc);
@@ -200,6 +202,7 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 		ln_unknown_kind(&run->diags, src,
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");
 	}
+	diag_collapse(&run->diags, first, src, opt->enabled);
 	if (kind == KIND_PCLUSTER && f->complete) {
 		/* PC2220 needs the run's scripts: suppressions wait for it */
 		f->first_diag = first;
@@ -417,9 +420,12 @@ void lint_run_finish(struct lint_run *run)
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	drop_tag_findings(run, scripts, n, first);
-	for (size_t i = 0; i < n; i++)
-		suppress_apply(scripts[i]->src, NULL, &run->diags, first,
-			       lint_options_of(run, scripts[i]->src)->enabled, scripts[i]->complete);
+	for (size_t i = 0; i < n; i++) {
+		const bool *enabled = lint_options_of(run, scripts[i]->src)->enabled;
+		diag_collapse(&run->diags, first, scripts[i]->src, enabled);
+		suppress_apply(scripts[i]->src, NULL, &run->diags, first, enabled,
+			       scripts[i]->complete);
+	}
 	lint_apply_selection(run, first);
 	for (size_t i = 0; i < run->n_files; i++) {
 		struct lint_file *f = run->files[i];

@@ -13,6 +13,7 @@
 #include "script.h"
 #include "shellcheck.h"
 #include "target.h"
+#include "tmpl.h"
 #include "trouble.h"
 #include "yamldoc.h"
 
@@ -45,6 +46,9 @@ struct lint_options {
 	double shellcheck_timeout;         /* seconds: the base of a shellcheck process's bound */
 	const char *cluster_fallback;      /* settings' cluster: after the script's own comment */
 	bool excluded;                     /* settings' exclude: the file is not linted */
+	bool no_ignore;                    /* --no-ignore: walks read what .gitignore leaves out */
+	const struct tmpl_defs *defines;   /* --define, --env-file, settings' define: values
+					      for the placeholders of templates; NULL: none */
 	const char *base_rev;              /* --base or base:, the git revision whose version of
 					    * each cluster config a change is reviewed against */
 	const char *base_path;             /* diff OLD NEW: the old version is this file */
@@ -70,7 +74,10 @@ struct lint_file {
 				    accelerate, deepspeed, mpirun): started on each node
 				    by what the inputs do not show, linted as such */
 	bool complete;           /* it parsed: every check could run */
+	struct tmpl yaml_tmpl;   /* YAML kinds: the text as the loader read it */
 	yamldoc *doc;            /* YAML kinds: the document */
+	yamldoc *as_written;     /* a config with look-alikes: the document before
+				    they were read as ASCII (doc has them so) */
 	sb_model *model;         /* scripts: the model */
 	struct lint_template *tmpl; /* scripts with template tags: the masked text */
 	struct cluster cluster;  /* a cluster config that parsed: the model over doc */

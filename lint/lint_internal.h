@@ -21,6 +21,11 @@ void lint_apply_selection(struct lint_run *run, size_t first);
  * against. */
 bool lint_review(struct lint_run *run, struct source *src, const yamldoc *doc);
 
+/* yaml_input.c */
+/* Parses the YAML file f as its kind is read (KIND_AUTO: classifies it
+ * first) and returns the kind. */
+enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum file_kind kind);
+
 /* classify.c */
 /* A file a directory walk should look at: YAML, a script name, or a
  * template (.j2, .template...) that may be a batch script. */

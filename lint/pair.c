@@ -53,8 +53,7 @@ static const struct cluster *load_cluster(struct lint_run *run, const char *path
 	f = lint_add_file(run, full.p, text, len, false);
 	buf_free(&full);
 	f->input = false;
-	f->doc = yamldoc_parse(f->src->text, f->src->len, NULL);
-	if (yamldoc_broken(f->doc) || lint_classify_yaml(f->doc) != KIND_PCLUSTER)
+	if (lint_parse_yaml(run, f, KIND_AUTO) != KIND_PCLUSTER || yamldoc_broken(f->doc))
 		return NULL;
 	f->kind = f->src->kind = KIND_PCLUSTER;
 	f->complete = true;

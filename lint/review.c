@@ -11,6 +11,7 @@
 #include "lint_internal.h"
 #include "pcluster.h"
 #include "text.h"
+#include "tmpl.h"
 
 /* Why the old text cannot be reviewed against, or NULL. */
 static const char *unusable(const char *text, size_t len, const yamldoc *doc, struct buf *why)
@@ -63,9 +64,14 @@ bool lint_review(struct lint_run *run, struct source *src, const yamldoc *doc)
 		buf_printf(&why, "is larger than %zu bytes", opt->max_bytes);
 		pcluster_review_unusable(src, name.p, why.p, &run->diags);
 	} else if (st == BASE_OK) {
-		yamldoc *old = yamldoc_parse(text, len, NULL);
+		/* read as the new version is: a template with the same values */
+		struct tmpl tm;
+		tmpl_prepare(text, len, opt->defines, 0, &tm);
+		yamldoc *old = yamldoc_parse_tmpl(&tm, NULL);
+		tmpl_free(&tm);
+		yamldoc_set_pyyaml(old, true);
 		const char *bad = unusable(text, len, old, &why);
-		struct pc_settings set = { &opt->target, opt->idle_cost_warning };
+		struct pc_settings set = { &opt->target, opt->idle_cost_warning, NULL };
 		struct pc_base base = { old, name.p };
 		if (bad)
 			pcluster_review_unusable(src, name.p, bad, &run->diags);

@@ -31,6 +31,9 @@ need_py marshmallow python3-marshmallow
 need_py yaml python3-yaml
 need_py boto3 python3-boto3
 need_py pkg_resources python3-pkg-resources
+need_py jinja2 python3-jinja2 # tests/oracle renders the templates of the rule cases
+need_cmd node nodejs   # the lsp and schema suites drive real editor clients
+need_cmd npm npm
 need_cmd shellcheck shellcheck
 need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
@@ -48,7 +51,35 @@ for group in "$@"; do
 		exit 2 ;;
 	esac
 done
-[ -z "$missing" ] && exit 0
+# The npm packages the editor suites use, at the versions their scripts
+# pin, in the cache they read (tests/lib.sh's tool_cache): installed once,
+# so that those suites run instead of skipping on a fresh machine.
+npm_packages() {
+	cache=${TF_TOOL_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/trainforge}
+	here=$(dirname "$0")/..
+	protocol=$(sed -n 's/^PROTOCOL_VERSION=\([0-9.]*\).*/\1/p' "$here/tests/lsp/run.sh")
+	yamlls=$(sed -n 's/^YAMLLS_VERSION=\([0-9.]*\).*/\1/p' "$here/tests/schema/run.sh")
+	npm_need "$cache/npm-lsp" "vscode-languageserver-protocol@$protocol"
+	npm_need "$cache/npm-yamlls" "yaml-language-server@$yamlls" "vscode-languageserver-protocol@$protocol"
+}
+npm_need() { # DIR PACKAGE@VERSION...: installs the ones missing from DIR
+	dir=$1
+	shift
+	for want in "$@"; do
+		name=${want%@*}
+		have=$(node -p "require('$dir/node_modules/$name/package.json').version" 2>/dev/null || true)
+		[ "$name@$have" = "$want" ] && continue
+		mkdir -p "$dir"
+		echo "installing (npm): $*" >&2
+		timeout 600 npm install --prefix "$dir" --no-audit --no-fund --silent "$@" >"$dir/install.log" 2>&1 ||
+			echo "trainforge: npm install $* failed (see $dir/install.log); the editor suites will skip" >&2
+		return 0
+	done
+}
+if [ -z "$missing" ]; then
+	npm_packages
+	exit 0
+fi
 if [ "$(id -u)" != 0 ]; then
 	echo "trainforge: missing packages:$missing (run as root or install them)" >&2
 	exit 2
@@ -58,3 +89,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+npm_packages

@@ -1,4 +1,5 @@
-/* trainforge lsp: a diagnostics-only language server on stdio. Each open
+/* trainforge lsp: a language server on stdio, for diagnostics and their
+ * fixes (code actions, lsp_actions.c). Each open
  * document is linted as if it were the file at its URI's path (kind,
  * pairing and on-disk cluster configs as `trainforge lint` sees them),
  * after every queued message has been read, so a burst of edits lints
@@ -15,6 +16,7 @@
 #include "settings.h"
 #include "jobspec.h"
 #include "lint.h"
+#include "lsp.h"
 #include "lsp_rpc.h"
 #include "selectors.h"
 #include "text.h"
@@ -23,42 +25,23 @@
 /* Lint at least once per this many messages, even while input keeps coming. */
 enum { MAX_BURST = 256 };
 
-enum { E_PARSE = -32700, E_INVALID = -32600, E_NO_METHOD = -32601,
-       E_PARAMS = -32602, E_NOT_INITIALIZED = -32002 };
-
-struct document {
-	char *uri, *path, *text;
-	size_t len;
-	long long version;
-	bool dirty;
-};
-
-struct server {
-	struct rpc_in in;
-	int out;
-	struct lint_options opt;
-	bool initialized, shut_down, exiting, utf8, broken_pipe;
-	struct document *docs;
-	size_t n_docs, cap_docs;
-};
-
 static const char lsp_usage[] =
 	"usage: trainforge lsp [OPTIONS]\n"
-	"  A language server on stdin/stdout (LSP, diagnostics only).\n"
+	"  A language server on stdin/stdout (LSP): diagnostics, and their fixes as code actions.\n"
 	"      --shellcheck MODE  off (default), auto, required, or a path to shellcheck\n"
 	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
 	"      --ignore LIST      not these rules\n";
 
 /* ---- output ---------------------------------------------------------- */
 
-static void send(struct server *s, struct buf *b)
+void lsp_send(struct server *s, struct buf *b)
 {
 	if (!s->broken_pipe && !rpc_send(s->out, b))
 		s->broken_pipe = true;
 	buf_free(b);
 }
 
-static void put_str(struct buf *b, const char *str, size_t len)
+void lsp_put_str(struct buf *b, const char *str, size_t len)
 {
 	buf_putc(b, '"');
 	buf_put_json(b, str, len);
@@ -66,7 +49,7 @@ static void put_str(struct buf *b, const char *str, size_t len)
 }
 
 /* id is the request's id node, or 0 for null. */
-static void begin_response(struct buf *b, const yamldoc *doc, yd_node id)
+void lsp_begin_response(struct buf *b, const yamldoc *doc, yd_node id)
 {
 	buf_puts(b, "{\"jsonrpc\":\"2.0\",\"id\":");
 	if (!id || !json_put_scalar(doc, id, b))
@@ -76,27 +59,27 @@ static void begin_response(struct buf *b, const yamldoc *doc, yd_node id)
 static void reply(struct server *s, const yamldoc *doc, yd_node id, const char *result)
 {
 	struct buf b = BUF_INIT;
-	begin_response(&b, doc, id);
+	lsp_begin_response(&b, doc, id);
 	buf_printf(&b, ",\"result\":%s}", result);
-	send(s, &b);
+	lsp_send(s, &b);
 }
 
-static void reply_error(struct server *s, const yamldoc *doc, yd_node id, int code,
-			const char *msg)
+void lsp_reply_error(struct server *s, const yamldoc *doc, yd_node id, int code,
+		     const char *msg)
 {
 	struct buf b = BUF_INIT;
-	begin_response(&b, doc, id);
+	lsp_begin_response(&b, doc, id);
 	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
-	put_str(&b, msg, strlen(msg));
+	lsp_put_str(&b, msg, strlen(msg));
 	buf_puts(&b, "}}");
-	send(s, &b);
+	lsp_send(s, &b);
 }
 
 /* ---- diagnostics ----------------------------------------------------- */
 
 /* The LSP character offset of 1-based code-point column col: bytes under
  * utf-8, UTF-16 code units otherwise. Past the line's end, one per column. */
-static uint32_t lsp_char(struct server *s, struct source *src, uint32_t line, uint32_t col)
+uint32_t lsp_char(const struct server *s, struct source *src, uint32_t line, uint32_t col)
 {
 	size_t len;
 	const char *p = col > 1 ? source_line(src, line, &len) : NULL;
@@ -131,6 +114,44 @@ static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev,
 	buf_puts(b, "\"}");
 }
 
+struct source *lsp_lint(struct server *s, struct document *d, struct lsp_linted *out,
+		       struct trouble *trouble)
+{
+	/* .trainforge.yaml is found again for every lint: an edit to it
+	 * applies on the next keystroke, with nothing to watch */
+	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true };
+	out->cfg = settings_new(&s->opt, &flags, trouble);
+	out->opt = s->opt;
+	if (out->cfg) {
+		out->opt.options_for = settings_options_for;
+		out->opt.options_ctx = out->cfg;
+	}
+	lint_run_init(&out->run, &out->opt);
+	lint_text(&out->run, d->path, d->text, d->len, true);
+	struct source *src = out->run.files[0]->src;
+	lint_run_finish(&out->run);
+	for (size_t i = 0; i < out->run.trouble.len; i++)
+		trouble_add(trouble, "%s", out->run.trouble.msgs[i]);
+	diag_list_sort(&out->run.diags);
+	return src;
+}
+
+void lsp_linted_free(struct lsp_linted *l)
+{
+	lint_run_fini(&l->run);
+	settings_free(l->cfg);
+}
+
+void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g)
+{
+	uint32_t range[4] = {
+		g->line ? g->line - 1 : 0, lsp_char(s, g->src, g->line, g->col),
+		g->end_line ? g->end_line - 1 : 0, lsp_char(s, g->src, g->end_line, g->end_col),
+	};
+	char idbuf[8];
+	put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
+}
+
 static void put_findings(struct server *s, struct document *d, struct buf *b,
 			 struct trouble *trouble)
 {
@@ -141,53 +162,32 @@ static void put_findings(struct server *s, struct document *d, struct buf *b,
 		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR, "LN1005", msg, NULL, 0);
 		return;
 	}
-	/* .trainforge.yaml is found again for every lint: an edit to it
-	 * applies on the next keystroke, with nothing to watch */
-	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true };
-	settings *cfg = settings_new(&s->opt, &flags, trouble);
-	struct lint_options opt = s->opt;
-	if (cfg) {
-		opt.options_for = settings_options_for;
-		opt.options_ctx = cfg;
-	}
-	struct lint_run run;
-	lint_run_init(&run, &opt);
-	lint_text(&run, d->path, d->text, d->len, true);
-	struct source *src = run.files[0]->src;
-	lint_run_finish(&run);
-	for (size_t i = 0; i < run.trouble.len; i++)
-		trouble_add(trouble, "%s", run.trouble.msgs[i]);
-	diag_list_sort(&run.diags);
+	struct lsp_linted l;
+	struct source *src = lsp_lint(s, d, &l, trouble);
 	bool first = true;
-	for (size_t i = 0; i < run.diags.len; i++) {
-		const struct diag *g = &run.diags.v[i];
+	for (size_t i = 0; i < l.run.diags.len; i++) {
+		const struct diag *g = &l.run.diags.v[i];
 		if (g->src != src) /* a finding in a cluster config read from disk */
 			continue;
-		uint32_t range[4] = {
-			g->line ? g->line - 1 : 0, lsp_char(s, src, g->line, g->col),
-			g->end_line ? g->end_line - 1 : 0, lsp_char(s, src, g->end_line, g->end_col),
-		};
-		char idbuf[8];
 		if (!first)
 			buf_putc(b, ',');
 		first = false;
-		put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
+		lsp_put_diag(s, b, g);
 	}
-	lint_run_fini(&run);
-	settings_free(cfg);
+	lsp_linted_free(&l);
 }
 
 /* What kept the linter from its job (an invalid .trainforge.yaml, a
  * shellcheck that cannot run) goes to the client's log. */
-static void log_trouble(struct server *s, const struct trouble *t)
+void lsp_log_trouble(struct server *s, const struct trouble *t)
 {
 	for (size_t i = 0; i < t->len; i++) {
 		struct buf b = BUF_INIT;
 		buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\","
 			     "\"params\":{\"type\":2,\"message\":");
-		put_str(&b, t->msgs[i], strlen(t->msgs[i]));
+		lsp_put_str(&b, t->msgs[i], strlen(t->msgs[i]));
 		buf_puts(&b, "}}");
-		send(s, &b);
+		lsp_send(s, &b);
 	}
 }
 
@@ -197,7 +197,7 @@ static void publish(struct server *s, struct document *d, bool closing)
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
 		     "\"params\":{\"uri\":");
-	put_str(&b, d->uri, strlen(d->uri));
+	lsp_put_str(&b, d->uri, strlen(d->uri));
 	if (!closing)
 		buf_printf(&b, ",\"version\":%lld", d->version);
 	buf_puts(&b, ",\"diagnostics\":[");
@@ -205,9 +205,9 @@ static void publish(struct server *s, struct document *d, bool closing)
 	if (!closing)
 		put_findings(s, d, &b, &trouble);
 	buf_puts(&b, "]}}");
-	send(s, &b);
+	lsp_send(s, &b);
 	d->dirty = false;
-	log_trouble(s, &trouble);
+	lsp_log_trouble(s, &trouble);
 	trouble_free(&trouble);
 }
 
@@ -259,7 +259,7 @@ static char *uri_path(const char *uri, const char *language)
 	return buf_detach(&b);
 }
 
-static struct document *find_doc(struct server *s, const char *uri)
+struct document *lsp_find_doc(struct server *s, const char *uri)
 {
 	for (size_t i = 0; i < s->n_docs; i++)
 		if (!strcmp(s->docs[i].uri, uri))
@@ -291,10 +291,11 @@ static void on_initialize(struct server *s, const yamldoc *doc, yd_node id, yd_n
 		if (yd_str_eq(doc, yd_item(doc, encs, i), "utf-8"))
 			s->utf8 = true;
 	s->initialized = true;
-	char result[320];
+	char result[400];
 	snprintf(result, sizeof result,
 		 "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":"
-		 "{\"openClose\":true,\"change\":1,\"save\":{\"includeText\":false}}},"
+		 "{\"openClose\":true,\"change\":1,\"save\":{\"includeText\":false}},"
+		 "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\"]}},"
 		 "\"serverInfo\":{\"name\":\"trainforge\",\"version\":\"%s\"}}",
 		 s->utf8 ? "utf-8" : "utf-16", TF_VERSION);
 	reply(s, doc, id, result);
@@ -309,7 +310,7 @@ static void on_open(struct server *s, const yamldoc *doc, yd_node params)
 		fputs("trainforge lsp: didOpen without uri or text; ignored\n", stderr);
 		return;
 	}
-	struct document *d = find_doc(s, uri);
+	struct document *d = lsp_find_doc(s, uri);
 	if (!d) {
 		s->docs = xgrow(s->docs, &s->cap_docs, s->n_docs + 1, sizeof *s->docs);
 		d = &s->docs[s->n_docs++];
@@ -325,7 +326,7 @@ static void on_open(struct server *s, const yamldoc *doc, yd_node params)
 static void on_change(struct server *s, const yamldoc *doc, yd_node params)
 {
 	const char *uri = json_str(doc, params, "textDocument.uri", NULL);
-	struct document *d = uri ? find_doc(s, uri) : NULL;
+	struct document *d = uri ? lsp_find_doc(s, uri) : NULL;
 	yd_node changes = json_get(doc, params, "contentChanges");
 	if (!d || !changes || yd_kind(doc, changes) != YD_SEQUENCE || !yd_len(doc, changes)) {
 		fputs("trainforge lsp: didChange for a document that is not open, or without changes; ignored\n", stderr);
@@ -348,7 +349,7 @@ static void on_change(struct server *s, const yamldoc *doc, yd_node params)
 static void on_save(struct server *s, const yamldoc *doc, yd_node params)
 {
 	const char *uri = json_str(doc, params, "textDocument.uri", NULL);
-	struct document *d = uri ? find_doc(s, uri) : NULL;
+	struct document *d = uri ? lsp_find_doc(s, uri) : NULL;
 	size_t len;
 	const char *text = json_str(doc, params, "text", &len);
 	if (d && text)
@@ -360,7 +361,7 @@ static void on_save(struct server *s, const yamldoc *doc, yd_node params)
 static void on_close(struct server *s, const yamldoc *doc, yd_node params)
 {
 	const char *uri = json_str(doc, params, "textDocument.uri", NULL);
-	struct document *d = uri ? find_doc(s, uri) : NULL;
+	struct document *d = uri ? lsp_find_doc(s, uri) : NULL;
 	if (!d)
 		return;
 	publish(s, d, true);
@@ -373,22 +374,24 @@ static void on_request(struct server *s, const yamldoc *doc, yd_node id, const c
 {
 	if (!strcmp(method, "initialize")) {
 		if (s->initialized)
-			reply_error(s, doc, id, E_INVALID, "initialize was already received");
+			lsp_reply_error(s, doc, id, E_INVALID, "initialize was already received");
 		else if (s->shut_down)
-			reply_error(s, doc, id, E_INVALID, "the server is shut down");
+			lsp_reply_error(s, doc, id, E_INVALID, "the server is shut down");
 		else
 			on_initialize(s, doc, id, params);
 	} else if (s->shut_down) {
-		reply_error(s, doc, id, E_INVALID, "the server is shut down");
+		lsp_reply_error(s, doc, id, E_INVALID, "the server is shut down");
 	} else if (!s->initialized) {
-		reply_error(s, doc, id, E_NOT_INITIALIZED, "the server is not initialized");
+		lsp_reply_error(s, doc, id, E_NOT_INITIALIZED, "the server is not initialized");
+	} else if (!strcmp(method, "textDocument/codeAction")) {
+		lsp_code_action(s, doc, id, params);
 	} else if (!strcmp(method, "shutdown")) {
 		s->shut_down = true;
 		for (size_t i = 0; i < s->n_docs; i++)
 			s->docs[i].dirty = false;
 		reply(s, doc, id, "null");
 	} else {
-		reply_error(s, doc, id, E_NO_METHOD, "method not found");
+		lsp_reply_error(s, doc, id, E_NO_METHOD, "method not found");
 	}
 }
 
@@ -416,7 +419,7 @@ static void handle(struct server *s, const char *body, size_t len)
 {
 	yamldoc *doc = json_parse(body, len);
 	if (!doc) {
-		reply_error(s, NULL, 0, E_PARSE, "parse error: the message is not JSON");
+		lsp_reply_error(s, NULL, 0, E_PARSE, "parse error: the message is not JSON");
 		return;
 	}
 	yd_node root = yd_root(doc);
@@ -430,9 +433,9 @@ static void handle(struct server *s, const char *body, size_t len)
 	if (!method && id && good_id && (yd_get(doc, root, "result") || yd_get(doc, root, "error")))
 		; /* a response to a request we never send */
 	else if (!method || !good_id)
-		reply_error(s, doc, good_id ? id : 0, E_INVALID, "invalid request");
+		lsp_reply_error(s, doc, good_id ? id : 0, E_INVALID, "invalid request");
 	else if (params && yd_kind(doc, params) != YD_MAPPING && yd_kind(doc, params) != YD_SEQUENCE)
-		reply_error(s, doc, id, E_PARAMS, "params must be an object or an array");
+		lsp_reply_error(s, doc, id, E_PARAMS, "params must be an object or an array");
 	else if (id)
 		on_request(s, doc, id, method, params);
 	else
@@ -519,7 +522,7 @@ int cmd_lsp(int argc, char **argv)
 		if (st == RPC_EOF)
 			break;
 		if (st == RPC_TOO_LARGE)
-			reply_error(&s, NULL, 0, E_INVALID, "message too large");
+			lsp_reply_error(&s, NULL, 0, E_INVALID, "message too large");
 		else
 			handle(&s, body, len);
 		burst++;

@@ -182,6 +182,33 @@ static const char *nearest_name(const char *s, size_t len, size_t limit)
 	return found;
 }
 
+/* The size words people shorten, by EC2's naming: "48xl" and "48x" for
+ * 48xlarge (as console lists and chat write them), "lg" for large. A
+ * name whose size part is one of these gets the full word, in place. */
+static void expand_size(char *s, size_t *len, size_t cap)
+{
+	static const struct {
+		const char *abbrev, *full;
+	} sizes[] = {
+		{ "xl", "xlarge" }, { "x", "xlarge" }, { "xlg", "xlarge" }, { "lg", "large" },
+		{ "lrg", "large" }, { "med", "medium" }, { "sm", "small" },
+	};
+	char *dot = memchr(s, '.', *len);
+	if (!dot)
+		return;
+	size_t at = (size_t)(dot - s) + 1;
+	while (at < *len && s[at] >= '0' && s[at] <= '9')
+		at++;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		size_t al = strlen(sizes[i].abbrev), fl = strlen(sizes[i].full);
+		if (*len - at != al || memcmp(s + at, sizes[i].abbrev, al) != 0 || at + fl >= cap)
+			continue;
+		memcpy(s + at, sizes[i].full, fl + 1);
+		*len = at + fl;
+		return;
+	}
+}
+
 static void put_suggestion(char *out, size_t cap, const char *s)
 {
 	size_t n;
@@ -216,6 +243,7 @@ enum catalog_name catalog_check_name(const char *s, size_t len,
 	if (len > 4 * NAME_MAX_LEN)
 		return CATALOG_INVALID;
 	clean = normalize(s, len, fixed, &flen);
+	expand_size(fixed, &flen, sizeof fixed);
 	if (clean && (catalog_find(fixed, flen) != NULL ||
 		      catalog_name_plausible(fixed, flen)))
 		put_suggestion(suggestion, cap, fixed);

@@ -74,12 +74,28 @@ void diag_set_fix(struct diag *d, const char *text)
 	diag_set_fix_bytes(d, start, end < start ? start : end, text);
 }
 
+void diag_set_alt_fix_bytes(struct diag *d, size_t start, size_t end, const char *text)
+{
+	assert(rule_fixability(d->rule) == FIX_SAFE && start <= end && end <= d->src->len);
+	if (!d->alt)
+		d->alt = xcalloc(1, sizeof *d->alt);
+	free(d->alt->text);
+	d->alt->text = xstrdup(text);
+	d->alt->start = start;
+	d->alt->end = end;
+	source_locate(d->src, start, &d->alt->line, &d->alt->col);
+	source_locate(d->src, end, &d->alt->end_line, &d->alt->end_col);
+}
+
 static void diag_fini(struct diag *d)
 {
 	free(d->msg);
 	free(d->help);
 	free(d->fix);
 	free(d->yaml_path);
+	if (d->alt)
+		free(d->alt->text);
+	free(d->alt);
 }
 
 void diag_remove(struct diag_list *list, size_t i)
@@ -88,6 +104,18 @@ void diag_remove(struct diag_list *list, size_t i)
 	memmove(&list->v[i], &list->v[i + 1],
 		(list->len - i - 1) * sizeof list->v[0]);
 	list->len--;
+}
+
+void diag_list_move(struct diag_list *list, struct diag_list *from)
+{
+	if (!from->len)
+		return;
+	list->v = xgrow(list->v, &list->cap, list->len + from->len, sizeof *list->v);
+	memcpy(list->v + list->len, from->v, from->len * sizeof *from->v);
+	list->len += from->len;
+	free(from->v);
+	from->v = NULL;
+	from->len = from->cap = 0;
 }
 
 void diag_list_filter(struct diag_list *list, size_t first,

@@ -10,6 +10,15 @@
 #include "rules.h"
 #include "source.h"
 
+/* A fix beside the finding's own: the unsafe one that --unsafe-fixes
+ * writes instead when the safe fix leaves the defect half repaired (a
+ * look-alike whose ASCII value is still not valid). */
+struct diag_alt {
+	char *text;
+	size_t start, end;                /* the bytes it replaces */
+	uint32_t line, col, end_line, end_col;
+};
+
 struct diag {
 	struct source *src;
 	uint32_t line, col;         /* 1-based; col counts code points */
@@ -25,6 +34,7 @@ struct diag {
 	bool fix_safe;              /* the fix cannot change what the file does */
 	char *yaml_path;            /* optional JSON array of path segments */
 	int ext_code;               /* a shellcheck code (rule R_SC0000), else 0 */
+	struct diag_alt *alt;       /* optional: an unsafe fix beside a safe one */
 };
 
 struct diag_list {
@@ -52,8 +62,21 @@ const char *diag_id(const struct diag *d, char buf[8]);
 void diag_set_fix(struct diag *d, const char *text);
 void diag_set_fix_bytes(struct diag *d, size_t start, size_t end, const char *text);
 
+/* Sets the unsafe fix beside d's safe one (rules.def: a SAFE rule). */
+void diag_set_alt_fix_bytes(struct diag *d, size_t start, size_t end, const char *text);
+
 /* Removes entry i, keeping order. */
 void diag_remove(struct diag_list *list, size_t i);
+/* Appends every entry of from to list, leaving from empty. */
+void diag_list_move(struct diag_list *list, struct diag_list *from);
+/* One root cause, one finding (rules.def, IMPLIES): drops each finding
+ * of src (NULL: of any file) from index first on that an enabled finding
+ * of the same file implies. enabled may be NULL (every rule). */
+void diag_collapse(struct diag_list *list, size_t first, const struct source *src,
+		   const bool *enabled);
+/* The same with another table of implications (tests). */
+void diag_collapse_by(struct diag_list *list, size_t first, const struct source *src,
+		      const bool *enabled, const struct implication *table, size_t n_table);
 /* Keeps, in order, the entries from first on for which keep says so and
  * removes the others, in one pass: a run that drops tens of thousands of
  * findings must not move the list once for each. */

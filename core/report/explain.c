@@ -266,6 +266,37 @@ static void text_select(struct buf *b, const struct rule *r)
 	put_wrapped(b, more, 2, 78);
 }
 
+/* "PC1004 stands for PC0005 ... on the same value": the implications
+ * (rules.def, IMPLIES) that involve rule, one sentence. */
+static void implications_of(struct buf *b, int rule)
+{
+	static const char *const where[] = {
+		[IMPLIES_SPAN] = "on the same value", [IMPLIES_LINE] = "on the same line",
+		[IMPLIES_FILE] = "in the same file",
+	};
+	size_t start = b->len;
+	for (enum implies_scope sc = IMPLIES_SPAN; sc <= IMPLIES_FILE; sc++) {
+		bool any = false;
+		for (size_t i = 0; i < n_implications; i++) {
+			if (implications[i].cause != (enum rule_id)rule || implications[i].scope != sc)
+				continue;
+			buf_printf(b, "%s%s", any ? ", " : b->len > start ? "; and " :
+				   "One root cause, one finding: this finding stands for ",
+				   rule_table[implications[i].effect].id);
+			any = true;
+		}
+		if (any)
+			buf_printf(b, " %s", where[sc]);
+	}
+	if (b->len > start)
+		buf_putc(b, '.');
+	for (size_t i = 0; i < n_implications; i++)
+		if (implications[i].effect == (enum rule_id)rule)
+			buf_printf(b, "%sWhen %s finds its cause %s, it reports this finding itself.",
+				   b->len > start ? " " : "", rule_table[implications[i].cause].id,
+				   where[implications[i].scope]);
+}
+
 static void write_text(struct buf *b, int rule)
 {
 	const struct rule *r = &rule_table[rule];
@@ -280,6 +311,13 @@ static void write_text(struct buf *b, int rule)
 	}
 	buf_puts(b, "\nWhy it matters:\n");
 	put_wrapped(b, e->why, 2, 78);
+	struct buf imp = BUF_INIT;
+	implications_of(&imp, rule);
+	if (imp.len) {
+		buf_putc(b, '\n');
+		put_wrapped(b, imp.p, 2, 78);
+	}
+	buf_free(&imp);
 	if (e->validators) {
 		buf_printf(b, "\nParallelCluster validator:\n  %s\n", e->validators);
 		put_wrapped(b, "(pcluster create-cluster --suppress-validators type:NAME skips it "
@@ -392,6 +430,13 @@ static void write_markdown(struct buf *b, int rule, int heading)
 	}
 	put_md(b, e->why);
 	buf_puts(b, "\n\n");
+	struct buf imp = BUF_INIT;
+	implications_of(&imp, rule);
+	if (imp.len) {
+		put_md(b, imp.p);
+		buf_puts(b, "\n\n");
+	}
+	buf_free(&imp);
 	md_examples(b, rule, e);
 	md_suppress_select(b, rule);
 }

@@ -125,6 +125,13 @@ static void json_diag(struct buf *b, const struct diag *d)
 	} else {
 		buf_puts(b, "null");
 	}
+	if (d->alt) { /* only when there is one: the unsafe fix beside a safe one */
+		buf_printf(b, ",\"unsafeFix\":{\"applicability\":\"unsafe\",\"edits\":[{"
+			   "\"line\":%u,\"column\":%u,\"endLine\":%u,\"endColumn\":%u,\"content\":",
+			   d->alt->line, d->alt->col, d->alt->end_line, d->alt->end_col);
+		format_json_str(b, d->alt->text);
+		buf_puts(b, "}]}");
+	}
 	buf_putc(b, '}');
 }
 

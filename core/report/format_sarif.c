@@ -219,25 +219,36 @@ static void rule_descriptor(struct jw *w, const struct rule_key *k)
 	buf_free(&url);
 }
 
-/* The fix replaces its range (the finding's own unless set apart). */
-static void fixes(struct jw *w, const struct diag *d)
+static void one_fix(struct jw *w, const struct diag *d, const char *description,
+		    uint32_t line, uint32_t col, uint32_t end_line, uint32_t end_col,
+		    const char *text)
 {
-	jw_open(w, "fixes", '[');
 	jw_open(w, NULL, '{');
-	if (d->help)
-		jw_text(w, "description", d->help);
+	if (description)
+		jw_text(w, "description", description);
 	jw_open(w, "artifactChanges", '[');
 	jw_open(w, NULL, '{');
 	artifact_location(w, d->src->path);
 	jw_open(w, "replacements", '[');
 	jw_open(w, NULL, '{');
-	span_region(w, "deletedRegion", d->fix_line, d->fix_col, d->fix_end_line, d->fix_end_col);
-	jw_text(w, "insertedContent", d->fix);
+	span_region(w, "deletedRegion", line, col, end_line, end_col);
+	jw_text(w, "insertedContent", text);
 	jw_close(w, '}');
 	jw_close(w, ']');
 	jw_close(w, '}');
 	jw_close(w, ']');
 	jw_close(w, '}');
+}
+
+/* The fix replaces its range (the finding's own unless set apart); an
+ * unsafe fix beside a safe one is the second. */
+static void fixes(struct jw *w, const struct diag *d)
+{
+	jw_open(w, "fixes", '[');
+	one_fix(w, d, d->help, d->fix_line, d->fix_col, d->fix_end_line, d->fix_end_col, d->fix);
+	if (d->alt)
+		one_fix(w, d, "unsafe: what the value was most likely meant to be", d->alt->line,
+			d->alt->col, d->alt->end_line, d->alt->end_col, d->alt->text);
 	jw_close(w, ']');
 }
 

@@ -18,6 +18,9 @@ enum rule_id issue_rule(enum yd_issue_code code, enum file_kind kind)
 		return R_PC0001; /* PC0001 duplicate-key */
 	case KIND_JOBSPEC:
 		return R_JS0001; /* JS0001 spec-duplicate-key */
+	case KIND_UNKNOWN:
+		/* a fragment merged into a config carries its repeat along */
+		return R_LN1012; /* LN1012 yaml-duplicate-key */
 	default:
 		return RULE__COUNT;
 	}
@@ -38,6 +41,8 @@ void issues_report(struct diag_list *diags, struct source *src, const yamldoc *d
 		if (is->code == YD_ISSUE_DUPLICATE_KEY)
 			diag_set_help(d, "%s", kind == KIND_PCLUSTER
 				      ? "ParallelCluster rejects duplicate keys; keep one"
+				      : kind == KIND_UNKNOWN
+				      ? "ParallelCluster's loader rejects duplicate keys, and others keep only the last; keep one"
 				      : "a YAML loader keeps only one of them; keep one");
 	}
 }

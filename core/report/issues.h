@@ -8,7 +8,7 @@
 #include "yamldoc.h"
 
 /* The rule of an issue in a file of the given kind; RULE__COUNT when it
- * is no finding there (a duplicate key in YAML of no known kind). */
+ * is no finding there (a kind not decided yet). */
 enum rule_id issue_rule(enum yd_issue_code code, enum file_kind kind);
 /* Reports every issue of doc, as issue_rule maps it. */
 void issues_report(struct diag_list *diags, struct source *src, const yamldoc *doc,

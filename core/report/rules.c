@@ -1,7 +1,10 @@
 #include "rules.h"
 
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
+
+#define IMPLIES(cause, effect, scope)
 
 /* The table in file order: a rule's area is the last AREA row above it. */
 static const struct {
@@ -32,6 +35,26 @@ const struct rule rule_table[RULE__COUNT] = {
 #undef AREA
 };
 
+#undef IMPLIES
+#define AREA(key, family, title, file)
+#define RULE(id, name, level, fix, summary)
+#define IMPLIES(cause, effect, scope) { R_##cause, R_##effect, IMPLIES_##scope },
+const struct implication implications[] = {
+#include "rules.def"
+};
+#undef IMPLIES
+#undef RULE
+#undef AREA
+const size_t n_implications = sizeof implications / sizeof implications[0];
+
+const struct implication *rule_implies(enum rule_id cause, enum rule_id effect)
+{
+	for (size_t i = 0; i < n_implications; i++)
+		if (implications[i].cause == cause && implications[i].effect == effect)
+			return &implications[i];
+	return NULL;
+}
+
 enum fixability rule_fixability(enum rule_id rule)
 {
 	return rule_table[rule].fix;
@@ -39,14 +62,21 @@ enum fixability rule_fixability(enum rule_id rule)
 
 enum rule_area rule_area_of(enum rule_id rule)
 {
-	enum rule_area area = 0;
-	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		if (rows[i].rule < 0)
-			area = rows[i].area;
-		else if (rows[i].rule == (int)rule)
-			break;
+	/* read from the rows once: a run asks for every rule of every file */
+	_Static_assert(AREA__COUNT <= 256, "an area fits a byte");
+	static unsigned char area_of[RULE__COUNT];
+	static bool ready;
+	if (!ready) {
+		enum rule_area area = 0;
+		for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+			if (rows[i].rule < 0)
+				area = rows[i].area;
+			else
+				area_of[rows[i].rule] = (unsigned char)area;
+		}
+		ready = true;
 	}
-	return area;
+	return (enum rule_area)area_of[rule];
 }
 
 static const char *const severity_names[] = {

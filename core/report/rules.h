@@ -12,6 +12,8 @@ enum severity { SEV_INFO, SEV_WARNING, SEV_ERROR };
  * --unsafe-fixes). */
 enum fixability { FIX_NONE, FIX_SAFE, FIX_UNSAFE };
 
+#define IMPLIES(cause, effect, scope)
+
 enum rule_id {
 #define AREA(key, family, title, file)
 #define RULE(id, name, level, fix, summary) R_##id,
@@ -30,6 +32,8 @@ enum rule_area {
 	AREA__COUNT
 };
 
+#undef IMPLIES
+
 struct rule {
 	const char *id;
 	const char *name;
@@ -47,6 +51,19 @@ struct area {
 
 extern const struct rule rule_table[RULE__COUNT];
 extern const struct area area_table[AREA__COUNT];
+
+/* Where a cause must be for its effect to be dropped (rules.def). */
+enum implies_scope { IMPLIES_SPAN, IMPLIES_LINE, IMPLIES_FILE };
+
+struct implication {
+	enum rule_id cause, effect;
+	enum implies_scope scope;
+};
+
+extern const struct implication implications[];
+extern const size_t n_implications;
+/* The implication of cause for effect, or NULL. */
+const struct implication *rule_implies(enum rule_id cause, enum rule_id effect);
 
 enum fixability rule_fixability(enum rule_id rule);
 /* The area a rule belongs to (an index into area_table). */

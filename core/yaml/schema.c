@@ -8,29 +8,25 @@
 #include "buf.h"
 #include "schema_internal.h"
 #include "xalloc.h"
-
-static const char *const kw_names[KW__COUNT] = {
-	[KW_TYPE] = "type", [KW_PROPERTIES] = "properties",
-	[KW_REQUIRED] = "required", [KW_ADDITIONAL] = "additionalProperties",
-	[KW_ENUM] = "enum", [KW_CONST] = "const", [KW_PATTERN] = "pattern",
-	[KW_MINIMUM] = "minimum", [KW_MAXIMUM] = "maximum",
-	[KW_XMINIMUM] = "exclusiveMinimum", [KW_XMAXIMUM] = "exclusiveMaximum",
-	[KW_MINLENGTH] = "minLength", [KW_MAXLENGTH] = "maxLength",
-	[KW_ITEMS] = "items", [KW_MINITEMS] = "minItems",
-	[KW_MAXITEMS] = "maxItems", [KW_UNIQUE] = "uniqueItems",
-	[KW_ONEOF] = "oneOf", [KW_ANYOF] = "anyOf", [KW_ALLOF] = "allOf",
-	[KW_NOT] = "not", [KW_IF] = "if", [KW_THEN] = "then", [KW_ELSE] = "else",
-	[KW_DEPREQ] = "dependentRequired", [KW_PROPNAMES] = "propertyNames",
-	[KW_REF] = "$ref",
-	[KW_SINCE] = "x-since", [KW_UNTIL] = "x-until", [KW_MESSAGE] = "x-message",
-};
+#include "yamldoc_internal.h"
 
 schema *schema_new(const yamldoc *doc)
 {
 	schema *s = xcalloc(1, sizeof *s);
 	s->doc = doc;
+	s->text = doc->strings;
 	s->n = yamldoc_node_count(doc) + 1;
 	s->cache = xcalloc(s->n, sizeof *s->cache);
+	return s;
+}
+
+schema *schema_from_table(const yamldoc *doc, const struct sch_table *table)
+{
+	schema *s = xcalloc(1, sizeof *s);
+	s->doc = doc;
+	s->text = doc->strings;
+	s->n = yamldoc_node_count(doc) + 1;
+	s->table = table;
 	return s;
 }
 
@@ -38,175 +34,85 @@ void schema_free(schema *s)
 {
 	if (!s)
 		return;
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->cache[i]) {
-			regex_free(s->cache[i]->re);
-			free(s->cache[i]->props);
-			free(s->cache[i]->required);
-		}
+	for (size_t i = 0; s->cache && i < s->n; i++)
 		free(s->cache[i]);
-	}
+	sch_lists_free(&s->lists);
+	for (size_t i = 0; i < s->re_cap; i++)
+		regex_free(s->re[i].re);
+	free(s->re);
 	free(s->cache);
 	free(s);
 }
 
-static yd_node resolve_ref(const yamldoc *sd, yd_node ref)
-{
-	const char *p = yd_str(sd, ref, NULL);
-	if (!p || p[0] != '#')
-		return 0;
-	yd_node at = yd_root(sd);
-	p++;
-	while (*p == '/' && at) {
-		p++;
-		size_t n = strcspn(p, "/");
-		char *seg = xstrndup(p, n);
-		at = yd_get(sd, at, seg);
-		free(seg);
-		p += n;
-	}
-	return at;
-}
-
-/* `properties` as a sorted array: a config looks up every one of its
- * keys, and a linear scan of 30 names per key dominated lint time. */
-static int key_cmp(const char *a, size_t al, const char *b, size_t bl)
-{
-	int c = memcmp(a, b, al < bl ? al : bl);
-	return c ? c : (al > bl) - (al < bl);
-}
-
-static int prop_cmp(const void *pa, const void *pb)
-{
-	const struct sch_prop *a = pa, *b = pb;
-	return key_cmp(a->name, a->len, b->name, b->len);
-}
-
-static void index_properties(const yamldoc *sd, struct compiled *c)
-{
-	yd_node props = c->kw[KW_PROPERTIES];
-	if (yd_kind(sd, props) != YD_MAPPING)
-		return;
-	c->n_props = yd_len(sd, props);
-	c->props = xmalloc((c->n_props ? c->n_props : 1) * sizeof *c->props);
-	for (size_t i = 0; i < c->n_props; i++) {
-		struct sch_prop *p = &c->props[i];
-		p->name = yd_str(sd, yd_key(sd, props, i), &p->len);
-		if (!p->name) {
-			p->name = "";
-			p->len = 0;
-		}
-		p->schema = yd_value(sd, props, i);
-	}
-	qsort(c->props, c->n_props, sizeof *c->props, prop_cmp);
-}
-
-yd_node sch_property(const struct compiled *c, const char *key, size_t len)
-{
-	size_t lo = 0, hi = c->n_props;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int cmp = key_cmp(key, len, c->props[mid].name, c->props[mid].len);
-		if (!cmp)
-			return c->props[mid].schema;
-		if (cmp < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return 0;
-}
-
-/* The object keywords every mapping is checked against, read once. */
-static void read_object(const yamldoc *sd, struct compiled *c)
-{
-	yd_node extra = c->kw[KW_ADDITIONAL], req = c->kw[KW_REQUIRED];
-	bool allow;
-	if (yd_kind(sd, extra) == YD_SCALAR)
-		c->closed = yd_bool(sd, extra, &allow) && !allow;
-	else
-		c->extra = extra;
-	c->required = xmalloc((yd_len(sd, req) + 1) * sizeof *c->required);
-	for (size_t i = 0; i < yd_len(sd, req); i++) {
-		const char *name = yd_str(sd, yd_item(sd, req, i), NULL);
-		if (name)
-			c->required[c->n_required++] = name;
-	}
-}
-
-static struct sch_int read_int(const yamldoc *sd, yd_node n)
-{
-	struct sch_int i = { false, 0 };
-	i.set = n && yd_int(sd, n, &i.v);
-	return i;
-}
-
-static void read_numbers(const yamldoc *sd, struct compiled *c)
-{
-	c->min_length = read_int(sd, c->kw[KW_MINLENGTH]);
-	c->max_length = read_int(sd, c->kw[KW_MAXLENGTH]);
-	c->min_items = read_int(sd, c->kw[KW_MINITEMS]);
-	c->max_items = read_int(sd, c->kw[KW_MAXITEMS]);
-	for (unsigned w = KW_MINIMUM; w <= KW_XMAXIMUM; w++) {
-		struct sch_num *b = &c->bound[w - KW_MINIMUM];
-		b->set = c->kw[w] && yd_number(sd, c->kw[w], &b->v);
-	}
-}
-
-struct compiled *sch_compile(schema *s, yd_node sn)
+const struct compiled *sch_compile(schema *s, yd_node sn)
 {
 	if (sn >= s->n)
 		return NULL;
-	if (s->cache[sn])
-		return s->cache[sn];
-	struct compiled *c = xcalloc(1, sizeof *c);
-	const yamldoc *sd = s->doc;
-	size_t pairs = yd_len(sd, sn);
-	for (size_t i = 0; yd_kind(sd, sn) == YD_MAPPING && i < pairs; i++) {
-		size_t len;
-		const char *k = yd_str(sd, yd_key(sd, sn, i), &len);
-		for (int w = 0; k && w < KW__COUNT; w++)
-			if (k[0] == kw_names[w][0] && strcmp(k, kw_names[w]) == 0)
-				c->kw[w] = yd_value(sd, sn, i);
+	if (s->table) /* compiled at build time (tools/embed.c) */
+		return &s->table->v[sn < s->table->n ? s->table->index[sn] : 0];
+	if (!s->cache[sn]) {
+		s->cache[sn] = xcalloc(1, sizeof *s->cache[sn]);
+		sch_compile_node(s->doc, sn, s->cache[sn], &s->lists);
 	}
-	static const struct {
-		enum kw first, last;
-		unsigned check;
-	} groups[] = {
-		{ KW_ENUM, KW_CONST, CK_ENUM }, { KW_SINCE, KW_UNTIL, CK_SINCE },
-		{ KW_PATTERN, KW_PATTERN, CK_STRING },
-		{ KW_MINLENGTH, KW_MAXLENGTH, CK_STRING },
-		{ KW_MINIMUM, KW_XMAXIMUM, CK_NUMBER },
-		{ KW_ITEMS, KW_UNIQUE, CK_ARRAY }, { KW_ONEOF, KW_ELSE, CK_COMBINE },
-	};
-	for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
-		for (unsigned w = groups[g].first; w <= groups[g].last; w++)
-			if (c->kw[w])
-				c->checks |= groups[g].check;
-	c->boolean = yd_kind(sd, sn) == YD_SCALAR && yd_bool(sd, sn, &c->allow);
-	yd_node t = c->kw[KW_TYPE];
-	if (yd_kind(sd, t) == YD_SEQUENCE)
-		for (size_t i = 0; i < yd_len(sd, t); i++)
-			c->types |= sch_type_bit(yd_str(sd, yd_item(sd, t, i), NULL));
-	else if (t)
-		c->types = sch_type_bit(yd_str(sd, t, NULL));
-	c->bad |= t && !c->types;
-	index_properties(sd, c);
-	read_object(sd, c);
-	read_numbers(sd, c);
-	if (c->kw[KW_REF]) {
-		c->ref = resolve_ref(sd, c->kw[KW_REF]);
-		c->bad |= !c->ref;
+	return s->cache[sn];
+}
+
+yd_node sch_property(const schema *s, const struct compiled *c, const char *key, size_t len)
+{
+	return sch_property_in(s->table ? s->table->props : s->lists.props, s->text, c, key, len);
+}
+
+const char *sch_required(const schema *s, const struct compiled *c, size_t i)
+{
+	const uint32_t *names = s->table ? s->table->required : s->lists.required;
+	return s->text + names[c->required + i];
+}
+
+/* The slot of pattern node pat in the table: its own, or the free one
+ * where it goes. */
+static struct sch_re *re_slot(const schema *s, yd_node pat)
+{
+	size_t mask = s->re_cap - 1;
+	for (size_t i = ((size_t)pat * 2654435761u) & mask;; i = (i + 1) & mask)
+		if (s->re[i].node == pat || !s->re[i].node)
+			return &s->re[i];
+}
+
+/* Doubles the table (it is kept at most half full). */
+static void re_grow(schema *s)
+{
+	struct sch_re *old = s->re;
+	size_t old_cap = s->re_cap;
+	s->re_cap = old_cap ? old_cap * 2 : 64;
+	s->re = xcalloc(s->re_cap, sizeof *s->re);
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].node)
+			*re_slot(s, old[i].node) = old[i];
+	free(old);
+}
+
+/* A pattern is compiled when a value first reaches it, not when its
+ * schema object is: most patterns of a schema meet no value in a run. */
+struct regex *sch_pattern(schema *s, const struct compiled *c)
+{
+	yd_node pat = c->kw[KW_PATTERN];
+	if (!pat || pat >= s->n)
+		return NULL;
+	if (s->re_cap) {
+		struct sch_re *e = re_slot(s, pat);
+		if (e->node)
+			return e->re;
 	}
-	if (c->kw[KW_PATTERN]) {
-		size_t len;
-		const char *pat = yd_str(sd, c->kw[KW_PATTERN], &len);
-		char err[256];
-		c->re = pat ? regex_new(pat, len, err, sizeof err) : NULL;
-		c->bad |= !c->re;
-	}
-	s->cache[sn] = c;
-	return c;
+	if (2 * (s->re_len + 1) > s->re_cap)
+		re_grow(s);
+	struct sch_re *e = re_slot(s, pat);
+	size_t len;
+	const char *p = yd_str(s->doc, pat, &len);
+	char err[256];
+	e->node = pat;
+	e->re = p ? regex_new(p, len, err, sizeof err) : NULL;
+	s->re_len++;
+	return e->re;
 }
 
 /* ---- errors ---------------------------------------------------------- */
@@ -229,6 +135,13 @@ void sch_err_add(struct schema_errors *out, enum schema_fault fault,
 	va_end(ap);
 	e->msg = buf_detach(&b);
 	e->help = help ? xstrdup(help) : NULL;
+	e->suggest = NULL;
+}
+
+void sch_err_suggest(struct schema_errors *out, const char *suggest)
+{
+	if (out->mode == SCHEMA_ERRS_KEEP && out->len && suggest && !out->v[out->len - 1].suggest)
+		out->v[out->len - 1].suggest = xstrdup(suggest);
 }
 
 bool sch_err_counted(struct schema_errors *out)
@@ -244,6 +157,7 @@ void schema_errors_free(struct schema_errors *errs)
 	for (size_t i = 0; errs->v && i < errs->len; i++) {
 		free(errs->v[i].msg);
 		free(errs->v[i].help);
+		free(errs->v[i].suggest);
 	}
 	free(errs->v);
 	errs->v = NULL;
@@ -276,9 +190,22 @@ static void errs_move(struct schema_errors *to, struct schema_errors *from)
  * branch that fails is validated again where its reasons are reported. */
 bool sch_matches(struct run *r, yd_node sn, yd_node n, yd_node holder)
 {
+	return sch_verdict(r, sn, n, holder) != SCH_NO;
+}
+
+/* A branch that fails only where it met no placeholder fails; one that
+ * passes after skipping a placeholder may pass or not. */
+enum sch_verdict sch_verdict(struct run *r, yd_node sn, yd_node n, yd_node holder)
+{
 	struct schema_errors tmp = { .mode = SCHEMA_ERRS_ANY };
+	bool outer = r->unknown;
+	r->unknown = false;
 	sch_validate(r, sn, n, holder, &tmp);
-	return tmp.len == 0;
+	bool unknown = r->unknown;
+	r->unknown = outer || unknown;
+	if (tmp.len)
+		return SCH_NO;
+	return unknown ? SCH_MAYBE : SCH_YES;
 }
 
 static size_t count_errors(struct run *r, yd_node sn, yd_node n, yd_node holder)
@@ -337,7 +264,7 @@ static void message_failed(struct run *r, yd_node msg, struct schema_errors *inn
 static void validate_rule(struct run *r, yd_node sn, yd_node n, yd_node holder,
 			  struct schema_errors *out)
 {
-	struct compiled *c = sch_compile(r->s, sn);
+	const struct compiled *c = sch_compile(r->s, sn);
 	if (!c || !c->kw[KW_MESSAGE]) {
 		sch_validate(r, sn, n, holder, out);
 		return;
@@ -356,10 +283,16 @@ static void check_alternatives(struct run *r, yd_node alts, bool one_of, yd_node
 			       yd_node n, yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
-	size_t count = yd_len(sd, alts), passed = 0;
-	for (size_t i = 0; i < count && passed < (one_of ? 2 : 1); i++)
-		passed += sch_matches(r, yd_item(sd, alts, i), n, holder);
+	size_t count = yd_len(sd, alts), passed = 0, maybe = 0;
+	for (size_t i = 0; i < count && passed < (one_of ? 2 : 1); i++) {
+		enum sch_verdict v = sch_verdict(r, yd_item(sd, alts, i), n, holder);
+		passed += v == SCH_YES;
+		maybe += v == SCH_MAYBE;
+	}
 	if (passed == 1 || (!one_of && passed))
+		return;
+	/* a placeholder may make one alternative the one */
+	if (maybe && passed <= 1)
 		return;
 	struct schema_errors reasons = { .mode = out->mode };
 	if (!passed && count) {
@@ -383,7 +316,7 @@ static void check_alternatives(struct run *r, yd_node alts, bool one_of, yd_node
 	schema_errors_free(&reasons);
 }
 
-static void check_combinators(struct run *r, struct compiled *c, yd_node n,
+static void check_combinators(struct run *r, const struct compiled *c, yd_node n,
 			      yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -391,8 +324,8 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 	if (c->kw[KW_ALLOF])
 		for (size_t i = 0; i < yd_len(sd, c->kw[KW_ALLOF]) && !sch_err_enough(out); i++)
 			validate_rule(r, yd_item(sd, c->kw[KW_ALLOF], i), n, holder, out);
-	if (c->kw[KW_NOT] && sch_matches(r, c->kw[KW_NOT], n, holder)) {
-		struct compiled *nc = sch_compile(r->s, c->kw[KW_NOT]);
+	if (c->kw[KW_NOT] && sch_verdict(r, c->kw[KW_NOT], n, holder) == SCH_YES) {
+		const struct compiled *nc = sch_compile(r->s, c->kw[KW_NOT]);
 		yd_node m = nc && nc->kw[KW_MESSAGE] ? nc->kw[KW_MESSAGE] : msg;
 		if (m)
 			sch_err_add(out, SF_CONFLICT, n, sch_where(r->doc, n, holder), NULL,
@@ -401,8 +334,9 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 			not_failed(r, c->kw[KW_NOT], n, holder, out);
 	}
 	if (c->kw[KW_IF]) {
-		yd_node branch = sch_matches(r, c->kw[KW_IF], n, holder)
-			? c->kw[KW_THEN] : c->kw[KW_ELSE];
+		/* a condition on a placeholder takes neither branch */
+		enum sch_verdict v = sch_verdict(r, c->kw[KW_IF], n, holder);
+		yd_node branch = v == SCH_YES ? c->kw[KW_THEN] : v == SCH_NO ? c->kw[KW_ELSE] : 0;
 		if (branch)
 			validate_rule(r, branch, n, holder, out);
 	}
@@ -414,7 +348,7 @@ static void check_combinators(struct run *r, struct compiled *c, yd_node n,
 void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 		     struct schema_errors *out)
 {
-	struct compiled *c = sch_compile(r->s, sn);
+	const struct compiled *c = sch_compile(r->s, sn);
 	if (c && c->boolean) {
 		if (!c->allow)
 			sch_err_add(out, SF_VALUE, n, sch_where(r->doc, n, holder), NULL,
@@ -423,6 +357,11 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 	}
 	if (!c || r->depth >= MAX_DEPTH || sch_err_enough(out))
 		return;
+	/* a placeholder is any value: nothing about it can be checked */
+	if (yd_kind(r->doc, n) == YD_SCALAR && yd_type(r->doc, n) == YD_T_UNKNOWN) {
+		r->unknown = true;
+		return;
+	}
 	if (c->bad) {
 		sch_err_add(out, SF_SCHEMA, n, sch_where(r->doc, n, holder), NULL,
 			"the schema has a bad pattern or $ref here");
@@ -451,10 +390,17 @@ void sch_validate(struct run *r, yd_node sn, yd_node n, yd_node holder,
 	r->depth--;
 }
 
+/* x-coerce at the root: the consumer converts values as marshmallow does. */
+static bool coerces(const schema *s)
+{
+	return yd_str_eq(s->doc, yd_get(s->doc, yd_root(s->doc), "x-coerce"), "marshmallow");
+}
+
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs)
 {
 	struct run r = { .s = s, .doc = doc };
+	r.coerce = coerces(s);
 	if (root)
 		sch_validate(&r, yd_root(s->doc), root, 0, errs);
 }
@@ -465,6 +411,7 @@ void schema_validate_release(schema *s, const yamldoc *doc, yd_node root,
 	const char *product = yd_str(s->doc, yd_get(s->doc, yd_root(s->doc), "x-product"), NULL);
 	struct run r = { .s = s, .doc = doc, .versions = true, .release = release,
 			 .product = product ? product : "release" };
+	r.coerce = coerces(s);
 	if (root)
 		sch_validate(&r, yd_root(s->doc), root, 0, errs);
 }

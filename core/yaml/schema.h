@@ -16,7 +16,10 @@
  *   x-since: {"ubuntu2404": "3.13.0"} beside an enum: the values added
  *     by later releases; x-until: {"ubuntu2004": "3.14.0"}: the values a
  *     release removed.
- * schema_validate ignores the tags. */
+ * schema_validate ignores the tags. At the root, x-coerce: "marshmallow"
+ * says how the schema's consumer loads values: those ParallelCluster's
+ * loader converts to the type a key takes (a quoted number, a yes for a
+ * boolean) are SF_COERCED instead of SF_TYPE, and checked as converted. */
 #ifndef TF_SCHEMA_H
 #define TF_SCHEMA_H
 
@@ -36,6 +39,7 @@ enum schema_fault {
 	SF_UNTIL,     /* a value the release no longer has */
 	SF_KEY_UNTIL, /* a key the release no longer has */
 	SF_SCHEMA, /* the schema itself is broken (a bad pattern, a bad $ref) */
+	SF_COERCED, /* not of its type, but the loader converts it (x-coerce) */
 };
 
 struct schema_error {
@@ -44,6 +48,7 @@ struct schema_error {
 	yd_node pos;  /* where to point: a key, or the node itself */
 	char *msg;
 	char *help;   /* optional */
+	char *suggest; /* optional: what the value or key was most likely meant to be */
 };
 
 struct schema_errors {
@@ -69,6 +74,12 @@ void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 void schema_validate_release(schema *s, const yamldoc *doc, yd_node root,
 			     struct version release, struct schema_errors *errs);
 void schema_errors_free(struct schema_errors *errs);
+/* A scalar as marshmallow's Integer and Boolean fields read it, which is
+ * how ParallelCluster reads the numbers and flags of its config: "10" and
+ * 10.0 are 10, 5.5 is 5; true, yes, "true", y and 1 are true. False (and
+ * *out untouched) when the field would refuse it. */
+bool schema_read_int(const yamldoc *doc, yd_node n, long long *out);
+bool schema_read_bool(const yamldoc *doc, yd_node n, bool *out);
 struct buf;
 /* Prints a schema document as JSON (two-space indentation) for one
  * release: without the keys and enum values the release lacks, and

@@ -1,10 +1,11 @@
-/* The compiled schemas of the files embedded in the binary, made once
- * per run and released at exit, so a leak checker sees a clean exit. */
+/* The schemas of the files embedded in the binary, wrapped once per run
+ * (their objects were compiled at build time: tools/embed.c) and released
+ * at exit, so a leak checker sees a clean exit. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "assets.h"
-#include "schema.h"
+#include "schema_internal.h"
 
 enum { MAX_EMBEDDED = 8 };
 
@@ -36,6 +37,7 @@ schema *schema_embedded(const char *name)
 		atexit(release);
 	cache[n_cached].name = a->name;
 	cache[n_cached].doc = yamldoc_from_image(a->image);
-	cache[n_cached].s = schema_new(cache[n_cached].doc);
+	cache[n_cached].s = a->schema ? schema_from_table(cache[n_cached].doc, a->schema)
+				      : schema_new(cache[n_cached].doc);
 	return cache[n_cached++].s;
 }

@@ -22,13 +22,6 @@ static const struct {
 	[T_BOOLEAN] = { "boolean", "a boolean (true or false)" }, [T_NULL] = { "null", "null" },
 };
 
-unsigned sch_type_bit(const char *name)
-{
-	for (unsigned t = 0; name && t < T__COUNT; t++)
-		if (strcmp(type_names[t].schema, name) == 0)
-			return 1u << t;
-	return 0;
-}
 
 /* ---- instance facts -------------------------------------------------- */
 
@@ -37,7 +30,8 @@ static const char *describe(const yamldoc *doc, yd_node n)
 	static const char *const by_type[] = {
 		[YD_T_NULL] = "no value (null)", [YD_T_BOOL] = "a boolean",
 		[YD_T_INT] = "an integer", [YD_T_FLOAT] = "a number",
-		[YD_T_STRING] = "a string",
+		[YD_T_STRING] = "a string", [YD_T_TIMESTAMP] = "a date",
+		[YD_T_UNKNOWN] = "a placeholder",
 	};
 	switch (yd_kind(doc, n)) {
 	case YD_MAPPING: return "a mapping";
@@ -62,6 +56,8 @@ static unsigned instance_types(const yamldoc *doc, yd_node n)
 	case YD_T_STRING: return 1u << T_STRING;
 	case YD_T_BOOL: return 1u << T_BOOLEAN;
 	case YD_T_NULL: return 1u << T_NULL;
+	case YD_T_TIMESTAMP: return 0; /* a date is none of JSON's types */
+	case YD_T_UNKNOWN: return (1u << T__COUNT) - 1;
 	case YD_T_INT: return 1u << T_INTEGER | 1u << T_NUMBER;
 	case YD_T_FLOAT:
 		if (yd_number(doc, n, &d) && isfinite(d) && d == floor(d))
@@ -151,10 +147,41 @@ static const char *closest(const yamldoc *sd, yd_node names_map, const char *s,
 	return best_d <= limit ? best : NULL;
 }
 
-bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
+/* x-coerce: a value of another type that the loader converts is a
+ * warning, and the checks after this one see it converted. */
+static bool coerced(struct run *r, const struct compiled *c, yd_node n, struct schema_errors *out)
+{
+	struct sch_coerced v;
+	if (!r->coerce || !sch_coerce(r->doc, n, c->types, &v))
+		return false;
+	r->coerced = n;
+	r->coerced_number = v.boolean ? 1 : v.number;
+	/* a warning: whether a branch matches does not depend on it */
+	if (out->mode != SCHEMA_ERRS_KEEP)
+		return true;
+	char help[96];
+	snprintf(help, sizeof help, "write %s (the fix does)", v.as);
+	sch_err_add(out, SF_COERCED, n, n, help,
+		"'%.60s' is %s; ParallelCluster reads it as the %s %s", yd_str(r->doc, n, NULL),
+		v.why, v.type_bit == 1u << T_BOOLEAN ? "boolean" :
+		v.type_bit == 1u << T_INTEGER ? "integer" : "number", v.as);
+	sch_err_suggest(out, v.as);
+	return true;
+}
+
+bool sch_check_type(struct run *r, const struct compiled *c, yd_node n,
 		       yd_node holder, struct schema_errors *out)
 {
+	long long odd;
+	if (r->coerce && out->mode == SCHEMA_ERRS_KEEP && (c->types & (1u << T_INTEGER)) &&
+	    sch_int_surprise(r->doc, n, &odd)) {
+		sch_err_add(out, SF_COERCED, n, n,
+			"YAML 1.1 reads a leading 0 as octal, and a:b as base 60; quote the value or write the number meant",
+			"'%s' is read as %lld", yd_str(r->doc, n, NULL), odd);
+	}
 	if (!c->kw[KW_TYPE] || (c->types & instance_types(r->doc, n)))
+		return true;
+	if (coerced(r, c, n, out))
 		return true;
 	if (sch_err_counted(out))
 		return false;
@@ -179,20 +206,36 @@ bool sch_check_type(struct run *r, struct compiled *c, yd_node n,
 	return false;
 }
 
-void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
+/* A value the loader converted (x-coerce) against a number or a boolean
+ * of the schema. */
+static bool coerced_equal(struct run *r, yd_node item, yd_node n)
+{
+	const yamldoc *sd = r->s->doc;
+	double x;
+	bool b;
+	if (!n || r->coerced != n)
+		return false;
+	if (yd_type(sd, item) == YD_T_BOOL && yd_bool(sd, item, &b))
+		return (b ? 1 : 0) == r->coerced_number;
+	return yd_number(sd, item, &x) && x == r->coerced_number;
+}
+
+void sch_check_enum(struct run *r, const struct compiled *c, yd_node n,
 		       struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
 	yd_node e = c->kw[KW_ENUM];
 	if (c->kw[KW_CONST]) {
-		if (!scalar_equal(sd, c->kw[KW_CONST], r->doc, n))
+		if (!scalar_equal(sd, c->kw[KW_CONST], r->doc, n) &&
+		    !coerced_equal(r, c->kw[KW_CONST], n))
 			sch_err_add(out, SF_VALUE, n, n, NULL, "value must be '%s'",
 				yd_str(sd, c->kw[KW_CONST], NULL));
 	}
 	if (!e)
 		return;
 	for (size_t i = 0; i < yd_len(sd, e); i++)
-		if (scalar_equal(sd, yd_item(sd, e, i), r->doc, n))
+		if (scalar_equal(sd, yd_item(sd, e, i), r->doc, n) ||
+		    coerced_equal(r, yd_item(sd, e, i), n))
 			return;
 	if (sch_err_counted(out))
 		return;
@@ -207,10 +250,11 @@ void sch_check_enum(struct run *r, struct compiled *c, yd_node n,
 		snprintf(help, sizeof help, "did you mean '%s'?", near);
 	sch_err_add(out, SF_VALUE, n, n, near ? help : NULL,
 		"'%s' is not one of: %s", v ? v : describe(r->doc, n), list.p);
+	sch_err_suggest(out, near);
 	buf_free(&list);
 }
 
-void sch_check_string(struct run *r, struct compiled *c, yd_node n,
+void sch_check_string(struct run *r, const struct compiled *c, yd_node n,
 			 yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -226,7 +270,12 @@ void sch_check_string(struct run *r, struct compiled *c, yd_node n,
 		sch_err_add(out, SF_VALUE, n, n, NULL,
 			"'%.60s' is too long: %zu characters, at most %lld", v, cps,
 			c->max_length.v);
-	if (c->re && !regex_match(c->re, v, len) && !sch_err_counted(out)) {
+	struct regex *re = c->kw[KW_PATTERN] ? sch_pattern(r->s, c) : NULL;
+	if (c->kw[KW_PATTERN] && !re && !sch_err_counted(out)) {
+		sch_err_add(out, SF_SCHEMA, n, n, NULL, "the schema has a bad pattern here");
+		return;
+	}
+	if (re && !regex_match(re, v, len) && !sch_err_counted(out)) {
 		/* A pattern is a poor explanation; x-message beside it says
 		 * the same in words. */
 		char help[512];
@@ -243,12 +292,14 @@ void sch_check_string(struct run *r, struct compiled *c, yd_node n,
 	}
 }
 
-void sch_check_number(struct run *r, struct compiled *c, yd_node n,
+void sch_check_number(struct run *r, const struct compiled *c, yd_node n,
 			 struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
 	double v;
-	if (!yd_number(r->doc, n, &v))
+	if (r->coerced == n && n)
+		v = r->coerced_number; /* as the loader converted it */
+	else if (!yd_number(r->doc, n, &v))
 		return;
 	static const struct {
 		enum kw kw;
@@ -275,7 +326,7 @@ void sch_check_number(struct run *r, struct compiled *c, yd_node n,
 	}
 }
 
-void sch_check_array(struct run *r, struct compiled *c, yd_node n,
+void sch_check_array(struct run *r, const struct compiled *c, yd_node n,
 			yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -320,7 +371,7 @@ static bool typo_of(const yamldoc *d, yd_node n, const char *want)
 	return false;
 }
 
-void sch_check_object(struct run *r, struct compiled *c, yd_node n,
+void sch_check_object(struct run *r, const struct compiled *c, yd_node n,
 			 yd_node holder, struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -330,6 +381,7 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 	yd_node props = c->kw[KW_PROPERTIES];
 	size_t count;
 	const yd_node *kids = yd_children(d, n, &count);
+	bool placeholder_key = false; /* may be any key, the required one too */
 	for (size_t i = 0; i < count && !sch_err_enough(out); i += 2) {
 		yd_node k = kids[i], v = kids[i + 1];
 		size_t kl;
@@ -338,9 +390,13 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 			sch_err_add(out, SF_TYPE, k, k, NULL, "a key must be a plain string");
 			continue;
 		}
+		if (yd_type(d, k) == YD_T_UNKNOWN) {
+			placeholder_key = r->unknown = true;
+			continue;
+		}
 		if (c->kw[KW_PROPNAMES])
 			sch_validate(r, c->kw[KW_PROPNAMES], k, 0, out);
-		yd_node ps = props ? sch_property(c, key, kl) : 0;
+		yd_node ps = props ? sch_property(r->s, c, key, kl) : 0;
 		if (ps) {
 			sch_validate(r, ps, v, k, out);
 		} else if (c->extra) {
@@ -353,10 +409,11 @@ void sch_check_object(struct run *r, struct compiled *c, yd_node n,
 					 strcasecmp(near, key) == 0 ? " (keys are case-sensitive)" : "");
 			sch_err_add(out, SF_UNKNOWN_KEY, k, k, near ? help : NULL,
 				"unknown key '%s'", key);
+			sch_err_suggest(out, near);
 		}
 	}
-	for (size_t i = 0; i < c->n_required && !sch_err_enough(out); i++) {
-		const char *want = c->required[i];
+	for (size_t i = 0; i < c->n_required && !placeholder_key && !sch_err_enough(out); i++) {
+		const char *want = sch_required(r->s, c, i);
 		if (!yd_get_key(d, n, want) && !(c->closed && typo_of(d, n, want)))
 			sch_err_add(out, SF_MISSING, n, sch_where(d, n, holder), NULL,
 				"missing required key '%s'", want);

@@ -26,7 +26,7 @@ static bool release_lacks(const struct run *r, enum kw kw, struct version tagged
 	return kw == KW_SINCE ? c < 0 : c >= 0;
 }
 
-bool sch_check_key_release(struct run *r, struct compiled *c, yd_node n, yd_node holder,
+bool sch_check_key_release(struct run *r, const struct compiled *c, yd_node n, yd_node holder,
 			   struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;
@@ -56,7 +56,7 @@ bool sch_check_key_release(struct run *r, struct compiled *c, yd_node n, yd_node
 	return false;
 }
 
-void sch_check_value_release(struct run *r, struct compiled *c, yd_node n,
+void sch_check_value_release(struct run *r, const struct compiled *c, yd_node n,
 			     struct schema_errors *out)
 {
 	const yamldoc *sd = r->s->doc;

@@ -1,5 +1,6 @@
 /* Reading a yamldoc: node access, typed values and positions. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,17 @@ bool yd_str_eq(const yamldoc *doc, yd_node n, const char *s)
 
 enum yd_type yd_type(const yamldoc *doc, yd_node n)
 {
-	return (enum yd_type)cell(doc, n)->type;
+	unsigned t = cell(doc, n)->type;
+	if (t == YD_T__NUM12)
+		return doc->pyyaml ? YD_T_STRING : YD_T_FLOAT;
+	if (t == YD_T_TIMESTAMP && !doc->pyyaml)
+		return YD_T_STRING;
+	return (enum yd_type)t;
+}
+
+void yamldoc_set_pyyaml(yamldoc *doc, bool on)
+{
+	doc->pyyaml = on;
 }
 
 bool yd_quoted(const yamldoc *doc, yd_node n)
@@ -130,19 +141,63 @@ bool yd_bool(const yamldoc *doc, yd_node n, bool *out)
 	return true;
 }
 
+/* s without its underscores (which YAML 1.1 allows between digits) in
+ * out; false when it does not fit. */
+static bool strip_underscores(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; *s; s++) {
+		if (*s == '_')
+			continue;
+		if (n + 1 >= cap)
+			return false;
+		out[n++] = *s;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* The value of a sexagesimal 1:30:05 (base 60 digits after the first
+ * part), as PyYAML computes it. */
+static double sexagesimal_value(const char *s)
+{
+	double v = 0;
+	char *end;
+	for (;;) {
+		double part = strtod(s, &end);
+		if (*end != ':')
+			return v * 60 + part;
+		v = v * 60 + part;
+		s = end + 1;
+	}
+}
+
 bool yd_int(const yamldoc *doc, yd_node n, long long *out)
 {
 	if (yd_kind(doc, n) != YD_SCALAR || yd_type(doc, n) != YD_T_INT)
 		return false;
-	const char *s = yd_str(doc, n, NULL);
-	if (strchr(s, '_') || strchr(s, ':') || strstr(s, "0b"))
-		return false; /* valid YAML 1.1, but no real config writes these */
+	char s[96];
+	if (!strip_underscores(yd_str(doc, n, NULL), s, sizeof s))
+		return false;
+	const char *p = s + (s[0] == '-' || s[0] == '+');
+	bool neg = s[0] == '-';
 	errno = 0;
 	char *end;
-	long long v = strtoll(s, &end, 0);
+	long long v;
+	if (strchr(p, ':')) {
+		double d = sexagesimal_value(p);
+		if (d > 9e15)
+			return false;
+		v = (long long)d;
+		end = "";
+	} else if (p[0] == '0' && p[1] == 'b') {
+		v = strtoll(p + 2, &end, 2);
+	} else {
+		v = strtoll(p, &end, 0); /* 0x.. hex, 0.. octal, as YAML 1.1 */
+	}
 	if (errno || *end)
 		return false;
-	*out = v;
+	*out = neg ? -v : v;
 	return true;
 }
 
@@ -155,11 +210,23 @@ bool yd_number(const yamldoc *doc, yd_node n, double *out)
 	}
 	if (yd_kind(doc, n) != YD_SCALAR || yd_type(doc, n) != YD_T_FLOAT)
 		return false;
-	char *end;
-	double v = strtod(yd_str(doc, n, NULL), &end);
+	char s[96];
+	if (!strip_underscores(yd_str(doc, n, NULL), s, sizeof s))
+		return false;
+	const char *p = s + (s[0] == '-' || s[0] == '+');
+	double v;
+	char *end = "";
+	if (p[0] == '.' && (p[1] == 'i' || p[1] == 'I'))
+		v = HUGE_VAL;
+	else if (p[0] == '.' && (p[1] == 'n' || p[1] == 'N'))
+		v = NAN;
+	else if (strchr(p, ':'))
+		v = sexagesimal_value(p);
+	else
+		v = strtod(p, &end);
 	if (*end)
 		return false;
-	*out = v;
+	*out = s[0] == '-' ? -v : v;
 	return true;
 }
 
@@ -250,6 +317,7 @@ void yamldoc_image_of(const yamldoc *doc, struct yd_image *out)
 		}
 	}
 	out->nodes = d->image ? d->image : d->image_of;
+	out->cells = d->cells;
 	out->n_nodes = (uint32_t)d->n_cells;
 	out->kids = d->kids;
 	out->strings = d->strings;

@@ -18,8 +18,15 @@ typedef uint32_t yd_node; /* 0 is "no node" */
 
 enum yd_kind { YD_NONE, YD_SCALAR, YD_MAPPING, YD_SEQUENCE };
 /* How a scalar resolves under YAML 1.1, as PyYAML (and so
- * ParallelCluster) reads it; quoted and block scalars are strings. */
-enum yd_type { YD_T_NULL, YD_T_BOOL, YD_T_INT, YD_T_FLOAT, YD_T_STRING };
+ * ParallelCluster) reads it; quoted and block scalars are strings. Two
+ * readings depend on the document's mode (yamldoc_read_as_pyyaml):
+ * numbers only YAML 1.2 knows (7.5e9, 176e9) are numbers unless the
+ * document is read as PyYAML reads it, where they are strings; dates
+ * (2024-01-01) are timestamps only there, strings otherwise. A value
+ * with a template placeholder in it (${SUBNET}, subnet-<ID>) is of no
+ * type yet: YD_T_UNKNOWN. */
+enum yd_type { YD_T_NULL, YD_T_BOOL, YD_T_INT, YD_T_FLOAT, YD_T_STRING, YD_T_TIMESTAMP,
+	       YD_T_UNKNOWN };
 
 struct yd_span {
 	uint32_t line, col, end_line, end_col; /* 1-based, end exclusive */
@@ -50,7 +57,16 @@ extern const struct yd_limits yd_default_limits;
  * issues holds what was parsed before the first fatal one. */
 yamldoc *yamldoc_parse(const char *text, size_t len,
 		       const struct yd_limits *limits);
+/* Parses the text prepared from a template (tmpl.h), which must outlive
+ * the call: positions are the original text's, a scalar that holds a
+ * placeholder without a value is YD_T_UNKNOWN, and a key in two arms of
+ * one {% if %} is no duplicate. */
+struct tmpl;
+yamldoc *yamldoc_parse_tmpl(const struct tmpl *t, const struct yd_limits *limits);
 void yamldoc_free(yamldoc *doc);
+/* Reads the scalars as PyYAML's safe_load does (YAML 1.1 only: dates,
+ * no 1.2 numbers), which is how ParallelCluster reads its config. */
+void yamldoc_set_pyyaml(yamldoc *doc, bool on);
 
 size_t yamldoc_issue_count(const yamldoc *doc);
 const struct yd_issue *yamldoc_issue(const yamldoc *doc, size_t i);

@@ -17,8 +17,11 @@ struct yd_rec {
 	uint32_t off, len; /* scalar: bytes in strings; container: kids */
 };
 
+struct yd_cell;
+
 struct yd_image {
 	const struct yd_rec *nodes; /* nodes[0] is the unused "no node" */
+	const struct yd_cell *cells; /* the same nodes as a document's cells */
 	uint32_t n_nodes;
 	const uint32_t *kids;
 	const char *strings;

@@ -19,7 +19,7 @@
  * others (multi-line, escaped or non-ASCII) are in doc->ends. */
 struct yd_cell {
 	unsigned kind : 2;       /* enum yd_kind */
-	unsigned type : 3;       /* enum yd_type, scalars only */
+	unsigned type : 3;       /* enum yd_type or YD_T__NUM12, scalars only */
 	unsigned quoted : 1;     /* quoted (on one line, the end is past two
 				    quotes) or a block scalar */
 	unsigned end_listed : 1; /* a scalar's end is in doc->ends */
@@ -72,13 +72,19 @@ struct yamldoc {
 	size_t n_met_keys, path_searches;
 	yd_node root;
 	bool broken;
+	bool pyyaml; /* yamldoc_set_pyyaml */
 };
 
 /* ---- scalar text (yamldoc_scalar.c) ---- */
 
+/* A cell's type beyond enum yd_type: a number only YAML 1.2 reads
+ * (7.5e9, 176e9), which yd_type gives as a number or, in a document read
+ * as PyYAML reads it, as a string. */
+enum { YD_T__NUM12 = 7 };
+
 /* PyYAML's YAML 1.1 resolution of a plain scalar of len bytes, s[len]
- * being NUL. */
-enum yd_type yd_resolve_plain(const char *s, size_t len);
+ * being NUL: an enum yd_type or YD_T__NUM12. */
+unsigned yd_resolve_plain(const char *s, size_t len);
 
 /* Appends len bytes and a NUL to doc's text; returns their offset. */
 uint32_t yd_text_add(yamldoc *doc, const char *s, size_t len);
@@ -87,7 +93,7 @@ uint32_t yd_text_add(yamldoc *doc, const char *s, size_t len);
  * lives while a document loads. */
 struct yd_intern {
 	uint32_t off, len, hash;
-	uint8_t type; /* enum yd_type, as a plain scalar */
+	uint8_t type; /* as yd_resolve_plain reads it as a plain scalar */
 	bool used;
 };
 

@@ -1,11 +1,15 @@
 /* Builds a yamldoc from libyaml events: positions for every node, the
  * input limits (nesting, alias expansion) and duplicate keys, which
- * compare interned keys (yamldoc_scalar.c) by offset. */
+ * compare interned keys (yamldoc_scalar.c) by offset. Text prepared from
+ * a template (tmpl.h) is read with its positions mapped back to the
+ * original, its placeholders marked as values of no known type, and
+ * keys in two arms of one {% if %} taken for what they are. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "tmpl.h"
 #include "xalloc.h"
 #include "yamldoc_internal.h"
 
@@ -49,6 +53,8 @@ struct loader {
 	size_t cap_anchors, n_anchors;
 	struct yd_interns interns;
 	size_t alias_nodes;
+	const struct tmpl *tmpl; /* the template the text was prepared from, or NULL */
+	size_t ph_next;          /* its first placeholder not before the current scalar */
 };
 
 static void doc_issue(yamldoc *doc, enum yd_issue_code code, struct yd_span span,
@@ -201,6 +207,62 @@ static bool at_key(const struct loader *ld)
 	       (ld->n_pending - f->first_pending) % 2 == 0;
 }
 
+/* A position in the prepared text as the original text has it: lines
+ * are where they were; columns move where a value replaced a
+ * placeholder (a position inside the replacement goes to its start or,
+ * past the start, to its end). */
+static void map_mark(const struct loader *ld, yaml_mark_t *m)
+{
+	const struct tmpl *t = ld->tmpl;
+	if (!t || !t->n_shifts)
+		return;
+	uint32_t line = (uint32_t)m->line + 1, col = (uint32_t)m->column + 1;
+	size_t lo = 0, hi = t->n_shifts;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct tmpl_shift *sh = &t->shifts[mid];
+		if (sh->line < line || (sh->line == line && sh->col <= col))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || t->shifts[lo - 1].line != line)
+		return;
+	const struct tmpl_shift *sh = &t->shifts[lo - 1];
+	uint32_t to;
+	if (col < sh->col + sh->cols)
+		to = col == sh->col ? sh->orig_col : sh->orig_col + sh->orig_cols;
+	else
+		to = col - (sh->col + sh->cols) + sh->orig_col + sh->orig_cols;
+	m->column = to - 1;
+}
+
+static bool mark_before(uint32_t line, uint32_t col, yaml_mark_t m)
+{
+	return line < m.line + 1 || (line == m.line + 1 && col <= m.column + 1);
+}
+
+/* Whether a scalar from start to end holds a placeholder without a
+ * value. Scalars come in document order, so one cursor walks the
+ * placeholders once. */
+static bool holds_placeholder(struct loader *ld, yaml_mark_t start, yaml_mark_t end)
+{
+	const struct tmpl *t = ld->tmpl;
+	if (!t || !t->n_unvalued)
+		return false;
+	while (ld->ph_next < t->n_ph &&
+	       mark_before(t->ph[ld->ph_next].line, t->ph[ld->ph_next].end_col, start))
+		ld->ph_next++;
+	for (size_t i = ld->ph_next; i < t->n_ph; i++) {
+		const struct tmpl_ph *p = &t->ph[i];
+		if (!mark_before(p->line, p->col + 1, end))
+			return false;
+		if (!p->valued)
+			return true;
+	}
+	return false;
+}
+
 static void scalar_add(struct loader *ld, yaml_event_t *ev)
 {
 	yamldoc *doc = ld->doc;
@@ -222,6 +284,8 @@ static void scalar_add(struct loader *ld, yaml_event_t *ev)
 		c->type = YD_T_STRING;
 	else
 		c->type = in ? in->type : yd_resolve_plain(doc->strings + off, len);
+	if (holds_placeholder(ld, ev->start_mark, ev->end_mark))
+		c->type = YD_T_UNKNOWN;
 	scalar_end(doc, n, ev->start_mark, ev->end_mark);
 	if (ev->data.scalar.anchor)
 		anchor_set(ld, (const char *)ev->data.scalar.anchor, n);
@@ -323,8 +387,17 @@ static void mapping_check_duplicates(struct loader *ld, yd_node map)
 		while (first > 0 && refs[first - 1].len == refs[i].len &&
 		       memcmp(refs[first - 1].s, refs[i].s, refs[i].len) == 0)
 			first--;
+		/* the earliest key this one repeats: in a template, a key in
+		 * another arm of the same {% if %} is not repeated by it */
 		yd_node dup = kids[2 * refs[i].pair];
-		yd_node orig = kids[2 * refs[first].pair];
+		yd_node orig = 0;
+		for (size_t j = first; j < i && !orig; j++) {
+			yd_node k = kids[2 * refs[j].pair];
+			if (!tmpl_exclusive(ld->tmpl, doc->cells[k].line, doc->cells[dup].line))
+				orig = k;
+		}
+		if (!orig)
+			continue;
 		doc_issue(doc, YD_ISSUE_DUPLICATE_KEY, yd_span(doc, dup),
 			  "duplicate key '%s' (first at line %u)", refs[i].s,
 			  doc->cells[orig].line);
@@ -401,6 +474,7 @@ static void alias_add(struct loader *ld, yaml_event_t *ev)
 static void syntax_issue(struct loader *ld, yaml_parser_t *p)
 {
 	yaml_mark_t m = p->problem ? p->problem_mark : p->mark;
+	map_mark(ld, &m);
 	struct yd_span span = mark_span(m, m);
 	span.end_col = span.col + 1;
 	if (p->context)
@@ -415,6 +489,8 @@ static void syntax_issue(struct loader *ld, yaml_parser_t *p)
 /* Handles one event; false stops the load. */
 static bool loader_event(struct loader *ld, yaml_event_t *ev, int *documents)
 {
+	map_mark(ld, &ev->start_mark);
+	map_mark(ld, &ev->end_mark);
 	switch (ev->type) {
 	case YAML_DOCUMENT_START_EVENT:
 		if (++*documents > 1) {
@@ -446,13 +522,20 @@ static bool loader_event(struct loader *ld, yaml_event_t *ev, int *documents)
 	}
 }
 
-yamldoc *yamldoc_parse(const char *text, size_t len,
-		       const struct yd_limits *limits)
+static yamldoc *parse(const char *text, size_t len, const struct yd_limits *limits,
+		      const struct tmpl *tmpl)
 {
 	yamldoc *doc = xcalloc(1, sizeof *doc);
-	struct loader ld = { .doc = doc, .limits = limits ? limits : &yd_default_limits };
+	struct loader ld = { .doc = doc, .limits = limits ? limits : &yd_default_limits,
+			     .tmpl = tmpl };
 	yaml_mark_t zero = { 0, 0, 0 };
 	node_new(&ld, YD_NONE, zero); /* index 0 means "no node" */
+	/* a byte-order mark is no content: columns of line 1 start after it,
+	 * as editors show them (source.c agrees) */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
@@ -483,24 +566,27 @@ yamldoc *yamldoc_parse(const char *text, size_t len,
 	return doc;
 }
 
-/* Wraps a compiled-in tree: its kids and text are used where they are,
- * and spans are read from its records; the rest of each record is copied
- * into a cell (a few thousand, once per run) so that readers have one
- * layout. */
+yamldoc *yamldoc_parse(const char *text, size_t len, const struct yd_limits *limits)
+{
+	return parse(text, len, limits, NULL);
+}
+
+yamldoc *yamldoc_parse_tmpl(const struct tmpl *t, const struct yd_limits *limits)
+{
+	return parse(tmpl_text(t), t->len, limits, t);
+}
+
+/* Wraps a compiled-in tree: its cells, kids and text are used where they
+ * are (the build wrote the cells as a loaded document holds them), and
+ * spans are read from its records. Nothing is copied. */
 yamldoc *yamldoc_from_image(const struct yd_image *image)
 {
 	yamldoc *doc = xcalloc(1, sizeof *doc);
 	doc->n_cells = doc->cap_cells = image->n_nodes;
-	doc->cells = xmalloc(doc->n_cells * sizeof *doc->cells);
-	for (uint32_t i = 0; i < image->n_nodes; i++) {
-		const struct yd_rec *r = &image->nodes[i];
-		doc->cells[i] = (struct yd_cell){
-			.kind = r->kind, .type = r->type, .quoted = r->quoted,
-			.line = r->line, .off = r->off, .len = r->len,
-		};
-	}
+	doc->cells = (struct yd_cell *)image->cells; /* never written: an image's */
 	doc->kids = (uint32_t *)image->kids;
 	doc->strings = (char *)image->strings;
+	doc->n_strings = 0;
 	doc->image = image->nodes;
 	doc->root = image->root;
 	return doc;
@@ -513,8 +599,8 @@ void yamldoc_free(yamldoc *doc)
 	if (!doc->image) {
 		free(doc->kids);
 		free(doc->strings);
+		free(doc->cells);
 	}
-	free(doc->cells);
 	free(doc->ends);
 	free(doc->wide);
 	free(doc->met);

@@ -105,10 +105,102 @@ static bool digit_or_underscore(char c)
 	return (c >= '0' && c <= '9') || c == '_';
 }
 
+/* [0-9][0-9_]* at p: the end of the run, or p when there is none. */
+static const char *digits_(const char *p)
+{
+	if (!(*p >= '0' && *p <= '9'))
+		return p;
+	while (digit_or_underscore(*p))
+		p++;
+	return p;
+}
+
+/* (?::[0-5]?[0-9])+ at p: the end, or p when there is none. */
+static const char *sexagesimal(const char *p)
+{
+	const char *q = p;
+	while (q[0] == ':' && q[1] >= '0' && q[1] <= '9') {
+		if (q[1] <= '5' && q[2] >= '0' && q[2] <= '9')
+			q += 3;
+		else
+			q += 2;
+	}
+	return q;
+}
+
+/* [eE][-+][0-9]+ at p (YAML 1.1 wants the sign); the end, or p. */
+static const char *exponent11(const char *p)
+{
+	if ((*p == 'e' || *p == 'E') && (p[1] == '-' || p[1] == '+') &&
+	    p[2] >= '0' && p[2] <= '9') {
+		p += 2;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	return p;
+}
+
+/* A date or a date and time, as PyYAML's timestamp resolver reads them:
+ * 2024-01-01, 2024-1-1 10:00:00, 2024-01-01T10:00:00.5Z. */
+static bool timestamp(const char *s)
+{
+	static const char *const date = "dddd-dd-dd";
+	const char *p = s;
+	size_t i = 0;
+	for (; date[i] && (date[i] == 'd' ? (*p >= '0' && *p <= '9') : *p == date[i]); i++)
+		p++;
+	if (!date[i] && !*p)
+		return true;
+	/* the long form: [0-9]{4}-[0-9]{1,2}-[0-9]{1,2} then a time */
+	p = s;
+	for (i = 0; i < 4; i++, p++)
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+	for (int part = 0; part < 2; part++) {
+		if (*p++ != '-' || !(*p >= '0' && *p <= '9'))
+			return false;
+		p += p[1] >= '0' && p[1] <= '9' ? 2 : 1;
+	}
+	if (*p == 'T' || *p == 't')
+		p++;
+	else if (*p == ' ' || *p == '\t')
+		while (*p == ' ' || *p == '\t')
+			p++;
+	else
+		return false;
+	if (!(*p >= '0' && *p <= '9'))
+		return false;
+	p += p[1] >= '0' && p[1] <= '9' ? 2 : 1;
+	for (int part = 0; part < 2; part++) {
+		if (p[0] != ':' || !(p[1] >= '0' && p[1] <= '9' && p[2] >= '0' && p[2] <= '9'))
+			return false;
+		p += 3;
+	}
+	if (*p == '.')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == 'Z') {
+		p++;
+	} else if (*p == '-' || *p == '+') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return false;
+		p += p[1] >= '0' && p[1] <= '9' ? 2 : 1;
+		if (p[0] == ':' && p[1] >= '0' && p[1] <= '9' && p[2] >= '0' && p[2] <= '9')
+			p += 3;
+	}
+	return !*p;
+}
+
 /* PyYAML's YAML 1.1 resolver for plain scalars, which is what
- * ParallelCluster's loader sees. Most scalars of a config are names and
- * words, which the first two tests settle. */
-enum yd_type yd_resolve_plain(const char *s, size_t len)
+ * ParallelCluster's loader sees (docs/versions.md, "pc-yaml-loader"),
+ * plus the numbers only YAML 1.2 reads (7.5e9, 176e9: how people write
+ * parameter counts), which come back as YD_T__NUM12 for the reader to
+ * take as numbers or strings. Most scalars of a config are names and
+ * words, which the first tests settle. */
+unsigned yd_resolve_plain(const char *s, size_t len)
 {
 	static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
 	static const char *const bools[] = {
@@ -117,10 +209,10 @@ enum yd_type yd_resolve_plain(const char *s, size_t len)
 		NULL,
 	};
 	static const char *const floats[] = {
-		".inf", ".Inf", ".INF", "-.inf", "-.Inf", "-.INF", "+.inf",
-		".nan", ".NaN", ".NAN", NULL,
+		".inf", ".Inf", ".INF", "-.inf", "-.Inf", "-.INF", "+.inf", "+.Inf",
+		"+.INF", ".nan", ".NaN", ".NAN", NULL,
 	};
-	if (len <= 5) { /* the longest of the words above */
+	if (len <= 6) { /* the longest of the words above */
 		if ((!*s || strchr("~nN", *s)) && is_one_of(s, nulls))
 			return YD_T_NULL;
 		if (*s && strchr("yYnNtTfFoO", *s) && is_one_of(s, bools))
@@ -129,62 +221,51 @@ enum yd_type yd_resolve_plain(const char *s, size_t len)
 			return YD_T_FLOAT;
 	}
 	/* every number below starts, after its sign, with one of these */
-	const char *p = s + (*s == '-' || *s == '+');
+	bool sign = *s == '-' || *s == '+';
+	const char *p = s + sign;
 	if (!digit_or_underscore(*p) && *p != '.')
 		return YD_T_STRING;
-	if (strcmp(p, "0") == 0)
-		return YD_T_INT;
+	/* integers: 0b.., 0x.., 0[0-7_]+, 0, [1-9][0-9_]*, and sexagesimal */
 	if (p[0] == '0' && p[1] == 'b' && all_digits(p + 2, "01_"))
 		return YD_T_INT;
 	if (p[0] == '0' && p[1] == 'x' && all_digits(p + 2, "0123456789abcdefABCDEF_"))
 		return YD_T_INT;
-	if (p[0] == '0' && all_digits(p + 1, "01234567_"))
+	if (p[0] == '0' && (!p[1] || all_digits(p + 1, "01234567_")))
 		return YD_T_INT;
 	if (p[0] >= '1' && p[0] <= '9') {
-		const char *q = p + 1;
-		while (digit_or_underscore(*q))
-			q++;
-		if (!*q)
-			return YD_T_INT;
-		/* sexagesimal 1:30 */
-		bool sexa = *q == ':';
-		while (sexa && *q == ':') {
-			q++;
-			if (!(*q >= '0' && *q <= '9'))
-				sexa = false;
-			else if (q[0] <= '5' && q[1] >= '0' && q[1] <= '9')
-				q += 2;
-			else
-				q += 1;
-		}
-		if (sexa && !*q)
+		const char *q = digits_(p);
+		if (!*q || (q = sexagesimal(q), *q == '\0' && q != digits_(p)))
 			return YD_T_INT;
 	}
-	/* [-+]?([0-9][0-9_]*)?\.[0-9.]*([eE][-+][0-9]+)? */
-	const char *q = p;
-	while (digit_or_underscore(*q))
-		q++;
-	if (*q == '.' && (q > p || (q[1] >= '0' && q[1] <= '9'))) {
-		q++;
-		while (*q && strchr("0123456789._", *q))
-			q++;
-		/* 1.1 wants a sign after e; 1.2 (and every writer of 7.5e9)
-		 * does not */
-		if ((*q == 'e' || *q == 'E') && (q[1] == '-' || q[1] == '+') &&
-		    q[2] >= '0' && q[2] <= '9') {
-			q += 2;
-			while (*q >= '0' && *q <= '9')
-				q++;
-		} else if ((*q == 'e' || *q == 'E') && q[1] >= '0' && q[1] <= '9') {
-			q += 1;
-			while (*q >= '0' && *q <= '9')
-				q++;
+	/* floats: [0-9][0-9_]*\.[0-9_]*(exp)?, \.[0-9][0-9_]*(exp)?, and
+	 * sexagesimal [0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]* */
+	const char *q = digits_(p);
+	if (q > p && *q == ':') {
+		const char *r = sexagesimal(q);
+		if (r > q && *r == '.') {
+			for (r++; digit_or_underscore(*r); r++)
+				;
+			if (!*r)
+				return YD_T_FLOAT;
 		}
-		if (!*q)
+	}
+	if (*q == '.' && (q > p || (!sign && q[1] >= '0' && q[1] <= '9'))) {
+		const char *r = q + 1;
+		while (digit_or_underscore(*r))
+			r++;
+		if (!*exponent11(r))
 			return YD_T_FLOAT;
+		/* 1.2 reads 7.5e9 (no sign) and 1.5e+3 the same way */
+		if ((*r == 'e' || *r == 'E') && q > p) {
+			r += 1 + (r[1] == '-' || r[1] == '+');
+			const char *e = r;
+			while (*r >= '0' && *r <= '9')
+				r++;
+			if (r > e && !*r)
+				return YD_T__NUM12;
+		}
 	}
-	/* YAML 1.2 also reads 176e9 as a number, which is how people write
-	 * parameter counts; 1.1 would keep it a string. */
+	/* 1.2 also reads 176e9; 1.1 keeps it a string */
 	q = p;
 	while (*q >= '0' && *q <= '9')
 		q++;
@@ -192,11 +273,13 @@ enum yd_type yd_resolve_plain(const char *s, size_t len)
 		q++;
 		if (*q == '-' || *q == '+')
 			q++;
-		const char *digits = q;
+		const char *e = q;
 		while (*q >= '0' && *q <= '9')
 			q++;
-		if (q > digits && !*q)
-			return YD_T_FLOAT;
+		if (q > e && !*q)
+			return YD_T__NUM12;
 	}
+	if (!sign && timestamp(s))
+		return YD_T_TIMESTAMP;
 	return YD_T_STRING;
 }

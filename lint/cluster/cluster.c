@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "schema.h"
 #include "xalloc.h"
 
 struct cluster cluster_of(struct source *src, const yamldoc *doc)
@@ -67,7 +68,7 @@ size_t cluster_subnet_count(const struct cluster *c, yd_node queue)
 	struct text *v = n <= 16 ? few : xmalloc(n * sizeof *v);
 	for (size_t i = 0; i < n; i++) {
 		v[m].s = yd_str(d, yd_item(d, ids, i), &v[m].len);
-		m += v[m].s != NULL;
+		m += v[m].s != NULL && !cluster_unknown(c, yd_item(d, ids, i));
 	}
 	size_t distinct = count_distinct(v, m);
 	if (v != few)
@@ -75,9 +76,29 @@ size_t cluster_subnet_count(const struct cluster *c, yd_node queue)
 	return distinct;
 }
 
+bool cluster_unknown(const struct cluster *c, yd_node n)
+{
+	return yd_kind(c->doc, n) == YD_SCALAR && yd_type(c->doc, n) == YD_T_UNKNOWN;
+}
+
+bool cluster_subnets_open(const struct cluster *c, yd_node queue)
+{
+	const yamldoc *d = c->doc;
+	yd_node ids = yd_get(d, yd_get(d, queue, "Networking"), "SubnetIds");
+	if (cluster_unknown(c, ids))
+		return true;
+	for (size_t i = 0; yd_kind(d, ids) == YD_SEQUENCE && i < yd_len(d, ids); i++)
+		if (cluster_unknown(c, yd_item(d, ids, i)))
+			return true;
+	return false;
+}
+
 const char *cluster_capacity_type(const struct cluster *c, yd_node queue)
 {
-	const char *t = yd_str(c->doc, yd_get(c->doc, queue, "CapacityType"), NULL);
+	yd_node n = yd_get(c->doc, queue, "CapacityType");
+	if (cluster_unknown(c, n))
+		return NULL;
+	const char *t = yd_str(c->doc, n, NULL);
 	return t ? t : "ONDEMAND";
 }
 
@@ -104,10 +125,20 @@ const struct instance_type *cluster_instance(const struct cluster *c, yd_node ty
 	return s ? catalog_find(s, len) : NULL;
 }
 
+bool cluster_int(const struct cluster *c, yd_node n, long long *out)
+{
+	return schema_read_int(c->doc, n, out);
+}
+
+bool cluster_bool(const struct cluster *c, yd_node n, bool *out)
+{
+	return schema_read_bool(c->doc, n, out);
+}
+
 bool cluster_flag(const struct cluster *c, yd_node map, const char *key)
 {
 	bool v = false;
-	return yd_bool(c->doc, yd_get(c->doc, map, key), &v) && v;
+	return cluster_bool(c, yd_get(c->doc, map, key), &v) && v;
 }
 
 void cluster_placement_of(const struct cluster *c, yd_node queue, yd_node cr,
@@ -123,12 +154,14 @@ void cluster_placement_of(const struct cluster *c, yd_node queue, yd_node cr,
 	out->map = pg;
 	out->enabled = yd_get(d, pg, "Enabled");
 	bool v;
-	if (yd_bool(d, out->enabled, &v)) {
+	if (cluster_bool(c, out->enabled, &v)) {
 		out->enabled_true = v;
 		out->enabled_false = !v;
 	}
 	out->name = yd_get(d, pg, "Name");
 	out->id = yd_get(d, pg, "Id");
+	out->unknown = cluster_unknown(c, out->enabled) || cluster_unknown(c, out->name) ||
+		       cluster_unknown(c, out->id);
 	out->active = out->enabled_true ||
 		      (!out->enabled_false && (out->name || out->id));
 }
@@ -140,7 +173,10 @@ long long cluster_queue_max_nodes(const struct cluster *c, yd_node queue)
 	long long total = 0;
 	for (size_t i = 0; i < yd_len(d, crs); i++) {
 		long long max = 10; /* ParallelCluster's default MaxCount */
-		yd_int(d, yd_get(d, yd_item(d, crs, i), "MaxCount"), &max);
+		yd_node n = yd_get(d, yd_item(d, crs, i), "MaxCount");
+		if (cluster_unknown(c, n))
+			return -1;
+		cluster_int(c, n, &max);
 		if (max > 0)
 			total += max;
 	}

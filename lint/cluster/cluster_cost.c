@@ -20,7 +20,8 @@ long long cluster_cr_count(const struct cluster *c, yd_node cr, const char *key)
 
 bool cluster_cr_reserved(const struct cluster *c, yd_node queue, yd_node cr)
 {
-	return !strcmp(cluster_capacity_type(c, queue), "CAPACITY_BLOCK") ||
+	const char *capacity = cluster_capacity_type(c, queue); /* NULL: a placeholder */
+	return (capacity && !strcmp(capacity, "CAPACITY_BLOCK")) ||
 	       yd_get(c->doc, cr, "CapacityReservationTarget") ||
 	       yd_get(c->doc, queue, "CapacityReservationTarget");
 }
@@ -44,12 +45,21 @@ void cluster_cr_rate(const struct cluster *c, yd_node queue, yd_node cr, struct 
 {
 	*out = (struct cluster_rate){ .usd = -1, .why = "the compute resource names no instance type" };
 	const char *capacity = cluster_capacity_type(c, queue);
-	bool spot = !strcmp(capacity, "SPOT");
 	double spot_price;
 	yd_node types[64];
 	size_t n = cluster_instance_types(c, cr, types, sizeof types / sizeof types[0]);
 	if (n)
 		out->type = yd_str(c->doc, types[0], NULL);
+	bool placeholder = !capacity;
+	for (size_t i = 0; i < n; i++)
+		placeholder |= cluster_unknown(c, types[i]);
+	if (placeholder) {
+		/* the price of a template's node is known once it is rendered */
+		*out = (struct cluster_rate){ .usd = -1, .placeholder = true,
+					      .why = "a template placeholder without a value: render it or --define it" };
+		return;
+	}
+	bool spot = !strcmp(capacity, "SPOT");
 	if (!strcmp(capacity, "CAPACITY_BLOCK")) {
 		out->why = "a Capacity Block is paid for when it is bought";
 		return;

@@ -21,6 +21,7 @@ struct cluster_rate {
 	const char *type;        /* the instance type priced, or NULL */
 	const char *region, *date; /* the catalog's, or NULL (SpotPrice) */
 	const char *why;         /* when unknown: "the catalog has no price for" (the type) */
+	bool placeholder;        /* unknown because a template's placeholder has no value */
 };
 
 void cluster_cr_rate(const struct cluster *c, yd_node queue, yd_node cr, struct cluster_rate *out);

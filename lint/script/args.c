@@ -459,25 +459,41 @@ const sb_word *sb_part_arg(const sb_part *p, size_t i)
 size_t sb_part_opaque_count(const sb_part *p) { return p->nopaque; }
 
 /* A query matches a flag by its normalized name, by its spelling, or by
- * the short letter of a table flag ("N" finds -N, which is --nodes). */
-static bool flag_is(const struct sb_flag *f, const char *name)
+ * the short letter of a table flag ("N" finds -N, which is --nodes).
+ * The query is normalized once, not once per flag it is compared with;
+ * a flag's name is normalized already (sbx_add_flag, the tables). */
+struct flag_query {
+	char letter; /* a short letter, or 0 */
+	char norm[128];
+};
+
+static void flag_query(const char *name, struct flag_query *q)
 {
-	char norm[128], w[128];
 	size_t n = strlen(name);
-	if (n == 1 || (n == 2 && name[0] == '-' && name[1] != '-')) {
-		char letter = name[n - 1];
-		return strlen(f->written) == 2 && f->written[0] == '-' && f->written[1] == letter;
-	}
-	sbf_normalize(name, n, norm, sizeof norm);
-	sbf_normalize(f->name, strlen(f->name), w, sizeof w);
-	return strcmp(norm, w) == 0;
+	q->letter = 0;
+	q->norm[0] = '\0';
+	if (n == 1 || (n == 2 && name[0] == '-' && name[1] != '-'))
+		q->letter = name[n - 1];
+	else
+		sbf_normalize(name, n, q->norm, sizeof q->norm);
+}
+
+static bool flag_is(const struct sb_flag *f, const struct flag_query *q)
+{
+	if (q->letter)
+		return f->written[0] == '-' && f->written[1] == q->letter && f->written[2] == '\0';
+	return strcmp(q->norm, f->name) == 0;
 }
 
 const struct sb_flag *sb_flag_find(const sb_part *p, const char *name)
 {
 	const struct sb_flag *hit = NULL;
-	for (size_t i = 0; p && name && i < p->nflags; i++)
-		if (flag_is(&p->flags[i], name))
+	struct flag_query q;
+	if (!p || !name)
+		return NULL;
+	flag_query(name, &q);
+	for (size_t i = 0; i < p->nflags; i++)
+		if (flag_is(&p->flags[i], &q))
 			hit = &p->flags[i];
 	return hit;
 }
@@ -491,8 +507,12 @@ const sb_word *sb_flag(const sb_part *p, const char *name)
 size_t sb_flag_occurrences(const sb_part *p, const char *name)
 {
 	size_t n = 0;
-	for (size_t i = 0; p && name && i < p->nflags; i++)
-		n += flag_is(&p->flags[i], name);
+	struct flag_query q;
+	if (!p || !name)
+		return 0;
+	flag_query(name, &q);
+	for (size_t i = 0; i < p->nflags; i++)
+		n += flag_is(&p->flags[i], &q);
 	return n;
 }
 

@@ -59,7 +59,7 @@ struct settings_bound {
 	char **exclude;
 	unsigned exclude_count;
 	enum settings_fail fail_level;
-	char *cluster, *shellcheck, *extends, *base;
+	char *cluster, *shellcheck, *extends, *env_file, *base;
 	double idle_cost_warning;
 	double shellcheck_timeout;
 };
@@ -89,6 +89,8 @@ static const cyaml_schema_field_t settings_fields[] = {
 	CYAML_FIELD_FLOAT("shellcheck-timeout", CYAML_FLAG_OPTIONAL, struct settings_bound,
 			  shellcheck_timeout),
 	STR("extends", extends),
+	STR("env-file", env_file),
+	CYAML_FIELD_IGNORE("define", CYAML_FLAG_OPTIONAL),           /* keyed by the user */
 	STR("base", base),
 	CYAML_FIELD_FLOAT("idle-cost-warning", CYAML_FLAG_OPTIONAL, struct settings_bound, idle_cost_warning),
 	CYAML_FIELD_IGNORE("severity", CYAML_FLAG_OPTIONAL),         /* keyed by rule */
@@ -303,6 +305,59 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 	f->shellcheck_timeout_line = line_of(d, yd_get_key(d, root, "shellcheck-timeout"));
 }
 
+static void define_add(struct settings_file *f, const char *name, size_t name_len,
+		       const char *value, size_t value_len, uint32_t line)
+{
+	tmpl_defs_add(&f->defines, name, name_len, value, value_len);
+	f->define_lines = xrealloc(f->define_lines, f->defines.len * sizeof *f->define_lines);
+	for (size_t i = 0; i < f->defines.len; i++)
+		if (strlen(f->defines.v[i].name) == name_len &&
+		    memcmp(f->defines.v[i].name, name, name_len) == 0)
+			f->define_lines[i] = line;
+}
+
+/* env-file first, then define over it: the values for templates. */
+static void read_defines(struct reader *r, const char *env_file)
+{
+	struct settings_file *f = r->f;
+	const yamldoc *d = r->doc;
+	yd_node root = yd_root(d);
+	if (env_file) {
+		yd_node at = yd_get(d, root, "env-file");
+		char *path = settings_join(f->dir, env_file);
+		size_t len;
+		bool too_big;
+		char *text = file_read(path, CONFIG_MAX_BYTES, &len, &too_big);
+		struct tmpl_defs env = { 0 };
+		uint32_t bad = 0;
+		if (!text || too_big)
+			complain(r, at, NULL, "env-file: cannot read '%s': %s", env_file,
+				 text ? "larger than 1 MiB" : strerror(errno));
+		else if (!tmpl_defs_read_env(&env, text, len, &bad))
+			complain(r, at, "each line is NAME=VALUE, export NAME=VALUE, a # comment or blank",
+				 "env-file: line %u of '%s' is not a definition", bad, env_file);
+		for (size_t i = 0; i < env.len; i++)
+			define_add(f, env.v[i].name, strlen(env.v[i].name), env.v[i].value,
+				   strlen(env.v[i].value), line_of(d, at));
+		tmpl_defs_free(&env);
+		free(text);
+		free(path);
+	}
+	yd_node defs = yd_get(d, root, "define");
+	for (size_t i = 0; yd_kind(d, defs) == YD_MAPPING && i < yd_len(d, defs); i++) {
+		size_t nl, vl;
+		const char *name = yd_str(d, yd_key(d, defs, i), &nl);
+		const char *value = yd_str(d, yd_value(d, defs, i), &vl);
+		if (!name || !value)
+			continue; /* the schema said so */
+		if (memchr(value, '\n', vl)) {
+			complain(r, yd_value(d, defs, i), NULL, "define: the value of %s must be one line", name);
+			continue;
+		}
+		define_add(f, name, nl, value, vl, line_of(d, yd_key(d, defs, i)));
+	}
+}
+
 static void read_extends(struct reader *r, struct settings_files *files, const char *rel,
 			 unsigned depth)
 {
@@ -352,6 +407,7 @@ static bool bind(struct reader *r, const char *text, size_t len, struct settings
 			   &f->n_exclude);
 	read_scalars(r, b);
 	read_maps(f, d);
+	read_defines(r, b->env_file);
 	if (b->extends)
 		read_extends(r, files, b->extends, depth);
 	cyaml_free(bind_config(&log), &settings_schema, b, 0);
@@ -436,6 +492,8 @@ void settings_files_free(struct settings_files *files)
 		free(f->sev);
 		free(f->cluster);
 		free(f->shellcheck_program);
+		tmpl_defs_free(&f->defines);
+		free(f->define_lines);
 		free(f->base);
 		free(f->abs);
 		free(f->path);

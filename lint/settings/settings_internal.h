@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "settings.h"
+#include "tmpl.h"
 
 /* A selector or glob as written, with the line it is on. */
 struct settings_item {
@@ -50,6 +51,8 @@ struct settings_file {
 	int shellcheck;              /* enum shellcheck_mode, -1 unset */
 	char *shellcheck_program;
 	uint32_t shellcheck_line;
+	struct tmpl_defs defines;    /* env-file, then define over it */
+	uint32_t *define_lines;      /* where each of defines was set */
 	double shellcheck_timeout;   /* seconds; 0 unset (the schema wants more) */
 	uint32_t shellcheck_timeout_line;
 	char *base;                  /* a git revision; NULL unset */

@@ -24,12 +24,15 @@ struct origin {
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
 	struct origin fail, shellcheck, shellcheck_timeout, cluster, excluded, base, idle_cost, target_pc, target_slurm;
+	struct origin *define; /* by index of the resolved defines */
+	size_t cap_define;
 };
 
 struct resolved {
 	char *key;                  /* the input path as the run names it */
 	struct lint_options opt;
 	int fail_level;
+	struct tmpl_defs defines;   /* the files' and the flags', when any file has some */
 };
 
 struct settings {
@@ -173,6 +176,23 @@ static void set_list(struct lint_options *o, struct origins *org, const char *li
 #define AT(f, l, w) ((struct origin){ (f)->path, (l), (w) })
 #define FLAG(name) ((struct origin){ "--" name, 0, name })
 
+/* Adds defs over res's, noting where each came from. */
+static void add_defines(struct resolved *res, struct origins *org, const struct tmpl_defs *defs,
+			const struct settings_file *f, const uint32_t *lines)
+{
+	for (size_t i = 0; defs && i < defs->len; i++) {
+		const char *name = defs->v[i].name;
+		tmpl_defs_add(&res->defines, name, strlen(name), defs->v[i].value,
+			      strlen(defs->v[i].value));
+		if (!org)
+			continue;
+		org->define = xgrow(org->define, &org->cap_define, res->defines.len, sizeof *org->define);
+		for (size_t k = 0; k < res->defines.len; k++)
+			if (!strcmp(res->defines.v[k].name, name))
+				org->define[k] = f ? AT(f, lines[i], "define") : FLAG("define");
+	}
+}
+
 /* A layer's target over the target so far: naming ParallelCluster also
  * brings its Slurm (target.h), so the Slurm's origin moves with it. */
 static void apply_target(struct lint_options *o, struct origins *org,
@@ -274,6 +294,15 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	}
 	for (size_t i = n; i-- > 0;)
 		apply_file(cfg, chain[i], o, &res->fail_level, org);
+	bool file_defines = false;
+	for (size_t i = n; i-- > 0;) {
+		add_defines(res, org, &chain[i]->defines, chain[i], chain[i]->define_lines);
+		file_defines |= chain[i]->defines.len > 0;
+	}
+	if (file_defines) { /* --define and --env-file win */
+		add_defines(res, org, cfg->base.defines, NULL, NULL);
+		o->defines = &res->defines;
+	}
 	if (cfg->flags.select) {
 		clear_rules(o, org, FLAG("select"));
 		set_list(o, org, cfg->flags.select, true, FLAG("select"));
@@ -349,6 +378,7 @@ void settings_free(settings *cfg)
 		return;
 	for (size_t i = 0; i < cfg->n_res; i++) {
 		free(cfg->res[i]->key);
+		tmpl_defs_free(&cfg->res[i]->defines);
 		free(cfg->res[i]);
 	}
 	for (size_t i = 0; i < cfg->n_dirs; i++) {
@@ -537,8 +567,20 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 			fputs("idle-cost-warning: null", out);
 		origin_print(out, &org->idle_cost);
 		show_target(out, &o->target, org);
+		const struct tmpl_defs *defs = o->defines;
+		fprintf(out, "define:%s\n", defs && defs->len ? "" : " {}");
+		for (size_t i = 0; defs && i < defs->len; i++) {
+			fprintf(out, "  %s: \"", defs->v[i].name);
+			for (const char *p = defs->v[i].value; *p; p++)
+				fprintf(out, *p == '"' || *p == '\\' ? "\\%c" : "%c", *p);
+			fputc('"', out);
+			origin_print(out, defs == &res.defines && org->define ? &org->define[i]
+				     : &FLAG("define"));
+		}
 		show_rules(out, o, org);
 	}
+	tmpl_defs_free(&res.defines);
+	free(org->define);
 	free(org);
 	return ok;
 }

@@ -13,7 +13,7 @@ broken=examples/broken/cluster.yaml
 expect_rc clean-exits-0 0 "$TF" lint "$clean"
 grep -q "No problems found in 1 file" "$t/err" && ok summary-clean || no summary-clean
 expect_rc findings-exit-1 1 "$TF" lint "$broken"
-grep -q "^Found 15 problems (10 errors, 4 warnings, 1 info) in 1 file.$" "$t/err" && ok summary-counts || no summary-counts
+grep -q "^Found 14 problems (9 errors, 4 warnings, 1 info) in 1 file.$" "$t/err" && ok summary-counts || no summary-counts
 [ -s "$t/out" ] && ! grep -q "^Found" "$t/out" && ok summary-on-stderr-only || no summary-on-stderr-only
 expect_rc quiet 1 "$TF" lint -q "$broken"
 [ ! -s "$t/err" ] && ok quiet-no-summary || no quiet-no-summary
@@ -24,6 +24,13 @@ expect_rc unknown-selector 2 "$TF" lint --select PC9999 "$clean"
 grep -q "unknown rule selector 'PC9999'" "$t/err" && ok unknown-selector-message || no unknown-selector-message
 expect_rc missing-file 2 "$TF" lint "$t/nope.yaml"
 expect_rc unknown-command 2 "$TF" frobnicate
+expect_rc define-without-equals 2 "$TF" lint --define NODES "$clean"
+grep -q "invalid value 'NODES' for --define: expected NAME=VALUE" "$t/err" && ok define-message || no define-message
+expect_rc define-two-lines 2 "$TF" lint --define "$(printf 'A=1\n2')" "$clean"
+expect_rc env-file-missing 2 "$TF" lint --env-file "$t/nope.env" "$clean"
+printf 'A=1\nnot one\n' >"$t/bad.env"
+expect_rc env-file-bad-line 2 "$TF" lint --env-file "$t/bad.env" "$clean"
+grep -q "bad.env:2: not NAME=VALUE" "$t/err" && ok env-file-line || no env-file-line
 
 # Selection and levels
 expect_rc select-one 1 "$TF" lint --format concise --select PC2201 "$broken"
@@ -44,7 +51,7 @@ expect_rc json 1 "$TF" lint --format json "$broken"
 json_check json-shape "$t/out" '
 assert d["schemaVersion"] == 1 and d["tool"]["name"] == "trainforge"
 diags = d["diagnostics"]
-assert len(diags) == 15  # with PC6001, the idle cost of MinCount 8, and PC2220 on both queues
+assert len(diags) == 14  # with PC6001, the idle cost of MinCount 8, and PC2220 on both queues
 first = diags[0]
 for k in ("path", "kind", "rule", "name", "severity", "message", "line", "column", "endLine", "endColumn", "yamlPath", "help", "fix"):
     assert k in first, k
@@ -83,6 +90,32 @@ grep -q '\[LN1008\]$' "$t/out" && ok named-other-is-info || no named-other-is-in
 expect_rc kind-forced 1 "$TF" lint --format concise --kind pcluster "$t/tree/other.yaml"
 grep -q "missing required key 'HeadNode'" "$t/out" && ok kind-forced-schema || no kind-forced-schema
 
+# Walking a repository honours .gitignore (nested files, negation, a
+# worktree's .git file) and .git/info/exclude; a named directory is walked
+# even when ignored, a named file is linted; --no-ignore walks everything.
+g=$t/repo
+mkdir -p "$g/.git/info" "$g/build" "$g/node_modules/pkg" "$g/sub/gen" "$g/logs" "$g/wt"
+for f in build/a.yaml node_modules/pkg/a.yaml sub/a.yaml sub/gen/a.yaml logs/x.tmp.yaml \
+	logs/keep.tmp.yaml top.yaml secret.yaml wt/local.yaml wt/a.yaml; do
+	cp "$broken" "$g/$f"
+done
+printf 'build/\nnode_modules\n*.tmp.yaml\n!keep.tmp.yaml\n# a comment\n\n' >"$g/.gitignore"
+printf 'gen/\n' >"$g/sub/.gitignore"
+printf 'secret.yaml\n' >"$g/.git/info/exclude"
+walked() { (cd "$1" && shift && "$TF" lint --format concise "$@" 2>/dev/null | cut -d: -f1 | sort -u | tr '\n' ' '); }
+[ "$(walked "$g" .)" = "logs/keep.tmp.yaml sub/a.yaml top.yaml wt/a.yaml wt/local.yaml " ] &&
+	ok walk-gitignore || no "walk-gitignore: $(walked "$g" .)"
+[ "$(walked "$g" --no-ignore . | wc -w)" = 10 ] && ok walk-no-ignore || no "walk-no-ignore: $(walked "$g" --no-ignore .)"
+[ "$(walked "$g/sub" .)" = "a.yaml " ] && ok walk-gitignore-from-below || no "walk-gitignore-from-below: $(walked "$g/sub" .)"
+[ "$(walked "$g" build)" = "build/a.yaml " ] && ok walk-named-ignored-dir || no walk-named-ignored-dir
+[ "$(walked "$g" secret.yaml)" = "secret.yaml " ] && ok walk-named-ignored-file || no walk-named-ignored-file
+# a worktree: .git is a file naming the git directory, whose common
+# directory holds info/exclude
+mkdir -p "$t/gitdir/worktrees/wt/x" "$t/gitdir/info"
+printf 'gitdir: %s\n' "$t/gitdir/worktrees/wt" >"$g/wt/.git"
+printf '../..\n' >"$t/gitdir/worktrees/wt/commondir"
+printf 'local.yaml\n' >"$t/gitdir/info/exclude"
+[ "$(walked "$g/wt" .)" = "a.yaml " ] && ok walk-worktree-exclude || no "walk-worktree-exclude: $(walked "$g/wt" .)"
 # Kinds by name and #! line: a file in another language is no batch
 # script, whatever #SBATCH text it holds (skipped when walked, noted when
 # named); templates of batch scripts are batch scripts, and walked.
@@ -115,6 +148,35 @@ grep -q '\[SB2002\]$' "$t/out" && ok kind-sbatch-forces-script-checked || no kin
 "$TF" lint --format concise examples "$clean" "$broken" >"$t/b" 2>/dev/null
 cmp -s "$t/a" "$t/b" && ok deterministic || no deterministic
 sort -t: -k1,1 -k2,2n -k3,3n -s "$t/a" | cmp -s - "$t/a" && ok sorted || no sorted
+
+# instances: the catalog, all of it or one family, as text or JSON
+expect_rc instances 0 "$TF" instances
+grep -q '^p5.48xlarge  *8 x H100 ' "$t/out" && grep -q '^trn2.48xlarge ' "$t/out" && ok instances-table || no instances-table
+expect_rc instances-family 0 "$TF" instances --family trn2
+[ "$(grep -c '^trn2' "$t/out")" -ge 1 ] && ! grep -q '^p5' "$t/out" && ok instances-family-only || no instances-family-only
+expect_rc instances-json 0 "$TF" instances --family p5 --format json
+json_check instances-json-shape "$t/out" '
+assert d["schemaVersion"] == 1
+names = [i["name"] for i in d["instances"]]
+assert "p5.48xlarge" in names and all(i["family"] == "p5" for i in d["instances"]), names
+p5 = [i for i in d["instances"] if i["name"] == "p5.48xlarge"][0]
+assert p5["accelerators"]["count"] == 8 and p5["efa"]["supported"] == "yes", p5
+od = p5["price"]["onDemand"]
+assert od["usdPerHour"] > 0 and od["region"] and od["date"] and od["source"], od
+cb = p5["price"]["capacityBlock"]
+assert cb and all(r["usdPerHour"] > 0 and r["region"] and r["date"] and r["source"] for r in cb), cb
+assert p5["source"]
+'
+# a type with no on-demand price shows its Capacity Block rate, dated
+expect_rc instances-capacity-block 0 "$TF" instances --family trn2
+grep -q '^trn2.48xlarge .* unknown  *[0-9.]* (us-east-2, 20[0-9-]*)$' "$t/out" && ok instances-capacity-block-rate || no instances-capacity-block-rate
+# a job spec's type written short gets the catalog's full name
+printf 'trainforge: 1\nname: j\ninstance: trn1.32xl\nnodes: 2\nentry: {script: /fsx/t.py}\ncluster: {subnet: subnet-0123456789abcdef0, ssh_key: k}\n' >"$t/short-type.yaml"
+expect_rc spec-short-type 1 "$TF" lint "$t/short-type.yaml"
+grep -q "help: did you mean 'trn1.32xlarge'? (\`trainforge instances\` lists the catalog)" "$t/out" && ok spec-short-type-did-you-mean || no spec-short-type-did-you-mean
+expect_rc instances-unknown-family 2 "$TF" instances --family zz9
+grep -q "no family 'zz9' in the catalog (families: .*trn2" "$t/err" && ok instances-unknown-family-message || no instances-unknown-family-message
+expect_rc instances-bad-format 2 "$TF" instances --format xml
 
 # rules
 expect_rc rules 0 "$TF" rules

@@ -135,6 +135,35 @@ has show-config-exclude-origin "^excluded: true  # .trainforge.yaml:5$" "$t/out"
 expect_rc show-config-isolated 0 "$TF" lint --isolated --show-config c.yaml
 has show-config-isolated-none "^config: \[\]  # --isolated$" "$t/out"
 
+# Templates: define and env-file give placeholders their values, per
+# directory; --define wins over both; --show-config says where each came from.
+mkdir -p "$r/tpl"
+cp "$cases/PC0005/bad-template-define.yaml" "$r/tpl/cluster.yaml"
+printf 'export SUBNET=subnet-xyz\nAWS_REGION=us-east-2\n' >"$r/tpl/values.env"
+cat >"$r/tpl/.trainforge.yaml" <<'EOF2'
+env-file: values.env
+define:
+  NODES: 4
+EOF2
+expect_rc define-env-file 1 lint tpl/cluster.yaml
+has define-env-file-checked "^tpl/cluster.yaml:7:15: error: 'subnet-xyz' is not a valid SubnetId \[PC0005\]$" "$t/out"
+hasnt define-env-file-no-placeholders "LN1010" "$t/out"
+expect_rc define-flag-wins 0 lint --define SUBNET=subnet-0123456789abcdef0 tpl/cluster.yaml
+expect_rc define-show-config 0 "$TF" lint --show-config tpl/cluster.yaml --define AWS_REGION=us-west-2
+has define-show-env "^  SUBNET: \"subnet-xyz\"  # tpl/.trainforge.yaml:1$" "$t/out"
+has define-show-map "^  NODES: \"4\"  # tpl/.trainforge.yaml:3$" "$t/out"
+has define-show-flag "^  AWS_REGION: \"us-west-2\"  # --define$" "$t/out"
+printf 'env-file: nowhere.env\n' >"$r/tpl/.trainforge.yaml"
+expect_rc define-env-file-missing 2 lint tpl/cluster.yaml
+has define-env-file-missing-message "^tpl/.trainforge.yaml:1:11: error: env-file: cannot read 'nowhere.env'" "$t/err"
+printf 'not a definition\n' >"$r/tpl/values.env"
+printf 'env-file: values.env\n' >"$r/tpl/.trainforge.yaml"
+expect_rc define-env-file-bad-line 2 lint tpl/cluster.yaml
+has define-env-file-bad-line-message "env-file: line 1 of 'values.env' is not a definition" "$t/err"
+printf 'define: {NODES: [4]}\n' >"$r/tpl/.trainforge.yaml"
+expect_rc define-not-scalar 2 lint tpl/cluster.yaml
+rm -r "$r/tpl"
+
 # Mistakes in a config: exit 2, file:line:col on stderr, the others linted.
 bad() { # name, config text, expected message
 	printf '%s\n' "$2" >"$r/near/.trainforge.yaml"

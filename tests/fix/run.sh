@@ -46,6 +46,20 @@ while read -r rule file flags; do
 	else ok "$name: diff applies"; fi
 done <<'EOF'
 PC1004 bad.yaml
+PC1006 bad.yaml
+PC0011 bad-quoted-number.yaml
+PC0011 bad-boolean-y.yaml
+PC0011 bad-fraction.yaml
+PC1004 bad-region.yaml
+PC1004 bad-curly-quotes.yaml
+PC1004 bad-nbsp-value.yaml
+PC1004 bad-instance-still-invalid.yaml --unsafe-fixes
+PC1004 bad-enum-still-invalid.yaml --unsafe-fixes
+PC1004 bad-key-still-invalid.yaml --unsafe-fixes
+PC0002 bad.yaml --unsafe-fixes
+PC0005 bad.yaml --unsafe-fixes
+PC1002 bad.yaml --unsafe-fixes
+PC1003 bad.yaml --unsafe-fixes
 SB0004 bad.sbatch
 SB2104 bad.sbatch
 LN0001 bad.yaml

@@ -143,17 +143,20 @@ def check_sarif(sarif_path, json_path, rules_path):
             check("fixes" not in r, "%s: fixes without a fix" % w)
             continue
         fx = r.get("fixes")
-        check(fx and len(fx) == 1, "%s: no fixes" % w)
-        ch = fx[0]["artifactChanges"]
-        check(len(ch) == 1, "%s: artifactChanges" % w)
-        check_location(ch[0], d, w + ".fix")
-        edit = d["fix"]["edits"][0]
-        rep = ch[0]["replacements"]
-        check(len(rep) == 1 and rep[0]["insertedContent"]["text"] == edit["content"],
-              "%s: insertedContent" % w)
-        want = {"startLine": edit["line"], "startColumn": edit["column"],
-                "endLine": edit["endLine"], "endColumn": edit["endColumn"]}
-        check(rep[0]["deletedRegion"] == want, "%s: deletedRegion" % w)
+        # the finding's fix, then the unsafe one beside a safe one
+        fixes = [d["fix"]] + ([d["unsafeFix"]] if d.get("unsafeFix") else [])
+        check(fx and len(fx) == len(fixes), "%s: no fixes" % w)
+        for k, fix in enumerate(fixes):
+            ch = fx[k]["artifactChanges"]
+            check(len(ch) == 1, "%s: artifactChanges" % w)
+            check_location(ch[0], d, w + ".fix")
+            edit = fix["edits"][0]
+            rep = ch[0]["replacements"]
+            check(len(rep) == 1 and rep[0]["insertedContent"]["text"] == edit["content"],
+                  "%s: insertedContent" % w)
+            want = {"startLine": edit["line"], "startColumn": edit["column"],
+                    "endLine": edit["endLine"], "endColumn": edit["endColumn"]}
+            check(rep[0]["deletedRegion"] == want, "%s: deletedRegion" % w)
 
 
 # The grammar of a workflow command, with the property order we promise.

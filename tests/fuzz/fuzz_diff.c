@@ -72,7 +72,7 @@ static void review(const char *text, size_t len, const yamldoc *od, const yamldo
 	struct target t = target_default();
 	if (version_is_set(pc))
 		t.pc = pc;
-	struct pc_settings set = { &t, 0 }; /* every idle cost a warning */
+	struct pc_settings set = { &t, 0, NULL }; /* every idle cost a warning */
 	pcluster_review(src, nd, &base, &set, &diags);
 	pcluster_lint_with(src, nd, &set, &diags);
 	for (size_t i = 0; i < diags.len; i++) {

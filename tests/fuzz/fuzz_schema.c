@@ -32,7 +32,9 @@ static void validate(schema *s, const yamldoc *doc, yd_node root, const struct v
 	struct buf b = BUF_INIT;
 	for (size_t i = 0; i < errs.len; i++) {
 		const struct schema_error *e = &errs.v[i];
-		FUZZ_CHECK(e->fault <= SF_SCHEMA);
+		FUZZ_CHECK(e->fault <= SF_COERCED);
+		if (e->suggest)
+			(void)strlen(e->suggest);
 		/* the embedded schemas are fine, so this is about the validator */
 		FUZZ_CHECK(e->fault != SF_SCHEMA);
 		FUZZ_CHECK(e->msg != NULL);

@@ -41,6 +41,7 @@ YAML = files("tests/cases/*/*.yaml", "examples/**/*.yaml")
 CLUSTERS = [f for f in YAML if b"HeadNode" in read(f)]
 JOBS = [f for f in YAML if re.search(rb"^trainforge:", read(f), re.M)]
 TEMPLATES = files("templates/*.mustache")
+TEMPLATED = [f for f in YAML if re.search(rb"\$\{|\{\{|\{%|<[A-Z]", read(f))]
 SMALL_JSON = files("schemas/*.json")  # the big schema is left out by size
 SCRIPTS = files("examples/**/*.sbatch", "tests/cases/*/*.sbatch", "tests/cases/*/*.sh",
                 "tests/cases/SB*/*", "templates/batch.sbatch.mustache")
@@ -90,6 +91,8 @@ def build_corpora():
     for f in YAML:
         put("schema", read(f))
         put("lint", read(f))
+    for f in TEMPLATED:
+        put("tmpl", read(f))
     for f in JOBS:
         put("jobspec", read(f))
         put("gen", read(f))
@@ -229,6 +232,11 @@ def build_dicts():
     write_dict("target", ["parallelcluster=", "slurm=", "3.", "22.", "25.11", "3.16", ".0", "\n"])
     write_dict("sbatch", SHELL_TOKENS + opts)
     write_dict("mustache", MUSTACHE_TOKENS + YAML_TOKENS[:24] + ["\x00"])
+    write_dict("tmpl", YAML_TOKENS + [
+        "${", "}", "${SUBNET}", "${NODES:-4}", "${X-y}", "$NODES", "{{", "}}", "{{ instance }}",
+        "{%", "%}", "{% if a %}", "{% elif b %}", "{% else %}", "{% endif %}", "{%- if x -%}",
+        "{% for q in queues %}", "{% endfor %}", "{#", "#}", "<YOUR SUBNET>", "<ID>", "subnet-<ID>",
+        "|", ">-", "# ", "\xe2\x80\x91", "\xc2\xad", "\xef\xbb\xbf", "export ", "=", "\"", "'"])
 
 
 if __name__ == "__main__":

@@ -128,6 +128,50 @@ check script-long-line 0 - --shellcheck off "$t/wide.sbatch"
 python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=1\n" + "srun --ntasks-per-node=8 python train.py --lr 1e-4 \\\n  --batch 8\n" * 20000)' >"$t/big.sbatch"
 check script-megabyte 0 - --shellcheck off "$t/big.sbatch"
 
+# Templates: a 1 MB config of placeholders in every style, and 100,000
+# nested {% if %} blocks. Both end fast (the scan is one pass; the if
+# nesting has a depth budget) with the one template finding, LN1010.
+python3 -c '
+import sys
+out = ["Image: {Os: ${OS}}", "HeadNode: {InstanceType: {{ head }}, Networking: {SubnetId: subnet-<ID>}}",
+       "Scheduling:", "  Scheduler: slurm", "  SlurmQueues:"]
+i = 0
+while sum(len(l) + 1 for l in out) < 1048576:
+    out.append("    - {Name: ${Q%d}, ComputeResources: [{Name: $C%d, InstanceType: {{ t%d }}, MaxCount: ${N%d:-4}}], Networking: {SubnetIds: [subnet-<S%d>]}}" % (i, i, i, i, i))
+    i += 1
+print("\n".join(out))
+' >"$t/placeholders.yaml"
+check template-1mb-placeholders 1 LN1010 --fail-level info "$t/placeholders.yaml"
+python3 -c '
+n = 100000
+print("Image: {Os: alinux2023}")
+print("HeadNode: {InstanceType: c5.xlarge, Networking: {SubnetId: subnet-12345678}}")
+print("Scheduling:\n  Scheduler: {{ scheduler }}")
+print("{% if a %}\n" * n, end="")
+print("  SlurmQueues: []")
+print("{% endif %}\n" * n, end="")
+' >"$t/nested-tags.yaml"
+check template-nested-tags 1 LN1010 --fail-level info "$t/nested-tags.yaml"
+python3 -c 'print("{{" * 500000)' >"$t/open-braces.yaml"
+check template-unclosed-braces 1 LN1006 "$t/open-braces.yaml"
+
+# A .gitignore made to be slow: 20,000 lines of ** patterns over a tree 30
+# directories deep. The walk still ends fast (each ** match has a step
+# budget), and what the patterns leave is linted.
+mkdir -p "$t/gi/.git"
+python3 -c '
+import os, sys
+root = sys.argv[1]
+with open(os.path.join(root, ".gitignore"), "w") as f:
+    for i in range(20000):
+        f.write("**/" * 12 + "x%d/**/y\n" % i)
+d = root
+for i in range(30):
+    d = os.path.join(d, "d%d" % i)
+os.makedirs(d)
+open(os.path.join(d, "bad.yaml"), "w").write("HeadNode: {}\nScheduling: {}\n")
+' "$t/gi"
+check gitignore-slow-patterns 1 PC0004 "$t/gi"
 # The Python program a script starts: a 1 MB file of add_argument calls
 # is read (its flags checked: one unknown is found), and 100,000 nested
 # brackets stop the reader with a note, fast.

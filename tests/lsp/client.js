@@ -121,7 +121,7 @@ async function utf16Session() {
 	const cluster = file('examples/broken/cluster.yaml');
 	await open(srv, cluster);
 	let p = await published(srv, cluster.uri, 1);
-	result(p.diagnostics.length === 15, 'broken-cluster-count', `${p.diagnostics.length} diagnostics`);
+	result(p.diagnostics.length === 14, 'broken-cluster-count', `${p.diagnostics.length} diagnostics`);
 	const minmax = byCode(p, 'PC2201');
 	result(minmax.length === 1 && minmax[0].range.start.line === 18 && minmax[0].range.start.character === 20,
 		'broken-cluster-PC2201-position', minmax.map(pos).join(' '));
@@ -132,14 +132,14 @@ async function utf16Session() {
 	const warn = byCode(p, 'PC2002')[0] || {};
 	result(warn.severity === 2, 'warning-severity-2', JSON.stringify(warn));
 	const hyphen = byCode(p, 'PC1004')[0];
-	result(hyphen && pos(hyphen) === '29:26-29:27', 'utf16-columns', hyphen && pos(hyphen));
+	result(hyphen && pos(hyphen) === '29:24-29:35', 'utf16-columns', hyphen && pos(hyphen));
 	const withHelp = p.diagnostics.filter((x) => /\nhelp: /.test(x.message));
 	result(withHelp.length > 0, 'message-carries-help');
 
 	const fixed = cluster.text.replace('MinCount: 8', 'MinCount: 2');
 	await change(srv, cluster.uri, 2, fixed);
 	p = await published(srv, cluster.uri, 2);
-	result(byCode(p, 'PC2201').length === 0 && p.diagnostics.length === 14, 'didChange-fixes-PC2201',
+	result(byCode(p, 'PC2201').length === 0 && p.diagnostics.length === 13, 'didChange-fixes-PC2201',
 		`${p.diagnostics.length} diagnostics, PC2201 x${byCode(p, 'PC2201').length}`);
 
 	// three edits in one write: the server drains them and lints once
@@ -183,14 +183,14 @@ async function utf16Session() {
 	const untitled = { uri: 'untitled:Untitled-1', text: cluster.text };
 	await open(srv, untitled);
 	p = await published(srv, untitled.uri, 1);
-	result(p.diagnostics.length === 15, 'untitled-document', `${p.diagnostics.length} diagnostics`);
+	result(p.diagnostics.length === 14, 'untitled-document', `${p.diagnostics.length} diagnostics`);
 
 	const emoji = { uri: pathToFileURL(path.join(root, 'examples/broken/emoji.yaml')).href,
 		text: cluster.text.replace('p5\u2011', 'p5\u{1F600}\u2011') };
 	await open(srv, emoji);
 	p = await published(srv, emoji.uri, 1);
 	const astral = byCode(p, 'PC1004')[0];
-	result(astral && pos(astral) === '29:28-29:29', 'utf16-astral-columns', astral && pos(astral));
+	result(astral && pos(astral) === '29:24-29:37', 'utf16-astral-columns', astral && pos(astral));
 
 	let mark = srv.published.length;
 	await srv.conn.sendNotification(rpc.DidSaveTextDocumentNotification.type, { textDocument: { uri: cluster.uri } });
@@ -223,7 +223,7 @@ async function utf8Session() {
 	await open(srv, cluster);
 	const p = await published(srv, cluster.uri, 1);
 	const hyphen = byCode(p, 'PC1004')[0];
-	result(hyphen && pos(hyphen) === '29:30-29:33', 'utf8-columns', hyphen && pos(hyphen));
+	result(hyphen && pos(hyphen) === '29:24-29:41', 'utf8-columns', hyphen && pos(hyphen));
 	await srv.conn.sendNotification(rpc.ExitNotification.type);
 	const ex = await srv.exited;
 	result(ex.code === 1, 'exit-without-shutdown-code-1', `code ${ex.code} signal ${ex.signal}`);
@@ -248,6 +248,72 @@ async function shellcheckSession() {
 	const sc = byCode(p, 'SC2086')[0];
 	result(sc && pos(sc).startsWith('2:5-') && sc.codeDescription.href === 'https://www.shellcheck.net/wiki/SC2086',
 		'shellcheck-auto', JSON.stringify(p.diagnostics));
+	await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+	await srv.conn.sendNotification(rpc.ExitNotification.type);
+	await srv.exited;
+	srv.conn.dispose();
+}
+
+// The text with one LSP TextEdit applied (UTF-16 positions: JavaScript's own).
+function applyEdit(text, edit) {
+	const lines = text.split('\n');
+	const offset = (p) => lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
+	return text.slice(0, offset(edit.range.start)) + edit.newText + text.slice(offset(edit.range.end));
+}
+
+const codeActions = (srv, uri, range, diagnostics) => srv.conn.sendRequest(rpc.CodeActionRequest.type,
+	{ textDocument: { uri }, range, context: { diagnostics } });
+const editOf = (action, uri) => ((action.edit || {}).changes || {})[uri] || [];
+
+// textDocument/codeAction: each fix of a finding in the range, with the
+// diagnostic it fixes; applying one through the client's edit fixes it.
+async function codeActionSession() {
+	const srv = start();
+	const init = await initialize(srv, ['utf-16']);
+	const cap = init.capabilities.codeActionProvider || {};
+	result((cap.codeActionKinds || []).includes('quickfix'), 'code-action-capability', JSON.stringify(cap));
+	await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+	const cluster = file('examples/broken/cluster.yaml');
+	await open(srv, cluster);
+	let p = await published(srv, cluster.uri, 1);
+
+	// the look-alike: the safe fix writes ASCII, the unsafe one the instance type meant
+	const hyphen = byCode(p, 'PC1004')[0];
+	let actions = await codeActions(srv, cluster.uri, hyphen.range, [hyphen]);
+	const mine = actions.filter((a) => (a.diagnostics || []).some((d) => d.code === 'PC1004'));
+	const safe = mine.find((a) => a.isPreferred), unsafe = mine.find((a) => !a.isPreferred);
+	result(mine.length === 2 && mine.every((a) => a.kind === 'quickfix'), 'code-action-two-fixes',
+		JSON.stringify(actions.map((a) => a.title)));
+	const se = safe ? editOf(safe, cluster.uri) : [], ue = unsafe ? editOf(unsafe, cluster.uri) : [];
+	result(se.length === 1 && se[0].newText === '-' && pos(se[0]) === '29:26-29:27', 'code-action-safe-edit',
+		JSON.stringify(se));
+	result(ue.length === 1 && ue[0].newText === 'p5.48xlarge' && pos(ue[0]) === '29:24-29:35',
+		'code-action-unsafe-edit', JSON.stringify(ue));
+	result(safe && JSON.stringify(safe.diagnostics[0]) === JSON.stringify(hyphen), 'code-action-carries-the-diagnostic',
+		safe && JSON.stringify(safe.diagnostics[0]));
+
+	// an enum's did-you-mean; and nothing for a finding without a fix
+	const spot = byCode(p, 'PC0005')[0];
+	actions = await codeActions(srv, cluster.uri, spot.range, [spot]);
+	const enumFix = actions.find((a) => a.diagnostics[0].code === 'PC0005');
+	result(enumFix && editOf(enumFix, cluster.uri)[0].newText === 'SPOT' && !enumFix.isPreferred,
+		'code-action-did-you-mean', JSON.stringify(actions));
+	const minmax = byCode(p, 'PC2201')[0];
+	actions = await codeActions(srv, cluster.uri, minmax.range, [minmax]);
+	result(!actions.some((a) => a.diagnostics[0].code === 'PC2201'), 'code-action-none-without-a-fix',
+		JSON.stringify(actions));
+
+	// the client applies the unsafe edit; the next lint has neither finding
+	const text = applyEdit(applyEdit(cluster.text, ue[0]), editOf(enumFix, cluster.uri)[0]);
+	await change(srv, cluster.uri, 2, text);
+	p = await published(srv, cluster.uri, 2);
+	result(byCode(p, 'PC1004').length === 0 && byCode(p, 'PC1002').length === 0 &&
+		byCode(p, 'PC0005').length === 0, 'code-action-edit-fixes',
+		JSON.stringify(p.diagnostics.map((d) => d.code)));
+	await expectError('code-action-without-range', srv.conn.sendRequest('textDocument/codeAction',
+		{ textDocument: { uri: cluster.uri } }), -32602);
+	const none = await codeActions(srv, 'file:///not/open.yaml', hyphen.range, []);
+	result(Array.isArray(none) && none.length === 0, 'code-action-unknown-document', JSON.stringify(none));
 	await srv.conn.sendRequest(rpc.ShutdownRequest.type);
 	await srv.conn.sendNotification(rpc.ExitNotification.type);
 	await srv.exited;
@@ -302,7 +368,7 @@ async function baseSession() {
 }
 
 async function main() {
-	for (const session of [utf16Session, utf8Session, shellcheckSession, baseSession]) {
+	for (const session of [utf16Session, utf8Session, codeActionSession, shellcheckSession, baseSession]) {
 		try {
 			await session();
 		} catch (e) {

@@ -123,8 +123,8 @@ async function session() {
 	w(frameOf(open));
 	m = await next(srv, (x) => x.method === 'textDocument/publishDiagnostics' && x.params.uri === uri, 'diagnostics');
 	const hyphen = m.params.diagnostics.find((d) => d.code === 'PC1004');
-	result(m.params.version === 7 && m.params.diagnostics.length === 15 && hyphen &&
-		hyphen.range.start.line === 29 && hyphen.range.start.character === 28,
+	result(m.params.version === 7 && m.params.diagnostics.length === 14 && hyphen &&
+		hyphen.range.start.line === 29 && hyphen.range.start.character === 24 && hyphen.range.end.character === 37,
 		'escaped-surrogates-and-raw-controls', JSON.stringify(hyphen || m.params.diagnostics.map((d) => d.code)));
 	// a raw DEL in the text reaches the linter as it is: the CLI's finding
 	const del = pathToFileURL(path.join(root, 'examples/broken/del.yaml')).href;

@@ -5,9 +5,13 @@
 # parallelcluster=3.11` judge the same files, and must agree. The files:
 # the shared config corpus (valid, invalid, valid-schema-only), every
 # cluster config in examples/, the configs `trainforge gen` writes for
-# examples/jobs at that target, and the version cases of the PC000x rules
+# examples/jobs at that target, the version cases of the PC000x rules
 # (keys and values of later releases, which 3.11 rejects, and those later
-# releases removed, which it accepts). A verdict is OK or INVALID: for the
+# releases removed, which it accepts), the cases of how values read (each
+# scalar form, converted values, a byte-order mark, look-alikes, near-miss
+# kinds), and the templates of the rule cases: the oracle judges each as
+# rendered with the values of templates.tsv (render.py: Jinja, envsubst,
+# <NAME>), trainforge the template itself with those values (--define). A verdict is OK or INVALID: for the
 # oracle, any schema error or validator ERROR; for trainforge, a finding
 # at error level. Both are printed per file. A disagreement fails unless
 # expected.tsv lists it with a reason; a listed one that agrees fails
@@ -46,9 +50,19 @@ for job in examples/jobs/*.yaml; do
 	fi
 done
 for f in "$t/gen"/*-cluster.yaml; do printf 'gen/%s\t%s\n' "${f##*/}" "$f" >>"$list"; done
-for f in tests/cases/PC0007/*.yaml tests/cases/PC0008/*.yaml tests/cases/PC0009/*.yaml tests/cases/PC0010/*.yaml; do
+for f in tests/cases/PC0007/*.yaml tests/cases/PC0008/*.yaml tests/cases/PC0009/*.yaml tests/cases/PC0010/*.yaml \
+	tests/cases/PC0003/*-string-*.yaml tests/cases/PC0003/*-integer-*.yaml tests/cases/PC0003/*-boolean-*.yaml \
+	tests/cases/PC0003/bad-null.yaml tests/cases/PC0011/*.yaml tests/cases/LN1001/good-byte-order-mark.yaml \
+	tests/cases/PC1004/*.yaml tests/cases/PC0002/bad-near-kind-*.yaml tests/cases/LN1008/good-near-miss.yaml; do
 	printf '%s\t%s\n' "$f" "$f" >>"$list"
 done
+# templates: name, the rendered file, the template, its --define values
+if ! /usr/bin/python3 -c 'import jinja2' 2>/dev/null; then
+	no "templates: /usr/bin/python3 lacks jinja2 (sh tools/deps.sh installs python3-jinja2)"
+elif ! /usr/bin/python3 tests/oracle/render.py tests/oracle/templates.tsv "$t/rendered" >>"$list" 2>"$t/err"; then
+	no "templates: tests/oracle/render.py failed"
+	head -5 "$t/err"
+fi
 
 # The oracle, once over every file: "OK|INVALID PATH" lines.
 cut -f2 "$list" | tr '\n' '\0' | xargs -0 /usr/bin/python3 "$oracle" -q >"$t/oracle.out" 2>"$t/oracle.err"
@@ -59,10 +73,14 @@ if ! grep -q '^\(OK\|INVALID\) ' "$t/oracle.out"; then
 fi
 
 agree=0 differ=0 listed=0
-while IFS="$(printf '\t')" read -r name path; do
+while IFS="$(printf '\t')" read -r name path template defines; do
 	want=$(awk -v p="$path" '($1 == "OK" || $1 == "INVALID") && substr($0, length($1) + 2) == p { print $1 }' "$t/oracle.out")
+	set --
+	if [ -n "$defines" ]; then
+		while IFS= read -r d; do set -- "$@" --define "$d"; done <"$defines"
+	fi
 	"$TF" lint --isolated --kind pcluster --shellcheck off --fail-level error --format concise \
-		--target parallelcluster=3.11 "$path" >"$t/tf.out" 2>"$t/tf.err"
+		--target parallelcluster=3.11 "$@" "${template:-$path}" >"$t/tf.out" 2>"$t/tf.err"
 	rc=$?
 	case $rc in
 	0) got=OK ;;

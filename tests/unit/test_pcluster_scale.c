@@ -15,6 +15,8 @@
 #include "diag.h"
 #include "pc.h"
 #include "source.h"
+#include "target.h"
+#include "tmpl.h"
 #include "yamldoc.h"
 
 static const char head[] =
@@ -25,6 +27,7 @@ static const char head[] =
 
 struct linted {
 	struct source *src;
+	struct tmpl tmpl; /* look-alikes read as ASCII, as lint reads a config */
 	yamldoc *doc;
 	struct diag_list diags;
 	double secs;
@@ -34,11 +37,16 @@ static void lint(struct linted *l, struct buf *text)
 {
 	size_t len = text->len;
 	l->src = source_new("list.yaml", buf_detach(text), len);
-	l->doc = yamldoc_parse(l->src->text, l->src->len, NULL);
+	clock_t t0 = clock();
+	tmpl_prepare(l->src->text, l->src->len, NULL, TMPL_FOLD, &l->tmpl);
+	l->doc = yamldoc_parse_tmpl(&l->tmpl, NULL);
+	yamldoc_set_pyyaml(l->doc, true);
 	assert_false(yamldoc_broken(l->doc));
 	memset(&l->diags, 0, sizeof l->diags);
-	clock_t t0 = clock();
-	pcluster_lint(l->src, l->doc, &l->diags);
+	struct target t = target_default();
+	const struct pc_reading how = { &l->tmpl, NULL };
+	const struct pc_settings set = { &t, -1, &how };
+	pcluster_lint_with(l->src, l->doc, &set, &l->diags);
 	l->secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	diag_list_sort(&l->diags);
 }
@@ -47,6 +55,7 @@ static void done(struct linted *l)
 {
 	diag_list_free(&l->diags);
 	yamldoc_free(l->doc);
+	tmpl_free(&l->tmpl);
 	source_free(l->src);
 }
 

@@ -64,9 +64,13 @@ static void pc_values(void **state)
 	verify_not(R_PC1002, QUEUE(GROUP, "{Name: p9, InstanceType: p9.48xlarge, MaxCount: 4" EFA "}"));
 	verify(R_PC1003, "Region: us-moon-1\n" CLEAN);
 	verify_not(R_PC1003, "Region: eu-west-1\n" CLEAN);
-	/* U+2011, a non-breaking hyphen pasted from a web page */
-	verify(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
-	verify_not(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml-infra\"}]\n");
+	/* U+2011, a non-breaking hyphen pasted from a web page: in a value
+	 * ParallelCluster refuses, and in text it takes as it is */
+	verify(R_PC1004, "Region: us\xe2\x80\x91" "east-1\n" CLEAN);
+	verify_not(R_PC1004, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
+	verify(R_PC1006, CLEAN "Tags: [{Key: team, Value: \"ml\xe2\x80\x91infra\"}]\n");
+	verify_not(R_PC1006, CLEAN "Tags: [{Key: team, Value: \"ml-infra\"}]\n");
+	verify_not(R_PC1006, "Region: us\xe2\x80\x91" "east-1\n" CLEAN);
 	/* a type the catalog holds provisionally, in either spelling of the list */
 	verify(R_PC1005, QUEUE(GROUP, "{Name: trn3, InstanceType: trn3.48xlarge, MaxCount: 4" EFA "}"));
 	verify(R_PC1005, QUEUE(GROUP, "{Name: trn3, Instances: [{InstanceType: trn3.48xlarge}], MaxCount: 4" EFA "}"));

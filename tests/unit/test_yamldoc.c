@@ -1,8 +1,10 @@
 /* The YAML document: positions, types, duplicate keys, limits. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
@@ -71,6 +73,84 @@ static void yaml11_types(void **state)
 	long long n = 0;
 	assert_true(yd_int(d, yd_get(d, r, "g"), &n));
 	assert_int_equal(n, 31);
+	yamldoc_free(d);
+}
+
+/* Each plain scalar form as PyYAML 6's safe_load types it (the table of
+ * docs/versions.md, "pc-yaml-coercion", and the resolver's regexes), and
+ * as a document in the default mode reads it. */
+static void scalar_forms_as_pyyaml_reads_them(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *text;
+		enum yd_type pyyaml, plain;
+		double value; /* for numbers */
+	} forms[] = {
+		{ "10", YD_T_INT, YD_T_INT, 10 },
+		{ "010", YD_T_INT, YD_T_INT, 8 },
+		{ "0x10", YD_T_INT, YD_T_INT, 16 },
+		{ "0b101", YD_T_INT, YD_T_INT, 5 },
+		{ "1_0", YD_T_INT, YD_T_INT, 10 },
+		{ "-7", YD_T_INT, YD_T_INT, -7 },
+		{ "1:30", YD_T_INT, YD_T_INT, 90 },
+		{ "1:30:05", YD_T_INT, YD_T_INT, 5405 },
+		{ "01:30", YD_T_STRING, YD_T_STRING, 0 },
+		{ "09", YD_T_STRING, YD_T_STRING, 0 },
+		{ "10.0", YD_T_FLOAT, YD_T_FLOAT, 10 },
+		{ "5.5", YD_T_FLOAT, YD_T_FLOAT, 5.5 },
+		{ "3.10", YD_T_FLOAT, YD_T_FLOAT, 3.1 },
+		{ "1.", YD_T_FLOAT, YD_T_FLOAT, 1 },
+		{ ".5", YD_T_FLOAT, YD_T_FLOAT, 0.5 },
+		{ "1.0e+1", YD_T_FLOAT, YD_T_FLOAT, 10 },
+		{ "1:30.5", YD_T_FLOAT, YD_T_FLOAT, 90.5 },
+		{ "-.inf", YD_T_FLOAT, YD_T_FLOAT, -HUGE_VAL },
+		{ "7.5e9", YD_T_STRING, YD_T_FLOAT, 7.5e9 },
+		{ "176e9", YD_T_STRING, YD_T_FLOAT, 176e9 },
+		{ "1e1", YD_T_STRING, YD_T_FLOAT, 10 },
+		{ "1.2.3", YD_T_STRING, YD_T_STRING, 0 },
+		{ "10.0.0.10", YD_T_STRING, YD_T_STRING, 0 },
+		{ "-.5", YD_T_STRING, YD_T_STRING, 0 },
+		{ "2024-01-01", YD_T_TIMESTAMP, YD_T_STRING, 0 },
+		{ "2024-1-1 10:00:00", YD_T_TIMESTAMP, YD_T_STRING, 0 },
+		{ "2024-01-01T10:00:00.5Z", YD_T_TIMESTAMP, YD_T_STRING, 0 },
+		{ "2024-01-01x", YD_T_STRING, YD_T_STRING, 0 },
+		{ "yes", YD_T_BOOL, YD_T_BOOL, 0 },
+		{ "On", YD_T_BOOL, YD_T_BOOL, 0 },
+		{ "y", YD_T_STRING, YD_T_STRING, 0 },
+		{ "~", YD_T_NULL, YD_T_NULL, 0 },
+		{ "subnet-12345678", YD_T_STRING, YD_T_STRING, 0 },
+	};
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		char text[96];
+		snprintf(text, sizeof text, "k: %s\n", forms[i].text);
+		yamldoc *d = parse(text);
+		yd_node k = yd_get(d, yd_root(d), "k");
+		if (yd_type(d, k) != forms[i].plain)
+			fail_msg("'%s' reads as type %d by default, not %d", forms[i].text,
+				 yd_type(d, k), forms[i].plain);
+		yamldoc_set_pyyaml(d, true);
+		if (yd_type(d, k) != forms[i].pyyaml)
+			fail_msg("'%s' reads as type %d as PyYAML, not %d", forms[i].text,
+				 yd_type(d, k), forms[i].pyyaml);
+		double v;
+		if (forms[i].pyyaml == YD_T_INT || forms[i].pyyaml == YD_T_FLOAT) {
+			assert_true(yd_number(d, k, &v));
+			if (v != forms[i].value)
+				fail_msg("'%s' is %g, not %g", forms[i].text, v, forms[i].value);
+		}
+		yamldoc_free(d);
+	}
+}
+
+static void byte_order_mark_is_no_content(void **state)
+{
+	(void)state;
+	yamldoc *d = parse("\xef\xbb\xbf" "a: 1\nb: 2\n");
+	assert_int_equal(yamldoc_issue_count(d), 0);
+	yd_node a = yd_get_key(d, yd_root(d), "a");
+	assert_int_equal(yd_span(d, a).line, 1);
+	assert_int_equal(yd_span(d, a).col, 1);
 	yamldoc_free(d);
 }
 
@@ -206,6 +286,8 @@ int main(void)
 		cmocka_unit_test(positions_of_keys_and_values),
 		cmocka_unit_test(columns_count_code_points),
 		cmocka_unit_test(yaml11_types),
+		cmocka_unit_test(scalar_forms_as_pyyaml_reads_them),
+		cmocka_unit_test(byte_order_mark_is_no_content),
 		cmocka_unit_test(duplicate_keys_are_issues_at_the_second),
 		cmocka_unit_test(syntax_error_has_the_real_position),
 		cmocka_unit_test(alias_bomb_stops_fast),

@@ -8,10 +8,15 @@ would refuse or hold for an action must be a blocking finding of
 `trainforge diff --target parallelcluster=3.11` at the same key (PC5001,
 PC5002, PC5005, or PC5006 for a storage deleted with its data), and every
 blocking finding must be such a change (but PC5006, which trainforge
-reports where ParallelCluster lets the deletion pass too). Usage: configpatch_agree.py TF OLD NEW [OLD NEW...]. Prints
+reports where ParallelCluster lets the deletion pass too). A template
+case (its NAME.args gives --define NAME=VALUE) is compared as rendered
+with those values, which trainforge gets too: ParallelCluster only ever
+reads a rendered config. Usage: configpatch_agree.py TF OLD NEW [OLD NEW...]. Prints
 RESULT lines."""
+import io
 import json
 import os
+import re
 from collections import Counter
 import subprocess
 import sys
@@ -83,11 +88,29 @@ def theirs(old, new):
     return out
 
 
-def ours(tf, old_path, new_path):
+def defines_of(*paths):
+    """The --define values of the case the files belong to (NAME.args)."""
+    for path in paths:
+        args = re.sub(r"\.base$", "", path) + ".args"
+        if os.path.exists(args):
+            with open(args, encoding="utf-8") as f:
+                return dict(re.findall(r"--define ([A-Za-z_][A-Za-z0-9_]*)=(\S*)", f.read()))
+    return {}
+
+
+def rendered(path, defines):
+    """The file as envsubst writes it with the case's values."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: defines.get(m.group(1), m.group(0)), text)
+
+
+def ours(tf, old_path, new_path, defines):
     """(key path, blocking) for each PC5 finding of trainforge diff."""
+    flags = [a for name, value in defines.items() for a in ("--define", "%s=%s" % (name, value))]
     run = subprocess.run([tf, "diff", "--target", "parallelcluster=3.11", "--format", "json",
-                          "--fail-level", "never", "--select", "PC5",
-                          old_path, new_path], capture_output=True, text=True)
+                          "--fail-level", "never", "--select", "PC5"] + flags +
+                         [old_path, new_path], capture_output=True, text=True)
     out = []
     for d in json.loads(run.stdout)["diagnostics"]:
         if d["rule"] not in FINDINGS:
@@ -104,11 +127,10 @@ pairs = list(zip(sys.argv[2::2], sys.argv[3::2]))
 failed = 0
 for old_path, new_path in pairs:
     name = os.path.relpath(new_path)
+    defines = defines_of(new_path, old_path)
     try:
-        with open(old_path, encoding="utf-8") as f:
-            old = yaml_load(f)
-        with open(new_path, encoding="utf-8") as f:
-            new = yaml_load(f)
+        old = yaml_load(io.StringIO(rendered(old_path, defines)))
+        new = yaml_load(io.StringIO(rendered(new_path, defines)))
     except Exception as err:  # not YAML, or a duplicate key: pcluster stops there
         print("RESULT pass update/configpatch/%s: ParallelCluster cannot load it (%s)" % (name, type(err).__name__))
         continue
@@ -121,12 +143,12 @@ for old_path, new_path in pairs:
         # 3.11's comparison itself fails (a storage whose StorageType
         # changes under the same Name): the update is refused, so
         # trainforge must block something
-        mine = [r for _, blocking, r in ours(tf, old_path, new_path) if blocking]
+        mine = [r for _, blocking, r in ours(tf, old_path, new_path, defines) if blocking]
         print("RESULT %s update/configpatch/%s: ParallelCluster's comparison fails (%s), trainforge blocks %s" %
               ("pass" if mine else "fail", name, type(err).__name__, ", ".join(mine) or "nothing"))
         failed += not mine
         continue
-    tfs = ours(tf, old_path, new_path)
+    tfs = ours(tf, old_path, new_path, defines)
     # per key path, as many blocked changes as blocking findings (a
     # renamed item is a removal and an addition at the same path)
     held = Counter(path for path, blocked in pc if blocked)

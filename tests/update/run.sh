@@ -91,6 +91,18 @@ assert d[0]["yamlPath"] == ["HeadNode", "InstanceType"], d[0]["yamlPath"]
 assert "was line 5 of" in d[0]["help"], d[0]["help"]
 PY
 
+# ---- a template's placeholder: the change is known once it is rendered ------
+# (ParallelCluster only reads rendered configs: the ConfigPatch pairs above
+# render the template cases; these are the placeholders left open)
+tmpl=$cases/PC5001/good-template.yaml
+expect_rc diff-to-placeholder-exits-0 0 "$TF" diff --format concise "$old" "$tmpl"
+omits diff-to-placeholder-not-judged "$t/out" '[PC5001]'
+contains diff-to-placeholder-listed "$t/out" '[LN1010]'
+expect_rc diff-from-placeholder-exits-0 0 "$TF" diff --format concise "$tmpl.base" "$new"
+omits diff-from-placeholder-not-judged "$t/out" '[PC5001]'
+expect_rc diff-placeholder-defined 1 "$TF" diff --format concise --define HEAD_TYPE=c5.xlarge "$tmpl.base" "$new"
+contains diff-placeholder-defined-judged "$t/out" 'HeadNode.InstanceType c5.xlarge -> c5.2xlarge'
+
 # ---- a directive on the changed key acknowledges the finding ---------------
 sed 's/^          MaxCount: 8$/          # trainforge disable=PC5002 # the fleet is stopped first\n          MaxCount: 8/' \
 	"$cases/PC5002/bad-max-count-down.yaml" >"$t/acknowledged.yaml"

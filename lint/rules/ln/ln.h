@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "tmpl.h"
 #include "yamldoc.h"
 
 /* The checks on bytes before any parse (LN1002-LN1004); false stops the
@@ -19,9 +20,12 @@ void ln_file_too_large(struct diag_list *diags, struct source *src, unsigned lon
 /* LN1008: src is of no kind; why says what was done instead. */
 void ln_unknown_kind(struct diag_list *diags, struct source *src, const char *why);
 /* The YAML loader's issues as the file's kind reads them (LN1001,
- * LN1006, LN1007, LN1009, and the kind's duplicate-key rule). */
+ * LN1006, LN1007, LN1009, and the kind's duplicate-key rule); in a
+ * Jinja template, a syntax error is LN1011. t: how the text was read. */
 void ln_yaml_issues(struct diag_list *diags, struct source *src, const yamldoc *doc,
-		    enum file_kind kind);
+		    enum file_kind kind, const struct tmpl *t);
+/* LN1010: the placeholders of t left without a value, in one finding. */
+void ln_template_placeholders(struct diag_list *diags, struct source *src, const struct tmpl *t);
 
 /* Directive findings at line, columns col..end_col of src. */
 void ln_malformed_directive(struct diag_list *diags, struct source *src, uint32_t line,

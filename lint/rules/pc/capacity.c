@@ -12,7 +12,8 @@ enum { MAX_QUEUES = 50, MAX_CRS_PER_QUEUE = 50, MAX_CRS_PER_CLUSTER = 50 };
 
 static bool is_capacity_block(const struct pc *pc, yd_node queue)
 {
-	return strcmp(cluster_capacity_type(pc->cl, queue), "CAPACITY_BLOCK") == 0;
+	const char *t = cluster_capacity_type(pc->cl, queue);
+	return t && strcmp(t, "CAPACITY_BLOCK") == 0;
 }
 
 /* PC2201 min-count-above-max */
@@ -21,7 +22,9 @@ static void min_count_above_max(const struct pc *pc, yd_node cr)
 	const yamldoc *d = pc->cl->doc;
 	long long min = 0, max = 10;
 	yd_node min_n = yd_get(d, cr, "MinCount"), max_n = yd_get(d, cr, "MaxCount");
-	bool has_min = yd_int(d, min_n, &min), has_max = yd_int(d, max_n, &max);
+	bool has_min = cluster_int(pc->cl, min_n, &min), has_max = cluster_int(pc->cl, max_n, &max);
+	if (cluster_unknown(pc->cl, max_n))
+		return;
 	if (has_min && min > max)
 		pc_report(pc, R_PC2201, min_n, "MinCount %lld is above MaxCount %lld%s",
 			  min, max, has_max ? "" : " (the default)");
@@ -32,10 +35,11 @@ static void capacity_block_counts(const struct pc *pc, yd_node queue, yd_node cr
 {
 	const yamldoc *d = pc->cl->doc;
 	long long min = 0, max = 10;
-	yd_node min_n = yd_get(d, cr, "MinCount");
-	bool has_min = yd_int(d, min_n, &min);
-	yd_int(d, yd_get(d, cr, "MaxCount"), &max);
-	if (!is_capacity_block(pc, queue) || (min == max && min > 0))
+	yd_node min_n = yd_get(d, cr, "MinCount"), max_n = yd_get(d, cr, "MaxCount");
+	bool has_min = cluster_int(pc->cl, min_n, &min);
+	cluster_int(pc->cl, max_n, &max);
+	if (!is_capacity_block(pc, queue) || (min == max && min > 0) ||
+	    cluster_unknown(pc->cl, min_n) || cluster_unknown(pc->cl, max_n))
 		return;
 	struct diag *g = pc_report(pc, R_PC2203, has_min ? min_n : cr,
 		"CAPACITY_BLOCK needs MinCount equal to MaxCount and above zero (MinCount %lld, MaxCount %lld)",
@@ -60,12 +64,12 @@ static void spot_price_misuse(const struct pc *pc, yd_node queue, yd_node cr)
 	const yamldoc *d = pc->cl->doc;
 	yd_node price = yd_get(d, cr, "SpotPrice");
 	double v;
-	if (!price)
+	const char *type = cluster_capacity_type(pc->cl, queue);
+	if (!price || !type)
 		return;
-	if (strcmp(cluster_capacity_type(pc->cl, queue), "SPOT") != 0)
+	if (strcmp(type, "SPOT") != 0)
 		pc_report(pc, R_PC2205, yd_get_key(d, cr, "SpotPrice"),
-			  "SpotPrice is set but the queue's CapacityType is %s, not SPOT",
-			  cluster_capacity_type(pc->cl, queue));
+			  "SpotPrice is set but the queue's CapacityType is %s, not SPOT", type);
 	else if (yd_number(d, price, &v) && v <= 0)
 		pc_report(pc, R_PC2205, price,
 			  "SpotPrice must be above zero; leave it out to pay up to the on-demand price");
@@ -89,8 +93,11 @@ static void node_priority_order(const struct pc *pc, yd_node crs)
 	for (size_t j = 0; j < yd_len(d, crs); j++) {
 		yd_node cr = yd_item(d, crs, j);
 		long long s = 1, dyn = 1000;
-		yd_int(d, yd_get(d, cr, "StaticNodePriority"), &s);
-		yd_int(d, yd_get(d, cr, "DynamicNodePriority"), &dyn);
+		yd_node sn = yd_get(d, cr, "StaticNodePriority"), dn = yd_get(d, cr, "DynamicNodePriority");
+		if (cluster_unknown(pc->cl, sn) || cluster_unknown(pc->cl, dn))
+			return;
+		cluster_int(pc->cl, sn, &s);
+		cluster_int(pc->cl, dn, &dyn);
 		if (s > max_static) {
 			max_static = s;
 			at = yd_get(d, cr, "StaticNodePriority");
@@ -114,7 +121,7 @@ static void allocation_strategy_mismatch(const struct pc *pc, yd_node queue, yd_
 	bool flexible = false;
 	for (size_t j = 0; j < yd_len(d, crs); j++)
 		flexible |= yd_get(d, yd_item(d, crs, j), "Instances") != 0;
-	if (!s || !flexible)
+	if (!s || !flexible || !type || cluster_unknown(pc->cl, strategy))
 		return;
 	if (strcmp(type, "CAPACITY_BLOCK") == 0)
 		pc_report(pc, R_PC2207, strategy,

@@ -44,6 +44,8 @@ static void static_nodes_billed_idle(const struct pc *pc, yd_node queue, yd_node
 	if (!billed_idle(pc, queue, cr, &min))
 		return;
 	cluster_cr_rate(pc->cl, queue, cr, &r);
+	if (r.placeholder)
+		return; /* a value check: the template's value is unknown */
 	struct buf m = BUF_INIT;
 	buf_printf(&m, "MinCount %lld x %s: ", min, r.type ? r.type : "an unknown instance type");
 	if (r.usd < 0) {

@@ -49,6 +49,7 @@ static void flexible_instances_mismatch(const struct pc *pc, yd_node *types, siz
 struct queue_facts {
 	bool multi_node;   /* a job can span nodes */
 	bool multi_subnet; /* EFA cannot work across its subnets */
+	bool subnets_open; /* a placeholder may make it several */
 };
 
 /* PC2003 gdr-support-no-effect */
@@ -63,7 +64,8 @@ static void gdr_support_no_effect(const struct pc *pc, yd_node efa)
 /* PC2004 gdr-without-efa */
 static void gdr_without_efa(const struct pc *pc, yd_node efa)
 {
-	if (cluster_flag(pc->cl, efa, "GdrSupport") && !cluster_flag(pc->cl, efa, "Enabled"))
+	if (cluster_flag(pc->cl, efa, "GdrSupport") && !cluster_flag(pc->cl, efa, "Enabled") &&
+	    !cluster_unknown(pc->cl, yd_get(pc->cl->doc, efa, "Enabled")))
 		pc_report(pc, R_PC2004, yd_get(pc->cl->doc, efa, "GdrSupport"),
 			  "GdrSupport is true but Efa.Enabled is not");
 }
@@ -95,13 +97,16 @@ static void check_cr(const struct pc *pc, const struct queue_facts *q, yd_node c
 		flexible_instances_mismatch(pc, types, n);
 	gdr_support_no_effect(pc, efa);
 	gdr_without_efa(pc, efa);
+	if (cluster_unknown(pc->cl, yd_get(pc->cl->doc, efa, "Enabled")))
+		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct instance_type *it = cluster_instance(pc->cl, types[i]);
 		if (!it)
 			continue;
 		if (on && it->efa == TRI_NO) {
 			efa_unsupported(pc, efa, it);
-		} else if (!on && it->efa == TRI_YES && q->multi_node && !q->multi_subnet) {
+		} else if (!on && it->efa == TRI_YES && q->multi_node && !q->multi_subnet &&
+			   !q->subnets_open) {
 			efa_off_multinode(pc, types[i], it);
 			break; /* once per compute resource */
 		}
@@ -117,6 +122,7 @@ void pc_check_efa(const struct pc *pc)
 		struct queue_facts facts = {
 			.multi_node = cluster_queue_max_nodes(pc->cl, q) > 1,
 			.multi_subnet = cluster_subnet_count(pc->cl, q) > 1,
+			.subnets_open = cluster_subnets_open(pc->cl, q),
 		};
 		yd_node crs = cluster_compute_resources(pc->cl, q);
 		for (size_t j = 0; j < yd_len(d, crs); j++)

@@ -13,6 +13,9 @@
 struct pc {
 	const struct cluster *cl;
 	struct diag_list *diags;
+	size_t first;           /* the file's first finding in diags */
+	const struct tmpl *tmpl; /* how the text was read, or NULL */
+	const yamldoc *as_written; /* before look-alikes were read as ASCII, or NULL */
 	const struct target *target; /* the ParallelCluster checked against */
 	double idle_cost_warning;    /* pc_settings */
 };
@@ -30,5 +33,8 @@ void pc_check_capacity(const struct pc *pc);
 void pc_check_platform(const struct pc *pc);
 void pc_check_storage(const struct pc *pc);
 void pc_check_cost(const struct pc *pc);
+/* PC1004 (values.c), after every other check: what the value is once
+ * read in ASCII depends on what they found. */
+void pc_check_lookalikes(const struct pc *pc);
 
 #endif

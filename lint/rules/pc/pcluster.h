@@ -9,13 +9,23 @@
 
 #include "diag.h"
 #include "target.h"
+#include "tmpl.h"
 #include "yamldoc.h"
+
+/* How a config's text was read: the template it was prepared from (with
+ * its look-alikes read as ASCII) and, when that changed the document, the
+ * document as written. */
+struct pc_reading {
+	const struct tmpl *tmpl;
+	const yamldoc *as_written;
+};
 
 /* What a run's settings change about the PC rules. */
 struct pc_settings {
 	const struct target *target; /* the ParallelCluster checked against; NULL: the default */
 	double idle_cost_warning;    /* USD per hour of idle static nodes in one config
 				      * above which PC6001 is a warning; < 0: never */
+	const struct pc_reading *how; /* NULL: the text as the document has it */
 };
 
 /* The old version of a config a change is reviewed against. */

@@ -19,7 +19,7 @@ static void placement_group_naming(const struct pc *pc, yd_node pg)
 	const yamldoc *d = pc->cl->doc;
 	yd_node name = yd_get(d, pg, "Name"), id = yd_get(d, pg, "Id");
 	bool enabled = true;
-	bool has_enabled = yd_bool(d, yd_get(d, pg, "Enabled"), &enabled);
+	bool has_enabled = cluster_bool(pc->cl, yd_get(d, pg, "Enabled"), &enabled);
 	if (name && id)
 		pc_report(pc, R_PC2106, yd_get_key(d, pg, "Id"),
 			  "PlacementGroup has both Name and Id; use Name alone");
@@ -104,7 +104,12 @@ static void check_cr(const struct pc *pc, yd_node queue, yd_node cr)
 	f.efa_on = cluster_flag(pc->cl, efa, "Enabled");
 	f.efa_enabled = yd_get(d, efa, "Enabled");
 	f.multi_subnet = cluster_subnet_count(pc->cl, queue) > 1;
-	f.capacity_block = strcmp(cluster_capacity_type(pc->cl, queue), "CAPACITY_BLOCK") == 0;
+	const char *type = cluster_capacity_type(pc->cl, queue);
+	f.capacity_block = type && strcmp(type, "CAPACITY_BLOCK") == 0;
+	/* what a placeholder leaves open decides every rule below */
+	if (f.pg.unknown || !type || cluster_unknown(pc->cl, f.efa_enabled) ||
+	    (!f.multi_subnet && cluster_subnets_open(pc->cl, queue)))
+		return;
 	multi_subnet_efa(pc, &f);
 	multi_subnet_placement_group(pc, &f);
 	efa_without_placement_group(pc, &f);

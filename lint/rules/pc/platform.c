@@ -192,7 +192,7 @@ static void awsbatch_only_slurm_feature(const struct pc *pc)
 				     "IntelSoftware"), "IntelHpcPlatform");
 	bool on;
 	if (!is_awsbatch(pc)) {
-		if (yd_bool(d, intel, &on) && on)
+		if (cluster_bool(pc->cl, intel, &on) && on)
 			pc_report(pc, R_PC3004, intel,
 				  "IntelHpcPlatform needs Os centos7, which ParallelCluster 3.11 no longer supports");
 		return;
@@ -286,12 +286,18 @@ static void imds_v1_allowed(const struct pc *pc)
 
 void pc_check_platform(const struct pc *pc)
 {
-	yd_node image = yd_get(pc->cl->doc, pc->cl->root, "Image");
-	yd_node os = yd_get(pc->cl->doc, image, "Os");
-	os_accelerator_mismatch(pc, os);
+	const yamldoc *d = pc->cl->doc;
+	yd_node image = yd_get(d, pc->cl->root, "Image");
+	yd_node os = yd_get(d, image, "Os");
+	yd_node scheduler = yd_get(d, yd_get(d, pc->cl->root, "Scheduling"), "Scheduler");
 	neuron_install_too_old(pc);
-	os_needs_custom_ami(pc, image, os);
-	scheduler_os_mismatch(pc, os);
+	if (cluster_unknown(pc->cl, scheduler))
+		return;
+	if (!cluster_unknown(pc->cl, os)) {
+		os_accelerator_mismatch(pc, os);
+		os_needs_custom_ami(pc, image, os);
+		scheduler_os_mismatch(pc, os);
+	}
 	awsbatch_only_slurm_feature(pc);
 	head_node_too_small(pc);
 	imds_v1_allowed(pc);

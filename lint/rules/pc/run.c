@@ -40,6 +40,7 @@ static void (*const checks[])(const struct pc *) = {
 	pc_check_platform,
 	pc_check_storage,
 	pc_check_cost,
+	pc_check_lookalikes,
 };
 
 void pcluster_lint_with(struct source *src, const yamldoc *doc, const struct pc_settings *set,
@@ -47,7 +48,10 @@ void pcluster_lint_with(struct source *src, const yamldoc *doc, const struct pc_
 {
 	struct target t = target_default();
 	struct cluster cl = cluster_of(src, doc);
-	struct pc pc = { &cl, diags, set->target ? set->target : &t, set->idle_cost_warning };
+	const struct pc_reading *how = set->how;
+	struct pc pc = { &cl, diags, diags->len, how ? how->tmpl : NULL,
+			 how ? how->as_written : NULL, set->target ? set->target : &t,
+			 set->idle_cost_warning };
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++)
 		checks[i](&pc);
 }
@@ -55,7 +59,7 @@ void pcluster_lint_with(struct source *src, const yamldoc *doc, const struct pc_
 void pcluster_lint_at(struct source *src, const yamldoc *doc, const struct target *target,
 		      struct diag_list *diags)
 {
-	struct pc_settings set = { target, -1 };
+	struct pc_settings set = { target, -1, NULL };
 	pcluster_lint_with(src, doc, &set, diags);
 }
 

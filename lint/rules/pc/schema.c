@@ -22,6 +22,7 @@ static const enum rule_id fault_rule[] = {
 	[SF_KEY_UNTIL] = R_PC0009,   /* PC0009 removed-key */
 	[SF_UNTIL] = R_PC0010,       /* PC0010 removed-value */
 	[SF_SCHEMA] = R_PC0005,
+	[SF_COERCED] = R_PC0011,     /* PC0011 converted-value */
 };
 
 /* The help of a finding about the release: what to do either way. */
@@ -53,6 +54,10 @@ void pc_check_schema(const struct pc *pc)
 		const char *help = e->help ? e->help : release_help(e->fault);
 		if (help)
 			diag_set_help(d, "%s", help);
+		/* a did-you-mean is a fix that changes what the file says; the
+		 * value as the loader converts it one that does not */
+		if (e->suggest && rule_fixability(d->rule) != FIX_NONE)
+			diag_set_fix(d, e->suggest);
 		if (e->node != e->pos) {
 			struct buf path = BUF_INIT;
 			yd_path_json(pc->cl->doc, e->node, &path);

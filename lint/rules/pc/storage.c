@@ -218,8 +218,8 @@ static struct two_subnets find_two_subnets(const struct pc *pc)
 		yd_node ids = yd_get(d, yd_get(d, yd_item(d, queues, i), "Networking"), "SubnetIds");
 		for (size_t j = 0; j < yd_len(d, ids) && yd_kind(d, ids) == YD_SEQUENCE; j++) {
 			const char *s = yd_str(d, yd_item(d, ids, j), NULL);
-			if (!s)
-				continue;
+			if (!s || cluster_unknown(pc->cl, yd_item(d, ids, j)))
+				continue; /* a placeholder may be any of them */
 			if (!t.first) {
 				t.first = s;
 			} else if (strcmp(t.first, s) != 0) {
@@ -252,11 +252,15 @@ static void fsx_storage_capacity(const struct pc *pc, yd_node settings)
 	const yamldoc *d = pc->cl->doc;
 	yd_node cap_n = yd_get(d, settings, "StorageCapacity");
 	long long cap, tput = 0;
-	if (!yd_int(d, cap_n, &cap) || cap <= 0)
+	if (!cluster_int(pc->cl, cap_n, &cap) || cap <= 0)
 		return;
+	static const char *const deciding[] = { "DeploymentType", "StorageType", "PerUnitStorageThroughput" };
+	for (size_t i = 0; i < sizeof deciding / sizeof deciding[0]; i++)
+		if (yd_type(d, yd_get(d, settings, deciding[i])) == YD_T_UNKNOWN)
+			return; /* a placeholder decides which sizes are valid */
 	const char *type = yd_str(d, yd_get(d, settings, "DeploymentType"), NULL);
 	bool hdd = yd_str_eq(d, yd_get(d, settings, "StorageType"), "HDD");
-	yd_int(d, yd_get(d, settings, "PerUnitStorageThroughput"), &tput);
+	cluster_int(pc->cl, yd_get(d, settings, "PerUnitStorageThroughput"), &tput);
 	bool ok;
 	const char *rule;
 	if (hdd && tput == 40) {

@@ -423,15 +423,22 @@ void pcluster_review(struct source *src, const yamldoc *doc, const struct pc_bas
 {
 	struct target t = set->target ? *set->target : target_default();
 	struct cluster now = cluster_of(src, doc), old = cluster_of(NULL, base->doc);
-	struct pc pc = { &now, diags, &t, set->idle_cost_warning };
+	struct pc pc = { .cl = &now, .diags = diags, .first = diags->len, .target = &t,
+			  .idle_cost_warning = set->idle_cost_warning };
 	int version = update_policy_version(t.pc);
 	struct cdiff changes = { 0 };
 	cluster_diff(&old, &now, version, &changes);
 	struct cupd_context ctx;
 	cupd_context_init(&ctx, &old, &now, &changes);
 	struct review rv = { &pc, &old, base->name, &ctx, version };
-	for (size_t i = 0; i < changes.len; i++)
-		judge(&rv, &changes.v[i]);
+	for (size_t i = 0; i < changes.len; i++) {
+		const struct cdiff_change *ch = &changes.v[i];
+		/* a template's placeholder: whether the value changes is known
+		 * once it is rendered (docs/design.md, "Real files are messy") */
+		if (cluster_unknown(&old, ch->old_value) || cluster_unknown(&now, ch->new_value))
+			continue;
+		judge(&rv, ch);
+	}
 	cdiff_free(&changes);
 }
 

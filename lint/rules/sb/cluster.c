@@ -9,6 +9,7 @@
 #include "changes.h"
 #include "releases.h"
 #include "sb.h"
+#include "schema.h"
 #include "text.h"
 
 /* " (hetjob component 1)" after a component's option, so that a finding
@@ -29,6 +30,9 @@ static void unknown_partition(struct sbc *c, unsigned k)
 		return;
 	const yamldoc *doc = c->cluster->doc;
 	yd_node queues = cluster_queues(c->cluster);
+	for (size_t i = 0; i < yd_len(doc, queues); i++)
+		if (cluster_unknown(c->cluster, yd_get(doc, yd_item(doc, queues, i), "Name")))
+			return; /* a template's queue may be this one */
 	struct buf names = BUF_INIT;
 	const char *near = NULL;
 	size_t best = 3;
@@ -62,7 +66,7 @@ static void nodes_exceed_queue(struct sbc *c, unsigned k)
 	if (!comp->queue || !comp->min_nodes)
 		return;
 	long long max = cluster_queue_max_nodes(c->cluster, comp->queue);
-	if (comp->min_nodes <= max)
+	if (max < 0 || comp->min_nodes <= max)
 		return;
 	const yamldoc *doc = c->cluster->doc;
 	char where[48];
@@ -82,7 +86,10 @@ static bool shared_path(const struct sbc *c, const char *path)
 	const yamldoc *doc = c->cluster->doc;
 	yd_node storages = yd_get(doc, yd_root(doc), "SharedStorage");
 	for (size_t i = 0; i < yd_len(doc, storages); i++) {
-		const char *m = yd_str(doc, yd_get(doc, yd_item(doc, storages, i), "MountDir"), NULL);
+		yd_node mn = yd_get(doc, yd_item(doc, storages, i), "MountDir");
+		const char *m = yd_str(doc, mn, NULL);
+		if (cluster_unknown(c->cluster, mn))
+			return true; /* a template's mount may be this one */
 		if (!m)
 			continue;
 		char mount[512];
@@ -135,9 +142,9 @@ static bool queue_has_efa(const yamldoc *d, yd_node queue)
 	yd_node crs = yd_get(d, queue, "ComputeResources");
 	for (size_t i = 0; i < yd_len(d, crs); i++) {
 		bool on = false;
-		yd_bool(d, yd_get(d, yd_get(d, yd_item(d, crs, i), "Efa"), "Enabled"), &on);
-		if (on)
-			return true;
+		yd_node n = yd_get(d, yd_get(d, yd_item(d, crs, i), "Efa"), "Enabled");
+		if (yd_type(d, n) == YD_T_UNKNOWN || (schema_read_bool(d, n, &on) && on))
+			return true; /* a placeholder may turn it on */
 	}
 	return false;
 }

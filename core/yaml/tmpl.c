@@ -1,0 +1,702 @@
+/* Finding the placeholders of a template and preparing the text the YAML
+ * loader reads (tmpl.h): one pass, line by line. */
+#include "tmpl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "text.h"
+#include "xalloc.h"
+
+enum {
+	TAG_LOOKAHEAD = 4096, /* bytes a {% tag may run over lines before it is none */
+	NAME_MAX_LEN = 256,   /* longer "names" in angles or braces are not placeholders */
+};
+
+struct scan {
+	const char *s;
+	size_t len;
+	const struct tmpl_defs *defs;
+	unsigned flags;
+	struct tmpl *t;
+	struct buf out;   /* written from the first change on (see materialize) */
+	bool writing;
+	size_t pos;       /* original bytes before this are done */
+	uint32_t line;
+	/* Columns are counted only where something needs one (a placeholder,
+	 * a replacement), forward from the last one counted on the line: most
+	 * of a large config has none. */
+	size_t col_pos;   /* a byte of the current line ... */
+	uint32_t col_at;  /* ... and its code-point column, 0-based */
+	int64_t out_delta; /* prepared minus original columns so far on the line */
+	/* {% if %} arms open, innermost last; ifs past the depth budget */
+	uint32_t stack[TMPL_MAX_DEPTH];
+	unsigned depth, overflow;
+	uint32_t n_ifs;
+	int block_indent; /* the indent of the line that opened a block scalar, or -1 */
+	size_t clean[3];     /* find_close's start for }}, %}, #} on this line */
+	size_t tag_clean[2]; /* ... and for %}, #} of tag lines, over the text */
+};
+
+static bool is_ident_start(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static bool is_ident(char c)
+{
+	return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+static bool is_cont(char c)
+{
+	return ((unsigned char)c & 0xc0) == 0x80;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+/* Most files are no template: the prepared text is written only from
+ * the first change on, starting with the unchanged bytes before it, and
+ * a file without one costs no copy. */
+static void materialize(struct scan *sc)
+{
+	if (sc->writing)
+		return;
+	sc->writing = true;
+	sc->t->changed = true;
+	buf_put(&sc->out, sc->s, sc->pos);
+}
+
+/* The 0-based column of byte pos of the current line (pos at or after
+ * the last asked). */
+static uint32_t col_of(struct scan *sc, size_t pos)
+{
+	sc->col_at += (uint32_t)utf8_count(sc->s + sc->col_pos, pos - sc->col_pos);
+	sc->col_pos = pos;
+	return sc->col_at;
+}
+
+static void line_begin(struct scan *sc, size_t at)
+{
+	sc->col_pos = at;
+	sc->col_at = 0;
+	sc->out_delta = 0;
+}
+
+static void shift_add(struct scan *sc, uint32_t col, uint32_t cols, uint32_t orig_cols)
+{
+	struct tmpl *t = sc->t;
+	t->shifts = xgrow(t->shifts, &t->cap_shifts, t->n_shifts + 1, sizeof *t->shifts);
+	t->shifts[t->n_shifts++] = (struct tmpl_shift){
+		sc->line, (uint32_t)(col + sc->out_delta) + 1, cols, col + 1, orig_cols,
+	};
+}
+
+/* Copies original bytes [a, b) unchanged. */
+static void copy(struct scan *sc, size_t a, size_t b)
+{
+	if (sc->writing)
+		buf_put(&sc->out, sc->s + a, b - a);
+	sc->pos = b;
+}
+
+/* Writes text in place of original bytes [a, b), columns col..end_col. */
+static void replace(struct scan *sc, size_t a, size_t b, uint32_t col, uint32_t end_col,
+		    const char *text, size_t len)
+{
+	(void)a;
+	uint32_t orig = end_col - col;
+	uint32_t now = (uint32_t)utf8_count(text, len);
+	if (now != orig) {
+		shift_add(sc, col, now, orig);
+		sc->out_delta += (int64_t)now - orig;
+	}
+	materialize(sc);
+	buf_put(&sc->out, text, len);
+	sc->pos = b;
+}
+
+/* {{ x }} as (( x )): the same width, and nothing in it that YAML reads
+ * as structure, so the value parses as one plain scalar. */
+static void mask(struct scan *sc, size_t a, size_t b, uint32_t col, uint32_t end_col)
+{
+	struct buf m = BUF_INIT;
+	for (size_t i = a; i < b; i++) {
+		char c = sc->s[i];
+		if (c == '{')
+			c = '(';
+		else if (c == '}')
+			c = ')';
+		else if (strchr(":#,[]\"'&*!|>%@`", c))
+			c = '_';
+		buf_putc(&m, c);
+	}
+	replace(sc, a, b, col, end_col, m.p, m.len);
+	buf_free(&m);
+}
+
+/* ---- placeholders ------------------------------------------------------ */
+
+/* Records the placeholder at bytes [a, b) and returns its columns. */
+static void ph_add(struct scan *sc, size_t a, size_t b, size_t name, size_t name_len,
+		   enum tmpl_style style, bool valued, uint32_t *col, uint32_t *end_col)
+{
+	struct tmpl *t = sc->t;
+	*col = col_of(sc, a);
+	*end_col = col_of(sc, b);
+	t->ph = xgrow(t->ph, &t->cap_ph, t->n_ph + 1, sizeof *t->ph);
+	t->ph[t->n_ph++] = (struct tmpl_ph){
+		(uint32_t)a, (uint32_t)b, sc->line, *col + 1, *end_col + 1,
+		(uint32_t)name, (uint32_t)name_len, (uint8_t)style, valued,
+	};
+	t->n_unvalued += !valued;
+}
+
+/* The end of the first `close` (two bytes) in [at, end), or 0. *clean
+ * is where the search may start: no close begins before it (a failed
+ * search moves it on), so that a line of a hundred thousand {{ without
+ * a }} is scanned once, not once per {{. */
+static size_t find_close(const char *s, size_t at, size_t end, const char *close,
+			 size_t *clean)
+{
+	size_t i = at > *clean ? at : *clean;
+	for (; i + 1 < end; i++)
+		if (s[i] == close[0] && s[i + 1] == close[1])
+			return i + 2;
+	if (i > *clean)
+		*clean = i;
+	return 0;
+}
+
+/* {{ expr }} or an inline {% %} / {# #} at i; returns its end, or 0. */
+static size_t jinja_at(struct scan *sc, size_t i, size_t end)
+{
+	const char *s = sc->s;
+	char kind = s[i + 1];
+	int k = kind == '{' ? 0 : kind == '%' ? 1 : 2;
+	static const char *const closes[] = { "}}", "%}", "#}" };
+	size_t stop = find_close(s, i + 2, end, closes[k], &sc->clean[k]);
+	if (!stop)
+		return 0;
+	size_t a = i + 2, b = stop - 2;
+	while (a < b && (s[a] == ' ' || s[a] == '-' || s[a] == '+'))
+		a++;
+	while (b > a && (s[b - 1] == ' ' || s[b - 1] == '-' || s[b - 1] == '+'))
+		b--;
+	const char *value = kind == '{' ? tmpl_defs_get(sc->defs, s + a, b - a) : NULL;
+	uint32_t c0, c1;
+	ph_add(sc, i, stop, a, b - a, kind == '{' ? TMPL_JINJA : TMPL_TAG, value != NULL, &c0, &c1);
+	if (value)
+		replace(sc, i, stop, c0, c1, value, strlen(value));
+	else
+		mask(sc, i, stop, c0, c1);
+	return stop;
+}
+
+/* ${NAME}, ${NAME:-default} or ${NAME-default} at i; its end, or 0. */
+static size_t braced_at(struct scan *sc, size_t i, size_t end)
+{
+	const char *s = sc->s;
+	size_t n = i + 2;
+	if (n >= end || !is_ident_start(s[n]))
+		return 0;
+	while (n < end && is_ident(s[n]) && n - i < NAME_MAX_LEN)
+		n++;
+	size_t name_end = n, dflt = 0, dflt_end = 0;
+	if (n < end && (s[n] == ':' || s[n] == '-')) {
+		n += s[n] == ':' ? 1 : 0;
+		if (n >= end || s[n] != '-')
+			return 0;
+		dflt = ++n;
+		while (n < end && s[n] != '}' && n - i < NAME_MAX_LEN)
+			n++;
+		dflt_end = n;
+	}
+	if (n >= end || s[n] != '}')
+		return 0;
+	size_t stop = n + 1;
+	const char *value = tmpl_defs_get(sc->defs, s + i + 2, name_end - i - 2);
+	uint32_t c0, c1;
+	ph_add(sc, i, stop, i + 2, name_end - i - 2, TMPL_BRACED, value || dflt, &c0, &c1);
+	if (value)
+		replace(sc, i, stop, c0, c1, value, strlen(value));
+	else if (dflt)
+		replace(sc, i, stop, c0, c1, s + dflt, dflt_end - dflt);
+	else
+		mask(sc, i, stop, c0, c1);
+	return stop;
+}
+
+/* $NAME at i; its end, or 0. */
+static size_t bare_at(struct scan *sc, size_t i, size_t end)
+{
+	const char *s = sc->s;
+	size_t n = i + 1;
+	if (n >= end || !is_ident_start(s[n]) || (i > 0 && (s[i - 1] == '$' || s[i - 1] == '\\')))
+		return 0;
+	while (n < end && is_ident(s[n]) && n - i < NAME_MAX_LEN)
+		n++;
+	const char *value = tmpl_defs_get(sc->defs, s + i + 1, n - i - 1);
+	uint32_t c0, c1;
+	ph_add(sc, i, n, i + 1, n - i - 1, TMPL_BARE, value != NULL, &c0, &c1);
+	if (value)
+		replace(sc, i, n, c0, c1, value, strlen(value));
+	else
+		copy(sc, i, n);
+	return n;
+}
+
+/* <SOME TEXT> at i: words, digits and - _ . : / inside, at least one
+ * letter, no space at either end; its end, or 0. */
+static size_t angle_at(struct scan *sc, size_t i, size_t end)
+{
+	const char *s = sc->s;
+	size_t n = i + 1;
+	bool letter = false;
+	while (n < end && n - i < NAME_MAX_LEN && s[n] != '>') {
+		char c = s[n];
+		if (!(is_ident(c) || strchr(" -.:/", c)))
+			return 0;
+		letter |= is_ident_start(c) && c != '_';
+		n++;
+	}
+	if (n >= end || s[n] != '>' || !letter || s[i + 1] == ' ' || s[n - 1] == ' ')
+		return 0;
+	size_t stop = n + 1;
+	const char *value = tmpl_defs_get(sc->defs, s + i + 1, n - i - 1);
+	uint32_t c0, c1;
+	ph_add(sc, i, stop, i + 1, n - i - 1, TMPL_ANGLE, value != NULL, &c0, &c1);
+	if (value)
+		replace(sc, i, stop, c0, c1, value, strlen(value));
+	else
+		copy(sc, i, stop);
+	return stop;
+}
+
+/* A look-alike character at i read as its ASCII; its end, or 0. */
+static size_t fold_at(struct scan *sc, size_t i, size_t end)
+{
+	size_t adv;
+	int32_t cp = utf8_decode(sc->s + i, end - i, &adv);
+	const struct lookalike *l = cp >= 0x80 ? text_lookalike(cp) : NULL;
+	if (!l)
+		return 0;
+	struct tmpl *t = sc->t;
+	uint32_t c0 = col_of(sc, i), c1 = col_of(sc, i + adv);
+	t->folds = xgrow(t->folds, &t->cap_folds, t->n_folds + 1, sizeof *t->folds);
+	t->folds[t->n_folds++] = (struct tmpl_fold){
+		(uint32_t)i, (uint32_t)(i + adv), sc->line, c0 + 1, cp,
+	};
+	replace(sc, i, i + adv, c0, c1, l->ascii, strlen(l->ascii));
+	return i + adv;
+}
+
+/* Scans [a, b) of the current line for placeholders, copying the rest. */
+static void scan_text(struct scan *sc, size_t a, size_t b)
+{
+	const char *s = sc->s;
+	size_t plain = a; /* start of bytes not yet copied */
+	sc->clean[0] = sc->clean[1] = sc->clean[2] = a;
+	size_t i = a;
+	while (i < b) {
+		char c = s[i];
+		size_t stop = 0;
+		if (c == '{' && i + 1 < b && (s[i + 1] == '{' || s[i + 1] == '%' || s[i + 1] == '#')) {
+			copy(sc, plain, i);
+			stop = jinja_at(sc, i, b);
+		} else if (c == '$' && i + 1 < b) {
+			copy(sc, plain, i);
+			stop = s[i + 1] == '{' ? braced_at(sc, i, b) : bare_at(sc, i, b);
+		} else if (c == '<' && i + 1 < b) {
+			copy(sc, plain, i);
+			stop = angle_at(sc, i, b);
+		} else if ((unsigned char)c >= 0x80 && (sc->flags & TMPL_FOLD)) {
+			copy(sc, plain, i);
+			stop = fold_at(sc, i, b);
+		} else {
+			i++;
+			continue;
+		}
+		if (stop) {
+			plain = i = stop;
+		} else {
+			plain = i;
+			i++;
+			while (i < b && is_cont(s[i]))
+				i++;
+		}
+	}
+	copy(sc, plain, b);
+}
+
+/* ---- lines ------------------------------------------------------------- */
+
+/* Where a YAML comment starts in line [a, b), or b: a # at the start or
+ * after a blank, outside quotes. */
+static size_t comment_at(const char *p, size_t a, size_t b)
+{
+	char quote = 0;
+	for (size_t i = a; i < b; i++) {
+		if (quote) {
+			if (p[i] == quote)
+				quote = 0;
+		} else if (p[i] == '"' || p[i] == '\'') {
+			if (i == a || strchr(" \t:[{,-", p[i - 1]))
+				quote = p[i];
+		} else if (p[i] == '#' && (i == a || p[i - 1] == ' ' || p[i - 1] == '\t')) {
+			return i;
+		}
+	}
+	return b;
+}
+
+/* Whether content [a, b) ends by opening a block scalar (| or >, with
+ * its indicators). */
+static bool opens_block(const char *p, size_t a, size_t b)
+{
+	while (b > a && (p[b - 1] == ' ' || p[b - 1] == '\t'))
+		b--;
+	size_t ind = b;
+	while (ind > a && b - ind < 2 && strchr("+-0123456789", p[ind - 1]))
+		ind--;
+	if (ind == a || (p[ind - 1] != '|' && p[ind - 1] != '>'))
+		return false;
+	return ind - 1 == a || p[ind - 2] == ' ' || p[ind - 2] == '\t';
+}
+
+static uint32_t arm_new(struct tmpl *t, uint32_t parent, uint32_t if_id, uint16_t arm)
+{
+	if (!t->n_arms) {
+		t->arms = xgrow(t->arms, &t->cap_arms, 1, sizeof *t->arms);
+		t->arms[t->n_arms++] = (struct tmpl_branch){ 0, 0, 0, 0 };
+	}
+	t->arms = xgrow(t->arms, &t->cap_arms, t->n_arms + 1, sizeof *t->arms);
+	t->arms[t->n_arms] = (struct tmpl_branch){
+		parent, if_id, arm, (uint16_t)(t->arms[parent].depth + 1),
+	};
+	return (uint32_t)t->n_arms++;
+}
+
+/* The {% if %} structure a tag changes; kw is its first word. */
+static void tag_structure(struct scan *sc, const char *kw, size_t len)
+{
+	struct tmpl *t = sc->t;
+	uint32_t cur = sc->depth ? sc->stack[sc->depth - 1] : 0;
+	if (len == 2 && memcmp(kw, "if", 2) == 0) {
+		if (sc->depth == TMPL_MAX_DEPTH) {
+			sc->overflow++;
+			t->too_deep = true;
+			return;
+		}
+		if (!t->line_arm)
+			t->line_arm = xcalloc(t->n_lines + 2, sizeof *t->line_arm);
+		sc->stack[sc->depth++] = arm_new(t, cur, ++sc->n_ifs, 0);
+	} else if ((len == 4 && memcmp(kw, "elif", 4) == 0) || (len == 4 && memcmp(kw, "else", 4) == 0)) {
+		if (sc->overflow || !sc->depth)
+			return;
+		const struct tmpl_branch b = t->arms[cur];
+		sc->stack[sc->depth - 1] = arm_new(t, b.parent, b.if_id, (uint16_t)(b.arm + 1));
+	} else if (len == 5 && memcmp(kw, "endif", 5) == 0) {
+		if (sc->overflow)
+			sc->overflow--;
+		else if (sc->depth)
+			sc->depth--;
+	}
+}
+
+/* A line that is only a {% %} or {# #} tag (which may run over the next
+ * lines): blanked, its structure noted. Returns the end of its last line
+ * (at the newline), or 0 when the line is not one. */
+static size_t tag_line(struct scan *sc, size_t a, size_t line_end)
+{
+	const char *s = sc->s;
+	if (a + 1 >= line_end || s[a] != '{' || (s[a + 1] != '%' && s[a + 1] != '#'))
+		return 0;
+	int k = s[a + 1] == '%' ? 0 : 1;
+	size_t limit = a + TAG_LOOKAHEAD < sc->len ? a + TAG_LOOKAHEAD : sc->len;
+	size_t stop = find_close(s, a + 2, limit, k ? "#}" : "%}", &sc->tag_clean[k]);
+	if (!stop)
+		return 0;
+	size_t end = stop;
+	while (end < sc->len && (s[end] == ' ' || s[end] == '\t' || s[end] == '\r'))
+		end++;
+	if (end < sc->len && s[end] != '\n') {
+		sc->tag_clean[k] = stop - 1; /* a close with text after it ends no tag line */
+		return 0;
+	}
+	if (s[a + 1] == '%') {
+		size_t k = a + 2;
+		while (k < stop && (s[k] == '-' || s[k] == '+' || s[k] == ' ' || s[k] == '\t'))
+			k++;
+		size_t kw = k;
+		while (k < stop && s[k] >= 'a' && s[k] <= 'z')
+			k++;
+		tag_structure(sc, s + kw, k - kw);
+	}
+	return end;
+}
+
+/* Blanks bytes [a, b) but their line breaks: the lines stay where they
+ * were, with no content. */
+static void blank(struct scan *sc, size_t a, size_t b)
+{
+	materialize(sc);
+	for (size_t i = a; i < b; i++) {
+		char c = sc->s[i];
+		if (c == '\n') {
+			buf_putc(&sc->out, '\n');
+			sc->line++;
+			if (sc->t->line_arm)
+				sc->t->line_arm[sc->line] = sc->depth ? sc->stack[sc->depth - 1] : 0;
+		} else {
+			buf_putc(&sc->out, c == '\r' ? '\r' : ' ');
+		}
+	}
+	sc->pos = b;
+}
+
+static void scan_line(struct scan *sc, size_t a, size_t b)
+{
+	const char *s = sc->s;
+	line_begin(sc, a);
+	size_t ind = a;
+	while (ind < b && s[ind] == ' ')
+		ind++;
+	if (sc->t->line_arm)
+		sc->t->line_arm[sc->line] = sc->depth ? sc->stack[sc->depth - 1] : 0;
+	bool blank_line = ind == b || (ind + 1 == b && s[ind] == '\r');
+	if (sc->block_indent >= 0 && (blank_line || (int)(ind - a) > sc->block_indent)) {
+		scan_text(sc, a, b); /* block scalar content: no comments */
+		return;
+	}
+	sc->block_indent = -1;
+	size_t c = comment_at(s, a, b);
+	scan_text(sc, a, c);
+	copy(sc, c, b);
+	if (opens_block(s, a, c))
+		sc->block_indent = (int)(ind - a);
+}
+
+/* Whether text may hold a placeholder, a tag or (with TMPL_FOLD) a
+ * look-alike at all: memchr jumps over a large config that has none,
+ * which is most of them, without the scan. */
+static bool maybe_template(const char *s, size_t len, unsigned flags)
+{
+	if (memchr(s, '$', len))
+		return true;
+	for (const char *p = s, *end = s + len; (p = memchr(p, '{', (size_t)(end - p))); p++)
+		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#'))
+			return true;
+	for (const char *p = s, *end = s + len; (p = memchr(p, '<', (size_t)(end - p))); p++)
+		if (p + 1 < end && is_ident(p[1]))
+			return true;
+	for (size_t i = 0; (flags & TMPL_FOLD) && i < len; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return true;
+	return false;
+}
+
+void tmpl_prepare(const char *text, size_t len, const struct tmpl_defs *defs, unsigned flags,
+		  struct tmpl *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!maybe_template(text, len, flags)) {
+		out->orig = text;
+		out->orig_len = out->len = len;
+		return;
+	}
+	struct scan sc = { .s = text, .len = len, .defs = defs, .flags = flags, .t = out,
+			   .line = 1, .block_indent = -1 };
+	out->n_lines = 1;
+	for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))); p++)
+		out->n_lines++;
+	size_t at = 0;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		at = sc.pos = 3; /* no column: the loader skips it too */
+	while (at < len) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t ind = at;
+		while (ind < end && (text[ind] == ' ' || text[ind] == '\t'))
+			ind++;
+		size_t tag_end = sc.block_indent < 0 ? tag_line(&sc, ind, end) : 0;
+		if (tag_end) {
+			if (!out->n_tag_lines++)
+				out->first_tag_line = sc.line;
+			blank(&sc, at, tag_end);
+			at = tag_end;
+			continue;
+		}
+		scan_line(&sc, at, end);
+		if (end < len) {
+			copy(&sc, end, end + 1);
+			sc.line++;
+		}
+		at = end + 1;
+	}
+	out->orig = text;
+	out->orig_len = len;
+	if (sc.writing) {
+		out->len = sc.out.len;
+		out->text = buf_detach(&sc.out);
+	} else {
+		out->len = len;
+	}
+}
+
+const char *tmpl_text(const struct tmpl *t)
+{
+	return t->text ? t->text : t->orig;
+}
+
+void tmpl_free(struct tmpl *t)
+{
+	free(t->text);
+	free(t->ph);
+	free(t->shifts);
+	free(t->folds);
+	free(t->line_arm);
+	free(t->arms);
+	memset(t, 0, sizeof *t);
+}
+
+bool tmpl_exclusive(const struct tmpl *t, uint32_t a, uint32_t b)
+{
+	if (!t || !t->line_arm || !a || !b || a > t->n_lines || b > t->n_lines)
+		return false;
+	uint32_t x = t->line_arm[a], y = t->line_arm[b];
+	while (x != y) {
+		const struct tmpl_branch *bx = &t->arms[x], *by = &t->arms[y];
+		if (bx->depth == by->depth && bx->parent == by->parent)
+			return bx->if_id == by->if_id && bx->arm != by->arm;
+		if (bx->depth >= by->depth)
+			x = bx->parent;
+		else
+			y = by->parent;
+	}
+	return false;
+}
+
+/* ---- definitions ------------------------------------------------------- */
+
+static int def_cmp(const void *pa, const void *pb)
+{
+	const struct tmpl_def *a = pa, *b = pb;
+	return strcmp(a->name, b->name);
+}
+
+void tmpl_defs_add(struct tmpl_defs *d, const char *name, size_t name_len, const char *value,
+		   size_t value_len)
+{
+	for (size_t i = 0; i < d->len; i++)
+		if (strlen(d->v[i].name) == name_len && memcmp(d->v[i].name, name, name_len) == 0) {
+			free(d->v[i].value);
+			d->v[i].value = xstrndup(value, value_len);
+			return;
+		}
+	d->v = xgrow(d->v, &d->cap, d->len + 1, sizeof *d->v);
+	d->v[d->len++] = (struct tmpl_def){ xstrndup(name, name_len), xstrndup(value, value_len) };
+	d->sorted = false;
+}
+
+const char *tmpl_defs_get(const struct tmpl_defs *d, const char *name, size_t len)
+{
+	if (!d || !d->len || len == 0)
+		return NULL;
+	if (!d->sorted) {
+		/* sorted once, on the first look-up: a template may hold a
+		 * hundred thousand placeholders */
+		struct tmpl_defs *w = (struct tmpl_defs *)d;
+		qsort(w->v, w->len, sizeof *w->v, def_cmp);
+		w->sorted = true;
+	}
+	size_t lo = 0, hi = d->len;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *n = d->v[mid].name;
+		size_t nl = strlen(n);
+		int c = memcmp(name, n, len < nl ? len : nl);
+		if (!c)
+			c = len < nl ? -1 : len > nl;
+		if (!c)
+			return d->v[mid].value;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+bool tmpl_defs_parse(struct tmpl_defs *d, const char *arg, const char **why)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq) {
+		*why = "expected NAME=VALUE";
+		return false;
+	}
+	if (eq == arg) {
+		*why = "the name is empty";
+		return false;
+	}
+	if (strpbrk(eq + 1, "\r\n")) {
+		*why = "the value must be one line";
+		return false;
+	}
+	tmpl_defs_add(d, arg, (size_t)(eq - arg), eq + 1, strlen(eq + 1));
+	return true;
+}
+
+bool tmpl_defs_read_env(struct tmpl_defs *d, const char *text, size_t len, uint32_t *bad_line)
+{
+	uint32_t line = 0;
+	size_t at = 0;
+	while (at < len) {
+		line++;
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		size_t a = at, b = end;
+		at = end + 1;
+		while (a < b && (text[a] == ' ' || text[a] == '\t'))
+			a++;
+		while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\r'))
+			b--;
+		if (a == b || text[a] == '#')
+			continue;
+		if (b - a > 7 && memcmp(text + a, "export ", 7) == 0)
+			for (a += 7; a < b && text[a] == ' '; a++)
+				;
+		size_t n = a;
+		while (n < b && is_ident(text[n]))
+			n++;
+		if (n == a || n >= b || text[n] != '=' || !is_ident_start(text[a])) {
+			*bad_line = line;
+			return false;
+		}
+		size_t v = n + 1, ve = b;
+		if (ve - v >= 2 && (text[v] == '"' || text[v] == '\'') && text[ve - 1] == text[v]) {
+			v++;
+			ve--;
+		}
+		tmpl_defs_add(d, text + a, n - a, text + v, ve - v);
+	}
+	return true;
+}
+
+void tmpl_defs_copy(struct tmpl_defs *to, const struct tmpl_defs *from)
+{
+	for (size_t i = 0; from && i < from->len; i++)
+		tmpl_defs_add(to, from->v[i].name, strlen(from->v[i].name), from->v[i].value,
+			      strlen(from->v[i].value));
+}
+
+void tmpl_defs_free(struct tmpl_defs *d)
+{
+	for (size_t i = 0; i < d->len; i++) {
+		free(d->v[i].name);
+		free(d->v[i].value);
+	}
+	free(d->v);
+	memset(d, 0, sizeof *d);
+}
