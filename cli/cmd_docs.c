@@ -1,7 +1,8 @@
-/* trainforge docs rules|update-policy|versions: docs/rules.md, made from
- * the rule table and the explanations, docs/update-policy.md
- * (docs_update_policy.c) and docs/versions-table.md (docs_versions.c), so
- * the references cannot drift from the tool. */
+/* trainforge docs rules|update-policy|versions|man: docs/rules.md, made
+ * from the rule table and the explanations, docs/update-policy.md
+ * (docs_update_policy.c), docs/versions-table.md (docs_versions.c) and
+ * docs/trainforge.1 (docs_man.c), so the references cannot drift from
+ * the tool. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +11,8 @@
 #include "commands.h"
 #include "docs.h"
 #include "explain.h"
+#include "options.h"
 #include "rules.h"
-
-static const char docs_usage[] =
-	"usage: trainforge docs rules|update-policy|versions\n"
-	"  prints a reference in Markdown:\n"
-	"  trainforge docs rules > docs/rules.md\n"
-	"  trainforge docs update-policy > docs/update-policy.md\n"
-	"  trainforge docs versions > docs/versions-table.md\n";
 
 /* Docs order: by family, then by ID (an area is a range of IDs). */
 static int by_group(const void *pa, const void *pb)
@@ -121,20 +116,29 @@ static const struct docs_topic {
 	{ "rules", write_rules_md },
 	{ "update-policy", docs_write_update_policy },
 	{ "versions", docs_write_versions },
+	{ "man", docs_write_man },
 };
 
 int cmd_docs(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(docs_usage, stdout);
-		return EXIT_CLEAN;
+	const char *name = NULL;
+	bool several = false;
+	struct options p;
+	options_init(&p, CMD_DOCS, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		if (id == OPTS_HELP)
+			return EXIT_CLEAN;
+		if (id == OPTS_ERROR)
+			return EXIT_TROUBLE;
+		several |= name != NULL;
+		name = p.value;
 	}
 	const struct docs_topic *t = NULL;
-	for (size_t i = 0; argc == 2 && i < sizeof topics / sizeof topics[0]; i++)
-		if (!strcmp(argv[1], topics[i].name))
+	for (size_t i = 0; name && !several && i < sizeof topics / sizeof topics[0]; i++)
+		if (!strcmp(name, topics[i].name))
 			t = &topics[i];
 	if (!t) {
-		fputs(docs_usage, stderr);
+		options_usage(stderr, CMD_DOCS);
 		return EXIT_TROUBLE;
 	}
 	struct buf b = BUF_INIT;

@@ -5,59 +5,44 @@
 #include "buf.h"
 #include "commands.h"
 #include "explain.h"
+#include "options.h"
 #include "rules.h"
-
-static const char explain_usage[] =
-	"usage: trainforge explain [--format text|markdown] [--example WHICH] ID|NAME\n"
-	"  prints a rule's page: what it checks, why it matters, a bad and a good\n"
-	"  example, the ParallelCluster validator it mirrors, and how to suppress,\n"
-	"  select or ignore it. IDs are case-insensitive (PC2101, pc2101); names\n"
-	"  are as `trainforge rules` lists them (efa-without-placement-group).\n"
-	"      --format FMT       text (default) or markdown\n"
-	"      --example WHICH    print only the bad or good example, byte for byte,\n"
-	"                         e.g. to save it as a file and lint it; 'cluster'\n"
-	"                         prints the cluster config paired examples name;\n"
-	"                         'bad-old' and 'good-old' the version a change rule's\n"
-	"                         example changes (trainforge diff OLD NEW)\n";
 
 int cmd_explain(int argc, char **argv)
 {
 	const char *name = NULL, *example = NULL;
 	enum explain_format fmt = EXPLAIN_TEXT;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(explain_usage, stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(a, "--format") && i + 1 < argc) {
-			const char *v = argv[++i];
-			if (!strcmp(v, "text"))
+	struct options p;
+	options_init(&p, CMD_EXPLAIN, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		switch (id) {
+		case OPTS_HELP: return EXIT_CLEAN;
+		case OPTS_ERROR: return EXIT_TROUBLE;
+		case OPT_FORMAT:
+			if (!strcmp(p.value, "text"))
 				fmt = EXPLAIN_TEXT;
-			else if (!strcmp(v, "markdown"))
+			else if (!strcmp(p.value, "markdown"))
 				fmt = EXPLAIN_MARKDOWN;
-			else {
-				fprintf(stderr, "trainforge: invalid value '%s' for --format\n", v);
-				return EXIT_TROUBLE;
-			}
-		} else if (!strcmp(a, "--example") && i + 1 < argc) {
-			example = argv[++i];
+			else
+				return options_bad_value(&p);
+			break;
+		case OPT_EXAMPLE:
+			example = p.value;
 			if (strcmp(example, "bad") && strcmp(example, "good") && strcmp(example, "cluster") &&
-			    strcmp(example, "bad-old") && strcmp(example, "good-old")) {
-				fprintf(stderr, "trainforge: invalid value '%s' for --example\n", example);
+			    strcmp(example, "bad-old") && strcmp(example, "good-old"))
+				return options_bad_value(&p);
+			break;
+		case OPTS_OPERAND:
+			if (name) {
+				options_usage(stderr, CMD_EXPLAIN);
 				return EXIT_TROUBLE;
 			}
-		} else if (a[0] == '-') {
-			fprintf(stderr, "trainforge: unknown option '%s'\n%s", a, explain_usage);
-			return EXIT_TROUBLE;
-		} else if (!name) {
-			name = a;
-		} else {
-			fputs(explain_usage, stderr);
-			return EXIT_TROUBLE;
+			name = p.value;
+			break;
 		}
 	}
 	if (!name) {
-		fputs(explain_usage, stderr);
+		options_usage(stderr, CMD_EXPLAIN);
 		return EXIT_TROUBLE;
 	}
 	int rule = rule_find(name, strlen(name));

@@ -10,20 +10,10 @@
 #include "format.h"
 #include "jobspec.h"
 #include "lint.h"
+#include "options.h"
 #include "output.h"
 #include "render.h"
 #include "targets.h"
-
-static const char gen_usage[] =
-	"usage: trainforge gen SPEC [-o DIR] [--force] [--check] [--templates DIR] [--target T]\n"
-	"  writes NAME-cluster.yaml and NAME.sbatch (and NAME-spot-watcher.sh for a mixed fleet)\n"
-	"  into DIR (default .; made with its parents when missing) and prints the plan\n"
-	"  --force          overwrite files that differ\n"
-	"  --check          write nothing; exit 1 when a file is missing or differs\n"
-	"  --templates DIR  use DIR/<template> instead of the built-in one of that name\n"
-	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the files\n"
-	"                   are for; the spec and the files are checked against them\n"
-	"                   (default: ParallelCluster 3.16 and the Slurm it ships, 25.11)\n";
 
 struct gen_args {
 	const char *spec, *dir, *templates;
@@ -34,34 +24,31 @@ struct gen_args {
 static int parse(struct gen_args *a, int argc, char **argv)
 {
 	struct target_request req = { 0 };
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-			fputs(gen_usage, stdout);
-			exit(EXIT_CLEAN);
-		} else if (!strcmp(s, "--force")) {
-			a->force = true;
-		} else if (!strcmp(s, "--check")) {
-			a->check = true;
-		} else if ((!strcmp(s, "-o") || !strcmp(s, "--output")) && i + 1 < argc) {
-			a->dir = argv[++i];
-		} else if (!strcmp(s, "--templates") && i + 1 < argc) {
-			a->templates = argv[++i];
-		} else if ((!strcmp(s, "--target") && i + 1 < argc) || !strncmp(s, "--target=", 9)) {
-			if (!targets_add(&req, s[8] == '=' ? s + 9 : argv[++i]))
+	struct options p;
+	options_init(&p, CMD_GEN, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		switch (id) {
+		case OPTS_HELP: exit(EXIT_CLEAN);
+		case OPTS_ERROR: return EXIT_TROUBLE;
+		case OPT_FORCE: a->force = true; break;
+		case OPT_CHECK: a->check = true; break;
+		case OPT_OUTPUT: a->dir = p.value; break;
+		case OPT_TEMPLATES: a->templates = p.value; break;
+		case OPT_TARGET:
+			if (!targets_add(&req, p.value))
 				return EXIT_TROUBLE;
-		} else if (s[0] == '-' && strcmp(s, "-")) {
-			fprintf(stderr, "trainforge: unknown option '%s'\n%s", s, gen_usage);
-			return EXIT_TROUBLE;
-		} else if (!a->spec) {
-			a->spec = s;
-		} else {
-			fputs(gen_usage, stderr);
-			return EXIT_TROUBLE;
+			break;
+		case OPTS_OPERAND:
+			if (a->spec) {
+				options_usage(stderr, CMD_GEN);
+				return EXIT_TROUBLE;
+			}
+			a->spec = p.value;
+			break;
 		}
 	}
 	if (!a->spec) {
-		fputs(gen_usage, stderr);
+		options_usage(stderr, CMD_GEN);
 		return EXIT_TROUBLE;
 	}
 	a->target = target_apply(target_default(), &req);

@@ -10,13 +10,8 @@
 #include "buf.h"
 #include "commands.h"
 #include "fileio.h"
+#include "options.h"
 #include "output.h"
-
-static const char init_usage[] =
-	"usage: trainforge init [--force] [DIR]\n"
-	"  writes DIR/.trainforge.yaml (lint settings, commented) and DIR/job.yaml (a\n"
-	"  starter job spec) into DIR (default .), and prints a pre-commit stanza\n"
-	"  --force  overwrite files that differ\n";
 
 static const char config_text[] =
 	"# trainforge lint settings for this directory and everything below it, up\n"
@@ -144,17 +139,21 @@ int cmd_init(int argc, char **argv)
 {
 	const char *dir = NULL;
 	bool force = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(init_usage, stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(argv[i], "--force")) {
-			force = true;
-		} else if (argv[i][0] == '-' || dir) {
-			fprintf(stderr, "trainforge: unexpected argument '%s'\n%s", argv[i], init_usage);
-			return EXIT_TROUBLE;
-		} else {
-			dir = argv[i];
+	struct options p;
+	options_init(&p, CMD_INIT, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		switch (id) {
+		case OPTS_HELP: return EXIT_CLEAN;
+		case OPTS_ERROR: return EXIT_TROUBLE;
+		case OPT_FORCE: force = true; break;
+		case OPTS_OPERAND:
+			if (dir) {
+				fprintf(stderr, "trainforge: unexpected argument '%s'\n", p.value);
+				options_usage(stderr, CMD_INIT);
+				return EXIT_TROUBLE;
+			}
+			dir = p.value;
+			break;
 		}
 	}
 	dir = dir ? dir : ".";

@@ -8,14 +8,7 @@
 #include "buf.h"
 #include "catalog.h"
 #include "commands.h"
-
-static const char instances_usage[] =
-	"usage: trainforge instances [--family F] [--format text|json]\n"
-	"  lists the instance catalog: accelerators, memory, EFA, the on-demand price\n"
-	"  and Capacity Block rates (each with its region and date) and the source of\n"
-	"  each figure\n"
-	"      --family F     only family F (p5, trn2, p6-b200: the part before the dot)\n"
-	"  -f, --format FMT   text (default) or json\n";
+#include "options.h"
 
 static bool in_family(const struct instance_type *t, const char *family)
 {
@@ -223,24 +216,24 @@ int cmd_instances(int argc, char **argv)
 {
 	const char *family = NULL;
 	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(instances_usage, stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(a, "--family") && v) {
-			family = argv[++i];
-		} else if ((!strcmp(a, "-f") || !strcmp(a, "--format")) && v) {
-			i++;
-			if (strcmp(v, "json") && strcmp(v, "text")) {
-				fprintf(stderr, "trainforge: invalid value '%s' for --format (text, json)\n", v);
+	struct options p;
+	options_init(&p, CMD_INSTANCES, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		switch (id) {
+		case OPTS_HELP: return EXIT_CLEAN;
+		case OPT_FAMILY: family = p.value; break;
+		case OPT_FORMAT:
+			if (strcmp(p.value, "json") && strcmp(p.value, "text")) {
+				fprintf(stderr, "trainforge: invalid value '%s' for --format (text, json)\n", p.value);
 				return EXIT_TROUBLE;
 			}
-			json = !strcmp(v, "json");
-		} else {
-			fprintf(stderr, "trainforge: unknown option or missing value '%s'\n%s", a,
-				instances_usage);
+			json = !strcmp(p.value, "json");
+			break;
+		default:
+			if (id == OPTS_OPERAND) {
+				fprintf(stderr, "trainforge: unexpected '%s'\n", p.value);
+				options_usage(stderr, CMD_INSTANCES);
+			}
 			return EXIT_TROUBLE;
 		}
 	}

@@ -15,6 +15,7 @@
 #include "lint.h"
 #include "jobspec.h"
 #include "lint_cli.h"
+#include "options.h"
 #include "selectors.h"
 #include "targets.h"
 
@@ -25,7 +26,6 @@ struct lint_cli {
 	int color;          /* -1 auto, 0 never, 1 always */
 	bool quiet, fix, unsafe_fixes, diff;
 	bool diff_mode;     /* trainforge diff OLD NEW */
-	const char *usage;
 	const char *show_config;
 	struct target base_target;    /* --target over the default, without files */
 	char **paths;
@@ -34,216 +34,179 @@ struct lint_cli {
 	struct tmpl_defs env;         /* --env-file's, kept apart until the end */
 };
 
-static const char lint_usage[] =
-	"usage: trainforge lint [OPTIONS] [PATH...]\n"
-	"  PATH: files, directories (walked recursively, as .gitignore allows), or - for stdin\n"
-	"        (default: .)\n"
-	"      --no-ignore        walk what .gitignore and .git/info/exclude leave out too\n"
-	"  -f, --format FMT       text (default), concise, json, jsonl, sarif, github, checkstyle\n"
-	"                         sarif: SARIF 2.1.0 for GitHub code scanning (upload-sarif)\n"
-	"      --kind KIND        auto (default), pcluster, jobspec, sbatch\n"
-	"      --cluster FILE     the cluster config batch scripts run on (cross-checks)\n"
-	"      --base REV         also review each cluster config's change since git revision\n"
-	"                         REV as pcluster update-cluster would judge it (PC5 rules)\n"
-	"      --shellcheck MODE  auto (default), off, required, or a path to shellcheck\n"
-	"      --shellcheck-timeout S  seconds shellcheck may take on a batch of scripts,\n"
-	"                         plus 1 s per 8 KiB of them (default 10)\n"
-	"      --stdin-filename P the path to report and classify stdin as\n"
-	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
-	"      --ignore LIST      not these rules\n"
-	"      --severity ID=LEVEL  re-level a rule (error, warning, info)\n"
-	"      --fail-level LEVEL exit 1 at or above: error, warning (default), info, never\n"
-	"      --max-file-size N  input size limit in bytes (default 16 MiB)\n"
-	TARGETS_USAGE
-	"Templates (${VAR}, {{ var }}, <VALUE>: unknown values, not wrong ones):\n"
-	"      --define NAME=VALUE  check as if rendered with this value (repeatable)\n"
-	"      --env-file FILE    NAME=VALUE lines, as --define (repeatable; --define wins)\n"
-	"      --color WHEN       auto (default), always, never\n"
-	"  -q, --quiet            no summary on stderr\n"
-	"Configuration (.trainforge.yaml, found from each file's directory up to the\n"
-	"repository root, else ~/.config/trainforge/config.yaml; flags win):\n"
-	"      --config FILE      use FILE for every input instead of discovery\n"
-	"      --isolated         use no config file\n"
-	"      --show-config PATH print the settings for PATH and where each came from\n"
-	"Fixing:\n"
-	"      --fix              apply safe fixes in place, then report what remains\n"
-	"      --unsafe-fixes     with --fix or --diff, also the fixes that change behaviour\n"
-	"      --diff             print the fixes as a unified diff (patch -p1); write nothing\n";
+/* A flag's word and what it sets, for the flags that take one of a few. */
+struct choice {
+	const char *word;
+	int value;
+};
 
-static int bad_value(const char *flag, const char *value)
+static bool choose(const struct choice *c, const char *word, int *out)
 {
-	fprintf(stderr, "trainforge: invalid value '%s' for %s\n", value, flag);
-	return EXIT_TROUBLE;
+	for (; c->word; c++)
+		if (!strcmp(c->word, word)) {
+			*out = c->value;
+			return true;
+		}
+	return false;
 }
 
-static int set_severity(struct lint_cli *c, const char *arg)
+static const struct choice kinds[] = {
+	{ "auto", KIND_AUTO }, { "pcluster", KIND_PCLUSTER }, { "jobspec", KIND_JOBSPEC },
+	{ "sbatch", KIND_SBATCH }, { NULL, 0 },
+};
+static const struct choice shellcheck_modes[] = {
+	{ "auto", SHELLCHECK_AUTO }, { "off", SHELLCHECK_OFF }, { "required", SHELLCHECK_REQUIRED },
+	{ NULL, 0 },
+};
+static const struct choice colors[] = {
+	{ "auto", -1 }, { "always", 1 }, { "never", 0 }, { NULL, 0 },
+};
+
+static int set_severity(struct lint_cli *c, const struct options *p)
 {
+	const char *arg = p->value;
 	const char *eq = strchr(arg, '=');
 	int level = eq ? severity_parse(eq + 1) : -1;
 	int rule = eq ? rule_find(arg, (size_t)(eq - arg)) : -1;
 	if (rule < 0 || level < 0)
-		return bad_value("--severity", arg);
+		return options_bad_value(p);
 	c->opt.level[rule] = level;
 	return EXIT_CLEAN;
 }
 
-static int set_option(struct lint_cli *c, const char *flag, const char *v)
+static int read_env_file(struct lint_cli *c, const char *v)
 {
-	if (!strcmp(flag, "-f") || !strcmp(flag, "--format")) {
-		int f = format_parse(v);
-		if (f < 0)
-			return bad_value(flag, v);
-		c->fmt = (enum format)f;
-	} else if (!strcmp(flag, "--kind")) {
-		if (!strcmp(v, "auto"))
-			c->opt.kind = KIND_AUTO;
-		else if (!strcmp(v, "pcluster"))
-			c->opt.kind = KIND_PCLUSTER;
-		else if (!strcmp(v, "jobspec"))
-			c->opt.kind = KIND_JOBSPEC;
-		else if (!strcmp(v, "sbatch"))
-			c->opt.kind = KIND_SBATCH;
-		else
-			return bad_value(flag, v);
-	} else if (!strcmp(flag, "--cluster")) {
-		c->opt.cluster_path = v;
-	} else if (!strcmp(flag, "--base")) {
-		if (!v[0] || v[0] == '-')
-			return bad_value(flag, v);
-		c->opt.base_rev = v;
-	} else if (!strcmp(flag, "--shellcheck")) {
-		c->flags.shellcheck_set = true;
-		if (!strcmp(v, "auto"))
-			c->opt.shellcheck = SHELLCHECK_AUTO;
-		else if (!strcmp(v, "off"))
-			c->opt.shellcheck = SHELLCHECK_OFF;
-		else if (!strcmp(v, "required"))
-			c->opt.shellcheck = SHELLCHECK_REQUIRED;
-		else if (strchr(v, '/')) {
-			c->opt.shellcheck = SHELLCHECK_REQUIRED;
-			c->opt.shellcheck_program = v;
-		} else
-			return bad_value(flag, v);
-	} else if (!strcmp(flag, "--shellcheck-timeout")) {
-		char *end;
-		double s = strtod(v, &end);
-		if (*end || end == v || !(s > 0 && s <= SHELLCHECK_TIMEOUT_MAX))
-			return bad_value(flag, v);
-		c->flags.shellcheck_timeout_set = true;
-		c->opt.shellcheck_timeout = s;
-	} else if (!strcmp(flag, "--stdin-filename")) {
-		c->opt.stdin_filename = v;
-	} else if (!strcmp(flag, "--select") || !strcmp(flag, "--ignore")) {
-		bool scratch[RULE__COUNT];
-		if (!selectors_apply(v, scratch, true))
-			return EXIT_TROUBLE;
-		*(flag[2] == 's' ? &c->flags.select : &c->flags.ignore) = v;
-	} else if (!strcmp(flag, "--config")) {
-		c->flags.config_path = v;
-	} else if (!strcmp(flag, "--show-config")) {
-		c->show_config = v;
-	} else if (!strcmp(flag, "--severity")) {
-		return set_severity(c, v);
-	} else if (!strcmp(flag, "--target")) {
-		if (!targets_add(&c->opt.target_flags, v))
-			return EXIT_TROUBLE;
-	} else if (!strcmp(flag, "--fail-level")) {
-		int l = severity_parse(v);
-		if (l < 0 && strcmp(v, "never") != 0)
-			return bad_value(flag, v);
-		c->flags.fail_level = l < 0 ? SEV_ERROR + 1 : l;
-	} else if (!strcmp(flag, "--max-file-size")) {
-		char *end;
-		unsigned long long n = strtoull(v, &end, 10);
-		if (*end || !*v || n == 0)
-			return bad_value(flag, v);
-		c->opt.max_bytes = (size_t)n;
-	} else if (!strcmp(flag, "--define")) {
-		const char *why;
-		if (!tmpl_defs_parse(&c->defines, v, &why)) {
-			fprintf(stderr, "trainforge: invalid value '%s' for --define: %s\n", v, why);
-			return EXIT_TROUBLE;
-		}
-	} else if (!strcmp(flag, "--env-file")) {
-		size_t len;
-		bool too_big;
-		uint32_t bad = 0;
-		char *text = file_read(v, TF_DEFAULT_MAX_BYTES, &len, &too_big);
-		if (!text || too_big) {
-			fprintf(stderr, "trainforge: --env-file %s: %s\n", v,
-				text ? "too large" : strerror(errno));
-			free(text);
-			return EXIT_TROUBLE;
-		}
-		bool ok = tmpl_defs_read_env(&c->env, text, len, &bad);
+	size_t len;
+	bool too_big;
+	uint32_t bad = 0;
+	char *text = file_read(v, TF_DEFAULT_MAX_BYTES, &len, &too_big);
+	if (!text || too_big) {
+		fprintf(stderr, "trainforge: --env-file %s: %s\n", v,
+			text ? "too large" : strerror(errno));
 		free(text);
-		if (!ok) {
-			fprintf(stderr, "trainforge: --env-file %s:%u: not NAME=VALUE, export NAME=VALUE, a # comment or blank\n",
-				v, bad);
-			return EXIT_TROUBLE;
-		}
-	} else if (!strcmp(flag, "--color")) {
-		if (!strcmp(v, "auto"))
-			c->color = -1;
-		else if (!strcmp(v, "always"))
-			c->color = 1;
-		else if (!strcmp(v, "never"))
-			c->color = 0;
-		else
-			return bad_value(flag, v);
-	} else {
-		fprintf(stderr, "trainforge: unknown option '%s'\n%s", flag, c->usage);
+		return EXIT_TROUBLE;
+	}
+	bool ok = tmpl_defs_read_env(&c->env, text, len, &bad);
+	free(text);
+	if (!ok) {
+		fprintf(stderr, "trainforge: --env-file %s:%u: not NAME=VALUE, export NAME=VALUE, a # comment or blank\n",
+			v, bad);
 		return EXIT_TROUBLE;
 	}
 	return EXIT_CLEAN;
 }
 
-static int parse_args(struct lint_cli *c, int argc, char **argv)
+static int set_option(struct lint_cli *c, const struct options *p, int id)
 {
-	bool only_paths = false;
-	for (int i = 1; i < argc; i++) {
-		char *a = argv[i];
-		if (only_paths || a[0] != '-' || !strcmp(a, "-")) {
-			c->paths[c->n_paths++] = a;
+	const char *v = p->value;
+	int n;
+	switch (id) {
+	case OPT_QUIET: c->quiet = true; break;
+	case OPT_ISOLATED: c->flags.isolated = true; break;
+	case OPT_FIX: c->fix = true; break;
+	case OPT_UNSAFE_FIXES: c->unsafe_fixes = true; break;
+	case OPT_DIFF: c->diff = true; break;
+	case OPT_NO_IGNORE: c->opt.no_ignore = true; break;
+	case OPT_FORMAT:
+		if ((n = format_parse(v)) < 0)
+			return options_bad_value(p);
+		c->fmt = (enum format)n;
+		break;
+	case OPT_KIND:
+		if (!choose(kinds, v, &n))
+			return options_bad_value(p);
+		c->opt.kind = (enum file_kind)n;
+		break;
+	case OPT_CLUSTER: c->opt.cluster_path = v; break;
+	case OPT_BASE:
+		if (!v[0] || v[0] == '-')
+			return options_bad_value(p);
+		c->opt.base_rev = v;
+		break;
+	case OPT_SHELLCHECK:
+		c->flags.shellcheck_set = true;
+		if (choose(shellcheck_modes, v, &n)) {
+			c->opt.shellcheck = (enum shellcheck_mode)n;
+		} else if (strchr(v, '/')) {
+			c->opt.shellcheck = SHELLCHECK_REQUIRED;
+			c->opt.shellcheck_program = v;
+		} else {
+			return options_bad_value(p);
+		}
+		break;
+	case OPT_SHELLCHECK_TIMEOUT: {
+		char *end;
+		double s = strtod(v, &end);
+		if (*end || end == v || !(s > 0 && s <= SHELLCHECK_TIMEOUT_MAX))
+			return options_bad_value(p);
+		c->flags.shellcheck_timeout_set = true;
+		c->opt.shellcheck_timeout = s;
+		break;
+	}
+	case OPT_STDIN_FILENAME: c->opt.stdin_filename = v; break;
+	case OPT_SELECT:
+	case OPT_IGNORE: {
+		bool scratch[RULE__COUNT];
+		if (!selectors_apply(v, scratch, true))
+			return EXIT_TROUBLE;
+		*(id == OPT_SELECT ? &c->flags.select : &c->flags.ignore) = v;
+		break;
+	}
+	case OPT_CONFIG: c->flags.config_path = v; break;
+	case OPT_SHOW_CONFIG: c->show_config = v; break;
+	case OPT_SEVERITY: return set_severity(c, p);
+	case OPT_TARGET:
+		if (!targets_add(&c->opt.target_flags, v))
+			return EXIT_TROUBLE;
+		break;
+	case OPT_FAIL_LEVEL: {
+		int l = severity_parse(v);
+		if (l < 0 && strcmp(v, "never") != 0)
+			return options_bad_value(p);
+		c->flags.fail_level = l < 0 ? SEV_ERROR + 1 : l;
+		break;
+	}
+	case OPT_MAX_FILE_SIZE: {
+		char *end;
+		unsigned long long size = strtoull(v, &end, 10);
+		if (*end || !*v || size == 0)
+			return options_bad_value(p);
+		c->opt.max_bytes = (size_t)size;
+		break;
+	}
+	case OPT_DEFINE: {
+		const char *why;
+		if (!tmpl_defs_parse(&c->defines, v, &why)) {
+			fprintf(stderr, "trainforge: invalid value '%s' for --define: %s\n", v, why);
+			return EXIT_TROUBLE;
+		}
+		break;
+	}
+	case OPT_ENV_FILE: return read_env_file(c, v);
+	case OPT_COLOR:
+		if (!choose(colors, v, &c->color))
+			return options_bad_value(p);
+		break;
+	}
+	return EXIT_CLEAN;
+}
+
+static int parse_args(struct lint_cli *c, enum command cmd, int argc, char **argv)
+{
+	struct options p;
+	options_init(&p, cmd, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		if (id == OPTS_HELP)
+			exit(EXIT_CLEAN);
+		if (id == OPTS_ERROR)
+			return EXIT_TROUBLE;
+		if (id == OPTS_OPERAND) {
+			c->paths[c->n_paths++] = (char *)p.value;
 			continue;
 		}
-		if (!strcmp(a, "--")) {
-			only_paths = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(c->usage, stdout);
-			exit(EXIT_CLEAN);
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			c->quiet = true;
-		} else if (!strcmp(a, "--isolated")) {
-			c->flags.isolated = true;
-		} else if (c->diff_mode && (!strcmp(a, "--fix") || !strcmp(a, "--unsafe-fixes") ||
-					    !strcmp(a, "--diff") || !strncmp(a, "--base", 6))) {
-			fprintf(stderr, "trainforge: diff has no %s\n%s", a, c->usage);
-			return EXIT_TROUBLE;
-		} else if (!strcmp(a, "--fix")) {
-			c->fix = true;
-		} else if (!strcmp(a, "--unsafe-fixes")) {
-			c->unsafe_fixes = true;
-		} else if (!strcmp(a, "--diff")) {
-			c->diff = true;
-		} else if (!strcmp(a, "--no-ignore")) {
-			c->opt.no_ignore = true;
-		} else {
-			char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-			const char *value;
-			if (eq) {
-				*eq = '\0';
-				value = eq + 1;
-			} else if (i + 1 < argc) {
-				value = argv[++i];
-			} else {
-				fprintf(stderr, "trainforge: %s needs a value\n", a);
-				return EXIT_TROUBLE;
-			}
-			int rc = set_option(c, a, value);
-			if (rc)
-				return rc;
-		}
+		int rc = set_option(c, &p, id);
+		if (rc)
+			return rc;
 	}
 	if (c->flags.isolated && c->flags.config_path) {
 		fputs("trainforge: --isolated and --config cannot be used together\n", stderr);
@@ -380,7 +343,8 @@ static int fix(struct lint_cli *c, struct lint_run *run)
 static int diff_paths(struct lint_cli *c, const struct lint_mode *mode)
 {
 	if (c->n_paths != 2) {
-		fprintf(stderr, "trainforge: diff takes two files, OLD and NEW\n%s", c->usage);
+		fputs("trainforge: diff takes two files, OLD and NEW\n", stderr);
+		options_usage(stderr, CMD_DIFF);
 		return EXIT_TROUBLE;
 	}
 	if (!strcmp(c->paths[0], "-")) {
@@ -397,17 +361,14 @@ static int diff_paths(struct lint_cli *c, const struct lint_mode *mode)
 
 int lint_command(int argc, char **argv, const struct lint_mode *mode)
 {
-	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1, .usage = lint_usage };
+	struct lint_cli c = { .fmt = FMT_TEXT, .color = -1 };
 	c.flags.fail_level = -1;
 	lint_options_init(&c.opt);
 	c.opt.check_jobspec_at = jobspec_lint_at;
-	if (mode && mode->diff) {
-		c.diff_mode = true;
-		c.usage = mode->usage;
-	}
+	c.diff_mode = mode && mode->diff;
 	char *paths[argc + 1];
 	c.paths = paths;
-	int rc = parse_args(&c, argc, argv);
+	int rc = parse_args(&c, c.diff_mode ? CMD_DIFF : CMD_LINT, argc, argv);
 	if (!rc && c.diff_mode)
 		rc = diff_paths(&c, mode);
 	if (rc) {

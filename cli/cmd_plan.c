@@ -11,31 +11,11 @@
 #include "fileio.h"
 #include "issues.h"
 #include "jobspec.h"
+#include "options.h"
 #include "plan_cluster.h"
 #include "targets.h"
 #include "tco.h"
 #include "trouble.h"
-
-static const char plan_usage[] =
-	"usage: trainforge plan SPEC [--compare TYPE,TYPE,...] [--same peak|nodes|ranks] [--deadline DAYS]\n"
-	"                            [--hours N] [--tco FILE] [--format text|json] [--svg FILE] [--target T]\n"
-	"  prints the derived layout, invariants, memory fit, time, network share and cost,\n"
-	"  each figure with its source; writes nothing but the --svg chart\n"
-	"  --compare TYPES  also estimate these instance types (the spec's own comes first)\n"
-	"  --same MODE      size compared types by the same peak dense BF16 (default), the\n"
-	"                   same nodes or the same ranks; each gets the nearest valid layout\n"
-	"  --deadline DAYS  size each type by the fewest nodes that finish within DAYS\n"
-	"  --hours N        price a run of N hours instead of the estimated run time\n"
-	"  --tco FILE       owned cluster against the spec's cloud fleet over years (a YAML\n"
-	"                   file, schema: trainforge schema tco)\n"
-	"  --svg FILE       write a chart: run cost against run time per type, or with\n"
-	"                   --tco the cumulative cost of each option over months\n"
-	"  --target T       parallelcluster=V or slurm=V (repeatable): the versions the spec\n"
-	"                   is checked against (default: ParallelCluster 3.16, Slurm 25.11)\n"
-	"usage: trainforge plan CLUSTER.yaml [--format text|json]\n"
-	"  prints, per queue and compute resource of a ParallelCluster config, the cost\n"
-	"  by the hour at MinCount (billed while idle) and at MaxCount (the ceiling), at\n"
-	"  the catalog's prices with their region and date\n";
 
 #define MAX_TYPES 64
 
@@ -150,58 +130,56 @@ int cmd_plan(int argc, char **argv)
 	enum plan_same same = SAME_PEAK;
 	bool same_given = false;
 	struct target_request req = { 0 };
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(plan_usage, stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(argv[i], "--hours") && i + 1 < argc) {
-			char *end;
-			hours = strtod(argv[++i], &end);
-			if (*end || !(hours > 0) || hours > 1e7) {
-				fprintf(stderr, "trainforge: invalid value '%s' for --hours\n", argv[i]);
-				return EXIT_TROUBLE;
-			}
-		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			fmt = argv[++i];
-			if (strcmp(fmt, "text") && strcmp(fmt, "json")) {
-				fprintf(stderr, "trainforge: invalid value '%s' for --format\n", fmt);
-				return EXIT_TROUBLE;
-			}
-		} else if (!strcmp(argv[i], "--deadline") && i + 1 < argc) {
-			char *end;
-			deadline = strtod(argv[++i], &end);
+	struct options p;
+	options_init(&p, CMD_PLAN, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		const char *v = p.value;
+		char *end;
+		switch (id) {
+		case OPTS_HELP: return EXIT_CLEAN;
+		case OPTS_ERROR: return EXIT_TROUBLE;
+		case OPT_HOURS:
+			hours = strtod(v, &end);
+			if (*end || !(hours > 0) || hours > 1e7)
+				return options_bad_value(&p);
+			break;
+		case OPT_FORMAT:
+			fmt = v;
+			if (strcmp(fmt, "text") && strcmp(fmt, "json"))
+				return options_bad_value(&p);
+			break;
+		case OPT_DEADLINE:
+			deadline = strtod(v, &end);
 			if (*end || !(deadline > 0) || deadline > 36500) {
-				fprintf(stderr, "trainforge: invalid value '%s' for --deadline (days, more than 0)\n", argv[i]);
+				fprintf(stderr, "trainforge: invalid value '%s' for --deadline (days, more than 0)\n", v);
 				return EXIT_TROUBLE;
 			}
-		} else if (!strcmp(argv[i], "--same") && i + 1 < argc) {
-			if (!parse_same(argv[++i], &same)) {
-				fprintf(stderr, "trainforge: invalid value '%s' for --same (peak, nodes or ranks)\n", argv[i]);
+			break;
+		case OPT_SAME:
+			if (!parse_same(v, &same)) {
+				fprintf(stderr, "trainforge: invalid value '%s' for --same (peak, nodes or ranks)\n", v);
 				return EXIT_TROUBLE;
 			}
 			same_given = true;
-		} else if (!strcmp(argv[i], "--tco") && i + 1 < argc) {
-			tco_path = argv[++i];
-		} else if (!strcmp(argv[i], "--compare") && i + 1 < argc) {
-			compare = argv[++i];
-		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
-			svg = argv[++i];
-		} else if ((!strcmp(argv[i], "--target") && i + 1 < argc) ||
-			   !strncmp(argv[i], "--target=", 9)) {
-			if (!targets_add(&req, argv[i][8] == '=' ? argv[i] + 9 : argv[++i]))
+			break;
+		case OPT_TCO: tco_path = v; break;
+		case OPT_COMPARE: compare = v; break;
+		case OPT_SVG: svg = v; break;
+		case OPT_TARGET:
+			if (!targets_add(&req, v))
 				return EXIT_TROUBLE;
-		} else if (argv[i][0] == '-' && strcmp(argv[i], "-")) {
-			fprintf(stderr, "trainforge: unknown option '%s'\n%s", argv[i], plan_usage);
-			return EXIT_TROUBLE;
-		} else if (!path) {
-			path = argv[i];
-		} else {
-			fputs(plan_usage, stderr);
-			return EXIT_TROUBLE;
+			break;
+		case OPTS_OPERAND:
+			if (path) {
+				options_usage(stderr, CMD_PLAN);
+				return EXIT_TROUBLE;
+			}
+			path = v;
+			break;
 		}
 	}
 	if (!path) {
-		fputs(plan_usage, stderr);
+		options_usage(stderr, CMD_PLAN);
 		return EXIT_TROUBLE;
 	}
 	if (same_given && deadline > 0) {

@@ -1,21 +1,28 @@
+/* trainforge rules [--where]: the rule table (core/report/rules.def). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "rules.h"
-
-static const char rules_usage[] =
-	"usage: trainforge rules [--where]\n"
-	"  lists every rule: ID, name, default level, fix and summary;\n"
-	"  --where: the area and the file that implements each rule instead\n";
 
 int cmd_rules(int argc, char **argv)
 {
-	bool where = argc == 2 && strcmp(argv[1], "--where") == 0;
-	if (argc > 2 || (argc == 2 && !where)) {
-		fputs(rules_usage, stderr);
-		return EXIT_TROUBLE;
+	bool where = false;
+	struct options p;
+	options_init(&p, CMD_RULES, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		switch (id) {
+		case OPTS_HELP: return EXIT_CLEAN;
+		case OPT_WHERE: where = true; break;
+		default:
+			if (id == OPTS_OPERAND) {
+				fprintf(stderr, "trainforge: unexpected '%s'\n", p.value);
+				options_usage(stderr, CMD_RULES);
+			}
+			return EXIT_TROUBLE;
+		}
 	}
 	static const char *const fix_names[] = {
 		[FIX_NONE] = "-", [FIX_SAFE] = "safe", [FIX_UNSAFE] = "unsafe",

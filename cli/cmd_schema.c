@@ -7,19 +7,10 @@
 #include "assets.h"
 #include "buf.h"
 #include "commands.h"
+#include "options.h"
 #include "schema.h"
 #include "targets.h"
 #include "yamldoc.h"
-
-static const char schema_usage[] =
-	"usage: trainforge schema jobspec|parallelcluster|tco [--target T] [--all-releases]\n"
-	"  Prints the JSON Schema (draft 2020-12) of a job spec, a ParallelCluster 3\n"
-	"  config or the cost inputs of plan --tco,\n"
-	"  e.g. trainforge schema parallelcluster > parallelcluster.schema.json\n"
-	"  --target T       parallelcluster=V: the schema of that release (default: the\n"
-	"                   newest, 3.16); keys and values it lacks are left out\n"
-	"  --all-releases   the schema of every release, with its release tags\n"
-	"                   (x-since, x-until), byte for byte as built in\n";
 
 static const struct {
 	const char *name, *asset;
@@ -56,25 +47,29 @@ int cmd_schema(int argc, char **argv)
 	const char *name = NULL;
 	bool all = false;
 	struct target_request req = { 0 };
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-			fputs(schema_usage, stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(s, "--all-releases")) {
-			all = true;
-		} else if ((!strcmp(s, "--target") && i + 1 < argc) || !strncmp(s, "--target=", 9)) {
-			if (!targets_add(&req, s[8] == '=' ? s + 9 : argv[++i]))
+	struct options p;
+	options_init(&p, CMD_SCHEMA, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		switch (id) {
+		case OPTS_HELP: return EXIT_CLEAN;
+		case OPTS_ERROR: return EXIT_TROUBLE;
+		case OPT_ALL_RELEASES: all = true; break;
+		case OPT_TARGET:
+			if (!targets_add(&req, p.value))
 				return EXIT_TROUBLE;
-		} else if (s[0] == '-' || name) {
-			fprintf(stderr, "trainforge: unexpected '%s'\n%s", s, schema_usage);
-			return EXIT_TROUBLE;
-		} else {
-			name = s;
+			break;
+		case OPTS_OPERAND:
+			if (name) {
+				fprintf(stderr, "trainforge: unexpected '%s'\n", p.value);
+				options_usage(stderr, CMD_SCHEMA);
+				return EXIT_TROUBLE;
+			}
+			name = p.value;
+			break;
 		}
 	}
 	if (!name) {
-		fputs(schema_usage, stderr);
+		options_usage(stderr, CMD_SCHEMA);
 		return EXIT_TROUBLE;
 	}
 	struct target t = target_apply(target_default(), &req);
@@ -89,7 +84,7 @@ int cmd_schema(int argc, char **argv)
 		/* a job spec's versioned values are the config's: the same release */
 		return print(a, all, t.pc);
 	}
-	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster, tco)\n%s",
-		name, schema_usage);
+	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster, tco)\n", name);
+	options_usage(stderr, CMD_SCHEMA);
 	return EXIT_TROUBLE;
 }

@@ -6,8 +6,7 @@
 #include <stdbool.h>
 
 struct lint_mode {
-	bool diff;                /* two paths, OLD and NEW */
-	const char *usage;
+	bool diff;                /* trainforge diff: its flags, two paths, OLD and NEW */
 	const char *select;       /* the rules when --select is not given */
 };
 

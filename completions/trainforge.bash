@@ -1,55 +1,154 @@
-# bash completion for trainforge
+# bash completion for trainforge, printed by `trainforge completion bash`
+# from the command table (cli/options.def); do not edit.
+_trainforge_reply() { # WORDS or @SOURCE: COMPREPLY for the word being completed
+	local cur=${COMP_WORDS[COMP_CWORD]} words
+	case $1 in
+	@files) mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
+	@dirs) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+	@none) COMPREPLY=(); return ;;
+	@rules) words=$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}') ;;
+	@selectors) words="ALL PC JS SB LN SC $(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" ;;
+	@families) words=$(trainforge instances 2>/dev/null | awk 'NR > 1 && /\./ {sub(/\..*/, "", $1); print $1}' | sort -u) ;;
+	@types) words=$(trainforge instances 2>/dev/null | awk 'NR > 1 && /\./ {print $1}') ;;
+	@targets) words="parallelcluster=3.11 parallelcluster=3.12 parallelcluster=3.13 parallelcluster=3.14 parallelcluster=3.15 parallelcluster=3.16 slurm=22.05 slurm=23.02 slurm=23.11 slurm=24.05 slurm=24.11 slurm=25.05 slurm=25.11 slurm=26.05" ;;
+	*) words=$1 ;;
+	esac
+	mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+}
+
 _trainforge() {
-	local cur prev cmd
-	cur=${COMP_WORDS[COMP_CWORD]}
-	prev=${COMP_WORDS[COMP_CWORD-1]}
-	cmd=${COMP_WORDS[1]}
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} flags args
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		mapfile -t COMPREPLY < <(compgen -W "lint diff gen plan rules instances explain docs schema init lsp version" -- "$cur")
+		_trainforge_reply "--help --version gen plan lint diff rules instances explain docs init schema completion lsp version"
 		return
 	fi
-	case $prev in
-	-f|--format) mapfile -t COMPREPLY < <(compgen -W "text concise json jsonl sarif github checkstyle" -- "$cur"); return ;;
-	--fail-level) mapfile -t COMPREPLY < <(compgen -W "error warning info never" -- "$cur"); return ;;
-	--kind) mapfile -t COMPREPLY < <(compgen -W "auto pcluster jobspec sbatch" -- "$cur"); return ;;
-	--shellcheck) mapfile -t COMPREPLY < <(compgen -W "auto off required" -- "$cur"); return ;;
-	--color) mapfile -t COMPREPLY < <(compgen -W "auto always never" -- "$cur"); return ;;
-	--family)
-		mapfile -t COMPREPLY < <(compgen -W "$(trainforge instances 2>/dev/null | awk 'NR > 1 && /\./ {sub(/\..*/, "", $1); print $1}' | sort -u)" -- "$cur")
-		return ;;
-	--select|--ignore)
-		mapfile -t COMPREPLY < <(compgen -W "ALL PC JS SB LN SC $(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur")
-		return ;;
-	-o|--output|--templates) mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
-	--target)
-		mapfile -t COMPREPLY < <(compgen -W "parallelcluster=3.11 parallelcluster=3.12 parallelcluster=3.13 parallelcluster=3.14 parallelcluster=3.15 parallelcluster=3.16 slurm=22.05 slurm=23.02 slurm=23.11 slurm=24.05 slurm=24.11 slurm=25.05 slurm=25.11 slurm=26.05" -- "$cur")
-		return ;;
-	esac
-	case $cmd in
-	explain)
-		mapfile -t COMPREPLY < <(compgen -W "$(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" -- "$cur") ;;
-	schema) mapfile -t COMPREPLY < <(compgen -W "jobspec parallelcluster tco --target --all-releases" -- "$cur") ;;
-	docs) mapfile -t COMPREPLY < <(compgen -W "rules update-policy versions" -- "$cur") ;;
-	rules) mapfile -t COMPREPLY < <(compgen -W "--where" -- "$cur") ;;
-	instances) mapfile -t COMPREPLY < <(compgen -W "--family --format" -- "$cur") ;;
+	case ${COMP_WORDS[1]} in
+	gen)
+		case $prev in
+		-o|--output) _trainforge_reply "@dirs"; return ;;
+		--templates) _trainforge_reply "@dirs"; return ;;
+		--target) _trainforge_reply "@targets"; return ;;
+		esac
+		flags="--help --output --force --check --templates --target"
+		args="@files" ;;
+	plan)
+		case $prev in
+		--compare) _trainforge_reply "@types"; return ;;
+		--same) _trainforge_reply "peak nodes ranks"; return ;;
+		--deadline) _trainforge_reply "@none"; return ;;
+		--hours) _trainforge_reply "@none"; return ;;
+		--tco) _trainforge_reply "@files"; return ;;
+		--format) _trainforge_reply "text json"; return ;;
+		--svg) _trainforge_reply "@files"; return ;;
+		--target) _trainforge_reply "@targets"; return ;;
+		esac
+		flags="--help --compare --same --deadline --hours --tco --format --svg --target"
+		args="@files" ;;
 	lint)
-		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --config --isolated --show-config --fix --unsafe-fixes --diff --color --quiet --max-file-size --target --define --env-file --no-ignore" -- "$cur")
-		else
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-		fi ;;
+		case $prev in
+		-f|--format) _trainforge_reply "text concise json jsonl sarif github checkstyle"; return ;;
+		--kind) _trainforge_reply "auto pcluster jobspec sbatch"; return ;;
+		--cluster) _trainforge_reply "@files"; return ;;
+		--base) _trainforge_reply "@none"; return ;;
+		--shellcheck) _trainforge_reply "auto off required"; return ;;
+		--shellcheck-timeout) _trainforge_reply "@none"; return ;;
+		--stdin-filename) _trainforge_reply "@files"; return ;;
+		--select) _trainforge_reply "@selectors"; return ;;
+		--ignore) _trainforge_reply "@selectors"; return ;;
+		--severity) _trainforge_reply "@none"; return ;;
+		--fail-level) _trainforge_reply "error warning info never"; return ;;
+		--max-file-size) _trainforge_reply "@none"; return ;;
+		--target) _trainforge_reply "@targets"; return ;;
+		--color) _trainforge_reply "auto always never"; return ;;
+		--define) _trainforge_reply "@none"; return ;;
+		--env-file) _trainforge_reply "@files"; return ;;
+		--config) _trainforge_reply "@files"; return ;;
+		--show-config) _trainforge_reply "@files"; return ;;
+		esac
+		flags="--help --no-ignore --format --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --select --ignore --severity --fail-level --max-file-size --target --color --quiet --define --env-file --config --isolated --show-config --fix --unsafe-fixes --diff"
+		args="@files" ;;
 	diff)
-		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "--format --select --ignore --severity --fail-level --stdin-filename --config --isolated --color --quiet --max-file-size --target --define --env-file" -- "$cur")
-		else
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-		fi ;;
-	gen|plan)
-		if [[ $cur == -* ]]; then
-			mapfile -t COMPREPLY < <(compgen -W "-o --force --check --templates --compare --same --deadline --hours --tco --format --svg --target" -- "$cur")
-		else
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-		fi ;;
+		case $prev in
+		-f|--format) _trainforge_reply "text concise json jsonl sarif github checkstyle"; return ;;
+		--select) _trainforge_reply "@selectors"; return ;;
+		--ignore) _trainforge_reply "@selectors"; return ;;
+		--severity) _trainforge_reply "@none"; return ;;
+		--fail-level) _trainforge_reply "error warning info never"; return ;;
+		--target) _trainforge_reply "@targets"; return ;;
+		--stdin-filename) _trainforge_reply "@files"; return ;;
+		--max-file-size) _trainforge_reply "@none"; return ;;
+		--color) _trainforge_reply "auto always never"; return ;;
+		--kind) _trainforge_reply "auto pcluster jobspec sbatch"; return ;;
+		--shellcheck) _trainforge_reply "auto off required"; return ;;
+		--shellcheck-timeout) _trainforge_reply "@none"; return ;;
+		--cluster) _trainforge_reply "@files"; return ;;
+		--define) _trainforge_reply "@none"; return ;;
+		--env-file) _trainforge_reply "@files"; return ;;
+		--config) _trainforge_reply "@files"; return ;;
+		--show-config) _trainforge_reply "@files"; return ;;
+		esac
+		flags="--help --format --select --ignore --severity --fail-level --target --stdin-filename --max-file-size --color --quiet --kind --shellcheck --shellcheck-timeout --cluster --no-ignore --define --env-file --config --isolated --show-config"
+		args="@files" ;;
+	rules)
+		case $prev in
+		esac
+		flags="--help --where"
+		args="@none" ;;
+	instances)
+		case $prev in
+		--family) _trainforge_reply "@families"; return ;;
+		-f|--format) _trainforge_reply "text json"; return ;;
+		esac
+		flags="--help --family --format"
+		args="@none" ;;
+	explain)
+		case $prev in
+		--format) _trainforge_reply "text markdown"; return ;;
+		--example) _trainforge_reply "bad good cluster bad-old good-old"; return ;;
+		esac
+		flags="--help --format --example"
+		args="@rules" ;;
+	docs)
+		case $prev in
+		esac
+		flags="--help"
+		args="rules update-policy versions man" ;;
+	init)
+		case $prev in
+		esac
+		flags="--help --force"
+		args="@dirs" ;;
+	schema)
+		case $prev in
+		--target) _trainforge_reply "@targets"; return ;;
+		esac
+		flags="--help --target --all-releases"
+		args="jobspec parallelcluster tco" ;;
+	completion)
+		case $prev in
+		esac
+		flags="--help"
+		args="bash" ;;
+	lsp)
+		case $prev in
+		--shellcheck) _trainforge_reply "auto off required"; return ;;
+		--select) _trainforge_reply "@selectors"; return ;;
+		--ignore) _trainforge_reply "@selectors"; return ;;
+		--clientProcessId) _trainforge_reply "@none"; return ;;
+		esac
+		flags="--help --shellcheck --select --ignore --stdio --clientProcessId"
+		args="@none" ;;
+	version)
+		case $prev in
+		esac
+		flags="--help"
+		args="@none" ;;
+	*) return ;;
 	esac
+	if [[ $cur == -* ]]; then
+		_trainforge_reply "$flags"
+	else
+		_trainforge_reply "$args"
+	fi
 }
 complete -o filenames -F _trainforge trainforge

@@ -17,6 +17,7 @@
 #include "jobspec.h"
 #include "lint.h"
 #include "lsp.h"
+#include "options.h"
 #include "lsp_rpc.h"
 #include "selectors.h"
 #include "text.h"
@@ -24,13 +25,6 @@
 
 /* Lint at least once per this many messages, even while input keeps coming. */
 enum { MAX_BURST = 256 };
-
-static const char lsp_usage[] =
-	"usage: trainforge lsp [OPTIONS]\n"
-	"  A language server on stdin/stdout (LSP): diagnostics, and their fixes as code actions.\n"
-	"      --shellcheck MODE  off (default), auto, required, or a path to shellcheck\n"
-	"      --select LIST      only these rules (IDs, names, prefixes, ALL)\n"
-	"      --ignore LIST      not these rules\n";
 
 /* ---- output ---------------------------------------------------------- */
 
@@ -448,16 +442,16 @@ static void handle(struct server *s, const char *body, size_t len)
 static int parse_args(struct server *s, int argc, char **argv, const char **select,
 		      const char **ignore)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(lsp_usage, stdout);
-			return -1;
-		} else if (!strcmp(a, "--stdio") || !strncmp(a, "--clientProcessId", 17)) {
-			continue; /* what generic clients pass; stdio is the only transport */
-		} else if (!strcmp(a, "--shellcheck") && v) {
-			i++;
+	struct options p;
+	options_init(&p, CMD_LSP, argc, argv);
+	for (int id; (id = options_next(&p)) != OPTS_DONE;) {
+		const char *v = p.value;
+		switch (id) {
+		case OPTS_HELP: return -1;
+		case OPT_STDIO:
+		case OPT_CLIENT_PROCESS_ID:
+			break; /* what generic clients pass; stdio is the only transport */
+		case OPT_SHELLCHECK:
 			if (!strcmp(v, "auto"))
 				s->opt.shellcheck = SHELLCHECK_AUTO;
 			else if (!strcmp(v, "off"))
@@ -466,15 +460,16 @@ static int parse_args(struct server *s, int argc, char **argv, const char **sele
 				s->opt.shellcheck = SHELLCHECK_REQUIRED;
 				s->opt.shellcheck_program = strchr(v, '/') ? v : NULL;
 			} else {
-				fprintf(stderr, "trainforge: invalid value '%s' for --shellcheck\n", v);
-				return EXIT_TROUBLE;
+				return options_bad_value(&p);
 			}
-		} else if (!strcmp(a, "--select") && v) {
-			*select = argv[++i];
-		} else if (!strcmp(a, "--ignore") && v) {
-			*ignore = argv[++i];
-		} else {
-			fprintf(stderr, "trainforge: unknown option or missing value '%s'\n%s", a, lsp_usage);
+			break;
+		case OPT_SELECT: *select = v; break;
+		case OPT_IGNORE: *ignore = v; break;
+		default:
+			if (id == OPTS_OPERAND) {
+				fprintf(stderr, "trainforge: unexpected '%s'\n", v);
+				options_usage(stderr, CMD_LSP);
+			}
 			return EXIT_TROUBLE;
 		}
 	}

@@ -39,6 +39,29 @@ else
 	no "docs-rules-md-current: '$TF docs rules' failed"
 	head -3 "$t/err"
 fi
+# ---- the man page and the bash completion are current -------------------
+# Both are printed from cli/options.def; make install installs them.
+for generated in "docs man:docs/trainforge.1" "completion bash:completions/trainforge.bash"; do
+	args=${generated%%:*} file=${generated#*:}
+	# shellcheck disable=SC2086 # args is two words
+	if "$TF" $args >"$t/generated" 2>"$t/err" && cmp -s "$t/generated" "$file"; then
+		ok "current/$file"
+	else
+		no "current/$file: $file is stale; regenerate it with: $TF $args > $file"
+		diff -u "$file" "$t/generated" | head -20
+	fi
+done
+# groff is Debian's man renderer (groff-base, which man-db needs, so it is
+# there wherever man is); -ww -z reports every warning and prints nothing.
+if have groff; then
+	groff -man -Tutf8 -ww -z docs/trainforge.1 >"$t/groff" 2>&1
+	rc=$?
+	[ "$rc" = 0 ] && [ ! -s "$t/groff" ] && ok man-renders-clean ||
+		{ no "man-renders-clean: groff exit $rc"; head -5 "$t/groff"; }
+else
+	skip "man-renders-clean: groff is not installed"
+fi
+
 "$TF" docs >/dev/null 2>"$t/err"
 [ $? = 2 ] && [ -s "$t/err" ] && ok docs-without-topic-exits-2 || no docs-without-topic-exits-2
 "$TF" docs frobnicate >/dev/null 2>"$t/err"
