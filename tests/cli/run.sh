@@ -302,3 +302,6 @@ bash -c '
 	COMP_WORDS=(trainforge lint --format sa); COMP_CWORD=3; _trainforge; [ "${COMPREPLY[*]}" = sarif ] || exit 1
 	COMP_WORDS=(trainforge explain SB200); COMP_CWORD=2; _trainforge; [ "${#COMPREPLY[@]}" -ge 9 ] || exit 1
 ' && ok bash-completion || no bash-completion
+
+# The command table: every flag accepted, listed by --help and completed.
+sh tests/cli/table.sh
