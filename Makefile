@@ -149,9 +149,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtf.a
 
 # The command-line parser is the CLI's, not the library's: its test links
 # it beside the library.
-$(BUILD)/tests/test_options: tests/unit/test_options.c $(BUILD)/cli/options.o $(BUILD)/libtf.a
+$(BUILD)/tests/test_cli_options: tests/unit/test_cli_options.c $(BUILD)/cli/cli_options.o $(BUILD)/libtf.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(INC_ALL) -o $@ $< $(BUILD)/cli/options.o $(BUILD)/libtf.a $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(INC_ALL) -o $@ $< $(BUILD)/cli/cli_options.o $(BUILD)/libtf.a $(LDLIBS) -lcmocka
 
 # The targets that install packages first build in a second make, so
 # that a parallel build never compiles while the packages go in.

@@ -1,19 +1,19 @@
 /* trainforge completion bash: a bash completion script made from the
- * command table (options.def), so that it offers exactly the commands,
+ * command table (cli_options.def), so that it offers exactly the commands,
  * flags and values the parser accepts. Rule names and instance types
  * are asked of trainforge when completing, so they need no regeneration. */
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
-#include "options.h"
+#include "cli_options.h"
 #include "releases.h"
 #include "version.h"
 
-/* What each @source of options.def completes to, for $cur. */
+/* What each @source of cli_options.def completes to, for $cur. */
 static const char helpers[] =
 	"# bash completion for trainforge, printed by `trainforge completion bash`\n"
-	"# from the command table (cli/options.def); do not edit.\n"
+	"# from the command table (cli/cli_options.def); do not edit.\n"
 	"_trainforge_reply() { # WORDS or @SOURCE: COMPREPLY for the word being completed\n"
 	"\tlocal cur=${COMP_WORDS[COMP_CWORD]} words\n"
 	"\tcase $1 in\n"

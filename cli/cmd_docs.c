@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "docs.h"
 #include "explain.h"
-#include "options.h"
+#include "cli_options.h"
 #include "rules.h"
 
 /* Docs order: by family, then by ID (an area is a range of IDs). */

@@ -5,7 +5,7 @@
 #include "buf.h"
 #include "commands.h"
 #include "explain.h"
-#include "options.h"
+#include "cli_options.h"
 #include "rules.h"
 
 int cmd_explain(int argc, char **argv)

@@ -10,7 +10,7 @@
 #include "format.h"
 #include "jobspec.h"
 #include "lint.h"
-#include "options.h"
+#include "cli_options.h"
 #include "output.h"
 #include "render.h"
 #include "targets.h"

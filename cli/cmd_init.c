@@ -10,7 +10,7 @@
 #include "buf.h"
 #include "commands.h"
 #include "fileio.h"
-#include "options.h"
+#include "cli_options.h"
 #include "output.h"
 
 static const char config_text[] =
@@ -147,7 +147,7 @@ int cmd_init(int argc, char **argv)
 		case OPTS_ERROR: return EXIT_TROUBLE;
 		case OPT_FORCE: force = true; break;
 		case OPTS_OPERAND:
-			if (dir) {
+			if (dir || !strcmp(p.value, "-")) { /* - is no directory to write into */
 				fprintf(stderr, "trainforge: unexpected argument '%s'\n", p.value);
 				options_usage(stderr, CMD_INIT);
 				return EXIT_TROUBLE;

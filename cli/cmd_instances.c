@@ -8,7 +8,7 @@
 #include "buf.h"
 #include "catalog.h"
 #include "commands.h"
-#include "options.h"
+#include "cli_options.h"
 
 static bool in_family(const struct instance_type *t, const char *family)
 {

@@ -15,7 +15,7 @@
 #include "lint.h"
 #include "jobspec.h"
 #include "lint_cli.h"
-#include "options.h"
+#include "cli_options.h"
 #include "selectors.h"
 #include "targets.h"
 

@@ -11,7 +11,7 @@
 #include "fileio.h"
 #include "issues.h"
 #include "jobspec.h"
-#include "options.h"
+#include "cli_options.h"
 #include "plan_cluster.h"
 #include "targets.h"
 #include "tco.h"

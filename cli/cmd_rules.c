@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "options.h"
+#include "cli_options.h"
 #include "rules.h"
 
 int cmd_rules(int argc, char **argv)

@@ -7,7 +7,7 @@
 #include "assets.h"
 #include "buf.h"
 #include "commands.h"
-#include "options.h"
+#include "cli_options.h"
 #include "schema.h"
 #include "targets.h"
 #include "yamldoc.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "options.h"
+#include "cli_options.h"
 
 int cmd_version(int argc, char **argv)
 {
@@ -23,13 +23,13 @@ int cmd_version(int argc, char **argv)
 	return EXIT_CLEAN;
 }
 
-/* The functions of options.def's COMMAND rows, in its order. */
+/* The functions of cli_options.def's COMMAND rows, in its order. */
 static int (*const run[CMD__COUNT])(int argc, char **argv) = {
 #define COMMAND(id, name, fn, args, synopsis, summary, about) [CMD_##id] = fn,
 #define OPTION(cmd, id, s, l, metavar, values, help)
 #define ALSO(cmd, id, s, l, metavar, values, help)
 #define GROUP(cmd, heading)
-#include "options.def"
+#include "cli_options.def"
 #undef COMMAND
 #undef OPTION
 #undef ALSO

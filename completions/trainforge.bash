@@ -1,5 +1,5 @@
 # bash completion for trainforge, printed by `trainforge completion bash`
-# from the command table (cli/options.def); do not edit.
+# from the command table (cli/cli_options.def); do not edit.
 _trainforge_reply() { # WORDS or @SOURCE: COMPREPLY for the word being completed
 	local cur=${COMP_WORDS[COMP_CWORD]} words
 	case $1 in

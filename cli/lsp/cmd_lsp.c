@@ -17,7 +17,7 @@
 #include "jobspec.h"
 #include "lint.h"
 #include "lsp.h"
-#include "options.h"
+#include "cli_options.h"
 #include "lsp_rpc.h"
 #include "selectors.h"
 #include "text.h"

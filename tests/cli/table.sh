@@ -1,5 +1,5 @@
 #!/bin/sh
-# The command table (cli/options.def) against the binary: each row's flag
+# The command table (cli/cli_options.def) against the binary: each row's flag
 # is accepted by its command (long and short name), its --help lists it
 # and the bash completion offers it; `trainforge --help` lists every
 # command; and the completion script, sourced into bash, completes
@@ -11,13 +11,13 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/lib.sh
 
 # "ID name" per command, and "ID short long metavar first-value" per row,
-# read from the rows' first lines (a test in tests/unit/test_options.c
+# read from the rows' first lines (a test in tests/unit/test_cli_options.c
 # checks the same table from C).
-sed -nE 's/^COMMAND\(([A-Z_]+), "([^"]+)".*/\1 \2/p' cli/options.def >"$t/commands"
+sed -nE 's/^COMMAND\(([A-Z_]+), "([^"]+)".*/\1 \2/p' cli/cli_options.def >"$t/commands"
 sed -nE "s/^(OPTION|ALSO)\(([A-Z_]+), [A-Z_]+, ('(.)'|0), \"([^\"]+)\", (NULL|\"([^\"]*)\"), (NULL|\"([^\"]*)\"),\$/\2 \4. \5 \7. \9./p" \
-	cli/options.def >"$t/rows"
-[ "$(wc -l <"$t/rows")" = "$(grep -cE '^(OPTION|ALSO)\(' cli/options.def)" ] && [ -s "$t/commands" ] &&
-	ok table/read || no "table/read: a row of cli/options.def is not on one first line as this test expects"
+	cli/cli_options.def >"$t/rows"
+[ "$(wc -l <"$t/rows")" = "$(grep -cE '^(OPTION|ALSO)\(' cli/cli_options.def)" ] && [ -s "$t/commands" ] &&
+	ok table/read || no "table/read: a row of cli/cli_options.def is not on one first line as this test expects"
 
 "$TF" --help >"$t/top" 2>&1
 while read -r id name; do

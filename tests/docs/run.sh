@@ -40,7 +40,7 @@ else
 	head -3 "$t/err"
 fi
 # ---- the man page and the bash completion are current -------------------
-# Both are printed from cli/options.def; make install installs them.
+# Both are printed from cli/cli_options.def; make install installs them.
 for generated in "docs man:docs/trainforge.1" "completion bash:completions/trainforge.bash"; do
 	args=${generated%%:*} file=${generated#*:}
 	# shellcheck disable=SC2086 # args is two words

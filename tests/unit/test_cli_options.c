@@ -1,5 +1,5 @@
-/* The command-line parser (cli/options.c) on the lint and gen rows of
- * cli/options.def: every form a flag may take, operands, and the errors,
+/* The command-line parser (cli/cli_options.c) on the lint and gen rows of
+ * cli/cli_options.def: every form a flag may take, operands, and the errors,
  * whose messages go to stderr (captured here). And the table itself:
  * every command's --help fits in 80 columns and has each of its rows. */
 #include <setjmp.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "options.h"
+#include "cli_options.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))

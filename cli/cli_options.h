@@ -1,4 +1,4 @@
-/* The command line as one table (options.def) and the parser every
+/* The command line as one table (cli_options.def) and the parser every
  * command reads its argv with: --flag VALUE, --flag=VALUE, -f VALUE,
  * -fVALUE, bundled short switches (-qf json), -- before operands only,
  * and - as an operand (stdin). */
@@ -14,7 +14,7 @@ enum command {
 #define OPTION(cmd, id, s, l, metavar, values, help)
 #define ALSO(cmd, id, s, l, metavar, values, help)
 #define GROUP(cmd, heading)
-#include "options.def"
+#include "cli_options.def"
 #undef COMMAND
 #undef OPTION
 #undef ALSO
@@ -27,7 +27,7 @@ enum option_id {
 #define OPTION(cmd, id, s, l, metavar, values, help) OPT_##id,
 #define ALSO(cmd, id, s, l, metavar, values, help)
 #define GROUP(cmd, heading)
-#include "options.def"
+#include "cli_options.def"
 #undef COMMAND
 #undef OPTION
 #undef ALSO
@@ -37,7 +37,7 @@ enum option_id {
 
 struct command_row {
 	const char *name;
-	const char *args;      /* what operands complete to (options.def) */
+	const char *args;      /* what operands complete to (cli_options.def) */
 	const char *synopsis;  /* after "trainforge NAME"; '\n' between forms */
 	const char *summary, *about;
 };
@@ -49,7 +49,7 @@ struct option_row {
 	char short_name;       /* 0: none */
 	const char *long_name; /* without the dashes; a GROUP row's heading */
 	const char *metavar;   /* NULL: a switch */
-	const char *values;    /* for completion (options.def) */
+	const char *values;    /* for completion (cli_options.def) */
 	const char *help;
 };
 

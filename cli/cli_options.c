@@ -1,5 +1,5 @@
-/* The tables of options.def, the --help printer and the argv parser. */
-#include "options.h"
+/* The tables of cli_options.def, the --help printer and the argv parser. */
+#include "cli_options.h"
 
 #include <string.h>
 
@@ -9,7 +9,7 @@ const struct command_row command_table[CMD__COUNT] = {
 #define OPTION(cmd, id, s, l, metavar, values, help)
 #define ALSO(cmd, id, s, l, metavar, values, help)
 #define GROUP(cmd, heading)
-#include "options.def"
+#include "cli_options.def"
 #undef COMMAND
 #undef OPTION
 #undef ALSO
@@ -22,7 +22,7 @@ const struct option_row option_table[] = {
 	{ CMD_##cmd, OPT_##id, s, l, metavar, values, help },
 #define ALSO OPTION
 #define GROUP(cmd, heading) { CMD_##cmd, -1, 0, heading, NULL, NULL, NULL },
-#include "options.def"
+#include "cli_options.def"
 #undef COMMAND
 #undef OPTION
 #undef ALSO
