@@ -175,6 +175,26 @@ PY
 		skip "neuron-install-pcluster-3.11/$ty: no $shared/tools (set TF_SHARED)"
 	fi
 done
+# Every example's cluster, generated at target 3.11, lints clean there and
+# passes ParallelCluster 3.11's schema and offline validators (the Neuron
+# ones with the install action JS3003 asks for).
+for spec in examples/jobs/*.yaml; do
+	name=$(basename "$spec" .yaml)
+	d="$t/ex311-$name"
+	if ! "$TF" gen --target parallelcluster=3.11 -o "$d" "$spec" >"$t/out" 2>&1; then
+		no "example-pcluster-3.11/$name"; cat "$t/out"; continue
+	fi
+	c=$(ls "$d"/*-cluster.yaml)
+	"$TF" lint --target parallelcluster=3.11 --fail-level info --format concise "$c" "$d"/*.sbatch >"$t/out" 2>&1 \
+		|| { no "example-lint-3.11/$name"; cat "$t/out"; continue; }
+	if [ -x "$shared/tools/pcluster_schema_check.py" ] && [ -x "$shared/tools/pcluster_offline_validate.py" ]; then
+		"$shared/tools/pcluster_schema_check.py" "$c" >"$t/out" 2>&1 \
+			&& "$shared/tools/pcluster_offline_validate.py" "$c" >>"$t/out" 2>&1 \
+			&& ok "example-pcluster-3.11/$name" || { no "example-pcluster-3.11/$name"; cat "$t/out"; }
+	else
+		skip "example-pcluster-3.11/$name: no $shared/tools (set TF_SHARED)"
+	fi
+done
 sed 's/^cluster: {\(.*\)}$/cluster: {\1, os: rhel9}/' "$t/neuron-trn1/spec.yaml" >"$t/neuron-rhel.yaml"
 "$TF" gen -o "$t/neuron-rhel" "$t/neuron-rhel.yaml" >/dev/null 2>"$t/err"; [ $? = 1 ] && grep -q JS3002 "$t/err" \
 	&& ok neuron-install-unavailable || { no neuron-install-unavailable; cat "$t/err"; }
