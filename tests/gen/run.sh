@@ -73,7 +73,17 @@ elif fw == "torchtitan":
             "--activation_checkpoint.mode": a["recompute"]}
     assert a["zeroStage"] == 3, "torchtitan's FSDP is stage 3"
 elif fw == "nxd":
-    want = {"--tensor_parallel_size": str(plan["tensor"]), "--pipeline_parallel_size": str(plan["pipeline"])}
+    # run_llama_nxd.py's 0/1 switches (docs/frameworks.md); no bf16 flag
+    want = {"--tensor_parallel_size": str(plan["tensor"]), "--pipeline_parallel_size": str(plan["pipeline"]),
+            "--train_batch_size": str(plan["globalBatch"] // plan["data"])}
+    assert a["zeroStage"] in (0, 1), "run_llama_nxd.py runs ZeRO-1 or none"
+    want["--use_zero1_optimizer"] = str(a["zeroStage"])
+    if plan["tensor"] > 1:
+        want["--use_sequence_parallel"] = "1"
+    assert a["recompute"] != "none", "run_llama_nxd.py checkpoints every layer unless selective"
+    want["--use_selective_checkpoint"] = "1" if a["recompute"] == "selective" else "0"
+    for w in ("--use_zero_1", "--sequence_parallel_enabled", "--selective_checkpoint_enabled", "--bf16"):
+        assert w not in words, f"{w}: another script's spelling"
 for flag, v in want.items():
     assert value(flag) == v, f"{flag}: {value(flag)}, the plan says {v}"
 print(fw, a, "ok")
