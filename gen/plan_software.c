@@ -73,12 +73,14 @@ static bool neuron_install_unavailable(const struct plan *p, const struct spec *
  * examples run, or the accelerator's first release when that is newer. */
 #define NEURON_SUGGESTED "2.29.0"
 
-/* JS3003 neuron-software-missing */
+/* JS3003 neuron-software-missing: not of a --compare candidate, which is
+ * compared on layout, time and cost; where its SDK would come from is for
+ * the spec that names its type. */
 static bool neuron_software_missing(const struct plan *p, const struct spec *spec,
 				    struct diag_list *diags)
 {
 	const struct spec_software *sw = p->job->software;
-	if (!p->neuron || (sw && sw->neuron) || p->job->cluster->ami)
+	if (!p->neuron || (sw && sw->neuron) || p->job->cluster->ami || spec->candidate)
 		return true;
 	const char *release = NEURON_SUGGESTED;
 	struct neuron_first_release first;
@@ -92,9 +94,14 @@ static bool neuron_software_missing(const struct plan *p, const struct spec *spe
 		"%s is a Neuron instance, but the spec gives neither software.neuron nor cluster.ami, "
 		"so the nodes come up without the Neuron SDK",
 		p->it->name);
-	diag_set_help(d, "add `software: {neuron: \"%s\"}` (gen installs it on the head and compute nodes), "
-		      "or give a Neuron DLAMI as `cluster: {ami: ami-...}`, which brings the SDK itself",
-		      release);
+	if (plan_neuron_install_os(p->os))
+		diag_set_help(d, "add `software: {neuron: \"%s\"}` (gen installs it on the head and compute nodes), "
+			      "or give a Neuron DLAMI as `cluster: {ami: ami-...}`, which brings the SDK itself",
+			      release);
+	else /* no install script for the OS: JS3002 would follow */
+		diag_set_help(d, "give a Neuron DLAMI as `cluster: {ami: ami-...}`, which brings the SDK itself, "
+			      "or use cluster.os ubuntu2204 or ubuntu2404 with `software: {neuron: \"%s\"}`",
+			      release);
 	return false;
 }
 

@@ -115,7 +115,8 @@ static void js_run(void **state)
 	verify(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: megatron\ntraining: {zero_stage: 3}\n"));
 	verify_not(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: megatron\ntraining: {zero_stage: 2}\n"));
 	verify(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: torchtitan\n"));
-	verify_not(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: nxd\ntraining: {zero_stage: 3}\n"));
+	verify(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: nxd\ntraining: {zero_stage: 3}\n"));
+	verify_not(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: nxd\ntraining: {zero_stage: 1}\n"));
 }
 
 /* JS4006 lints the rendered files, which cli/ composes from gen and lint;
