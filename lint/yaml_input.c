@@ -25,6 +25,15 @@ static bool has_non_ascii(const char *p, size_t len)
 	return false;
 }
 
+/* Whether the template reading took a $VAR or ${VAR} for a placeholder. */
+static bool has_shell_placeholder(const struct tmpl *t)
+{
+	for (size_t i = 0; i < t->n_ph; i++)
+		if (t->ph[i].style == TMPL_BRACED || t->ph[i].style == TMPL_BARE)
+			return true;
+	return false;
+}
+
 static void parse(struct lint_file *f, const struct tmpl_defs *defs, unsigned flags)
 {
 	tmpl_free(&f->yaml_tmpl);
@@ -39,6 +48,8 @@ enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum f
 	parse(f, opt->defines, 0);
 	if (kind == KIND_AUTO)
 		kind = lint_classify_yaml(f->doc);
+	if (kind == KIND_JOBSPEC && has_shell_placeholder(&f->yaml_tmpl))
+		parse(f, opt->defines, TMPL_LITERAL_DOLLAR);
 	if (kind != KIND_PCLUSTER)
 		return kind;
 	if (has_non_ascii(f->src->text, f->src->len)) {

@@ -305,7 +305,7 @@ static void scan_text(struct scan *sc, size_t a, size_t b)
 		if (c == '{' && i + 1 < b && (s[i + 1] == '{' || s[i + 1] == '%' || s[i + 1] == '#')) {
 			copy(sc, plain, i);
 			stop = jinja_at(sc, i, b);
-		} else if (c == '$' && i + 1 < b) {
+		} else if (c == '$' && i + 1 < b && !(sc->flags & TMPL_LITERAL_DOLLAR)) {
 			copy(sc, plain, i);
 			stop = s[i + 1] == '{' ? braced_at(sc, i, b) : bare_at(sc, i, b);
 		} else if (c == '<' && i + 1 < b) {
@@ -483,7 +483,7 @@ static void scan_line(struct scan *sc, size_t a, size_t b)
  * which is most of them, without the scan. */
 static bool maybe_template(const char *s, size_t len, unsigned flags)
 {
-	if (memchr(s, '$', len))
+	if (!(flags & TMPL_LITERAL_DOLLAR) && memchr(s, '$', len))
 		return true;
 	for (const char *p = s, *end = s + len; (p = memchr(p, '{', (size_t)(end - p))); p++)
 		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#'))

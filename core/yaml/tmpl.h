@@ -99,6 +99,10 @@ struct tmpl {
 
 enum {
 	TMPL_FOLD = 1 << 0, /* read look-alike characters as their ASCII */
+	/* $VAR and ${VAR} are text, not placeholders: a job spec's values are
+	 * written where they never expand (docs/jobspec.md, "Environment and arguments"), so a $ in
+	 * one is the value itself, which the spec's own rules judge */
+	TMPL_LITERAL_DOLLAR = 1 << 1,
 };
 
 /* Prepares text (len bytes, UTF-8) for the loader. defs may be NULL. */

@@ -482,7 +482,13 @@ static bool flag_is(const struct sb_flag *f, const struct flag_query *q)
 {
 	if (q->letter)
 		return f->written[0] == '-' && f->written[1] == q->letter && f->written[2] == '\0';
-	return strcmp(q->norm, f->name) == 0;
+	if (f->name[0] != '-') /* a normalized name normalizes to itself */
+		return strcmp(q->norm, f->name) == 0;
+	/* "--_x" is named "-x", which normalizes on to "x": the query went
+	 * that far, so the name goes as far too */
+	char norm[sizeof q->norm];
+	sbf_normalize(f->name, strlen(f->name), norm, sizeof norm);
+	return strcmp(q->norm, norm) == 0;
 }
 
 const struct sb_flag *sb_flag_find(const sb_part *p, const char *name)
