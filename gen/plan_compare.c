@@ -58,6 +58,7 @@ static void candidate_init(struct candidate *c, const struct spec *spec,
 	c->job.lnc = catalog_lnc_valid(it, lnc) ? lnc : 0;
 	c->spec = *spec;
 	c->spec.job = &c->job;
+	c->spec.candidate = strcmp(it->name, j->instance) != 0;
 }
 
 /* Derives the candidate's plan; on failure, the first error's message

@@ -1,7 +1,9 @@
 /* JS30xx: the software a job spec says its nodes run (software:),
  * against the instance. The Neuron facts are core/facts/neuron's
  * (docs/versions.md, neuron-min-sdk). The OS windows need no check here:
- * a spec's cluster.os cannot be alinux2. */
+ * a spec's cluster.os cannot be alinux2. A Neuron instance needs one of
+ * software.neuron and cluster.ami: ParallelCluster's own AMIs carry no
+ * Neuron SDK (docs/jobspec.md, "Software"). */
 #include "plan.h"
 
 #include <string.h>
@@ -67,12 +69,48 @@ static bool neuron_install_unavailable(const struct plan *p, const struct spec *
 	return false;
 }
 
+/* The release the help of JS3003 offers: the one docs/jobspec.md's
+ * examples run, or the accelerator's first release when that is newer. */
+#define NEURON_SUGGESTED "2.29.0"
+
+/* JS3003 neuron-software-missing: not of a --compare candidate, which is
+ * compared on layout, time and cost; where its SDK would come from is for
+ * the spec that names its type. */
+static bool neuron_software_missing(const struct plan *p, const struct spec *spec,
+				    struct diag_list *diags)
+{
+	const struct spec_software *sw = p->job->software;
+	if (!p->neuron || (sw && sw->neuron) || p->job->cluster->ami || spec->candidate)
+		return true;
+	const char *release = NEURON_SUGGESTED;
+	struct neuron_first_release first;
+	struct neuron_version suggested;
+	char min[16];
+	if (neuron_min_sdk(p->it->accel, &first) &&
+	    neuron_version_parse(release, strlen(release), &suggested) &&
+	    neuron_version_cmp(first.version, suggested) > 0)
+		release = neuron_version_str(first.version, min, sizeof min);
+	struct diag *d = spec_report(spec, diags, R_JS3003, "instance",
+		"%s is a Neuron instance, but the spec gives neither software.neuron nor cluster.ami, "
+		"so the nodes come up without the Neuron SDK",
+		p->it->name);
+	if (plan_neuron_install_os(p->os))
+		diag_set_help(d, "add `software: {neuron: \"%s\"}` (gen installs it on the head and compute nodes), "
+			      "or give a Neuron DLAMI as `cluster: {ami: ami-...}`, which brings the SDK itself",
+			      release);
+	else /* no install script for the OS: JS3002 would follow */
+		diag_set_help(d, "give a Neuron DLAMI as `cluster: {ami: ami-...}`, which brings the SDK itself, "
+			      "or use cluster.os ubuntu2204 or ubuntu2404 with `software: {neuron: \"%s\"}`",
+			      release);
+	return false;
+}
+
 bool plan_software_check(const struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
 	const struct spec_software *sw = p->job->software;
 	struct neuron_version sdk;
 	if (!sw || !sw->neuron || !neuron_version_parse(sw->neuron, strlen(sw->neuron), &sdk))
-		return true; /* the schema checked its form */
+		return neuron_software_missing(p, spec, diags); /* the schema checked the form */
 	bool ok = spec_neuron_sdk_too_old(p, spec, diags, sdk);
 	return neuron_install_unavailable(p, spec, diags) && ok;
 }

@@ -83,6 +83,7 @@ struct spec {
 	const yamldoc *doc;     /* for positions */
 	struct source *src;
 	struct target target;   /* set before spec_load; zero: the default */
+	bool candidate;         /* another instance type, for plan --compare */
 };
 
 /* Checks src (already parsed into doc) against the job spec schema (its

@@ -9,11 +9,15 @@
  * A top-level key that is a near miss of a kind's marker (Headnode,
  * Schedulling, trainforg) makes the file that kind too: a typo must not
  * turn a broken config into a file of no kind that passes (its schema
- * then reports the key, with a did-you-mean). */
+ * then reports the key, with a did-you-mean). A YAML file of no kind
+ * whose keys are ParallelCluster keys under one of their parents is a
+ * fragment of a cluster config (lint_fragment_of). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lint_internal.h"
+#include "schema.h"
 #include "text.h"
 
 /* Template suffixes; the name under one decides the kind. */
@@ -274,4 +278,132 @@ enum file_kind lint_classify_yaml(const yamldoc *doc)
 	if (has_marker(doc, root, "trainforge"))
 		return KIND_JOBSPEC;
 	return KIND_UNKNOWN;
+}
+
+/* ---- fragments of a cluster config ------------------------------------ */
+
+/* Keys ParallelCluster shares with other AWS and YAML formats (a
+ * CloudFormation resource, a tool's settings): alone they say nothing of
+ * the file. A fragment has one key of ParallelCluster's own vocabulary
+ * at least (HeadNode, SlurmQueues, InstanceType, MinCount, Efa...). */
+static const char *const shared_keys[] = {
+	"Name", "Enabled", "Tags", "Key", "Value", "Region", "Image", "Size", "Port",
+	"Script", "Args", "Encrypted", "Proxy", "KmsKeyId", "Iops", "Throughput",
+	"DeletionPolicy", "VolumeType", "CloudWatch", "Iam", "Database", "Dns",
+	"Timeouts", "Cookbook",
+};
+
+enum {
+	FRAGMENT_KEYS = 64,   /* keys of one mapping looked at */
+	FRAGMENT_ITEMS = 16,  /* items of a top-level list looked at */
+	NEAR_MISS_LEN = 6,    /* shorter keys must match exactly */
+};
+
+struct key_score {
+	size_t exact, near, shared;
+	bool other;
+};
+
+/* How key (len bytes) fits the properties of object schema sn. */
+static void score_key(schema *s, yd_node sn, const char *key, size_t len, struct key_score *k)
+{
+	if (schema_has_property(s, sn, key, len)) {
+		k->exact++;
+		k->shared += word_in(key, len, shared_keys, COUNT(shared_keys));
+		return;
+	}
+	for (size_t i = 0; len >= NEAR_MISS_LEN && i < schema_property_count(s, sn); i++) {
+		size_t pl;
+		const char *p = schema_property_name(s, sn, i, &pl);
+		if (p && text_edit_distance(key, len, p, pl, NEAR_MISS) <= NEAR_MISS) {
+			k->near++;
+			return;
+		}
+	}
+	k->other = true;
+}
+
+static void score_mapping(schema *s, yd_node sn, const yamldoc *doc, yd_node map,
+			  struct key_score *k)
+{
+	for (size_t i = 0; i < yd_len(doc, map) && i < FRAGMENT_KEYS && !k->other; i++) {
+		yd_node key = yd_key(doc, map, i);
+		size_t len;
+		const char *name = yd_str(doc, key, &len);
+		if (yd_type(doc, key) == YD_T_UNKNOWN)
+			continue; /* a placeholder may be any key */
+		if (!name || !len)
+			k->other = true;
+		else
+			score_key(s, sn, name, len, k);
+	}
+}
+
+/* What the walk from place sn finds in the document, the keys a
+ * fragment does not hold aside: of two places its top-level keys fit
+ * alike (Networking is the head node's, a queue's and a compute
+ * resource's), the one that fits the keys under them. */
+static size_t fragment_errors(schema *s, const yamldoc *doc, yd_node sn)
+{
+	struct schema_errors errs = { 0 };
+	yd_node root = yd_root(doc);
+	if (yd_kind(doc, root) == YD_SEQUENCE)
+		for (size_t i = 0; i < yd_len(doc, root) && i < FRAGMENT_ITEMS; i++)
+			schema_validate_at(s, doc, yd_item(doc, root, i), sn, NULL, &errs);
+	else
+		schema_validate_at(s, doc, root, sn, NULL, &errs);
+	size_t n = 0;
+	for (size_t i = 0; i < errs.len; i++)
+		n += errs.v[i].fault != SF_MISSING;
+	schema_errors_free(&errs);
+	return n;
+}
+
+const struct schema_place *lint_fragment_of(const yamldoc *doc)
+{
+	yd_node root = yd_root(doc);
+	enum yd_kind kind = yd_kind(doc, root);
+	if ((kind != YD_MAPPING && kind != YD_SEQUENCE) || !yd_len(doc, root))
+		return NULL;
+	for (size_t i = 0; kind == YD_SEQUENCE && i < yd_len(doc, root); i++)
+		if (yd_kind(doc, yd_item(doc, root, i)) != YD_MAPPING)
+			return NULL;
+	schema *s = schema_embedded("parallelcluster.schema.json");
+	if (!s)
+		return NULL;
+	const struct schema_places *places = schema_places(s);
+	const struct schema_place *best = NULL;
+	struct key_score best_k = { 0 };
+	size_t best_errors = SIZE_MAX;
+	for (size_t p = 0; p < places->len; p++) {
+		const struct schema_place *at = &places->v[p];
+		if (kind == YD_SEQUENCE && !at->item)
+			continue; /* a top-level list is a list's items */
+		struct key_score k = { 0 };
+		if (kind == YD_MAPPING)
+			score_mapping(s, at->schema, doc, root, &k);
+		for (size_t i = 0; kind == YD_SEQUENCE && i < yd_len(doc, root) && i < FRAGMENT_ITEMS; i++)
+			score_mapping(s, at->schema, doc, yd_item(doc, root, i), &k);
+		/* every key a property or a near miss of one, more of them
+		 * exact than not, one of ParallelCluster's own */
+		if (k.other || !k.exact || k.near > k.exact || k.shared == k.exact)
+			continue;
+		bool tie = best && k.exact == best_k.exact && k.near == best_k.near;
+		if (tie) { /* Networking: the place whose walk fits the rest */
+			size_t e = fragment_errors(s, doc, at->schema);
+			if (best_errors == SIZE_MAX)
+				best_errors = fragment_errors(s, doc, best->schema);
+			if (e < best_errors) {
+				best = at;
+				best_errors = e;
+			}
+			continue;
+		}
+		if (!best || k.exact > best_k.exact || (k.exact == best_k.exact && k.near < best_k.near)) {
+			best = at;
+			best_k = k;
+			best_errors = SIZE_MAX; /* not counted until a tie needs it */
+		}
+	}
+	return best;
 }

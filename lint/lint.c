@@ -174,7 +174,12 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 {
 	struct source *src = f->src;
 	enum file_kind kind = lint_parse_yaml(run, f, run->opt->kind);
-	if (kind == KIND_UNKNOWN && !f->named)
+	/* a part of a cluster config is checked from where its keys belong,
+	 * found by a walk too; YAML of other shapes is no kind */
+	if (kind == KIND_UNKNOWN && run->opt->kind == KIND_AUTO && lint_yaml_name(src->path) &&
+	    !yamldoc_broken(f->doc) && (f->fragment = lint_fragment_of(f->doc)))
+		yamldoc_set_pyyaml(f->doc, true); /* as ParallelCluster reads it */
+	if (kind == KIND_UNKNOWN && !f->named && !f->fragment)
 		return;
 	run->files_checked++;
 	f->kind = src->kind = kind;
@@ -185,7 +190,7 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 		ln_yaml_issues(&run->diags, src, f->doc, kind, &f->yaml_tmpl);
 	f->complete = !yamldoc_broken(f->doc) || !yaml;
 	const struct lint_options *opt = lint_options_of(run, src);
-	if (kind != KIND_UNKNOWN && f->complete)
+	if ((kind != KIND_UNKNOWN || f->fragment) && f->complete)
 		ln_template_placeholders(&run->diags, src, &f->yaml_tmpl);
 	bool reviewed = false;
 	if (kind == KIND_PCLUSTER && f->complete) {
@@ -198,6 +203,8 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 		run->opt->check_jobspec_at(src, f->doc, &opt->target, &run->diags);
 	} else if (kind == KIND_JOBSPEC && f->complete && run->opt->check_jobspec) {
 		run->opt->check_jobspec(src, f->doc, &run->diags);
+	} else if (f->fragment && f->complete) {
+		pcluster_lint_fragment(src, f->doc, f->fragment, &opt->target, &run->diags);
 	} else if (kind == KIND_UNKNOWN && f->complete) {
 		ln_unknown_kind(&run->diags, src,
 				"not a ParallelCluster config, job spec or batch script; only input checks ran");

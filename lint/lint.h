@@ -59,6 +59,8 @@ struct lint_options {
 
 /* One file of the run, parsed once: what every rule, the pairing, the
  * suppressions and the fixes of this pass read. */
+struct schema_place;
+
 struct lint_file {
 	struct source *src;
 	enum file_kind kind;     /* KIND_UNKNOWN: input checks only */
@@ -74,6 +76,8 @@ struct lint_file {
 				    accelerate, deepspeed, mpirun): started on each node
 				    by what the inputs do not show, linted as such */
 	bool complete;           /* it parsed: every check could run */
+	const struct schema_place *fragment; /* YAML of no kind that is part of a
+				    cluster config: where its keys belong */
 	struct tmpl yaml_tmpl;   /* YAML kinds: the text as the loader read it */
 	yamldoc *doc;            /* YAML kinds: the document */
 	yamldoc *as_written;     /* a config with look-alikes: the document before

@@ -45,6 +45,12 @@ bool lint_not_shell(const struct source *src, char *why, size_t size);
 bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */
 enum file_kind lint_classify_yaml(const yamldoc *doc);
+/* A YAML document of no kind that is a part of a cluster config: the
+ * place in ParallelCluster's schema its keys belong to (a top-level
+ * mapping holds keys of that object, a top-level list its items), or
+ * NULL for a file that is not ParallelCluster-shaped (docker-compose,
+ * a k8s manifest, a workflow) (docs/design.md, "Kinds"). */
+const struct schema_place *lint_fragment_of(const yamldoc *doc);
 
 /* programs.c */
 struct py_args;

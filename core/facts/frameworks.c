@@ -39,16 +39,28 @@ static const struct fw_flag megatron[] = {
 	{ "--load", FK_CHECKPOINTS, FW_DIR, FW_ALWAYS, FK_NONE, false, 0, NULL },
 };
 
-/* NeuronX Distributed's example training scripts (docs/frameworks.md,
- * "NeuronX Distributed"): the batch is a data-parallel rank's, and the
- * micro-batches matter only to a pipeline. gen has no CP for it, but a
- * hand-written script's CP counts in the world. */
+/* NeuronX Distributed's Llama pretraining script, run_llama_nxd.py of
+ * tp_pp_llama_hf_pretrain (docs/frameworks.md, "NeuronX Distributed"):
+ * the batch is a data-parallel rank's, and the micro-batches matter only
+ * to a pipeline. gen has no CP for it, but a hand-written script's CP
+ * counts in the world. The other example scripts spell the same switches
+ * otherwise (--use_zero_1, --sequence_parallel_enabled, ...). */
 static const struct fw_flag nxd[] = {
 	{ "--tensor_parallel_size", FK_TP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
 	{ "--pipeline_parallel_size", FK_PP, FW_INT, FW_ALWAYS, FK_NONE, true, 0, NULL },
 	{ "--num_microbatches", FK_MICRO_BATCHES, FW_INT, FW_ABOVE_ONE, FK_PP, false, 0, NULL },
 	{ "--train_batch_size", FK_RANK_BATCH, FW_INT, FW_ALWAYS, FK_NONE, false, 0, NULL },
 	{ "--context_parallel_size", FK_CP, FW_INT, FW_NEVER, FK_NONE, true, 0, NULL },
+	/* What the plan assumes, each an integer 0 or 1 to the script:
+	 * ZeRO-1 (it partitions the optimizer state), sequence parallelism
+	 * with TP, and the checkpointing, which is full unless selective is
+	 * asked for (so the plan's none has no flag that runs it). It has
+	 * no precision flag: bf16 comes from its environment. */
+	{ "--use_zero1_optimizer", FK_ZERO, FW_WORD, FW_IS, FK_NONE, false, 0, "0" },
+	{ "--use_zero1_optimizer", FK_ZERO, FW_WORD, FW_IS, FK_NONE, false, 1, "1" },
+	{ "--use_sequence_parallel", FK_TP, FW_WORD, FW_ABOVE_ONE, FK_NONE, false, 0, "1" },
+	{ "--use_selective_checkpoint", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_SELECTIVE, "1" },
+	{ "--use_selective_checkpoint", FK_RECOMPUTE, FW_WORD, FW_IS, FK_NONE, false, FW_RC_FULL, "0" },
 };
 
 /* torchtitan's job config as command-line overrides (docs/frameworks.md,
@@ -83,6 +95,8 @@ static const struct fw_def defs[FW__COUNT] = {
 	[FW_NXD] = {
 		.name = "nxd", .title = "NeuronX Distributed", .flags = nxd, .nflags = N(nxd),
 		.virtual_stages = true, .expert_grid = FW_GRID_EP_PP_TP, .batch_per_rank = true,
+		.zero_stages = 1u << 0 | 1u << 1,
+		.zero_how = "its ZeRO-1 optimizer (--use_zero1_optimizer 1) partitions the optimizer state only",
 	},
 	[FW_TORCHTITAN] = {
 		.name = "torchtitan", .title = "torchtitan", .flags = torchtitan, .nflags = N(torchtitan),

@@ -53,17 +53,23 @@ struct table {
 	size_t n;
 };
 
-static bool implies(const struct table *t, const struct diag *c, const struct diag *e,
-		    enum implies_scope scope)
+static const struct implication *implies(const struct table *t, const struct diag *c,
+					 const struct diag *e, enum implies_scope scope)
 {
 	for (size_t i = 0; c != e && i < t->n; i++)
 		if (t->v[i].cause == c->rule && t->v[i].effect == e->rule && t->v[i].scope == scope)
-			return true;
-	return false;
+			return &t->v[i];
+	return NULL;
 }
 
+/* What dropped an effect: the cause and the row that says so. */
+struct because {
+	const struct diag *cause;
+	const struct implication *row;
+};
+
 static bool implied(const struct table *t, const struct cause *v, const struct group *g,
-		    const struct diag *e)
+		    const struct diag *e, struct because *why)
 {
 	/* SPAN: a cause that starts before e ends and ends after e starts */
 	for (size_t i = first_at(v, g->from, g->to, e->end_line, e->end_col); i-- > g->from;) {
@@ -71,20 +77,42 @@ static bool implied(const struct table *t, const struct cause *v, const struct g
 			break; /* nothing from here back reaches e */
 		const struct diag *c = v[i].d;
 		if (pos_cmp(e->line, e->col, c->end_line, c->end_col) < 0 &&
-		    implies(t, c, e, IMPLIES_SPAN))
+		    (why->row = implies(t, c, e, IMPLIES_SPAN))) {
+			why->cause = c;
 			return true;
+		}
 	}
 	/* LINE: a cause that starts on e's line */
 	for (size_t i = first_at(v, g->from, g->to, e->line, 0);
 	     i < g->to && v[i].d->line == e->line; i++)
-		if (implies(t, v[i].d, e, IMPLIES_LINE))
+		if ((why->row = implies(t, v[i].d, e, IMPLIES_LINE))) {
+			why->cause = v[i].d;
 			return true;
-	/* FILE: any cause of the file */
+		}
+	/* FILE: any cause of the file; the first of them takes the effect */
 	for (size_t k = 0; k < t->n; k++)
 		if (t->v[k].effect == e->rule && t->v[k].scope == IMPLIES_FILE &&
-		    g->present[t->v[k].cause] && t->v[k].cause != e->rule)
+		    g->present[t->v[k].cause] && t->v[k].cause != e->rule) {
+			why->row = &t->v[k];
+			for (size_t i = g->from; i < g->to; i++)
+				if (v[i].d->rule == t->v[k].cause) {
+					why->cause = v[i].d;
+					break;
+				}
 			return true;
+		}
 	return false;
+}
+
+/* The cause's help, with what the effect it stands for said. */
+static void tell(struct diag *cause, const struct diag *effect, bool again)
+{
+	char *was = cause->help;
+	cause->help = NULL;
+	diag_set_help(cause, "%s%s%s [%s]", was ? was : "",
+		      again ? "; " : was ? "; found with it: " : "found with it: ",
+		      effect->msg, rule_table[effect->rule].id);
+	free(was);
 }
 
 struct scope {
@@ -158,15 +186,27 @@ void diag_collapse_by(struct diag_list *list, size_t first, const struct source 
 	/* decided for every finding first (the causes point into the list),
 	 * then dropped in one pass */
 	bool *keep = xmalloc((list->len - first) * sizeof *keep);
+	struct because *why = xcalloc(list->len - first, sizeof *why);
 	for (size_t i = first; i < list->len; i++) {
 		const struct diag *e = &list->v[i];
 		keep[i - first] = true;
 		for (size_t k = 0; is_effect[e->rule] && k < n_groups; k++)
 			if (groups[k].src == e->src) {
-				keep[i - first] = !implied(&t, v, &groups[k], e);
+				keep[i - first] = !implied(&t, v, &groups[k], e, &why[i - first]);
 				break;
 			}
 	}
+	/* a dropped effect whose row says HELP: its message, with its ID,
+	 * becomes a sentence of its cause's help, in the order of the list */
+	bool *told = xcalloc(list->len - first, sizeof *told);
+	for (size_t i = first; i < list->len; i++)
+		if (!keep[i - first] && why[i - first].row->told == IMPLIES_HELP) {
+			size_t c = (size_t)(why[i - first].cause - list->v) - first;
+			tell(&list->v[first + c], &list->v[i], told[c]);
+			told[c] = true;
+		}
+	free(told);
+	free(why);
 	free(v);
 	free(groups);
 	struct keep_ctx k = { keep, list->v + first };

@@ -292,9 +292,11 @@ static void implications_of(struct buf *b, int rule)
 		buf_putc(b, '.');
 	for (size_t i = 0; i < n_implications; i++)
 		if (implications[i].effect == (enum rule_id)rule)
-			buf_printf(b, "%sWhen %s finds its cause %s, it reports this finding itself.",
+			buf_printf(b, "%sWhen %s finds its cause %s, it reports this finding %s.",
 				   b->len > start ? " " : "", rule_table[implications[i].cause].id,
-				   where[implications[i].scope]);
+				   where[implications[i].scope],
+				   implications[i].told == IMPLIES_HELP ? "in its help, with this ID"
+									 : "itself");
 }
 
 static void write_text(struct buf *b, int rule)

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#define IMPLIES(cause, effect, scope)
+#define IMPLIES(cause, effect, scope, told)
 
 /* The table in file order: a rule's area is the last AREA row above it. */
 static const struct {
@@ -38,7 +38,8 @@ const struct rule rule_table[RULE__COUNT] = {
 #undef IMPLIES
 #define AREA(key, family, title, file)
 #define RULE(id, name, level, fix, summary)
-#define IMPLIES(cause, effect, scope) { R_##cause, R_##effect, IMPLIES_##scope },
+#define IMPLIES(cause, effect, scope, told) \
+	{ R_##cause, R_##effect, IMPLIES_##scope, IMPLIES_##told },
 const struct implication implications[] = {
 #include "rules.def"
 };

@@ -12,7 +12,7 @@ enum severity { SEV_INFO, SEV_WARNING, SEV_ERROR };
  * --unsafe-fixes). */
 enum fixability { FIX_NONE, FIX_SAFE, FIX_UNSAFE };
 
-#define IMPLIES(cause, effect, scope)
+#define IMPLIES(cause, effect, scope, told)
 
 enum rule_id {
 #define AREA(key, family, title, file)
@@ -55,9 +55,14 @@ extern const struct area area_table[AREA__COUNT];
 /* Where a cause must be for its effect to be dropped (rules.def). */
 enum implies_scope { IMPLIES_SPAN, IMPLIES_LINE, IMPLIES_FILE };
 
+/* What the dropped effect's message becomes: nothing (the cause's own
+ * message already says it), or a sentence of the cause's help. */
+enum implies_told { IMPLIES_SAID, IMPLIES_HELP };
+
 struct implication {
 	enum rule_id cause, effect;
 	enum implies_scope scope;
+	enum implies_told told;
 };
 
 extern const struct implication implications[];

@@ -41,6 +41,7 @@ void schema_free(schema *s)
 		regex_free(s->re[i].re);
 	free(s->re);
 	free(s->cache);
+	sch_places_free(s->places);
 	free(s);
 }
 

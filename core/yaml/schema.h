@@ -86,6 +86,30 @@ struct buf;
  * without the release tags. */
 void schema_print_release(const yamldoc *schema_doc, struct version release, struct buf *out);
 
+/* The object schemas (with properties) an instance can meet, each at
+ * the first path that reaches it from the root through properties,
+ * items and $ref ("Scheduling.SlurmQueues[].ComputeResources[]"; "" for
+ * the root), shortest first; item: the path ends in a list's items.
+ * Computed once per schema and kept with it. */
+struct schema_place {
+	yd_node schema;
+	char *path;
+	bool item;
+};
+struct schema_places {
+	struct schema_place *v;
+	size_t len;
+};
+const struct schema_places *schema_places(schema *s);
+/* The property names of object schema sn. */
+size_t schema_property_count(schema *s, yd_node sn);
+const char *schema_property_name(schema *s, yd_node sn, size_t i, size_t *len);
+bool schema_has_property(schema *s, yd_node sn, const char *key, size_t len);
+/* schema_validate_release (schema_validate when release is NULL), with
+ * root checked against schema node sn (a place) instead of the root. */
+void schema_validate_at(schema *s, const yamldoc *doc, yd_node root, yd_node sn,
+			const struct version *release, struct schema_errors *errs);
+
 /* The schema of an embedded file ("parallelcluster.schema.json"),
  * compiled on first use and kept for the run; NULL if there is none. */
 schema *schema_embedded(const char *name);

@@ -110,7 +110,9 @@ struct schema {
 		struct regex *re;       /* NULL: the pattern does not compile */
 	} *re;
 	size_t re_len, re_cap;      /* re_cap: a power of two */
+	struct schema_places *places; /* on first use (schema_places.c) */
 };
+void sch_places_free(struct schema_places *p);
 
 /* A schema over a document with its build-time table (both outlive it). */
 schema *schema_from_table(const yamldoc *doc, const struct sch_table *table);

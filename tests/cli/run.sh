@@ -90,6 +90,31 @@ grep -q '\[LN1008\]$' "$t/out" && ok named-other-is-info || no named-other-is-in
 expect_rc kind-forced 1 "$TF" lint --format concise --kind pcluster "$t/tree/other.yaml"
 grep -q "missing required key 'HeadNode'" "$t/out" && ok kind-forced-schema || no kind-forced-schema
 
+# Walking finds fragments of a cluster config (keys under their usual
+# parent, checked by the schema from there, did-you-mean on their keys,
+# no missing keys) and leaves other YAML alone: docker-compose, a
+# Kubernetes manifest, a GitHub workflow, a file of shared keys only.
+f=$t/frag
+mkdir -p "$f/.github/workflows" "$f/deploy"
+printf 'SlurmQueues:\n  - Name: train\n    ComputeResources:\n      - Name: trn2\n        InstanceTyp: trn2.48xlarge\n        MaxCount: 4\n' >"$f/queues.yaml"
+printf 'Name: p5\nInstanceType: p5.48xlarge\nMinCount: 0\nMaxCount: 4\n' >"$f/deploy/p5.yaml"
+printf 'HeadNode:\n  InstanceType: m7i.4xlarge\n  Ssh:\n    KeyNam: team\n' >"$f/head.yml"
+printf 'services:\n  web:\n    image: nginx\n' >"$f/docker-compose.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers: []\n' >"$f/deploy/pod.yaml"
+printf 'name: ci\non: [push]\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps: []\n' >"$f/.github/workflows/ci.yml"
+printf 'Region: us-east-1\nTags:\n  - Key: team\n    Value: ml\n' >"$f/tags.yaml"
+"$TF" lint --format concise "$f" >"$t/out" 2>"$t/err"
+[ "$(cut -d: -f1,2,3 "$t/out" | sort | tr '\n' ' ')" = "$f/head.yml:4:5 $f/queues.yaml:5:9 " ] &&
+	ok walk-fragments || { no walk-fragments; cat "$t/out"; }
+grep -q "unknown key 'InstanceTyp'.*\[PC0002\]$" "$t/out" && ok walk-fragment-did-you-mean ||
+	no walk-fragment-did-you-mean
+grep -q "in 3 files" "$t/err" && ok walk-fragments-counted || { no walk-fragments-counted; cat "$t/err"; }
+"$TF" lint "$f/queues.yaml" >"$t/out" 2>/dev/null
+grep -q "help: did you mean 'InstanceType'? (read as a part of a cluster config: its top-level keys as those of Scheduling)" "$t/out" &&
+	ok fragment-help-names-its-place || { no fragment-help-names-its-place; cat "$t/out"; }
+expect_rc named-compose-is-no-fragment 0 "$TF" lint --format concise "$f/docker-compose.yaml"
+grep -q '\[LN1008\]$' "$t/out" && ok named-compose-is-info || no named-compose-is-info
+
 # Walking a repository honours .gitignore (nested files, negation, a
 # worktree's .git file) and .git/info/exclude; a named directory is walked
 # even when ignored, a named file is linted; --no-ignore walks everything.

@@ -73,7 +73,17 @@ elif fw == "torchtitan":
             "--activation_checkpoint.mode": a["recompute"]}
     assert a["zeroStage"] == 3, "torchtitan's FSDP is stage 3"
 elif fw == "nxd":
-    want = {"--tensor_parallel_size": str(plan["tensor"]), "--pipeline_parallel_size": str(plan["pipeline"])}
+    # run_llama_nxd.py's 0/1 switches (docs/frameworks.md); no bf16 flag
+    want = {"--tensor_parallel_size": str(plan["tensor"]), "--pipeline_parallel_size": str(plan["pipeline"]),
+            "--train_batch_size": str(plan["globalBatch"] // plan["data"])}
+    assert a["zeroStage"] in (0, 1), "run_llama_nxd.py runs ZeRO-1 or none"
+    want["--use_zero1_optimizer"] = str(a["zeroStage"])
+    if plan["tensor"] > 1:
+        want["--use_sequence_parallel"] = "1"
+    assert a["recompute"] != "none", "run_llama_nxd.py checkpoints every layer unless selective"
+    want["--use_selective_checkpoint"] = "1" if a["recompute"] == "selective" else "0"
+    for w in ("--use_zero_1", "--sequence_parallel_enabled", "--selective_checkpoint_enabled", "--bf16"):
+        assert w not in words, f"{w}: another script's spelling"
 for flag, v in want.items():
     assert value(flag) == v, f"{flag}: {value(flag)}, the plan says {v}"
 print(fw, a, "ok")
@@ -173,6 +183,26 @@ PY
 			&& ok "neuron-install-pcluster-3.11/$ty" || { no "neuron-install-pcluster-3.11/$ty"; cat "$d/out"; }
 	else
 		skip "neuron-install-pcluster-3.11/$ty: no $shared/tools (set TF_SHARED)"
+	fi
+done
+# Every example's cluster, generated at target 3.11, lints clean there and
+# passes ParallelCluster 3.11's schema and offline validators (the Neuron
+# ones with the install action JS3003 asks for).
+for spec in examples/jobs/*.yaml; do
+	name=$(basename "$spec" .yaml)
+	d="$t/ex311-$name"
+	if ! "$TF" gen --target parallelcluster=3.11 -o "$d" "$spec" >"$t/out" 2>&1; then
+		no "example-pcluster-3.11/$name"; cat "$t/out"; continue
+	fi
+	c=$(ls "$d"/*-cluster.yaml)
+	"$TF" lint --target parallelcluster=3.11 --fail-level info --format concise "$c" "$d"/*.sbatch >"$t/out" 2>&1 \
+		|| { no "example-lint-3.11/$name"; cat "$t/out"; continue; }
+	if [ -x "$shared/tools/pcluster_schema_check.py" ] && [ -x "$shared/tools/pcluster_offline_validate.py" ]; then
+		"$shared/tools/pcluster_schema_check.py" "$c" >"$t/out" 2>&1 \
+			&& "$shared/tools/pcluster_offline_validate.py" "$c" >>"$t/out" 2>&1 \
+			&& ok "example-pcluster-3.11/$name" || { no "example-pcluster-3.11/$name"; cat "$t/out"; }
+	else
+		skip "example-pcluster-3.11/$name: no $shared/tools (set TF_SHARED)"
 	fi
 done
 sed 's/^cluster: {\(.*\)}$/cluster: {\1, os: rhel9}/' "$t/neuron-trn1/spec.yaml" >"$t/neuron-rhel.yaml"

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "diag.h"
+#include "lint.h"
 #include "xalloc.h"
 
 static struct source *src_new(const char *path)
@@ -69,14 +70,14 @@ static void span_scope_from_the_table(void **state)
 	source_free(b);
 }
 
-/* Every scope, for a family with no rows yet: a bare launcher in a
+/* Every scope, on a table of its own: a bare launcher in a
  * multi-node script is one defect seen from three places. */
 static void line_and_file_scopes(void **state)
 {
 	(void)state;
 	static const struct implication table[] = {
-		{ R_SB2002, R_SB2001, IMPLIES_FILE },
-		{ R_SB2002, R_SB2005, IMPLIES_LINE },
+		{ R_SB2002, R_SB2001, IMPLIES_FILE, IMPLIES_SAID },
+		{ R_SB2002, R_SB2005, IMPLIES_LINE, IMPLIES_SAID },
 	};
 	struct source *s = src_new("job.sbatch"), *other = src_new("other.sbatch");
 	struct diag_list l = { 0 };
@@ -98,6 +99,79 @@ static void line_and_file_scopes(void **state)
 	diag_list_free(&l);
 	source_free(s);
 	source_free(other);
+}
+
+/* The rows of rules.def on a real lint: a multi-node script whose
+ * torchrun runs without srun is one SB2002, whose help carries the facts
+ * of the SB2001 and SB2005 it stands for; SB2002 switched off (--ignore)
+ * brings them back as findings of their own. */
+static size_t lint_script(const char *text, bool cause_on, struct diag_list *out)
+{
+	struct lint_options opt;
+	lint_options_init(&opt);
+	opt.shellcheck = SHELLCHECK_OFF;
+	opt.enabled[R_SB2002] = cause_on;
+	struct lint_run run;
+	lint_run_init(&run, &opt);
+	lint_text(&run, "job.sbatch", text, strlen(text), true);
+	lint_run_finish(&run);
+	*out = run.diags;
+	run.diags = (struct diag_list){ 0 };
+	lint_run_fini(&run);
+	return out->len;
+}
+
+static const struct diag *find(const struct diag_list *l, enum rule_id r)
+{
+	for (size_t i = 0; i < l->len; i++)
+		if (l->v[i].rule == r)
+			return &l->v[i];
+	return NULL;
+}
+
+static void bare_launcher_is_one_finding(void **state)
+{
+	(void)state;
+	const char *bare = "#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --ntasks-per-node=1\n\n"
+			   "torchrun --nnodes=4 --nproc_per_node=8 train.py\n";
+	struct diag_list l;
+	assert_int_equal(lint_script(bare, true, &l), 1);
+	const struct diag *d = find(&l, R_SB2002);
+	assert_non_null(d);
+	assert_int_equal(d->line, 5);
+	assert_non_null(d->help);
+	assert_non_null(strstr(d->help, "start it with 'srun"));
+	assert_non_null(strstr(d->help, "4 nodes are allocated, but nothing starts work on them"));
+	assert_non_null(strstr(d->help, "[SB2001]"));
+	assert_non_null(strstr(d->help, "[SB2005]"));
+	diag_list_free(&l);
+
+	/* the rendezvous given: only the allocation's fact is carried */
+	const char *rdzv = "#!/bin/bash\n#SBATCH --nodes=4\n"
+			   "torchrun --nnodes=4 --nproc_per_node=8 --rdzv_backend=c10d"
+			   " --rdzv_endpoint=head:29500 train.py\n";
+	assert_int_equal(lint_script(rdzv, true, &l), 1);
+	d = find(&l, R_SB2002);
+	assert_non_null(d);
+	assert_non_null(strstr(d->help, "[SB2001]"));
+	assert_null(strstr(d->help, "[SB2005]"));
+	diag_list_free(&l);
+
+	/* the cause switched off: its effects are findings again */
+	lint_script(bare, false, &l);
+	assert_null(find(&l, R_SB2002));
+	assert_non_null(find(&l, R_SB2001));
+	assert_non_null(find(&l, R_SB2005));
+	diag_list_free(&l);
+
+	/* with srun, SB2005 stands on its own */
+	const char *srun = "#!/bin/bash\n#SBATCH --nodes=4\n#SBATCH --ntasks-per-node=1\n"
+			   "srun torchrun --nnodes=4 --nproc_per_node=8 train.py\n";
+	lint_script(srun, true, &l);
+	assert_null(find(&l, R_SB2002));
+	assert_null(find(&l, R_SB2001));
+	assert_non_null(find(&l, R_SB2005));
+	diag_list_free(&l);
 }
 
 /* Many causes and effects in one file: a hang guard for the pairwise
@@ -141,6 +215,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(span_scope_from_the_table),
 		cmocka_unit_test(line_and_file_scopes),
+		cmocka_unit_test(bare_launcher_is_one_finding),
 		cmocka_unit_test(many_findings_stay_fast),
 		cmocka_unit_test(the_table_is_well_formed),
 	};

@@ -88,6 +88,13 @@ static void js_software(void **state)
 	verify(R_JS3001, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\nsoftware: {neuron: \"2.26.1\"}\n"));
 	verify_not(R_JS3001, SPEC("trn3.48xlarge", "nodes: 2\nlnc: 2\nsoftware: {neuron: \"2.27\"}\n"));
 	verify_not(R_JS3001, TRN1("software: {neuron: \"2.18.0\"}\n"));
+	verify(R_JS3003, TRN1(""));
+	verify(R_JS3003, SPEC("inf2.48xlarge", "nodes: 1\n"));
+	verify_not(R_JS3003, TRN1("software: {neuron: \"2.29.0\"}\n"));
+	verify_not(R_JS3003, "trainforge: 1\nname: job\ninstance: trn2.48xlarge\nnodes: 2\n"
+			     "entry: {script: /fsx/train.py}\n"
+			     "cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key, ami: ami-0123456789abcdef0}\n");
+	verify_not(R_JS3003, SPEC("p5.48xlarge", "nodes: 2\n"));
 }
 
 /* What every worker runs (the entry point is SPEC's own, so the argument
@@ -108,7 +115,8 @@ static void js_run(void **state)
 	verify(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: megatron\ntraining: {zero_stage: 3}\n"));
 	verify_not(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: megatron\ntraining: {zero_stage: 2}\n"));
 	verify(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: torchtitan\n"));
-	verify_not(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: nxd\ntraining: {zero_stage: 3}\n"));
+	verify(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: nxd\ntraining: {zero_stage: 3}\n"));
+	verify_not(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: nxd\ntraining: {zero_stage: 1}\n"));
 }
 
 /* JS4006 lints the rendered files, which cli/ composes from gen and lint;

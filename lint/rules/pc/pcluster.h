@@ -28,6 +28,14 @@ struct pc_settings {
 	const struct pc_reading *how; /* NULL: the text as the document has it */
 };
 
+/* A part of a cluster config (a fragment: a lone SlurmQueues list, a
+ * compute resource kept apart): the schema's checks from the place at
+ * (schema_places) its keys belong to, without the required keys of the
+ * parts it does not hold. */
+struct schema_place;
+void pcluster_lint_fragment(struct source *src, const yamldoc *doc, const struct schema_place *at,
+			    const struct target *target, struct diag_list *diags);
+
 /* The old version of a config a change is reviewed against. */
 struct pc_base {
 	const yamldoc *doc;

@@ -4,6 +4,7 @@
  * added or removed (docs/versions.md, "pc-schema-changes"). Duplicate
  * keys (PC0001) are the YAML loader's finding: core/report/issues.c. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "buf.h"
 #include "pc.h"
@@ -40,19 +41,24 @@ static const char *release_help(enum schema_fault f)
 	}
 }
 
-void pc_check_schema(const struct pc *pc)
+/* The walk's errors as findings. place: where a fragment was read, said
+ * in each finding's help; a fragment is an excerpt, so that the keys it
+ * lacks (a queue's Networking, a compute resource's InstanceType, the
+ * config's HeadNode) are in the parts of the config it does not hold,
+ * and not reported. */
+static void report(const struct pc *pc, struct schema_errors *errs, const char *place)
 {
-	/* parsed at build time: the first config of a run only wraps it */
-	schema *s = schema_embedded("parallelcluster.schema.json");
-	if (!s)
-		return;
-	struct schema_errors errs = { 0 };
-	schema_validate_release(s, pc->cl->doc, pc->cl->root, pc->target->pc, &errs);
-	for (size_t i = 0; i < errs.len; i++) {
-		const struct schema_error *e = &errs.v[i];
+	for (size_t i = 0; i < errs->len; i++) {
+		const struct schema_error *e = &errs->v[i];
+		if (place && e->fault == SF_MISSING)
+			continue; /* what a fragment leaves out is elsewhere */
 		struct diag *d = pc_report(pc, fault_rule[e->fault], e->pos, "%s", e->msg);
 		const char *help = e->help ? e->help : release_help(e->fault);
-		if (help)
+		if (place && help)
+			diag_set_help(d, "%s (read as a part of a cluster config: %s)", help, place);
+		else if (place)
+			diag_set_help(d, "read as a part of a cluster config: %s", place);
+		else if (help)
 			diag_set_help(d, "%s", help);
 		/* a did-you-mean is a fix that changes what the file says; the
 		 * value as the loader converts it one that does not */
@@ -65,6 +71,49 @@ void pc_check_schema(const struct pc *pc)
 			d->yaml_path = buf_detach(&path);
 		}
 	}
+}
+
+void pc_check_schema(const struct pc *pc)
+{
+	/* parsed at build time: the first config of a run only wraps it */
+	schema *s = schema_embedded("parallelcluster.schema.json");
+	if (!s)
+		return;
+	struct schema_errors errs = { 0 };
+	schema_validate_release(s, pc->cl->doc, pc->cl->root, pc->target->pc, &errs);
+	report(pc, &errs, NULL);
 	schema_errors_free(&errs);
 }
 
+/* A fragment (docs/design.md, "Kinds"): the walk from the place its keys
+ * belong to: a top-level mapping holds keys of the object there, a
+ * top-level list items of the list there. */
+void pcluster_lint_fragment(struct source *src, const yamldoc *doc, const struct schema_place *at,
+			    const struct target *target, struct diag_list *diags)
+{
+	schema *s = schema_embedded("parallelcluster.schema.json");
+	if (!s)
+		return;
+	struct target t = target_default();
+	struct cluster cl = { src, doc, yd_root(doc) };
+	struct pc pc = { &cl, diags, diags->len, NULL, NULL, target ? target : &t, -1 };
+	struct buf place = BUF_INIT;
+	if (!*at->path)
+		buf_puts(&place, "its top-level keys as a config's own");
+	else if (at->item && yd_kind(doc, cl.root) == YD_SEQUENCE)
+		buf_printf(&place, "its items as those of %.*s", (int)(strlen(at->path) - 2), at->path);
+	else
+		buf_printf(&place, "its top-level keys as those of %s", at->path);
+	yd_node root = cl.root;
+	struct schema_errors errs = { 0 };
+	if (yd_kind(doc, root) == YD_SEQUENCE) {
+		for (size_t i = 0; i < yd_len(doc, root); i++)
+			schema_validate_at(s, doc, yd_item(doc, root, i), at->schema, &pc.target->pc, &errs);
+		report(&pc, &errs, place.p);
+	} else {
+		schema_validate_at(s, doc, root, at->schema, &pc.target->pc, &errs);
+		report(&pc, &errs, place.p);
+	}
+	schema_errors_free(&errs);
+	buf_free(&place);
+}
