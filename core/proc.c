@@ -1,8 +1,11 @@
 /* Programs run with a time bound, several at once. One poll loop waits on
- * every running program's standard output and on its exit (a pidfd where
- * the kernel has them), with the nearest bound as its timeout; nothing
- * blocks on a program, so one that hangs, or that closes its output and
- * goes on, costs no more than its bound. */
+ * every running program's exit (a pidfd where the kernel has them), with
+ * the nearest bound as its timeout; nothing blocks on a program, so one
+ * that hangs, or that closes its output and goes on, costs no more than
+ * its bound. A program's standard output is an unlinked temporary file,
+ * read once it exited: with a pipe, this process was woken when the output
+ * came, at its end and at the exit, each time interrupting the program it
+ * waits for on a busy machine; now it is woken once per program. */
 #include "proc.h"
 
 #include <errno.h>
@@ -25,7 +28,7 @@ extern char **environ;
 struct slot {
 	struct proc *p;     /* NULL: free */
 	pid_t pid;
-	int out;            /* its stdout, -1 once at its end */
+	int out;            /* its stdout: a temporary file */
 	int pidfd;          /* readable once it exited; -1 without pidfds */
 	bool exited;
 	double deadline;
@@ -83,29 +86,43 @@ static pid_t spawn(char *const *argv, int out, int *error)
 	return rc == 0 ? pid : -1;
 }
 
+/* A file no name leads to, gone with its last descriptor. */
+static int scratch_file(void)
+{
+	int fd = -1;
+#ifdef O_TMPFILE
+	fd = open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd < 0) { /* a file system without O_TMPFILE */
+		char path[] = "/tmp/trainforge-out.XXXXXX";
+		fd = mkostemp(path, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(path);
+	}
+	return fd;
+}
+
 static bool start(struct slot *s, struct proc *p)
 {
 	p->status = -1;
 	p->timed_out = false;
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) != 0) {
+	int out = scratch_file();
+	if (out < 0) {
 		p->start_error = errno;
 		return false;
 	}
-	pid_t pid = spawn(p->argv, fds[1], &p->start_error);
-	close(fds[1]);
+	pid_t pid = spawn(p->argv, out, &p->start_error);
 	if (pid < 0) {
-		close(fds[0]);
+		close(out);
 		return false;
 	}
-	*s = (struct slot){ p, pid, fds[0], pidfd_of(pid), false, now() + p->timeout };
+	*s = (struct slot){ p, pid, out, pidfd_of(pid), false, now() + p->timeout };
 	return true;
 }
 
 static void release(struct slot *s)
 {
-	if (s->out >= 0)
-		close(s->out);
+	close(s->out);
 	if (s->pidfd >= 0)
 		close(s->pidfd);
 	s->p = NULL;
@@ -139,20 +156,23 @@ static void stop(struct slot *s)
 	release(s);
 }
 
-static void drain(struct slot *s)
+/* What the program wrote, once it exited. */
+static void collect(struct slot *s)
 {
 	char chunk[65536];
-	ssize_t n = read(s->out, chunk, sizeof chunk);
-	if (n > 0) {
-		buf_put(&s->p->out, chunk, (size_t)n);
-	} else if (n == 0 || errno != EINTR) {
-		close(s->out);
-		s->out = -1;
-	}
+	off_t at = 0;
+	ssize_t n;
+	while ((n = pread(s->out, chunk, sizeof chunk, at)) > 0 || (n < 0 && errno == EINTR))
+		if (n > 0) {
+			buf_put(&s->p->out, chunk, (size_t)n);
+			at += n;
+		}
 }
 
-/* The running programs and what the poll loop waits on. */
-struct pool {
+/* The programs, the running ones and what the poll loop waits on. */
+struct proc_pool {
+	struct proc *procs;
+	size_t n, next;     /* procs[next..n) are still to start */
 	struct slot *slots;
 	unsigned jobs;
 	size_t running;
@@ -163,7 +183,7 @@ struct pool {
 
 /* Stops the programs past their bound and lists what to wait on; the
  * timeout (ms) is the nearest bound. */
-static int watch(struct pool *pl)
+static int watch(struct proc_pool *pl)
 {
 	double t = now();
 	int wait = -1;
@@ -178,14 +198,10 @@ static int watch(struct pool *pl)
 			continue;
 		}
 		int ms = (int)ceil((s->deadline - t) * 1000);
-		if (s->out >= 0) {
-			pl->fds[pl->nfds] = (struct pollfd){ s->out, POLLIN, 0 };
-			pl->owner[pl->nfds++] = i;
-		}
-		if (!s->exited && s->pidfd >= 0) {
+		if (s->pidfd >= 0) {
 			pl->fds[pl->nfds] = (struct pollfd){ s->pidfd, POLLIN, 0 };
 			pl->owner[pl->nfds++] = i;
-		} else if (!s->exited && s->out < 0 && ms > 1) {
+		} else if (ms > 1) {
 			ms = 1; /* no pidfd: look for its exit again soon */
 		}
 		wait = wait < 0 || ms < wait ? ms : wait;
@@ -193,52 +209,65 @@ static int watch(struct pool *pl)
 	return wait;
 }
 
-/* Reads what came and reaps what exited; a program is done once both
- * its output ended and it exited. */
-static void react(struct pool *pl)
+/* Reaps what exited and takes its output. */
+static void react(struct proc_pool *pl)
 {
-	for (nfds_t k = 0; k < pl->nfds; k++) {
-		struct slot *s = &pl->slots[pl->owner[k]];
-		if (!(pl->fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-			continue;
-		if (pl->fds[k].fd == s->out)
-			drain(s);
-		else
-			reap(s, WNOHANG);
-	}
+	for (nfds_t k = 0; k < pl->nfds; k++)
+		if (pl->fds[k].revents & (POLLIN | POLLHUP | POLLERR))
+			reap(&pl->slots[pl->owner[k]], WNOHANG);
 	for (size_t i = 0; i < pl->jobs; i++) {
 		struct slot *s = &pl->slots[i];
-		if (s->p && !s->exited && s->out < 0 && s->pidfd < 0)
+		if (s->p && !s->exited && s->pidfd < 0)
 			reap(s, WNOHANG);
-		if (s->p && s->exited && s->out < 0) {
+		if (s->p && s->exited) {
+			collect(s);
 			release(s);
 			pl->running--;
 		}
 	}
 }
 
+/* Starts programs while slots are free; false when none runs and none
+ * is left to start. */
+static bool fill(struct proc_pool *pl)
+{
+	for (size_t i = 0; i < pl->jobs && pl->next < pl->n; i++)
+		if (!pl->slots[i].p && start(&pl->slots[i], &pl->procs[pl->next++]))
+			pl->running++;
+	return pl->running || pl->next < pl->n;
+}
+
+struct proc_pool *proc_start(struct proc *procs, size_t n, unsigned jobs)
+{
+	struct proc_pool *pl = xcalloc(1, sizeof *pl);
+	pl->procs = procs;
+	pl->n = n;
+	pl->jobs = jobs ? jobs : 1;
+	pl->slots = xcalloc(pl->jobs, sizeof *pl->slots);
+	pl->fds = xcalloc(pl->jobs, sizeof *pl->fds);
+	pl->owner = xcalloc(pl->jobs, sizeof *pl->owner);
+	fill(pl);
+	return pl;
+}
+
+void proc_wait(struct proc_pool *pl)
+{
+	while (fill(pl)) {
+		int wait = watch(pl);
+		if (!pl->running)
+			continue;
+		if (poll(pl->fds, pl->nfds, wait) < 0) /* EINTR: look again, the bounds hold */
+			for (nfds_t k = 0; k < pl->nfds; k++)
+				pl->fds[k].revents = 0;
+		react(pl);
+	}
+	free(pl->owner);
+	free(pl->fds);
+	free(pl->slots);
+	free(pl);
+}
+
 void proc_run(struct proc *procs, size_t n, unsigned jobs)
 {
-	struct pool pl = { .jobs = jobs ? jobs : 1 };
-	pl.slots = xcalloc(pl.jobs, sizeof *pl.slots);
-	pl.fds = xcalloc(2 * (size_t)pl.jobs, sizeof *pl.fds);
-	pl.owner = xcalloc(2 * (size_t)pl.jobs, sizeof *pl.owner);
-	size_t next = 0;
-	for (;;) {
-		for (size_t i = 0; i < pl.jobs && next < n; i++)
-			if (!pl.slots[i].p && start(&pl.slots[i], &procs[next++]))
-				pl.running++;
-		if (!pl.running && next >= n)
-			break;
-		int wait = watch(&pl);
-		if (!pl.running)
-			continue;
-		if (poll(pl.fds, pl.nfds, wait) < 0) /* EINTR: look again, the bounds hold */
-			for (nfds_t k = 0; k < pl.nfds; k++)
-				pl.fds[k].revents = 0;
-		react(&pl);
-	}
-	free(pl.owner);
-	free(pl.fds);
-	free(pl.slots);
+	proc_wait(proc_start(procs, n, jobs));
 }

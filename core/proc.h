@@ -25,6 +25,13 @@ struct proc {
  * own, so that stopping it at its bound (SIGKILL) stops what it started
  * too. Returns when every one has ended. */
 void proc_run(struct proc *procs, size_t n, unsigned jobs);
+/* proc_run in two halves, for a caller with work of its own meanwhile:
+ * proc_start starts the first jobs and returns at once (their bounds
+ * run from now); proc_wait starts the rest, returns when every one has
+ * ended, and frees the pool. procs must stay until then. */
+struct proc_pool;
+struct proc_pool *proc_start(struct proc *procs, size_t n, unsigned jobs);
+void proc_wait(struct proc_pool *pool);
 /* The processors this process may run on (its affinity, else the online
  * ones), at least 1. */
 unsigned proc_cores(void);

@@ -80,39 +80,60 @@ enum input_problem text_check_input(const char *s, size_t len, size_t *where)
 	return INPUT_OK;
 }
 
-size_t text_edit_distance(const char *a, size_t alen, const char *b,
-			  size_t blen, size_t limit)
+/* Only the cells within limit + 1 of the diagonal are computed: a cell
+ * off it is at least that far, and a distance up to limit + 1 never
+ * leaves it, so every answer up to limit + 1 is exact (a caller may
+ * accept limit + 1) and a larger one stays larger. Callers try a name
+ * against hundreds (environment variables, flags), so the band, and a
+ * row on the stack, are most of a lint's suggestion cost. */
+static size_t banded_distance(const char *a, size_t alen, const char *b, size_t blen,
+			      size_t limit)
 {
-	if ((alen > blen ? alen - blen : blen - alen) > limit)
-		return limit + 1;
-	size_t *row = xmalloc((blen + 1) * sizeof *row);
-	for (size_t j = 0; j <= blen; j++)
+	const size_t far = SIZE_MAX / 2, w = limit + 1;
+	size_t stack_row[64];
+	size_t *row = blen < 64 ? stack_row : xmalloc((blen + 1) * sizeof *row);
+	/* row i - 1 is read up to column i - 1 + w, which it wrote */
+	for (size_t j = 0; j <= blen && j <= w; j++)
 		row[j] = j;
 	for (size_t i = 1; i <= alen; i++) {
-		size_t diag = row[0], best = i;
-		row[0] = i;
-		for (size_t j = 1; j <= blen; j++) {
-			size_t up = row[j];
+		size_t lo = i > w ? i - w : 1, hi = i + w < blen ? i + w : blen;
+		size_t diag = row[lo - 1], left = far, best = i;
+		if (lo == 1)
+			row[0] = left = i;
+		for (size_t j = lo; j <= hi; j++) {
+			size_t up = j == i + w ? far : row[j];
 			int same = tolower((unsigned char)a[i - 1]) ==
 				   tolower((unsigned char)b[j - 1]);
 			size_t v = diag + !same;
 			if (up + 1 < v)
 				v = up + 1;
-			if (row[j - 1] + 1 < v)
-				v = row[j - 1] + 1;
-			row[j] = v;
+			if (left + 1 < v)
+				v = left + 1;
+			row[j] = left = v;
 			diag = up;
 			if (v < best)
 				best = v;
 		}
 		if (best > limit) {
-			free(row);
+			if (row != stack_row)
+				free(row);
 			return limit + 1;
 		}
 	}
 	size_t d = row[blen];
-	free(row);
+	if (row != stack_row)
+		free(row);
 	return d;
+}
+
+/* Most names a caller tries differ in length by more than the limit:
+ * they are answered before a row is set up. */
+size_t text_edit_distance(const char *a, size_t alen, const char *b,
+			  size_t blen, size_t limit)
+{
+	if ((alen > blen ? alen - blen : blen - alen) > limit)
+		return limit + 1;
+	return banded_distance(a, alen, b, blen, limit);
 }
 
 /* Characters that render like ASCII punctuation but are not, so a config

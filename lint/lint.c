@@ -259,9 +259,23 @@ static bool same_shellcheck(const struct lint_options *a, const struct lint_opti
 
 /* A shellcheck run per distinct setting (configs may differ), over the
  * scripts whose shellcheck findings are wanted: per-file-ignores of
- * SC0000 keep a file away from shellcheck. */
-static void run_shellcheck(struct lint_run *run, struct lint_file **scripts, size_t n)
+ * SC0000 keep a file away from shellcheck. The runs start before
+ * trainforge's own checks of the scripts and are waited for after them,
+ * so that a run with shellcheck takes about as long as shellcheck. */
+struct shellcheck_group {
+	const struct lint_options *o;
+	struct shellcheck_batches *batches;
+};
+
+struct shellcheck_groups {
+	struct shellcheck_group *v;
+	size_t n;
+};
+
+static struct shellcheck_groups start_shellcheck(struct lint_run *run, struct lint_file **scripts,
+						 size_t n)
 {
+	struct shellcheck_groups g = { xcalloc(n ? n : 1, sizeof *g.v), 0 };
 	bool *done = xcalloc(n ? n : 1, sizeof *done);
 	struct source **group = xcalloc(n ? n : 1, sizeof *group);
 	for (size_t i = 0; i < n; i++)
@@ -279,8 +293,19 @@ static void run_shellcheck(struct lint_run *run, struct lint_file **scripts, siz
 		struct shellcheck_setup how = {
 			o->shellcheck, o->shellcheck_program, o->shellcheck_timeout, 0,
 		};
+		g.v[g.n++] = (struct shellcheck_group){ o, shellcheck_start(group, m, &how) };
+	}
+	free(group);
+	free(done);
+	return g;
+}
+
+static void finish_shellcheck(struct lint_run *run, struct shellcheck_groups *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		const struct lint_options *o = g->v[i].o;
 		size_t unfinished;
-		bool ran = shellcheck_run(group, m, &how, &run->diags, &run->trouble, &unfinished);
+		bool ran = shellcheck_finish(g->v[i].batches, &run->diags, &run->trouble, &unfinished);
 		if (o->shellcheck != SHELLCHECK_REQUIRED)
 			continue;
 		if (!ran && !run->shellcheck_failed)
@@ -292,8 +317,7 @@ static void run_shellcheck(struct lint_run *run, struct lint_file **scripts, siz
 				    unfinished, unfinished == 1 ? "" : "s");
 		run->shellcheck_failed |= !ran || unfinished;
 	}
-	free(group);
-	free(done);
+	free(g->v);
 }
 
 static size_t count_input_clusters(const struct lint_run *run)
@@ -398,6 +422,11 @@ void lint_run_finish(struct lint_run *run)
 		for (size_t i = 0; i < n_files; i++)
 			if (run->files[i]->kind == KIND_SBATCH && run->files[i]->shell == (pass == 1))
 				scripts[n++] = run->files[i];
+	for (size_t i = 0; i < n; i++)
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+	struct shellcheck_groups checking = start_shellcheck(run, scripts, n);
+	for (size_t i = 0; i < n; i++)
+		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	const struct cluster **paired = xcalloc(n ? n : 1, sizeof *paired);
 	for (size_t i = 0; i < n; i++) {
 		bool by_name;
@@ -423,7 +452,7 @@ void lint_run_finish(struct lint_run *run)
 	}
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
-	run_shellcheck(run, scripts, n);
+	finish_shellcheck(run, &checking);
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	drop_tag_findings(run, scripts, n, first);

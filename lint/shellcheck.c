@@ -199,42 +199,80 @@ static int collect(const struct batch *b, const struct proc *procs, size_t nb,
 	return failure;
 }
 
-bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellcheck_setup *how,
-		    struct diag_list *diags, struct trouble *trouble, size_t *unfinished)
+/* A run under way: its scripts and their files, the batches and the
+ * processes checking them. */
+struct shellcheck_batches {
+	struct source **scripts;
+	size_t n, nb;
+	enum shellcheck_mode mode;
+	char dir[sizeof "/tmp/trainforge-sc.XXXXXX"];
+	char **paths;
+	bool written;
+	struct batch *b;
+	struct proc *procs;
+	struct proc_pool *pool;
+};
+
+struct shellcheck_batches *shellcheck_start(struct source *const *scripts, size_t n,
+					    const struct shellcheck_setup *how)
 {
-	*unfinished = 0;
 	if (how->mode == SHELLCHECK_OFF || n == 0)
-		return true;
-	char dir[] = "/tmp/trainforge-sc.XXXXXX";
-	char **paths = xcalloc(n, sizeof *paths);
-	bool written = write_scripts(dir, scripts, n, paths);
+		return NULL;
+	struct shellcheck_batches *r = xcalloc(1, sizeof *r);
+	r->scripts = xcalloc(n, sizeof *r->scripts);
+	memcpy(r->scripts, scripts, n * sizeof *scripts);
+	r->n = n;
+	r->mode = how->mode;
+	memcpy(r->dir, "/tmp/trainforge-sc.XXXXXX", sizeof r->dir);
+	r->paths = xcalloc(n, sizeof *r->paths);
+	r->written = write_scripts(r->dir, scripts, n, r->paths);
 	unsigned jobs = how->jobs ? how->jobs : proc_cores();
 	size_t nb = n < jobs ? n : jobs, least = (n + SHELLCHECK_MAX_FILES - 1) / SHELLCHECK_MAX_FILES;
 	if (nb < least) /* more batches than jobs: proc_run runs jobs at a time */
 		nb = least;
-	struct batch *b = plan(scripts, n, nb);
-	struct proc *procs = xcalloc(nb, sizeof *procs);
+	r->nb = nb;
+	r->b = plan(scripts, n, nb);
+	r->procs = xcalloc(nb, sizeof *r->procs);
 	for (size_t k = 0; k < nb; k++) {
-		b[k].argv = batch_argv(&b[k], how->program, paths);
-		procs[k].argv = b[k].argv;
-		procs[k].timeout = shellcheck_bound(how->timeout, b[k].bytes);
+		r->b[k].argv = batch_argv(&r->b[k], how->program, r->paths);
+		r->procs[k].argv = r->b[k].argv;
+		r->procs[k].timeout = shellcheck_bound(how->timeout, r->b[k].bytes);
 	}
+	if (r->written)
+		r->pool = proc_start(r->procs, nb, jobs);
+	return r;
+}
+
+bool shellcheck_finish(struct shellcheck_batches *r, struct diag_list *diags,
+		       struct trouble *trouble, size_t *unfinished)
+{
+	*unfinished = 0;
+	if (!r)
+		return true;
 	int failure = -1;
-	if (written) {
-		proc_run(procs, nb, jobs);
-		failure = collect(b, procs, nb, scripts, n, dir, diags, unfinished);
+	if (r->written) {
+		proc_wait(r->pool);
+		failure = collect(r->b, r->procs, r->nb, r->scripts, r->n, r->dir, diags, unfinished);
 	}
-	if (failure && how->mode == SHELLCHECK_AUTO)
+	if (failure && r->mode == SHELLCHECK_AUTO)
 		trouble_add(trouble, "trainforge: shellcheck %s; batch scripts got trainforge's checks only (--shellcheck off silences this)",
 			failure == ENOENT ? "is not installed" : failure > 0 ? "could not be started" : "did not run");
-	for (size_t k = 0; k < nb; k++) {
-		buf_free(&procs[k].out);
-		free(b[k].argv);
-		free(b[k].ix);
+	for (size_t k = 0; k < r->nb; k++) {
+		buf_free(&r->procs[k].out);
+		free(r->b[k].argv);
+		free(r->b[k].ix);
 	}
-	remove_scripts(dir, n, paths);
-	free(paths);
-	free(procs);
-	free(b);
+	remove_scripts(r->dir, r->n, r->paths);
+	free(r->paths);
+	free(r->procs);
+	free(r->b);
+	free(r->scripts);
+	free(r);
 	return !failure;
+}
+
+bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellcheck_setup *how,
+		    struct diag_list *diags, struct trouble *trouble, size_t *unfinished)
+{
+	return shellcheck_finish(shellcheck_start(scripts, n, how), diags, trouble, unfinished);
 }

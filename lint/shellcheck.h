@@ -51,5 +51,15 @@ double shellcheck_bound(double timeout, size_t bytes);
  * *unfinished (which the caller may turn into trouble). */
 bool shellcheck_run(struct source *const *scripts, size_t n, const struct shellcheck_setup *how,
 		    struct diag_list *diags, struct trouble *trouble, size_t *unfinished);
+/* shellcheck_run in two halves, so that a run's own checks of the
+ * scripts go on while shellcheck reads them: shellcheck_start writes the
+ * scripts' texts as they are now and starts the batches (NULL when there
+ * is nothing to run); shellcheck_finish waits for them, adds what they
+ * found and frees the run. The sources must stay until then. */
+struct shellcheck_batches;
+struct shellcheck_batches *shellcheck_start(struct source *const *scripts, size_t n,
+					    const struct shellcheck_setup *how);
+bool shellcheck_finish(struct shellcheck_batches *run, struct diag_list *diags,
+		       struct trouble *trouble, size_t *unfinished);
 
 #endif

@@ -143,6 +143,7 @@ struct sb_model {
 	VEC(size_t) line_start;
 	uint8_t *line_kind;     /* enum sb_line_kind by line (1-based) */
 	uint8_t *line_cont;
+	uint8_t *line_wide;     /* by line (1-based): bytes past ASCII? (sbm_locate) */
 	struct { size_t off; uint32_t line, col; } loc; /* locate() cache */
 	size_t lcur;            /* sbm_line_of's cursor: a line index */
 

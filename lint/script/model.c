@@ -67,11 +67,27 @@ static uint32_t line_index(const sb_model *m, size_t off)
 	return (uint32_t)lo;
 }
 
+/* Whether a line has bytes past ASCII is found when a position on it
+ * is first asked for. */
+enum { LINE_UNSEEN, LINE_ASCII, LINE_WIDE };
+
+static bool line_is_ascii(const sb_model *m, uint32_t line)
+{
+	size_t i = m->line_start.v[line - 1];
+	size_t end = line < m->line_start.len ? m->line_start.v[line] : m->len;
+	unsigned char any = 0;
+	for (; i < end; i++)
+		any |= (unsigned char)m->text[i];
+	return !(any & 0x80);
+}
+
 /* Columns count code points: every byte that is not a UTF-8
- * continuation byte starts one. Lookups mostly move a little within a
- * line (a word, the start of its command), so the last answer is kept
- * and walked from; a lookup on another line starts from that line's
- * start, found in the line index, so no lookup walks more than a line. */
+ * continuation byte starts one. On a line of ASCII, which is nearly
+ * every line of a script, that is the offset from the line's start.
+ * Elsewhere lookups mostly move a little within a line (a word, the
+ * start of its command), so the last answer is kept and walked from; a
+ * lookup on another line starts from that line's start, found in the
+ * line index, so no lookup walks more than a line. */
 void sbm_locate(sb_model *m, size_t off, uint32_t *line, uint32_t *col)
 {
 	if (off > m->len)
@@ -82,20 +98,28 @@ void sbm_locate(sb_model *m, size_t off, uint32_t *line, uint32_t *col)
 	size_t next = m->loc.line && m->loc.line < n ? m->line_start.v[m->loc.line] : SIZE_MAX;
 	if (!m->loc.line || off < ls || off >= next) {
 		uint32_t li = line_index(m, off);
-		m->loc.off = m->line_start.v[li];
+		ls = m->line_start.v[li];
+		m->loc.off = ls;
 		m->loc.line = li + 1;
 		m->loc.col = 1;
-	} else if (off < m->loc.off) {
-		for (size_t i = off; i < m->loc.off; i++)
-			if ((t[i] & 0xC0) != 0x80)
-				m->loc.col--;
-		m->loc.off = off;
 	}
 	/* A final newline ends the last line without starting one, as in
 	 * source_locate: it is counted as a column of the last line. */
-	for (size_t i = m->loc.off; i < off; i++)
-		if ((t[i] & 0xC0) != 0x80)
-			m->loc.col++;
+	if (!m->line_wide[m->loc.line])
+		m->line_wide[m->loc.line] = line_is_ascii(m, m->loc.line) ? LINE_ASCII : LINE_WIDE;
+	if (m->line_wide[m->loc.line] == LINE_ASCII) {
+		m->loc.col = (uint32_t)(off - ls + 1);
+	} else {
+		if (off < m->loc.off) {
+			for (size_t i = off; i < m->loc.off; i++)
+				if ((t[i] & 0xC0) != 0x80)
+					m->loc.col--;
+			m->loc.off = off;
+		}
+		for (size_t i = m->loc.off; i < off; i++)
+			if ((t[i] & 0xC0) != 0x80)
+				m->loc.col++;
+	}
 	m->loc.off = off;
 	*line = m->loc.line;
 	*col = m->loc.col;
@@ -202,6 +226,7 @@ static void map_lines(sb_model *m)
 			VEC_PUSH(m->line_start, i + 1);
 	m->line_kind = xcalloc(m->line_start.len + 2, 1);
 	m->line_cont = xcalloc(m->line_start.len + 2, 1);
+	m->line_wide = xcalloc(m->line_start.len + 2, 1);
 }
 
 static const char *basename_of(const char *s)
@@ -317,6 +342,7 @@ void sb_free(sb_model *m)
 	free(m->line_start.v);
 	free(m->line_kind);
 	free(m->line_cont);
+	free(m->line_wide);
 	free(m->problems.v);
 	free(m->comments.v);
 	free(m->directives.v);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -176,6 +177,20 @@ static void batches_by_bytes(void **state)
 	free(large);
 }
 
+static bool dead(int pid)
+{
+	char stat_path[64], line[256] = "";
+	snprintf(stat_path, sizeof stat_path, "/proc/%d/stat", pid);
+	FILE *f = fopen(stat_path, "r");
+	if (!f)
+		return true;
+	bool zombie = fgets(line, sizeof line, f) && strstr(line, ") Z ");
+	fclose(f);
+	return zombie;
+}
+
+/* SIGKILL is delivered at once but a process dies when it next runs,
+ * which on a busy machine can be a while: it has a second. */
 static bool gone(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -186,14 +201,12 @@ static bool gone(const char *path)
 		return false;
 	}
 	fclose(f);
-	char stat_path[64], line[256] = "";
-	snprintf(stat_path, sizeof stat_path, "/proc/%d/stat", pid);
-	f = fopen(stat_path, "r");
-	if (!f)
-		return true;
-	bool zombie = fgets(line, sizeof line, f) && strstr(line, ") Z ");
-	fclose(f);
-	return zombie;
+	for (int i = 0; i < 100; i++) {
+		if (dead(pid))
+			return true;
+		nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+	}
+	return false;
 }
 
 /* A batch that hangs costs its own scripts' findings: each gets LN2001,
