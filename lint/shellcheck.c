@@ -188,7 +188,7 @@ static int collect(const struct batch *b, const struct proc *procs, size_t nb,
 		const struct proc *p = &procs[k];
 		if (p->timed_out) {
 			for (size_t i = 0; i < b[k].n; i++)
-				ln_shellcheck_timeout(diags, scripts[b[k].ix[i]], p->timeout, b[k].n);
+				ln_shellcheck_timeout(diags, scripts[b[k].ix[i]], p->timeout);
 			*unfinished += b[k].n;
 		} else if (p->status == 0 || p->status == 1) { /* clean, or findings */
 			add_comments(p->out.p ? p->out.p : "", p->out.len, scripts, n, dir, diags);
@@ -211,6 +211,9 @@ struct shellcheck_batches {
 	struct batch *b;
 	struct proc *procs;
 	struct proc_pool *pool;
+	const char *program;
+	double timeout;
+	unsigned jobs;
 };
 
 struct shellcheck_batches *shellcheck_start(struct source *const *scripts, size_t n,
@@ -231,6 +234,9 @@ struct shellcheck_batches *shellcheck_start(struct source *const *scripts, size_
 	if (nb < least) /* more batches than jobs: proc_run runs jobs at a time */
 		nb = least;
 	r->nb = nb;
+	r->program = how->program;
+	r->timeout = how->timeout;
+	r->jobs = jobs;
 	r->b = plan(scripts, n, nb);
 	r->procs = xcalloc(nb, sizeof *r->procs);
 	for (size_t k = 0; k < nb; k++) {
@@ -243,6 +249,58 @@ struct shellcheck_batches *shellcheck_start(struct source *const *scripts, size_
 	return r;
 }
 
+/* A batch of several scripts stopped at its bound is run again a script
+ * at a time, so that LN2001 lands on the scripts shellcheck stalls on and
+ * the others get their findings (a stall costs its bound once more).
+ * Each script takes the place of its batch in r's arrays, the first in
+ * the batch's own slot, so collect reads them in the same order. */
+static void retry_alone(struct shellcheck_batches *r)
+{
+	size_t m = 0;
+	for (size_t k = 0; k < r->nb; k++)
+		m += r->procs[k].timed_out && r->b[k].n > 1 ? r->b[k].n - 1 : 0;
+	if (!m)
+		return;
+	size_t nb = r->nb + m, j = 0;
+	struct batch *b = xcalloc(nb, sizeof *b);
+	struct proc *procs = xcalloc(nb, sizeof *procs);
+	size_t n_again = 0, *again = xcalloc(nb, sizeof *again);
+	for (size_t k = 0; k < r->nb; k++) {
+		if (!(r->procs[k].timed_out && r->b[k].n > 1)) {
+			b[j] = r->b[k];
+			procs[j++] = r->procs[k];
+			continue;
+		}
+		for (size_t i = 0; i < r->b[k].n; i++, j++) {
+			size_t ix = r->b[k].ix[i];
+			b[j].ix = xcalloc(1, sizeof *b[j].ix);
+			b[j].ix[0] = ix;
+			b[j].n = 1;
+			b[j].bytes = r->scripts[ix]->len;
+			b[j].argv = batch_argv(&b[j], r->program, r->paths);
+			procs[j].argv = b[j].argv;
+			procs[j].timeout = shellcheck_bound(r->timeout, b[j].bytes);
+			again[n_again++] = j;
+		}
+		buf_free(&r->procs[k].out);
+		free(r->b[k].argv);
+		free(r->b[k].ix);
+	}
+	struct proc *run = xcalloc(n_again, sizeof *run);
+	for (size_t i = 0; i < n_again; i++)
+		run[i] = procs[again[i]];
+	proc_run(run, n_again, r->jobs);
+	for (size_t i = 0; i < n_again; i++)
+		procs[again[i]] = run[i];
+	free(run);
+	free(again);
+	free(r->b);
+	free(r->procs);
+	r->b = b;
+	r->procs = procs;
+	r->nb = nb;
+}
+
 bool shellcheck_finish(struct shellcheck_batches *r, struct diag_list *diags,
 		       struct trouble *trouble, size_t *unfinished)
 {
@@ -252,6 +310,7 @@ bool shellcheck_finish(struct shellcheck_batches *r, struct diag_list *diags,
 	int failure = -1;
 	if (r->written) {
 		proc_wait(r->pool);
+		retry_alone(r);
 		failure = collect(r->b, r->procs, r->nb, r->scripts, r->n, r->dir, diags, unfinished);
 	}
 	if (failure && r->mode == SHELLCHECK_AUTO)

@@ -40,7 +40,6 @@ void ln_unused_suppression(struct diag_list *diags, struct source *src, uint32_t
 
 /* LN2001 on src: shellcheck was stopped at its bound (seconds) while it
  * checked src among batch scripts in all. */
-void ln_shellcheck_timeout(struct diag_list *diags, struct source *src, double bound,
-			   size_t batch);
+void ln_shellcheck_timeout(struct diag_list *diags, struct source *src, double bound);
 
 #endif

@@ -3,15 +3,12 @@
 #include "ln.h"
 
 /* LN2001 shellcheck-timeout */
-void ln_shellcheck_timeout(struct diag_list *diags, struct source *src, double bound,
-			   size_t batch)
+void ln_shellcheck_timeout(struct diag_list *diags, struct source *src, double bound)
 {
-	struct diag *d = batch == 1
-		? diag_add(diags, src, R_LN2001, 1, 1, 1, 1,
-			   "shellcheck did not finish on this script within %.3g s, so its findings are missing",
-			   bound)
-		: diag_add(diags, src, R_LN2001, 1, 1, 1, 1,
-			   "shellcheck did not finish within %.3g s on the %zu scripts it checked together, this one among them, so its findings for this script are missing",
-			   bound, batch);
+	/* a stalled batch of several is run again a script at a time
+	 * (lint/shellcheck.c), so the finding is always this script's own */
+	struct diag *d = diag_add(diags, src, R_LN2001, 1, 1, 1, 1,
+				  "shellcheck did not finish on this script within %.3g s, so its findings are missing",
+				  bound);
 	diag_set_help(d, "raise the bound (--shellcheck-timeout SECONDS, or shellcheck-timeout: in .trainforge.yaml), or keep shellcheck off this file (per-file-ignores: {FILE: [SC0000]})");
 }
