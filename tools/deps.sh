@@ -39,6 +39,7 @@ need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
 need_cmd curl curl # the spot watcher's tests
 need_cmd rsvg-convert librsvg2-bin # renders the plan's SVG charts in their tests
+need_cmd groff groff-base # renders docs/trainforge.1 with every warning on (tests/docs)
 for group in "$@"; do
 	case $group in
 	fuzz)

@@ -51,8 +51,8 @@ for generated in "docs man:docs/trainforge.1" "completion bash:completions/train
 		diff -u "$file" "$t/generated" | head -20
 	fi
 done
-# groff is Debian's man renderer (groff-base, which man-db needs, so it is
-# there wherever man is); -ww -z reports every warning and prints nothing.
+# groff is Debian's man renderer (groff-base, which tools/deps.sh installs);
+# -ww -z reports every warning and prints nothing.
 if have groff; then
 	groff -man -Tutf8 -ww -z docs/trainforge.1 >"$t/groff" 2>&1
 	rc=$?
