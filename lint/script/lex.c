@@ -224,29 +224,7 @@ static enum tok reserved_word(struct lexer *lx, size_t a, size_t b)
  * assignment() reads it. */
 static bool assignment_word(const char *s, size_t a, size_t b, bool compassign)
 {
-	size_t i = a;
-	if (compassign) {
-		/* inside an array only [key]=value is one */
-		if (i >= b || s[i] != '[')
-			return false;
-	} else {
-		if (i >= b || !sb_is_name_start((unsigned char)s[i]))
-			return false;
-		while (i < b && sb_is_name_char((unsigned char)s[i]))
-			i++;
-	}
-	if (i < b && s[i] == '[') {
-		unsigned d = 0;
-		for (; i < b; i++) {
-			d += s[i] == '[';
-			if (s[i] == ']' && !--d)
-				break;
-		}
-		if (i++ >= b)
-			return false;
-	}
-	if (i < b && s[i] == '+')
-		i++;
+	size_t i = lex_assignment_left(s, a, b, compassign);
 	return i < b && s[i] == '=';
 }
 

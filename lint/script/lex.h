@@ -140,6 +140,10 @@ size_t lex_heredocs_now(struct lexer *lx);
 size_t lex_after_newline(struct lexer *lx, size_t q);
 /* Where an assignment may stand (bash's assignment_acceptable). */
 bool lex_assign_ok(const struct lexer *lx);
+/* Where the left side of an assignment that starts at a ends: after
+ * NAME, NAME[...] (or, in an array, [...]) and a + if any; SIZE_MAX when
+ * [a, b) does not start with one. */
+size_t lex_assignment_left(const char *s, size_t a, size_t b, bool compassign);
 /* Entering and leaving a nested construct; false (with a problem) past
  * the depth limit. */
 bool lex_enter(struct lexer *lx, size_t off);

@@ -253,18 +253,16 @@ SB_COLD static size_t compound_assignment(struct lexer *lx, size_t word, size_t 
 	return ok ? lx->pos : SIZE_MAX;
 }
 
-/* Is [a, b) a name, NAME[...] or either followed by +: the left side
- * of an assignment? */
-static bool assignment_left(const char *s, size_t a, size_t b, bool compassign)
+size_t lex_assignment_left(const char *s, size_t a, size_t b, bool compassign)
 {
 	size_t i = a;
 	if (compassign) {
 		/* inside an array only [key]=value is one */
 		if (i >= b || s[i] != '[')
-			return false;
+			return SIZE_MAX;
 	} else {
 		if (i >= b || !sb_is_name_start((unsigned char)s[i]))
-			return false;
+			return SIZE_MAX;
 		while (i < b && sb_is_name_char((unsigned char)s[i]))
 			i++;
 	}
@@ -276,12 +274,19 @@ static bool assignment_left(const char *s, size_t a, size_t b, bool compassign)
 				break;
 		}
 		if (i >= b)
-			return false;
+			return SIZE_MAX;
 		i++;
 	}
 	if (i < b && s[i] == '+')
 		i++;
-	return i == b;
+	return i;
+}
+
+/* Is [a, b) a name, NAME[...] or either followed by +: the left side
+ * of an assignment? */
+static bool assignment_left(const char *s, size_t a, size_t b, bool compassign)
+{
+	return lex_assignment_left(s, a, b, compassign) == b;
 }
 
 static bool all_name(const char *s, size_t a, size_t b)
