@@ -22,20 +22,15 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-src = os.path.join(here, "..", "..", "..", "shared", "vendor", "aws-parallelcluster-3.11", "cli", "src")
-if not os.path.isdir(src):
-    print("RESULT skip update/configpatch: ../shared/vendor/aws-parallelcluster-3.11 is absent")
-    sys.exit(0)
-sys.path.insert(0, src)
-os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vendor import use_vendored, skip_unimportable  # noqa: E402
+
+use_vendored("update/configpatch")
 try:
     from pcluster.config.config_patch import ConfigPatch
     from pcluster.utils import yaml_load
 except ImportError as err:
-    print("RESULT skip update/configpatch: cannot import ParallelCluster (%s)" % err)
-    sys.exit(0)
+    skip_unimportable("update/configpatch", err)
 
 BLOCKING = {"PC5001", "PC5002", "PC5005", "PC5006"}
 FINDINGS = BLOCKING | {"PC5003", "PC5004", "PC5007"}

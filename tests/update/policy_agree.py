@@ -13,21 +13,15 @@ import re
 import sys
 
 sys.dont_write_bytecode = True
-here = os.path.dirname(os.path.abspath(__file__))
-src = os.path.join(here, "..", "..", "..", "shared", "vendor", "aws-parallelcluster-3.11", "cli", "src")
-if not os.path.isdir(src):
-    print("RESULT skip update/policy-agree: ../shared/vendor/aws-parallelcluster-3.11 is absent")
-    sys.exit(0)
-sys.path.insert(0, src)
-os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-os.environ["AWS_EC2_METADATA_DISABLED"] = "true"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from vendor import use_vendored, skip_unimportable  # noqa: E402
+
+use_vendored("update/policy-agree")
 try:
     from pcluster.config.update_policy import UpdatePolicy
     from pcluster.schemas.cluster_schema import ClusterSchema
 except ImportError as err:
-    print("RESULT skip update/policy-agree: cannot import ParallelCluster (%s; tools/deps.sh installs "
-          "python3-marshmallow, python3-yaml and python3-boto3)" % err)
-    sys.exit(0)
+    skip_unimportable("update/policy-agree", err)
 
 
 def walk(schema, prefix, out, depth=0):
