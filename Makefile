@@ -196,7 +196,7 @@ bench: deps
 install: trainforge
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
-	install -m 755 trainforge $(DESTDIR)$(PREFIX)/bin/trainforge
+	install -m 755 $(BUILD)/trainforge $(DESTDIR)$(PREFIX)/bin/trainforge
 	install -m 644 docs/trainforge.1 $(DESTDIR)$(PREFIX)/share/man/man1/trainforge.1
 	install -m 644 completions/trainforge.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/trainforge
