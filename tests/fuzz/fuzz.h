@@ -22,9 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 		}                                                         \
 	} while (0)
 
-/* TF_FUZZ_SKIP=PC1001,heredoc-span names known findings (rule IDs of
- * the gen target, tags of the contract checks that accept one) to look
- * past in a long run; `make fuzz` sets nothing. */
+/* TF_FUZZ_SKIP=span-offsets,heredoc-span names known findings (tags of
+ * the contract checks that accept one) to look past in a long run;
+ * `make fuzz` sets nothing. */
 static inline int fuzz_skip(const char *tag)
 {
 	static const char *skip;

@@ -21,6 +21,9 @@ BUILD        ?= build/rel
 CORE_SRC     ?= $(wildcard core/*.c core/*/*.c)
 LINT_SRC     ?= $(wildcard lint/*.c lint/*/*.c lint/rules/*/*.c)
 GEN_SRC      ?= $(wildcard gen/*.c)
+# Where lint and gen meet (what gen checks in the files it would write);
+# the rest of cli/ is the command line itself.
+CLI_LIB_SRC  := cli/jobspec.c
 INC_ALL      ?= -Icore -Icore/yaml -Icore/report -Icore/facts -Ilint -Ilint/settings -Ilint/script \
                 -Ilint/slurm -Ilint/cluster -Ilint/rules/pc -Ilint/rules/sb -Ilint/rules/ln -Igen
 
@@ -28,7 +31,7 @@ FUZZ_PKGS    := yaml-0.1 libcyaml libpcre2-8
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -Wall -Wextra $(FUZZ_SAN) \
                 -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -DTF_VERSION='"fuzz"' \
-                $(INC_ALL) \
+                $(INC_ALL) -Icli \
                 $(shell pkg-config --cflags $(FUZZ_PKGS) 2>/dev/null)
 FUZZ_LIBS    := $(shell pkg-config --libs $(FUZZ_PKGS) 2>/dev/null)
 
@@ -38,9 +41,9 @@ FUZZ_ALL     := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_BINS    := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 
-FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC)) \
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC) $(CLI_LIB_SRC)) \
                 $(FUZZ_DIR)/obj/catalog_data.o $(FUZZ_DIR)/obj/assets.o
-FUZZ_HDRS    := $(wildcard core/*.h core/*/*.h core/*/*.def lint/*.h lint/*/*.h lint/rules/*/*.h gen/*.h)
+FUZZ_HDRS    := $(wildcard core/*.h core/*/*.h core/*/*.def lint/*.h lint/*/*.h lint/rules/*/*.h gen/*.h cli/jobspec.h)
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-deps fuzz-force
 .SECONDARY: $(FUZZ_LIB_OBJ) $(patsubst %,$(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o,$(FUZZ_ALL))

@@ -21,7 +21,7 @@ static const char *const specs[] = {
 	" layers: 96, hidden_size: 12288, attention_heads: 96, query_groups: 8, seq_length: 4096}\n"
 	"batch: {micro: 1, global: 1024}\ntraining: {zero_stage: 1, recompute: full}\n"
 	"entry: {script: /fsx/train.py}\ncluster: {region: us-east-2, subnet: subnet-0fedcba9876543210, ssh_key: k}\n"
-	"storage: {type: fsx-lustre, mount: /fsx, size_gib: 9600}\n",
+	"storage: {type: fsx-lustre, mount: /fsx, size_gib: 9600}\nsoftware: {neuron: \"2.29.0\"}\n",
 	"trainforge: 1\nname: p5-mixed\ninstance: p5.48xlarge\nframework: megatron\nparallel: {tensor: 8}\n"
 	"model: {parameters: 70e9, tokens: 1e12, layers: 80, hidden_size: 8192, attention_heads: 64, seq_length: 4096}\n"
 	"batch: {micro: 1, global: 64}\nentry: {script: /fsx/train.py}\n"
