@@ -87,9 +87,11 @@ void buf_reset(struct buf *b)
 		b->p[0] = '\0';
 }
 
+/* The string is kept (a finding's message lives as long as the run), so
+ * it gives back what growing left over. */
 char *buf_detach(struct buf *b)
 {
-	char *p = b->p ? b->p : xstrdup("");
+	char *p = b->p ? xrealloc(b->p, b->len + 1) : xstrdup("");
 	b->p = NULL;
 	b->len = b->cap = 0;
 	return p;

@@ -1,5 +1,7 @@
 #include "envvars.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "text.h"
@@ -184,6 +186,34 @@ bool env_read_by_workers(const char *name)
 	return env_known(name);
 }
 
+/* Whether name can be within limit edits of a name that starts with
+ * prefix: some start of name (as long as the prefix, give or take the
+ * limit) is within limit edits of the prefix. Most names a script sets
+ * (MASTER_ADDR, its own) start like no family, whose names then need no
+ * distance each. */
+static bool may_start_with(const char *name, size_t len, const char *prefix, size_t limit)
+{
+	size_t pl = strlen(prefix), window = pl + limit < len ? pl + limit : len;
+	/* first the cheap bound: each character of the prefix the window
+	 * lacks (counted as a multiset) costs an edit of its own */
+	bool used[16] = { false };
+	size_t missing = 0;
+	for (size_t i = 0; i < pl && window <= sizeof used; i++) {
+		size_t j = 0;
+		while (j < window && (used[j] || tolower((unsigned char)name[j]) !=
+						       tolower((unsigned char)prefix[i])))
+			j++;
+		if (j < window)
+			used[j] = true;
+		else if (++missing > limit)
+			return false;
+	}
+	for (size_t j = pl > limit ? pl - limit : 0; j <= pl + limit && j <= len; j++)
+		if (text_edit_distance(name, j, prefix, pl, limit) <= limit)
+			return true;
+	return false;
+}
+
 const char *env_near(const char *name)
 {
 	size_t len = strlen(name);
@@ -193,7 +223,9 @@ const char *env_near(const char *name)
 	const char *near = NULL;
 	size_t best = limit + 1;
 	bool tie = false;
-	for (int f = 0; f < ENV__COUNT; f++)
+	for (int f = 0; f < ENV__COUNT; f++) {
+		if (!may_start_with(name, len, families[f].prefix, limit))
+			continue;
 		for (size_t i = 0; i < families[f].n; i++) {
 			const char *k = families[f].names[i];
 			size_t d = text_edit_distance(name, len, k, strlen(k), limit);
@@ -208,5 +240,6 @@ const char *env_near(const char *name)
 				tie = true;
 			}
 		}
+	}
 	return tie ? NULL : near;
 }

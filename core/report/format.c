@@ -160,8 +160,21 @@ void format_run_properties(struct buf *b, const struct format_run *run)
 	buf_putc(b, ']');
 }
 
+/* Thousands of findings on a large file are megabytes of text: what is
+ * formatted goes out in pieces of this size rather than all at once. */
+#define FLUSH_AT (64u * 1024)
+
+static void flush_some(struct buf *b, FILE *out)
+{
+	if (b->len < FLUSH_AT)
+		return;
+	fwrite(b->p, 1, b->len, out);
+	b->len = 0;
+	b->p[0] = '\0';
+}
+
 /* The formats that are a sequence of lines, one or more per finding. */
-static void write_lines(struct buf *b, enum format fmt,
+static void write_lines(struct buf *b, FILE *out, enum format fmt,
 			const struct diag_list *list, bool color, const struct format_run *run)
 {
 	if (fmt == FMT_JSON) {
@@ -176,6 +189,7 @@ static void write_lines(struct buf *b, enum format fmt,
 	}
 	for (size_t i = 0; i < list->len; i++) {
 		const struct diag *d = &list->v[i];
+		flush_some(b, out);
 		switch (fmt) {
 		case FMT_CONCISE:
 			concise_line(b, d, false);
@@ -222,7 +236,7 @@ void format_write_run(FILE *out, enum format fmt, const struct diag_list *list,
 		format_checkstyle(&b, list);
 		break;
 	default:
-		write_lines(&b, fmt, list, color, run);
+		write_lines(&b, out, fmt, list, color, run);
 		break;
 	}
 	if (b.len)

@@ -483,7 +483,7 @@ static bool flag_is(const struct sb_flag *f, const struct flag_query *q)
 	if (q->letter)
 		return f->written[0] == '-' && f->written[1] == q->letter && f->written[2] == '\0';
 	if (f->name[0] != '-') /* a normalized name normalizes to itself */
-		return strcmp(q->norm, f->name) == 0;
+		return q->norm[0] == f->name[0] && strcmp(q->norm, f->name) == 0;
 	/* "--_x" is named "-x", which normalizes on to "x": the query went
 	 * that far, so the name goes as far too */
 	char norm[sizeof q->norm];

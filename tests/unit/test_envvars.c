@@ -6,12 +6,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
 #include "envvars.h"
 #include "megatron_args.h"
 #include "nvlink.h"
+#include "text.h"
 
 /* Each table is sorted and every name starts with its family's prefix:
  * env_known's binary search relies on the first, env_family_of on the
@@ -48,6 +52,81 @@ static void near_misses(void **state)
 	assert_null(env_near("FI_X"));
 	/* two known names as near: no guess */
 	assert_null(env_near("NCCL_IB_SC")); /* NCCL_IB_SL and NCCL_IB_TC */
+}
+
+/* env_near skips a family whose prefix no start of the name is near;
+ * the skip must never change the answer. The plain search, over every
+ * name of every family, is compared with it on names one and two edits
+ * from known names (the prefix edited too) and on names far from all. */
+static const char *near_by_every_name(const char *name)
+{
+	size_t len = strlen(name);
+	if (len < 6 || env_known(name))
+		return NULL;
+	size_t limit = len >= 12 ? 2 : 1, best = limit + 1;
+	const char *near = NULL;
+	bool tie = false;
+	for (int f = 0; f < ENV__COUNT; f++)
+		for (size_t i = 0; i < env_family(f)->n; i++) {
+			const char *k = env_family(f)->names[i];
+			size_t d = text_edit_distance(name, len, k, strlen(k), limit);
+			d = d ? d : 1;
+			if (d < best)
+				best = d, near = k, tie = false;
+			else if (d == best)
+				tie = true;
+		}
+	return tie ? NULL : near;
+}
+
+static void edit_once(char *s, unsigned r)
+{
+	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789";
+	size_t len = strlen(s), at = (r >> 2) % (len + 1);
+	char c = alphabet[(r >> 12) % (sizeof alphabet - 1)];
+	switch (r & 3) {
+	case 0: /* substitute */
+		if (at < len)
+			s[at] = c;
+		break;
+	case 1: /* delete */
+		if (at < len)
+			memmove(s + at, s + at + 1, len - at);
+		break;
+	default: /* insert */
+		memmove(s + at + 1, s + at, len - at + 1);
+		s[at] = c;
+		break;
+	}
+}
+
+static void near_misses_match_plain_search(void **state)
+{
+	(void)state;
+	srand(7);
+	size_t compared = 0, found = 0;
+	for (int f = 0; f < ENV__COUNT; f++)
+		for (size_t i = 0; i < env_family(f)->n; i++)
+			for (int trial = 0; trial < 6; trial++) {
+				char name[128];
+				snprintf(name, sizeof name, "%s", env_family(f)->names[i]);
+				for (int e = 0; e <= trial % 2; e++)
+					edit_once(name, (unsigned)rand());
+				const char *want = near_by_every_name(name), *got = env_near(name);
+				if (!want != !got || (want && strcmp(want, got)))
+					fail_msg("%s: env_near says %s, every name says %s", name,
+						 got ? got : "none", want ? want : "none");
+				compared++;
+				found += want != NULL;
+			}
+	static const char *const far[] = { "MASTER_ADDR", "RUN_DIR", "CHECKPOINT_DIR", "RDZV_ENDPOINT",
+					   "GPUS_PER_NODE", "NCCLDEBUG", "NCLL_DEBUG", "XFI_PROVIDER" };
+	for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
+		const char *want = near_by_every_name(far[i]), *got = env_near(far[i]);
+		assert_true(!want == !got && (!want || !strcmp(want, got)));
+	}
+	/* the comparison is not empty: most edited names still have a guess */
+	assert_true(found > compared / 2);
 }
 
 static void read_by_workers(void **state)
@@ -95,6 +174,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tables_sorted_and_prefixed),
 		cmocka_unit_test(near_misses),
+		cmocka_unit_test(near_misses_match_plain_search),
 		cmocka_unit_test(read_by_workers),
 		cmocka_unit_test(nvlink),
 		cmocka_unit_test(megatron_table),
