@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "yamldoc.h"
 #include "xalloc.h"
 
 struct diag *diag_add(struct diag_list *list, struct source *src,
@@ -85,6 +86,24 @@ void diag_set_alt_fix_bytes(struct diag *d, size_t start, size_t end, const char
 	d->alt->end = end;
 	source_locate(d->src, start, &d->alt->line, &d->alt->col);
 	source_locate(d->src, end, &d->alt->end_line, &d->alt->end_col);
+}
+
+void diag_set_path(struct diag *d, const struct yamldoc *doc, uint32_t node)
+{
+	free(d->yaml_path);
+	d->yaml_path = NULL;
+	d->path_doc = doc;
+	d->path_node = node;
+}
+
+void diag_write_path(const struct diag *d, struct buf *out)
+{
+	if (d->yaml_path)
+		buf_puts(out, d->yaml_path);
+	else if (d->path_doc)
+		yd_path_json(d->path_doc, d->path_node, out);
+	else
+		buf_puts(out, "null");
 }
 
 static void diag_fini(struct diag *d)

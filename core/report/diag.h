@@ -32,7 +32,9 @@ struct diag {
 	uint32_t fix_line, fix_col; /* range unless set apart, and where they */
 	uint32_t fix_end_line, fix_end_col; /* are as the user counts */
 	bool fix_safe;              /* the fix cannot change what the file does */
-	char *yaml_path;            /* optional JSON array of path segments */
+	char *yaml_path;            /* optional JSON array of path segments; else */
+	const struct yamldoc *path_doc; /* the node whose path it is, written */
+	uint32_t path_node;         /* when a format asks (diag_set_path) */
 	int ext_code;               /* a shellcheck code (rule R_SC0000), else 0 */
 	struct diag_alt *alt;       /* optional: an unsafe fix beside a safe one */
 };
@@ -41,6 +43,16 @@ struct diag_list {
 	struct diag *v;
 	size_t len, cap;
 };
+
+/* The finding's YAML path is node's in doc, written only when a format
+ * asks for it (JSON): text output of a file with thousands of findings
+ * needs neither the paths nor the index that finds them. doc must
+ * outlive the finding's formatting; a lint run frees its findings before
+ * its documents. */
+void diag_set_path(struct diag *d, const struct yamldoc *doc, uint32_t node);
+/* Writes the path as a JSON array, or null when the finding has none. */
+struct buf;
+void diag_write_path(const struct diag *d, struct buf *out);
 
 /* Appends a diagnostic at the rule's default level and returns it so the
  * caller can add help, fix or path; the list owns its strings. The

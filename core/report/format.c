@@ -113,7 +113,9 @@ static void json_diag(struct buf *b, const struct diag *d)
 	format_json_str(b, d->msg);
 	buf_printf(b, ",\"line\":%u,\"column\":%u,\"endLine\":%u,\"endColumn\":%u",
 		   d->line, d->col, d->end_line, d->end_col);
-	buf_printf(b, ",\"yamlPath\":%s,\"help\":", d->yaml_path ? d->yaml_path : "null");
+	buf_puts(b, ",\"yamlPath\":");
+	diag_write_path(d, b);
+	buf_puts(b, ",\"help\":");
 	format_json_str(b, d->help);
 	buf_puts(b, ",\"fix\":");
 	if (d->fix) {

@@ -1,6 +1,9 @@
 """Writes a config-shaped YAML file of at least N bytes: many queues with
 compute resources, tags and custom Slurm settings. It need not be a valid
-cluster; it exercises the parser, the tree and the schema walk."""
+cluster; it exercises the parser, the tree and the schema walk. Its queues
+are as a multi-node training queue should be (JobExclusiveAllocation):
+the bench measures the findings a file has apart, with a copy that leaves
+the key out (a PC2220 on every queue)."""
 import sys
 
 target = int(sys.argv[2]) if len(sys.argv) > 2 else 5 * 1024 * 1024
@@ -20,6 +23,7 @@ size, i = 0, 0
 while size < target:
     block = f"""    - Name: q{i}
       CapacityType: ONDEMAND
+      JobExclusiveAllocation: true
       ComputeResources:
         - Name: cr{i}
           InstanceType: p5.48xlarge

@@ -105,13 +105,18 @@ static void lint_one(struct lint_run *run, struct lint_options *opt, const char 
 	free(text);
 }
 
-/* ["A","B",0,"C"] -> A.B[0].C */
-static void dotted(const char *json, char *out, size_t cap)
+/* The finding's path ["A","B",0,"C"] as A.B[0].C */
+static void dotted(const struct diag *d, char *out, size_t cap)
 {
 	size_t o = 0;
 	out[0] = '\0';
-	if (!json || json[0] != '[')
+	struct buf path = BUF_INIT;
+	diag_write_path(d, &path);
+	const char *json = path.p;
+	if (!json || json[0] != '[') {
+		buf_free(&path);
 		return;
+	}
 	for (const char *p = json + 1; *p && *p != ']' && o + 2 < cap;) {
 		if (*p == ',') {
 			p++;
@@ -129,6 +134,7 @@ static void dotted(const char *json, char *out, size_t cap)
 		}
 	}
 	out[o] = '\0';
+	buf_free(&path);
 }
 
 /* The where: line as an fnmatch pattern: [i] literal, [anything else] and
@@ -267,7 +273,7 @@ static void invalid_configs_fail_at_the_named_path(void **state)
 		for (size_t j = 0; j < run.diags.len && !found; j++) {
 			const struct diag *d = &run.diags.v[j];
 			char path[1024];
-			dotted(d->yaml_path, path, sizeof path);
+			dotted(d, path, sizeof path);
 			found = d->sev == SEV_ERROR && (root == 1 || (root == 0 && path_matches(pat, path)));
 		}
 		if (found) {
@@ -276,7 +282,7 @@ static void invalid_configs_fail_at_the_named_path(void **state)
 			printf("  no error at %s in %s; found:\n", pat, files[i]);
 			for (size_t j = 0; j < run.diags.len; j++) {
 				char path[1024];
-				dotted(run.diags.v[j].yaml_path, path, sizeof path);
+				dotted(&run.diags.v[j], path, sizeof path);
 				printf("    %s %s [%s]\n", path, run.diags.v[j].msg,
 				       rule_table[run.diags.v[j].rule].id);
 			}

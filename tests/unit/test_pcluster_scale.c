@@ -47,6 +47,17 @@ static void lint(struct linted *l, struct buf *text)
 	const struct pc_reading how = { &l->tmpl, NULL };
 	const struct pc_settings set = { &t, -1, &how };
 	pcluster_lint_with(l->src, l->doc, &set, &l->diags);
+	/* every path, as JSON output writes them: thousands of findings in
+	 * one list build the path index once, not a search each */
+	for (size_t i = 0; i < l->diags.len; i++) {
+		struct buf path = BUF_INIT;
+		diag_write_path(&l->diags.v[i], &path);
+		if (l->diags.v[i].path_doc) {
+			free(l->diags.v[i].yaml_path);
+			l->diags.v[i].yaml_path = buf_detach(&path);
+		}
+		buf_free(&path);
+	}
 	l->secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	diag_list_sort(&l->diags);
 }

@@ -25,9 +25,7 @@ struct diag *pc_report(const struct pc *pc, enum rule_id rule, yd_node at,
 	struct diag *d = diag_add(pc->diags, pc->cl->src, rule, s.line, s.col,
 				  s.end_line, s.end_col, "%s", msg.p);
 	buf_free(&msg);
-	struct buf path = BUF_INIT;
-	yd_path_json(pc->cl->doc, at, &path);
-	d->yaml_path = buf_detach(&path);
+	diag_set_path(d, pc->cl->doc, at);
 	return d;
 }
 

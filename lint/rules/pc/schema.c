@@ -64,12 +64,8 @@ static void report(const struct pc *pc, struct schema_errors *errs, const char *
 		 * value as the loader converts it one that does not */
 		if (e->suggest && rule_fixability(d->rule) != FIX_NONE)
 			diag_set_fix(d, e->suggest);
-		if (e->node != e->pos) {
-			struct buf path = BUF_INIT;
-			yd_path_json(pc->cl->doc, e->node, &path);
-			free(d->yaml_path);
-			d->yaml_path = buf_detach(&path);
-		}
+		if (e->node != e->pos)
+			diag_set_path(d, pc->cl->doc, e->node);
 	}
 }
 

@@ -323,11 +323,8 @@ static void lookalike_report(const struct pc *pc, enum rule_id rule, const struc
 	ascii_fix(pc, d, g);
 	if (alt)
 		diag_set_alt_fix_bytes(d, alt_start, alt_end, alt);
-	if (g->node) {
-		struct buf path = BUF_INIT;
-		yd_path_json(doc, g->node, &path);
-		d->yaml_path = buf_detach(&path);
-	}
+	if (g->node)
+		diag_set_path(d, doc, g->node);
 	free(effect_msg);
 	free(effect_help);
 	free(alt);
