@@ -31,6 +31,17 @@ static bool jit_wanted(void)
 	return !(v && *v && *v != '0');
 }
 
+static struct regex *wrap(pcre2_code *c)
+{
+	if (!shared_match && !(shared_match = pcre2_match_data_create(1, NULL)))
+		xalloc_die();
+	struct regex *re = xmalloc(sizeof *re);
+	re->code = c;
+	re->uses = 0;
+	live++;
+	return re;
+}
+
 struct regex *regex_new(const char *pattern, size_t len, char *err, size_t errcap)
 {
 	int code;
@@ -43,13 +54,35 @@ struct regex *regex_new(const char *pattern, size_t len, char *err, size_t errca
 		snprintf(err, errcap, "%s at offset %zu", (char *)msg, (size_t)where);
 		return NULL;
 	}
-	if (!shared_match && !(shared_match = pcre2_match_data_create(1, NULL)))
-		xalloc_die();
-	struct regex *re = xmalloc(sizeof *re);
-	re->code = c;
-	re->uses = 0;
-	live++;
-	return re;
+	return wrap(c);
+}
+
+unsigned char *regex_encode(const struct regex *re, size_t *len)
+{
+	const pcre2_code *codes[1] = { re->code };
+	uint8_t *bytes;
+	PCRE2_SIZE size;
+	if (pcre2_serialize_encode(codes, 1, &bytes, &size, NULL) != 1)
+		return NULL;
+	*len = size;
+	return bytes;
+}
+
+void regex_bytes_free(unsigned char *bytes)
+{
+	pcre2_serialize_free(bytes);
+}
+
+struct regex *regex_decode(const unsigned char *bytes, size_t len)
+{
+	/* the header says how many codes follow and for which PCRE2 build;
+	 * decode checks the build, the length is checked here */
+	if (len < 16 || pcre2_serialize_get_number_of_codes(bytes) != 1)
+		return NULL;
+	pcre2_code *c;
+	if (pcre2_serialize_decode(&c, 1, bytes, NULL) != 1)
+		return NULL;
+	return wrap(c);
 }
 
 bool regex_match(struct regex *re, const char *s, size_t len)

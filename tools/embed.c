@@ -2,9 +2,10 @@
  * its text; YAML and JSON files also as a parsed yamldoc image (its node
  * cells as the reader uses them, and their spans), so that lint reads
  * them without parsing; JSON Schemas (*.schema.json) also as the table of
- * their compiled schema objects, so that a run compiles nothing: a
- * pattern is compiled when a value first reaches it (schema.c), and is
- * checked here to compile at all. Usage: embed FILE... > assets.c */
+ * their compiled schema objects and patterns, so that a run compiles
+ * nothing: a pattern is read back from PCRE2's encoding when a value
+ * first reaches it (schema.c), and one that does not compile fails the
+ * build. Usage: embed FILE... > assets.c */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,17 @@ static void put_compiled(const struct compiled *c)
 	printf("}},\n");
 }
 
+struct code {
+	yd_node node;
+	size_t len;
+};
+
+static int code_cmp(const void *pa, const void *pb)
+{
+	const struct code *a = pa, *b = pb;
+	return (a->node > b->node) - (a->node < b->node);
+}
+
 /* Compiles every schema object of doc (a mapping, or true and false) and
  * writes the table: numbers only (indices and offsets into the image's
  * text), so the loader has nothing to relocate. A pattern that does not
@@ -123,6 +135,8 @@ static int put_schema(int ix, const char *path, const yamldoc *doc)
 	uint32_t *index = calloc(n, sizeof *index);
 	struct sch_lists lists = { 0 };
 	int bad = 0;
+	struct code *codes = calloc(n, sizeof *codes);
+	size_t n_codes = 0;
 	for (yd_node sn = 1; sn < n; sn++) {
 		bool b;
 		if (yd_kind(doc, sn) != YD_MAPPING && !(yd_kind(doc, sn) == YD_SCALAR && yd_bool(doc, sn, &b)))
@@ -139,6 +153,18 @@ static int put_schema(int ix, const char *path, const yamldoc *doc)
 			fprintf(stderr, "%s:%u:%u: the pattern does not compile: %s\n", path, s.line, s.col, err);
 			bad = 1;
 		}
+		size_t bl = 0;
+		unsigned char *bytes = re ? regex_encode(re, &bl) : NULL;
+		if (bytes) {
+			printf("static _Alignas(16) const unsigned char code_%d_%u[%zu] = {", ix,
+			       c->kw[KW_PATTERN], bl);
+			for (size_t i = 0; i < bl; i++)
+				printf("%s%u,", i % 24 ? "" : "\n", bytes[i]);
+			printf("};\n");
+			codes[n_codes].node = c->kw[KW_PATTERN];
+			codes[n_codes++].len = bl;
+		}
+		regex_bytes_free(bytes);
 		regex_free(re);
 	}
 	printf("static const struct sch_prop props_%d[] = {\n", ix);
@@ -154,8 +180,15 @@ static int put_schema(int ix, const char *path, const yamldoc *doc)
 	printf("};\nstatic const uint32_t compiled_index_%d[] = {", ix);
 	for (size_t i = 0; i < n; i++)
 		printf("%s%u,", i % 16 ? "" : "\n", index[i]);
-	printf("};\nstatic const struct sch_table table_%d = { compiled_%d, compiled_index_%d, %zu, props_%d, required_%d };\n",
-	       ix, ix, ix, n, ix, ix);
+	/* sorted by node, which schema.c searches by */
+	qsort(codes, n_codes, sizeof *codes, code_cmp);
+	printf("};\nstatic const struct sch_code codes_%d[] = {", ix);
+	for (size_t i = 0; i < n_codes; i++)
+		printf("\n{%u,code_%d_%u,%zu},", codes[i].node, ix, codes[i].node, codes[i].len);
+	printf("{0,0,0}};\n");
+	printf("static const struct sch_table table_%d = { compiled_%d, compiled_index_%d, %zu, props_%d, required_%d, codes_%d, %zu };\n",
+	       ix, ix, ix, n, ix, ix, ix, n_codes);
+	free(codes);
 	sch_lists_free(&lists);
 	free(v);
 	free(index);

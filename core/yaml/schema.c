@@ -92,8 +92,29 @@ static void re_grow(schema *s)
 	free(old);
 }
 
-/* A pattern is compiled when a value first reaches it, not when its
- * schema object is: most patterns of a schema meet no value in a run. */
+/* The pattern at node pat as the build compiled it, or NULL (a schema
+ * read at run time, or a PCRE2 other than the build's). */
+static struct regex *decoded(const schema *s, yd_node pat)
+{
+	if (!s->table)
+		return NULL;
+	size_t lo = 0, hi = s->table->n_codes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sch_code *c = &s->table->codes[mid];
+		if (c->node == pat)
+			return regex_decode(c->bytes, c->len);
+		if (c->node < pat)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A pattern is read back (or compiled, for a schema read at run time)
+ * when a value first reaches it, not when its schema object is: most
+ * patterns of a schema meet no value in a run. */
 struct regex *sch_pattern(schema *s, const struct compiled *c)
 {
 	yd_node pat = c->kw[KW_PATTERN];
@@ -111,7 +132,9 @@ struct regex *sch_pattern(schema *s, const struct compiled *c)
 	const char *p = yd_str(s->doc, pat, &len);
 	char err[256];
 	e->node = pat;
-	e->re = p ? regex_new(p, len, err, sizeof err) : NULL;
+	e->re = decoded(s, pat);
+	if (!e->re && p)
+		e->re = regex_new(p, len, err, sizeof err);
 	s->re_len++;
 	return e->re;
 }

@@ -85,15 +85,24 @@ yd_node sch_property_in(const struct sch_prop *props, const char *text, const st
 /* The name of c's i-th required key. */
 const char *sch_required(const schema *s, const struct compiled *c, size_t i);
 
+/* A pattern compiled at build time, as PCRE2 encodes it (regex_encode). */
+struct sch_code {
+	yd_node node; /* the pattern's node */
+	const unsigned char *bytes;
+	uint32_t len;
+};
+
 /* The compiled objects of a schema document, made at build time: index
  * gives each node's entry in v (0, an empty object, for the nodes that
- * are none). */
+ * are none); codes its patterns, sorted by node. */
 struct sch_table {
 	const struct compiled *v;
 	const uint32_t *index;
 	uint32_t n;
 	const struct sch_prop *props;
 	const uint32_t *required;
+	const struct sch_code *codes;
+	uint32_t n_codes;
 };
 
 struct schema {

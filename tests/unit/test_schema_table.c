@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "assets.h"
+#include "regex.h"
 #include "schema_internal.h"
 
 static const char *const schemas[] = {
@@ -108,11 +109,51 @@ static void patterns_compile_on_first_use(void **state)
 	yamldoc_free(sd);
 }
 
+/* Every pattern of every schema is in its table as PCRE2 encoded it, and
+ * reads back as a pattern that says what a compile of its text says, on
+ * strings it matches and strings it does not. */
+static void patterns_read_back_as_compiled(void **state)
+{
+	(void)state;
+	static const char *const probes[] = {
+		"", "subnet-12345678", "subnet-0123456789abcdef0", "s3://bucket/key", "https://x/y",
+		"us-iso-east-1", "a", "A-Za-z", "/shared", "NONE", "p5.48xlarge", "x\n", "sg-1234",
+		"arn:aws:iam::123456789012:role/r", "ami-0123456789abcdef0", "ondemand", "64",
+	};
+	for (size_t k = 0; k < sizeof schemas / sizeof schemas[0]; k++) {
+		const struct asset *a = asset_find(schemas[k]);
+		yamldoc *doc = yamldoc_from_image(a->image);
+		size_t patterns = 0;
+		for (yd_node sn = 1; sn <= yamldoc_node_count(doc); sn++)
+			if (yd_kind(doc, sn) == YD_MAPPING)
+				patterns += a->schema->v[a->schema->index[sn]].kw[KW_PATTERN] != 0;
+		assert_int_equal(a->schema->n_codes, patterns);
+		for (uint32_t i = 0; i < a->schema->n_codes; i++) {
+			const struct sch_code *c = &a->schema->codes[i];
+			if (i)
+				assert_true(c->node > a->schema->codes[i - 1].node);
+			size_t len;
+			const char *text = yd_str(doc, c->node, &len);
+			char err[256];
+			struct regex *built = regex_decode(c->bytes, c->len), *run = regex_new(text, len, err, sizeof err);
+			assert_non_null(built);
+			assert_non_null(run);
+			for (size_t p = 0; p < sizeof probes / sizeof probes[0]; p++)
+				assert_int_equal(regex_match(built, probes[p], strlen(probes[p])),
+						 regex_match(run, probes[p], strlen(probes[p])));
+			regex_free(built);
+			regex_free(run);
+		}
+		yamldoc_free(doc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tables_match_a_compile_at_run_time),
 		cmocka_unit_test(patterns_compile_on_first_use),
+		cmocka_unit_test(patterns_read_back_as_compiled),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
