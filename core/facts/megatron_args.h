@@ -11,6 +11,7 @@
 
 struct megatron_flag {
 	const char *name;  /* "--log-interval" */
+	size_t len;        /* of name */
 	bool is_switch;    /* store_true or store_false: takes no value */
 };
 
