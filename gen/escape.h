@@ -19,7 +19,8 @@ void esc_html(struct buf *out, const char *s, size_t len);
  * non-characters. Invalid UTF-8 becomes U+FFFD, since a YAML stream
  * cannot hold it at all. */
 void esc_yaml(struct buf *out, const char *s, size_t len);
-/* One POSIX shell word: single-quoted, ' written as '\'' and "" as ''.
+/* One POSIX shell word: single-quoted, ' written as '\'' and "" as '';
+ * a value holding $ or a backquote double-quoted, with $ ` " \ escaped.
  * Nothing inside expands. NUL bytes are dropped: no shell word can
  * hold one (the shell drops them too). */
 void esc_shell(struct buf *out, const char *s, size_t len);
