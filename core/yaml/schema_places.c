@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "schema_internal.h"
 #include "xalloc.h"
 
@@ -35,7 +34,21 @@ static void place_add(struct schema_places *p, size_t *cap, yd_node sn, char *pa
 	p->v[p->len++] = (struct schema_place){ sn, path, item };
 }
 
-/* Breadth first, so that a schema's place is the shortest path to it. */
+/* A path and one more step: ".name" (none at the root) or "[]". */
+static char *path_step(const char *path, const char *name, size_t len)
+{
+	size_t pl = strlen(path), dot = name && *path, add = name ? len : 2;
+	char *p = xmalloc(pl + dot + add + 1);
+	memcpy(p, path, pl);
+	p[pl] = '.';
+	memcpy(p + pl + dot, name ? name : "[]", add);
+	p[pl + dot + add] = '\0';
+	return p;
+}
+
+/* Breadth first, so that a schema's place is the shortest path to it: a
+ * schema is queued once, the first time the walk reaches it, and only
+ * then is its path written. */
 static void find_places(schema *s, struct schema_places *out)
 {
 	const yamldoc *sd = s->doc;
@@ -43,34 +56,34 @@ static void find_places(schema *s, struct schema_places *out)
 	struct pending *q = NULL;
 	size_t head = 0, len = 0, cap = 0, out_cap = 0;
 	q = xgrow(q, &cap, 1, sizeof *q);
-	q[len++] = (struct pending){ yd_root(sd), xstrdup(""), false };
+	yd_node root = resolved(s, yd_root(sd));
+	q[len++] = (struct pending){ root, xstrdup(""), false };
+	if (root && root < s->n)
+		seen[root] = true;
 	while (head < len) {
 		struct pending at = q[head++];
-		yd_node sn = resolved(s, at.sn);
-		const struct compiled *c = sn && sn < s->n ? sch_compile(s, sn) : NULL;
-		if (!c || seen[sn]) {
+		const struct compiled *c = at.sn && at.sn < s->n ? sch_compile(s, at.sn) : NULL;
+		if (!c) {
 			free(at.path);
 			continue;
 		}
-		seen[sn] = true;
 		yd_node props = c->kw[KW_PROPERTIES], items = c->kw[KW_ITEMS];
-		for (size_t i = 0; props && i < yd_len(sd, props); i++) {
-			const char *name = yd_str(sd, yd_key(sd, props, i), NULL);
-			if (!name)
+		size_t n_props = props ? yd_len(sd, props) : 0;
+		for (size_t i = 0; i <= n_props; i++) {
+			bool item = i == n_props;
+			yd_node child = item ? (items && yd_kind(sd, items) == YD_MAPPING ? items : 0)
+					     : yd_value(sd, props, i);
+			size_t name_len = 0;
+			const char *name = item ? NULL : yd_str(sd, yd_key(sd, props, i), &name_len);
+			yd_node sn = child ? resolved(s, child) : 0;
+			if (!sn || sn >= s->n || seen[sn] || (!item && !name))
 				continue;
-			struct buf b = BUF_INIT;
-			buf_printf(&b, "%s%s%s", at.path, *at.path ? "." : "", name);
+			seen[sn] = true;
 			q = xgrow(q, &cap, len + 1, sizeof *q);
-			q[len++] = (struct pending){ yd_value(sd, props, i), buf_detach(&b), false };
-		}
-		if (items && yd_kind(sd, items) == YD_MAPPING) {
-			struct buf b = BUF_INIT;
-			buf_printf(&b, "%s[]", at.path);
-			q = xgrow(q, &cap, len + 1, sizeof *q);
-			q[len++] = (struct pending){ items, buf_detach(&b), true };
+			q[len++] = (struct pending){ sn, path_step(at.path, name, name_len), item };
 		}
 		if (props)
-			place_add(out, &out_cap, sn, at.path, at.item);
+			place_add(out, &out_cap, at.sn, at.path, at.item);
 		else
 			free(at.path);
 	}
