@@ -55,7 +55,7 @@ bool jobspec_open(struct jobspec *js, const char *path, const struct target *tar
 	for (size_t i = 0; i < RULE__COUNT; i++)
 		every_rule[i] = true;
 	diag_collapse(diags, before, js->src, every_rule);
-	suppress_apply(js->src, js->doc, diags, before, every_rule, !yamldoc_broken(js->doc));
+	suppress_apply(js->src, js->doc, NULL, diags, before, every_rule, !yamldoc_broken(js->doc));
 	for (size_t i = before; i < diags->len; i++)
 		js->ok &= diags->v[i].sev != SEV_ERROR;
 	return true;

@@ -217,7 +217,7 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 		f->reviewed = reviewed;
 	} else {
 		bool rules[RULE__COUNT];
-		suppress_apply(src, f->doc, &run->diags, first,
+		suppress_apply(src, f->doc, f->model, &run->diags, first,
 			       directive_rules(opt->enabled, reviewed, rules), f->complete);
 	}
 	lint_apply_selection(run, first);
@@ -361,7 +361,7 @@ static void finish_clusters(struct lint_run *run, struct lint_file **scripts,
 			continue;
 		f->deferred = false;
 		bool rules[RULE__COUNT];
-		suppress_apply(f->src, f->doc, &run->diags, f->first_diag,
+		suppress_apply(f->src, f->doc, NULL, &run->diags, f->first_diag,
 			       directive_rules(lint_options_of(run, f->src)->enabled, f->reviewed, rules),
 			       f->complete);
 	}
@@ -459,7 +459,7 @@ void lint_run_finish(struct lint_run *run)
 	for (size_t i = 0; i < n; i++) {
 		const bool *enabled = lint_options_of(run, scripts[i]->src)->enabled;
 		diag_collapse(&run->diags, first, scripts[i]->src, enabled);
-		suppress_apply(scripts[i]->src, NULL, &run->diags, first, enabled,
+		suppress_apply(scripts[i]->src, NULL, scripts[i]->model, &run->diags, first, enabled,
 			       scripts[i]->complete);
 	}
 	lint_apply_selection(run, first);

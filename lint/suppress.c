@@ -164,21 +164,37 @@ static bool parse_directive(struct source *src, struct diag_list *diags,
 	return d->n_rules > 0;
 }
 
-static void collect(struct source *src, const yamldoc *doc,
+/* The '#' that starts the line's comment, or NULL: the model's comment
+ * on the line (*next walks them in order), or without one the first '#'
+ * at the line's start or after a blank. */
+static const char *comment_on(const struct source *src, const sb_model *script, size_t *next,
+			      const char *p, size_t len, uint32_t line)
+{
+	if (!script) {
+		for (size_t i = 0; i < len; i++)
+			if (p[i] == '#' && (i == 0 || p[i - 1] == ' ' || p[i - 1] == '\t'))
+				return p + i;
+		return NULL;
+	}
+	const struct sb_comment *c = NULL;
+	while (*next < sb_comment_count(script) &&
+	       (c = sb_comment_at(script, *next))->span.line < line)
+		++*next;
+	if (*next >= sb_comment_count(script) || c->span.line != line || c->span.off >= src->len)
+		return NULL;
+	return src->text + c->span.off;
+}
+
+static void collect(struct source *src, const yamldoc *doc, const sb_model *script,
 		    struct diag_list *diags, struct directives *out)
 {
 	uint32_t n_lines = 0;
-	size_t len;
+	size_t len, next_comment = 0;
 	while (source_line(src, n_lines + 1, &len))
 		n_lines++;
 	for (uint32_t line = 1; line <= n_lines; line++) {
 		const char *p = source_line(src, line, &len);
-		const char *hash = NULL;
-		for (size_t i = 0; i < len; i++)
-			if (p[i] == '#' && (i == 0 || p[i - 1] == ' ' || p[i - 1] == '\t')) {
-				hash = p + i;
-				break;
-			}
+		const char *hash = comment_on(src, script, &next_comment, p, len, line);
 		if (!hash || !memmem(hash, len - (size_t)(hash - p), "trainforge", 10))
 			continue;
 		struct directive d;
@@ -255,12 +271,12 @@ static char *without_stale(const struct directive *d, const bool *stale)
 	return buf_detach(&out);
 }
 
-void suppress_apply(struct source *src, const yamldoc *doc,
+void suppress_apply(struct source *src, const yamldoc *doc, const sb_model *script,
 		    struct diag_list *diags, size_t first, const bool *enabled, bool complete)
 {
 	struct directives ds = { 0 };
 	size_t before = diags->len;
-	collect(src, doc, diags, &ds);
+	collect(src, doc, script, diags, &ds);
 	for (size_t i = first; i < before;) {
 		if (diags->v[i].src != src) {
 			i++;

@@ -85,6 +85,14 @@ static void ln_directives(void **state)
 	verify_file_not(R_LN0001, "job.sbatch",
 			"#!/bin/bash\n#SBATCH --nodes=2\nsrun hostname\n"
 			"# trainforge disable=SB2002 # a launcher of its own\ntorchrun train.py\n");
+	/* directive text inside a quoted string is no comment to bash: it
+	 * suppresses nothing and is not a malformed directive */
+	verify_file(R_SB2002, "job.sbatch",
+		    "#!/bin/bash\n#SBATCH --nodes=2\ntorchrun train.py --note ' # trainforge disable=SB2002'\n");
+	verify_file_not(R_LN0003, "job.sbatch",
+			"#!/bin/bash\n#SBATCH --nodes=1\nexport NOTE='a\n  # trainforge disable PC2101\nb'\n");
+	verify_file(R_LN0003, "job.sbatch",
+		    "#!/bin/bash\n#SBATCH --nodes=1\nexport NOTE='a'\n  # trainforge disable PC2101\n");
 	verify(R_LN0002, "# trainforge disable=PC2110 # a typo of PC2101\n" NO_GROUP);
 	verify_not(R_LN0002, "# trainforge disable=efa-without-placement-group # by name\n" NO_GROUP);
 	verify(R_LN0003, "# trainforge disable PC2101\n" NO_GROUP);
