@@ -164,16 +164,21 @@ static bool parse_directive(struct source *src, struct diag_list *diags,
 	return d->n_rules > 0;
 }
 
-/* The '#' that starts the line's comment, or NULL: the model's comment
- * on the line (*next walks them in order), or without one the first '#'
- * at the line's start or after a blank. */
-static const char *comment_on(const struct source *src, const sb_model *script, size_t *next,
-			      const char *p, size_t len, uint32_t line)
+/* The '#' that starts the line's comment, or NULL: in a script the
+ * model's comment on the line (*next walks them in order); otherwise the
+ * first '#' at the line's start or after a blank that is not inside a
+ * quoted or block scalar of doc. */
+static const char *comment_on(const struct source *src, const yamldoc *doc, const sb_model *script,
+			      size_t *next, const char *p, size_t len, uint32_t line)
 {
 	if (!script) {
-		for (size_t i = 0; i < len; i++)
-			if (p[i] == '#' && (i == 0 || p[i - 1] == ' ' || p[i - 1] == '\t'))
+		for (size_t i = 0; i < len; i++) {
+			if (p[i] != '#' || (i && p[i - 1] != ' ' && p[i - 1] != '\t'))
+				continue;
+			yd_node in = doc ? yd_at(doc, line, (uint32_t)utf8_count(p, i) + 1) : 0;
+			if (!in || !yd_quoted(doc, in))
 				return p + i;
+		}
 		return NULL;
 	}
 	const struct sb_comment *c = NULL;
@@ -194,7 +199,8 @@ static void collect(struct source *src, const yamldoc *doc, const sb_model *scri
 		n_lines++;
 	for (uint32_t line = 1; line <= n_lines; line++) {
 		const char *p = source_line(src, line, &len);
-		const char *hash = comment_on(src, script, &next_comment, p, len, line);
+		const char *hash = memmem(p, len, "trainforge", 10)
+			? comment_on(src, doc, script, &next_comment, p, len, line) : NULL;
 		if (!hash || !memmem(hash, len - (size_t)(hash - p), "trainforge", 10))
 			continue;
 		struct directive d;

@@ -93,6 +93,10 @@ static void ln_directives(void **state)
 			"#!/bin/bash\n#SBATCH --nodes=1\nexport NOTE='a\n  # trainforge disable PC2101\nb'\n");
 	verify_file(R_LN0003, "job.sbatch",
 		    "#!/bin/bash\n#SBATCH --nodes=1\nexport NOTE='a'\n  # trainforge disable PC2101\n");
+	/* and in YAML, inside a quoted or block scalar */
+	verify_not(R_LN0003, "Tags:\n  - {Key: note, Value: \"a # trainforge disable PC2101\"}\n" NO_GROUP);
+	verify_not(R_LN0003, "Notes: |\n  # trainforge disable PC2101\n" NO_GROUP);
+	verify(R_LN0003, "Notes: 'a' # trainforge disable PC2101\n" NO_GROUP);
 	verify(R_LN0002, "# trainforge disable=PC2110 # a typo of PC2101\n" NO_GROUP);
 	verify_not(R_LN0002, "# trainforge disable=efa-without-placement-group # by name\n" NO_GROUP);
 	verify(R_LN0003, "# trainforge disable PC2101\n" NO_GROUP);
