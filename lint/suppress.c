@@ -193,13 +193,20 @@ static const char *comment_on(const struct source *src, const yamldoc *doc, cons
 static void collect(struct source *src, const yamldoc *doc, const sb_model *script,
 		    struct diag_list *diags, struct directives *out)
 {
-	uint32_t n_lines = 0;
 	size_t len, next_comment = 0;
-	while (source_line(src, n_lines + 1, &len))
-		n_lines++;
-	for (uint32_t line = 1; line <= n_lines; line++) {
-		const char *p = source_line(src, line, &len);
-		const char *hash = memmem(p, len, "trainforge", 10)
+	/* the lines are walked in the text: most hold no '#', fewer still
+	 * "trainforge" after one, and only those are looked at closer */
+	uint32_t line = 0;
+	for (size_t at = 0, next; at < src->len || !line; at = next) {
+		const char *p = src->text + at;
+		const char *nl = memchr(p, '\n', src->len - at);
+		line++;
+		len = nl ? (size_t)(nl - p) : src->len - at;
+		next = at + len + 1;
+		while (len && p[len - 1] == '\r')
+			len--;
+		const char *any = memchr(p, '#', len);
+		const char *hash = any && memmem(any, len - (size_t)(any - p), "trainforge", 10)
 			? comment_on(src, doc, script, &next_comment, p, len, line) : NULL;
 		if (!hash || !memmem(hash, len - (size_t)(hash - p), "trainforge", 10))
 			continue;

@@ -253,14 +253,10 @@ static void lookalikes(struct sbc *c)
 	}
 	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
 		const struct sb_directive *d = sb_directive_at(c->m, i);
-		size_t len;
 		struct sb_span s = d->span;
-		const char *line = source_line(c->src, s.line, &len);
-		if (!line || s.end_line != s.line)
+		if (s.end_line != s.line || s.end > c->src->len || s.off > s.end)
 			continue;
-		size_t a = utf8_offset_of_col(line, len, s.col);
-		size_t b = utf8_offset_of_col(line, len, s.end_col);
-		script_non_ascii_lookalike(c, line + a, b > a ? b - a : 0, s);
+		script_non_ascii_lookalike(c, c->src->text + s.off, s.end - s.off, s);
 	}
 }
 
