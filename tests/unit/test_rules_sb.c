@@ -46,6 +46,8 @@ static void sb_text(void **state)
 	/* U+2013, an en dash from a web page, in front of a flag */
 	verify(R_SB0004, JOB("", LAUNCH(" \xe2\x80\x93-epochs 3")));
 	verify_not(R_SB0004, JOB("", LAUNCH(" --epochs 3")));
+	/* and in an #SBATCH line, which sbatch reads */
+	verify(R_SB0004, JOB("#SBATCH --job-name=tr\xe2\x80\x93" "ain\n", LAUNCH("")));
 	verify(R_SB0005, JOB("", "echo \"never closed\n" LAUNCH("")));
 	verify_not(R_SB0005, JOB("", "echo \"closed\"\n" LAUNCH("")));
 	/* in an array the escaped space is a word; in quotes the backslash stays */
