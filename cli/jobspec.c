@@ -108,12 +108,13 @@ static const char *line_of(const char *text, size_t len, uint32_t line, size_t *
 	return s;
 }
 
-/* Whether the line holds the value as gen writes it: as it is, or as
- * one of gen's escapers makes it a shell word or a YAML scalar. */
+/* Whether the line holds the value as gen writes it: as it is (a value
+ * of two characters or more: one character is on most lines), or as one
+ * of gen's escapers makes it a shell word or a YAML scalar, quoted. */
 static bool line_holds(const char *line, size_t len, const char *s, size_t sl)
 {
 	static const esc_fn escapers[] = { esc_shell, esc_yaml };
-	if (memmem(line, len, s, sl))
+	if (sl >= 2 && memmem(line, len, s, sl))
 		return true;
 	for (size_t i = 0; i < sizeof escapers / sizeof escapers[0]; i++) {
 		struct buf b = BUF_INIT;
@@ -126,8 +127,8 @@ static bool line_holds(const char *line, size_t len, const char *s, size_t sl)
 	return false;
 }
 
-/* The spec node whose text is on the line, the longest: any value of
- * two characters or more, and the names under env and path_prepend. */
+/* The spec node whose text is on the line, the longest: any value, and
+ * the names under env and path_prepend. */
 static void value_on_line(const yamldoc *d, yd_node n, bool names, const char *line, size_t len,
 			  yd_node *best, size_t *best_len, int depth)
 {
@@ -136,7 +137,7 @@ static void value_on_line(const yamldoc *d, yd_node n, bool names, const char *l
 	if (yd_kind(d, n) == YD_SCALAR) {
 		size_t sl;
 		const char *s = yd_str(d, n, &sl);
-		if (s && sl >= 2 && sl > *best_len && line_holds(line, len, s, sl)) {
+		if (s && sl && sl > *best_len && line_holds(line, len, s, sl)) {
 			*best = n;
 			*best_len = sl;
 		}

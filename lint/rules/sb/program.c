@@ -55,6 +55,17 @@ static void unknown_program_flag(struct sbc *c, const struct sb_flag *fl, const 
 		diag_set_help(g, "write %s, as %s defines it", near, path);
 }
 
+/* What the program is given for a word: its value after quote removal,
+ * or as written when it has expansions. */
+static const char *refused(const sb_word *v, size_t *len)
+{
+	const char *value = sb_word_value(v);
+	if (!value)
+		return sb_word_raw(v, len);
+	*len = strlen(value);
+	return value;
+}
+
 /* SB2303 value-for-switch: store_true and its kind take no value;
  * --flag=value is refused ("ignored explicit argument"), and --flag value
  * leaves value to a program without positionals, which refuses it. */
@@ -67,7 +78,7 @@ static void value_for_switch(struct sbc *c, const sb_part *p, const struct sb_fl
 	if (!v)
 		return;
 	size_t len;
-	const char *raw = sb_word_raw(v, &len);
+	const char *raw = refused(v, &len);
 	struct diag *g = sbc_report(c, R_SB2303, sb_word_span(v),
 		"%s is a switch in %s (it takes no value): argparse refuses '%.*s' and the program stops on every node",
 		fl->written, path, (int)len, raw);
@@ -259,7 +270,7 @@ static void megatron_flags(struct sbc *c, const sb_part *p)
 		if (!v || (sb_word_flags(v) & SB_W_EXPANSION))
 			continue;
 		size_t len;
-		const char *raw = sb_word_raw(v, &len);
+		const char *raw = refused(v, &len);
 		struct diag *g = sbc_report(c, R_SB2303, sb_word_span(v),
 			"%s is a switch in Megatron-LM (it takes no value): argparse refuses '%.*s' and the program stops on every node",
 			fl->written, (int)len, raw);
