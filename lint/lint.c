@@ -232,8 +232,25 @@ void lint_file_check(struct lint_run *run, struct lint_file *f)
 		lint_apply_selection(run, first);
 		return;
 	}
-	if (!take_as_script(run, f))
-		check_yaml(run, f, first);
+	if (take_as_script(run, f))
+		return;
+	/* with shellcheck on, the YAML checks wait until it runs: it is
+	 * most of a run's time, and its start does not wait for them */
+	if (lint_options_of(run, f->src)->shellcheck != SHELLCHECK_OFF) {
+		f->yaml_waits = true;
+		f->first_diag = first;
+		return;
+	}
+	check_yaml(run, f, first);
+}
+
+static void check_waiting_yaml(struct lint_run *run)
+{
+	for (size_t i = 0; i < run->n_files; i++)
+		if (run->files[i]->yaml_waits) {
+			run->files[i]->yaml_waits = false;
+			check_yaml(run, run->files[i], run->files[i]->first_diag);
+		}
 }
 
 void lint_text(struct lint_run *run, const char *path, const char *text,
@@ -413,8 +430,6 @@ static void drop_tag_findings(struct lint_run *run, struct lint_file **scripts, 
 void lint_run_finish(struct lint_run *run)
 {
 	lint_adopt_shells(run);
-	size_t first = run->diags.len;
-	size_t known_clusters = count_input_clusters(run);
 	/* batch scripts first, then the shell scripts they start, as read */
 	size_t n = 0, n_files = run->n_files;
 	struct lint_file **scripts = xcalloc(n_files ? n_files : 1, sizeof *scripts);
@@ -427,6 +442,9 @@ void lint_run_finish(struct lint_run *run)
 	struct shellcheck_groups checking = start_shellcheck(run, scripts, n);
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+	check_waiting_yaml(run);
+	size_t first = run->diags.len;
+	size_t known_clusters = count_input_clusters(run);
 	const struct cluster **paired = xcalloc(n ? n : 1, sizeof *paired);
 	for (size_t i = 0; i < n; i++) {
 		bool by_name;

@@ -89,6 +89,9 @@ struct lint_file {
 				    suppressions wait for the checks that need
 				    the run's batch scripts */
 	bool deferred;           /* those suppressions are still to apply */
+	bool yaml_waits;         /* a YAML file whose checks wait until shellcheck
+				    started on the run's scripts (lint_run_finish);
+				    its findings start at first_diag */
 	bool reviewed;           /* a change review ran over it (its directives
 				    for change rules count) */
 };
@@ -117,8 +120,10 @@ void lint_path(struct lint_run *run, const char *path);
 /* Lints text held in memory as if it were the file `path`. */
 void lint_text(struct lint_run *run, const char *path, const char *text,
 	       size_t len, bool named);
-/* After every input: batch scripts against their cluster, shellcheck,
- * and the scripts' suppressions. Call once, before printing. */
+/* After every input: shellcheck started on the batch scripts, then the
+ * YAML checks that waited for it (with shellcheck on), the scripts
+ * against their cluster, and the scripts' suppressions. Call once,
+ * before reading the findings. */
 void lint_run_finish(struct lint_run *run);
 /* The options that apply to src: options_for's answer, else the run's. */
 const struct lint_options *lint_options_of(const struct lint_run *run,
