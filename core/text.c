@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "xalloc.h"
 
@@ -61,6 +62,16 @@ enum input_problem text_check_input(const char *s, size_t len, size_t *where)
 {
 	size_t i = 0;
 	while (i < len) {
+		/* eight ASCII bytes, none of them NUL, at a time: most text */
+		uint64_t w;
+		if (len - i >= 8) {
+			memcpy(&w, s + i, 8);
+			if (!(w & 0x8080808080808080u) &&
+			    !((w - 0x0101010101010101u) & ~w & 0x8080808080808080u)) {
+				i += 8;
+				continue;
+			}
+		}
 		unsigned char c = (unsigned char)s[i];
 		if (c == 0) {
 			*where = i;

@@ -30,6 +30,23 @@ static void input_problems(void **state)
 	assert_int_equal(where, 1);
 	assert_int_equal(text_check_input("ab\xff", 3, &where), INPUT_BAD_UTF8);
 	assert_int_equal(where, 2);
+	/* ASCII is read eight bytes at a time: a NUL, a bad byte or a valid
+	 * sequence at every offset of a longer text is still found there */
+	for (size_t at = 0; at < 24; at++) {
+		char text[32];
+		memset(text, 'x', sizeof text);
+		text[at] = '\0';
+		assert_int_equal(text_check_input(text, sizeof text, &where), INPUT_BINARY);
+		assert_int_equal(where, at);
+		text[at] = (char)0xff;
+		assert_int_equal(text_check_input(text, sizeof text, &where), INPUT_BAD_UTF8);
+		assert_int_equal(where, at);
+		memcpy(text + at, "\xc3\xa9", 2); /* é */
+		assert_int_equal(text_check_input(text, sizeof text, &where), INPUT_OK);
+		text[at + 1] = 'x'; /* a lead byte without its continuation */
+		assert_int_equal(text_check_input(text, sizeof text, &where), INPUT_BAD_UTF8);
+		assert_int_equal(where, at);
+	}
 }
 
 static void edit_distance(void **state)
