@@ -71,6 +71,9 @@ static void backslash_space(struct sbc *c, const struct sb_fact *f)
  * are parsed as scripts of their own, with their own facts. */
 static size_t quoted_backslash_space(const char *raw, size_t len, char *quote)
 {
+	/* what it looks for spans lines: a word on one line holds none */
+	if (!memchr(raw, '\n', len) || !memchr(raw, '\\', len))
+		return SIZE_MAX;
 	char q = 0;
 	for (size_t i = 0; i < len; i++) {
 		char ch = raw[i];
