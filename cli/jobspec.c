@@ -156,6 +156,14 @@ static void value_on_line(const yamldoc *d, yd_node n, bool names, const char *l
 	}
 }
 
+static size_t indent_of(const char *line, size_t len)
+{
+	size_t n = 0;
+	while (n < len && (line[n] == ' ' || line[n] == '-'))
+		n++;
+	return n;
+}
+
 /* The line of a user template that is the generated line itself, or 0. */
 static uint32_t template_line(const struct source *t, const char *line, size_t len)
 {
@@ -208,6 +216,15 @@ static bool generated_file_finding(struct jobspec *js, const struct gen_file *f,
 		yd_node best = 0;
 		size_t best_len = 0;
 		value_on_line(js->doc, yd_root(js->doc), false, line, len, &best, &best_len, 0);
+		/* a finding at a key that opens a mapping of the config is about
+		 * what the mapping holds: the lines indented under it */
+		for (uint32_t l = g->line + 1; !best && strcmp(f->kind, "pcluster") == 0; l++) {
+			size_t nl;
+			const char *next = line_of(f->text, f->len, l, &nl);
+			if (next >= f->text + f->len || indent_of(next, nl) <= indent_of(line, len))
+				break;
+			value_on_line(js->doc, yd_root(js->doc), false, next, nl, &best, &best_len, 0);
+		}
 		if (!best)
 			return false;
 		d = spec_report_at(&js->spec, diags, R_JS4006, best,
