@@ -97,6 +97,21 @@ static void sb_launch(void **state)
 	verify_not(R_SB2008, JOB("", "export MASTER_PORT=$((29500 + SLURM_JOB_ID % 1000))\n" LAUNCH("")));
 }
 
+static void sb_order(void **state)
+{
+	(void)state;
+	verify(R_SB2010, JOB("", "for n in $(scontrol show hostnames \"$SLURM_JOB_NODELIST\"); do\n"
+			     "  ssh \"$n\" torchrun --nnodes=2 --nproc_per_node=8 --master_addr=h /fsx/train.py\ndone\n"));
+	verify_not(R_SB2010, JOB("", "for n in $(scontrol show hostnames \"$SLURM_JOB_NODELIST\"); do\n"
+				 "  ssh \"$n\" torchrun --nnodes=2 --nproc_per_node=8 --master_addr=h /fsx/train.py &\n"
+				 "done\nwait\n"));
+	/* the job ends with the script: a launch left in the background */
+	verify(R_SB2014, JOB("", LAUNCH(" &") "echo started\n"));
+	verify_not(R_SB2014, JOB("", LAUNCH(" &") "echo started\nwait\n"));
+	verify_not(R_SB2014, JOB("", "srun --overlap hostname &\n" LAUNCH("")));
+	verify_not(R_SB2014, CLEAN);
+}
+
 static void sb_env(void **state)
 {
 	(void)state;
@@ -252,6 +267,7 @@ int main(void)
 		cmocka_unit_test(sb_hygiene),
 		cmocka_unit_test(sb_options),
 		cmocka_unit_test(sb_launch),
+		cmocka_unit_test(sb_order),
 		cmocka_unit_test(sb_env),
 		cmocka_unit_test(sb_reach),
 		cmocka_unit_test(sb_neuron),

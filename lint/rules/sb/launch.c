@@ -1,6 +1,7 @@
 /* SB20xx: how the job starts on every node: srun around the launcher,
  * one task per node, rendezvous, node-specific values, ports, and the
- * log paths sbatch opens before the script runs. */
+ * log paths sbatch opens before the script runs. The order launchers run
+ * in is order.c. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,9 +35,7 @@ static bool part_reaches_nodes(const sb_part *p)
 	return sb_flag_find(p, "deepspeed-hostfile") && (!lv || strcmp(lv, "standard") != 0);
 }
 
-/* Whether the command starts work on other nodes: srun, mpirun, or a
- * launcher that reaches them itself. */
-static bool starts_nodes(const sb_cmd *cmd)
+bool sbc_starts_nodes(const sb_cmd *cmd)
 {
 	if (sb_cmd_find(cmd, SB_PROG_SRUN) || sb_cmd_find(cmd, SB_PROG_MPIRUN) ||
 	    sb_cmd_find(cmd, SB_PROG_REMOTE))
@@ -50,7 +49,7 @@ static bool starts_nodes(const sb_cmd *cmd)
 static bool runs_under_srun(const sb_cmd *cmd)
 {
 	for (const sb_cmd *at = cmd; at; at = sb_cmd_parent(at))
-		if (starts_nodes(at))
+		if (sbc_starts_nodes(at))
 			return true;
 	return false;
 }
@@ -58,7 +57,7 @@ static bool runs_under_srun(const sb_cmd *cmd)
 static bool any_launcher(const sb_model *m)
 {
 	for (size_t i = 0; i < sb_cmd_count(m); i++)
-		if (starts_nodes(sb_cmd_at(m, i)))
+		if (sbc_starts_nodes(sb_cmd_at(m, i)))
 			return true;
 	return false;
 }
@@ -224,9 +223,7 @@ static bool rendezvous_missing(struct sbc *c, const sb_cmd *cmd, const sb_part *
 	return false;
 }
 
-/* A word that is a number as written (\$SLURM_NODEID in a double-quoted
- * string reads as text, and is no number). */
-static bool fixed_number(const sb_word *w)
+bool sbc_fixed_number(const sb_word *w)
 {
 	const char *v = w ? sb_word_value(w) : NULL;
 	if (!v || !*v)
@@ -256,7 +253,7 @@ static void rendezvous_mixed(struct sbc *c, const sb_part *torch)
 	 * fixed one says the script counts on it. */
 	for (size_t i = 0; i < sizeof statics / sizeof statics[0]; i++)
 		if ((found[n] = sb_flag_find(torch, statics[i])) &&
-		    (i < 2 || fixed_number(found[n]->value)))
+		    (i < 2 || sbc_fixed_number(found[n]->value)))
 			n++;
 	if (!n)
 		return;
@@ -395,118 +392,6 @@ static void output_directory_missing(struct sbc *c)
 			(int)(strrchr(d->value, '/') - d->value), d->value);
 		diag_set_help(g, "write Slurm's own log to the submission directory (%%x-%%j.out), or create the directory before sbatch");
 	}
-}
-
-/* Whether a command, or one its string runs, starts a job: a launcher,
- * a training script or a script that may hold one. */
-static bool starts_job(const sb_cmd *cmd)
-{
-	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++)
-		switch (sb_part_kind(sb_cmd_part(cmd, i))) {
-		case SB_PROG_TORCHRUN: case SB_PROG_LAUNCHER: case SB_PROG_MPIRUN:
-		case SB_PROG_NEURON_PARALLEL_COMPILE: case SB_PROG_PYTHON: case SB_PROG_SCRIPT:
-			return true;
-		default:
-			break;
-		}
-	return false;
-}
-
-static bool holds(const sb_cmd *outer, const sb_cmd *cmd)
-{
-	for (const sb_cmd *at = sb_cmd_parent(cmd); at; at = sb_cmd_parent(at))
-		if (at == outer)
-			return true;
-	return false;
-}
-
-/* The fixed --node_rank a command's launcher is given, started by srun
- * or a remote shell; -1 when it has none. */
-static long long fixed_rank(const sb_cmd *cmd)
-{
-	if (!sb_cmd_find(cmd, SB_PROG_SRUN) && !sb_cmd_find(cmd, SB_PROG_REMOTE))
-		return -1;
-	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++) {
-		const sb_part *p = sb_cmd_part(cmd, i);
-		enum sb_prog k = sb_part_kind(p);
-		const sb_word *w = k == SB_PROG_TORCHRUN || k == SB_PROG_LAUNCHER ? sb_flag(p, "node-rank") : NULL;
-		if (fixed_number(w))
-			return strtoll(sb_word_value(w), NULL, 10);
-	}
-	return -1;
-}
-
-/* Whether two launch lines give the same --nnodes (as written), so
- * that they can be parts of one job. */
-static bool same_nnodes(const sb_cmd *a, const sb_cmd *b)
-{
-	const sb_word *wa = NULL, *wb = NULL;
-	for (size_t i = 0; i < sb_cmd_part_count(a) && !wa; i++)
-		wa = sb_flag(sb_cmd_part(a, i), "nnodes");
-	for (size_t i = 0; i < sb_cmd_part_count(b) && !wb; i++)
-		wb = sb_flag(sb_cmd_part(b, i), "nnodes");
-	size_t la, lb;
-	const char *ra = wa ? sb_word_raw(wa, &la) : NULL, *rb = wb ? sb_word_raw(wb, &lb) : NULL;
-	return ra && rb && la == lb && !memcmp(ra, rb, la);
-}
-
-/* Steps of one job written one a line: srun (or ssh) returns when its
- * launcher ends, so a blocking line with a fixed --node_rank keeps the
- * lines after it, the other ranks, from starting. */
-static void ranks_in_sequence(struct sbc *c)
-{
-	size_t n = sb_cmd_count(c->m);
-	for (size_t i = 0; i < n; i++) {
-		const sb_cmd *cmd = sb_cmd_at(c->m, i);
-		long long rank = fixed_rank(cmd);
-		if (rank < 0 || sb_cmd_parent(cmd) || (sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP)))
-			continue;
-		for (size_t j = i + 1; j < n; j++) {
-			const sb_cmd *later = sb_cmd_at(c->m, j);
-			const sb_word *w0 = sb_cmd_word(later, 0);
-			if (!sb_cmd_parent(later) && w0 && sb_word_value(w0) && !strcmp(sb_word_value(w0), "wait"))
-				break; /* the steps before have ended: a new group */
-			long long other = fixed_rank(later);
-			if (other < 0 || other == rank || sb_cmd_parent(later) || !same_nnodes(cmd, later))
-				continue;
-			struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(sb_cmd_part(cmd, 0))),
-				"this line waits for its --node_rank %lld launcher to end, so the --node_rank %lld one on line %u starts only after it gave up waiting for its peers",
-				rank, other, sb_cmd_span(later).line);
-			diag_set_help(g, "end each of these lines but the last with & and wait after them, or start one task per node with a single srun");
-			return;
-		}
-	}
-}
-
-/* ssh waits for its remote command, so a loop of them without & starts
- * the nodes one after another. */
-static void remote_loop_in_sequence(struct sbc *c, size_t index)
-{
-	const sb_cmd *cmd = sb_cmd_at(c->m, index);
-	const sb_part *r = sb_cmd_find(cmd, SB_PROG_REMOTE);
-	unsigned ctx = sb_cmd_context(cmd);
-	if (!r || !(ctx & SB_CTX_LOOP) || (ctx & SB_CTX_BACKGROUND) || sb_flag_find(r, "f") ||
-	    (sb_cmd_parent(cmd) && (sb_cmd_context(sb_cmd_parent(cmd)) & SB_CTX_BACKGROUND)))
-		return;
-	bool job = starts_job(cmd);
-	for (size_t i = index + 1; !job && i < sb_cmd_count(c->m) && holds(cmd, sb_cmd_at(c->m, i)); i++)
-		job = starts_job(sb_cmd_at(c->m, i));
-	if (!job)
-		return;
-	struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(r)),
-		"%s waits for the launcher it starts to end, so this loop starts one node at a time: the first waits for peers the loop has not started",
-		sb_part_name(r));
-	diag_set_help(g, "end the %s line with & and wait after the loop, or start one task per node with srun",
-		      sb_part_name(r));
-}
-
-/* SB2010 launch-in-sequence: the launchers of one job started one after
- * another, each waiting for the one before to end. */
-static void launch_in_sequence(struct sbc *c)
-{
-	for (size_t i = 0; i < sb_cmd_count(c->m); i++)
-		remote_loop_in_sequence(c, i);
-	ranks_in_sequence(c);
 }
 
 /* How an address was found, by the text of the word that computes it. */
@@ -836,7 +721,6 @@ void sbc_check_launch(struct sbc *c)
 		variable_never_set(c, cmd);
 		srun_program_not_executable(c, cmd);
 	}
-	launch_in_sequence(c);
 	random_port(c);
 	rendezvous_loopback_address(c);
 	output_directory_missing(c);

@@ -258,6 +258,7 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 	 * reaches the workers (an export the broken statement may hold)
 	 * and the program's flags are read on a whole script only. */
 	sbc_check_launch(&c);
+	sbc_check_order(&c);
 	sbc_check_env(&c);
 	sbc_check_neuron(&c);
 	sbc_check_parallel(&c);

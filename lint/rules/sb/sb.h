@@ -102,10 +102,18 @@ struct sb_span sbc_layout_span(const struct sbc_layout *s, enum fw_knob k);
 enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 				  struct layout_finding *found);
 
+/* Whether the command starts work on other nodes: srun, mpirun, a remote
+ * shell, or a launcher that reaches them itself (launch.c). */
+bool sbc_starts_nodes(const sb_cmd *cmd);
+/* A word that is a number as written (\$SLURM_NODEID in a double-quoted
+ * string reads as text, and is no number). */
+bool sbc_fixed_number(const sb_word *w);
+
 void sbc_check_text(struct sbc *c);
 void sbc_check_hygiene(struct sbc *c);
 void sbc_check_options(struct sbc *c);
 void sbc_check_launch(struct sbc *c);
+void sbc_check_order(struct sbc *c);
 void sbc_check_env(struct sbc *c);
 void sbc_check_reach(struct sbc *c);
 void sbc_check_neuron(struct sbc *c);

@@ -1,0 +1,185 @@
+/* SB2010 and SB2014: the order a job's launchers run in. A blocking
+ * line starts the next one only when it ends, so the launchers of one job
+ * must run at once (&) and the batch script must then wait for them: it
+ * is the job, and Slurm ends the job, every step with it, when the
+ * script ends. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sb.h"
+
+/* Whether a command, or one its string runs, starts a job: a launcher,
+ * a training script or a script that may hold one. */
+static bool starts_job(const sb_cmd *cmd)
+{
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++)
+		switch (sb_part_kind(sb_cmd_part(cmd, i))) {
+		case SB_PROG_TORCHRUN: case SB_PROG_LAUNCHER: case SB_PROG_MPIRUN:
+		case SB_PROG_NEURON_PARALLEL_COMPILE: case SB_PROG_PYTHON: case SB_PROG_SCRIPT:
+			return true;
+		default:
+			break;
+		}
+	return false;
+}
+
+static bool holds(const sb_cmd *outer, const sb_cmd *cmd)
+{
+	for (const sb_cmd *at = sb_cmd_parent(cmd); at; at = sb_cmd_parent(at))
+		if (at == outer)
+			return true;
+	return false;
+}
+
+/* The fixed --node_rank a command's launcher is given, started by srun
+ * or a remote shell; -1 when it has none. */
+static long long fixed_rank(const sb_cmd *cmd)
+{
+	if (!sb_cmd_find(cmd, SB_PROG_SRUN) && !sb_cmd_find(cmd, SB_PROG_REMOTE))
+		return -1;
+	for (size_t i = 0; i < sb_cmd_part_count(cmd); i++) {
+		const sb_part *p = sb_cmd_part(cmd, i);
+		enum sb_prog k = sb_part_kind(p);
+		const sb_word *w = k == SB_PROG_TORCHRUN || k == SB_PROG_LAUNCHER ? sb_flag(p, "node-rank") : NULL;
+		if (sbc_fixed_number(w))
+			return strtoll(sb_word_value(w), NULL, 10);
+	}
+	return -1;
+}
+
+/* Whether two launch lines give the same --nnodes (as written), so
+ * that they can be parts of one job. */
+static bool same_nnodes(const sb_cmd *a, const sb_cmd *b)
+{
+	const sb_word *wa = NULL, *wb = NULL;
+	for (size_t i = 0; i < sb_cmd_part_count(a) && !wa; i++)
+		wa = sb_flag(sb_cmd_part(a, i), "nnodes");
+	for (size_t i = 0; i < sb_cmd_part_count(b) && !wb; i++)
+		wb = sb_flag(sb_cmd_part(b, i), "nnodes");
+	size_t la, lb;
+	const char *ra = wa ? sb_word_raw(wa, &la) : NULL, *rb = wb ? sb_word_raw(wb, &lb) : NULL;
+	return ra && rb && la == lb && !memcmp(ra, rb, la);
+}
+
+/* Steps of one job written one a line: srun (or ssh) returns when its
+ * launcher ends, so a blocking line with a fixed --node_rank keeps the
+ * lines after it, the other ranks, from starting. */
+static void ranks_in_sequence(struct sbc *c)
+{
+	size_t n = sb_cmd_count(c->m);
+	for (size_t i = 0; i < n; i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		long long rank = fixed_rank(cmd);
+		if (rank < 0 || sb_cmd_parent(cmd) || (sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP)))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			const sb_cmd *later = sb_cmd_at(c->m, j);
+			const sb_word *w0 = sb_cmd_word(later, 0);
+			if (!sb_cmd_parent(later) && w0 && sb_word_value(w0) && !strcmp(sb_word_value(w0), "wait"))
+				break; /* the steps before have ended: a new group */
+			long long other = fixed_rank(later);
+			if (other < 0 || other == rank || sb_cmd_parent(later) || !same_nnodes(cmd, later))
+				continue;
+			struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(sb_cmd_part(cmd, 0))),
+				"this line waits for its --node_rank %lld launcher to end, so the --node_rank %lld one on line %u starts only after it gave up waiting for its peers",
+				rank, other, sb_cmd_span(later).line);
+			diag_set_help(g, "end each of these lines but the last with & and wait after them, or start one task per node with a single srun");
+			return;
+		}
+	}
+}
+
+/* ssh waits for its remote command, so a loop of them without & starts
+ * the nodes one after another. */
+static void remote_loop_in_sequence(struct sbc *c, size_t index)
+{
+	const sb_cmd *cmd = sb_cmd_at(c->m, index);
+	const sb_part *r = sb_cmd_find(cmd, SB_PROG_REMOTE);
+	unsigned ctx = sb_cmd_context(cmd);
+	if (!r || !(ctx & SB_CTX_LOOP) || (ctx & SB_CTX_BACKGROUND) || sb_flag_find(r, "f") ||
+	    (sb_cmd_parent(cmd) && (sb_cmd_context(sb_cmd_parent(cmd)) & SB_CTX_BACKGROUND)))
+		return;
+	bool job = starts_job(cmd);
+	for (size_t i = index + 1; !job && i < sb_cmd_count(c->m) && holds(cmd, sb_cmd_at(c->m, i)); i++)
+		job = starts_job(sb_cmd_at(c->m, i));
+	if (!job)
+		return;
+	struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(r)),
+		"%s waits for the launcher it starts to end, so this loop starts one node at a time: the first waits for peers the loop has not started",
+		sb_part_name(r));
+	diag_set_help(g, "end the %s line with & and wait after the loop, or start one task per node with srun",
+		      sb_part_name(r));
+}
+
+/* SB2010 launch-in-sequence: the launchers of one job started one after
+ * another, each waiting for the one before to end. */
+static void launch_in_sequence(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++)
+		remote_loop_in_sequence(c, i);
+	ranks_in_sequence(c);
+}
+
+/* bash's wait, or Slurm's swait (26.05), which waits for the job's
+ * steps, --async ones included. */
+static bool is_wait(const sb_cmd *cmd)
+{
+	const sb_word *w0 = sb_cmd_word(cmd, 0);
+	const char *v = w0 ? sb_word_value(w0) : NULL;
+	return v && (!strcmp(v, "wait") || !strcmp(v, "swait"));
+}
+
+/* Started and left: with & or as srun --async (26.05), which returns
+ * once the step is queued. */
+static bool left_running(const sb_cmd *cmd)
+{
+	const sb_part *srun = sb_cmd_find(cmd, SB_PROG_SRUN);
+	return (sb_cmd_context(cmd) & SB_CTX_BACKGROUND) || (srun && sb_flag_find(srun, "async"));
+}
+
+/* What keeps the batch script running after command i: a wait, or a
+ * command in the foreground that starts nodes or a job, which the script
+ * waits for (and which may itself be the job's main step). */
+static bool held_after(const sb_model *m, size_t i)
+{
+	for (size_t k = i + 1; k < sb_cmd_count(m); k++) {
+		const sb_cmd *later = sb_cmd_at(m, k);
+		unsigned ctx = sb_cmd_context(later);
+		if (is_wait(later))
+			return true;
+		if (!left_running(later) && !(ctx & (SB_CTX_FUNCTION | SB_CTX_CMDSUB)) &&
+		    (sbc_starts_nodes(later) || starts_job(later)))
+			return true;
+	}
+	return false;
+}
+
+/* SB2014 launch-not-waited: a launcher started in the background (or as
+ * an --async step) with nothing after it that waits: the script runs on to its end at once,
+ * and the job ends there. A function's body runs where it is called,
+ * which is not followed here; a loop's `wait` after the loop counts, as
+ * does one inside the loop after the &. */
+static void launch_not_waited(struct sbc *c)
+{
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		unsigned ctx = sb_cmd_context(cmd);
+		if (!left_running(cmd) || (ctx & (SB_CTX_FUNCTION | SB_CTX_CMDSUB | SB_CTX_NESTED)) ||
+		    !(sbc_starts_nodes(cmd) || starts_job(cmd)) || held_after(c->m, i))
+			continue;
+		const sb_part *p = sb_cmd_part(cmd, 0);
+		struct diag *g = sbc_report(c, R_SB2014, sb_word_span(sb_part_program(p)),
+			"%s %s and nothing after it waits: the script ends at once, and Slurm ends the job with it, stopping this step",
+			sb_part_name(p), (ctx & SB_CTX_BACKGROUND) ? "runs in the background"
+								   : "--async returns once the step is queued");
+		diag_set_help(g, (ctx & SB_CTX_BACKGROUND) ? "add `wait` after the launchers the script starts with &"
+							   : "add `swait` after the steps the script starts with srun --async");
+		return;
+	}
+}
+
+void sbc_check_order(struct sbc *c)
+{
+	launch_in_sequence(c);
+	launch_not_waited(c);
+}
