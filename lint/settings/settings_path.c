@@ -45,9 +45,12 @@ char *settings_join(const char *dir, const char *rel)
 {
 	if (rel[0] == '/')
 		return xstrdup(rel);
-	struct buf b = BUF_INIT;
-	buf_printf(&b, "%s/%s", dir, rel);
-	return buf_detach(&b);
+	size_t dl = strlen(dir), rl = strlen(rel);
+	char *p = xmalloc(dl + rl + 2);
+	memcpy(p, dir, dl);
+	p[dl] = '/';
+	memcpy(p + dl + 1, rel, rl + 1);
+	return p;
 }
 
 char *settings_absolute(const char *path)
