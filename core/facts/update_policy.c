@@ -1,13 +1,32 @@
 #include "update_policy.h"
 
+#include <stdbool.h>
 #include <string.h>
 
-static const struct up_entry rows[] = {
-#define UP(path, kind, key, policy, from, until) \
-	{ path, UP_##kind, key, UP_##policy, from, until },
+/* Filled by code on first use, not initialised as data: a table of
+ * pointers is relocated at every start, and only a change review reads
+ * this one. */
+enum {
+#define UP(path, kind, key, policy, from, until) +1
+	N_ROWS = 0
 #include "update_policy.def"
 #undef UP
 };
+static struct up_entry entries[N_ROWS];
+
+static const struct up_entry *table(void)
+{
+	static bool filled;
+	size_t i = 0;
+	if (filled)
+		return entries;
+#define UP(path, kind, key, policy, from, until) \
+	entries[i++] = (struct up_entry){ path, UP_##kind, key, UP_##policy, from, until };
+#include "update_policy.def"
+#undef UP
+	filled = true;
+	return entries;
+}
 
 enum { OLDEST = 311, NEWEST = 316 };
 
@@ -86,7 +105,8 @@ static int path_cmp(const char *row, const char *path, size_t len)
 
 const struct up_entry *update_policy_find(const char *path, size_t len, int version)
 {
-	size_t lo = 0, hi = sizeof rows / sizeof rows[0];
+	const struct up_entry *rows = table();
+	size_t lo = 0, hi = N_ROWS;
 	if (!version)
 		version = NEWEST;
 	while (lo < hi) { /* the first row with the path */
@@ -97,7 +117,7 @@ const struct up_entry *update_policy_find(const char *path, size_t len, int vers
 			hi = mid;
 	}
 	const struct up_entry *first = NULL;
-	for (size_t i = lo; i < sizeof rows / sizeof rows[0] && !path_cmp(rows[i].path, path, len); i++) {
+	for (size_t i = lo; i < N_ROWS && !path_cmp(rows[i].path, path, len); i++) {
 		const struct up_entry *e = &rows[i];
 		if (!first)
 			first = e;
@@ -111,12 +131,12 @@ const struct up_entry *update_policy_find(const char *path, size_t len, int vers
 
 size_t update_policy_count(void)
 {
-	return sizeof rows / sizeof rows[0];
+	return N_ROWS;
 }
 
 const struct up_entry *update_policy_at(size_t i)
 {
-	return i < sizeof rows / sizeof rows[0] ? &rows[i] : NULL;
+	return i < N_ROWS ? &table()[i] : NULL;
 }
 
 const struct up_policy_info *update_policy_info(enum up_policy p)
