@@ -127,7 +127,7 @@ build/host/catalog_gen: tools/catalog_gen.c core/facts/catalog.h
 	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
 
 EMBED_SRC := tools/embed.c core/yaml/yamldoc.c core/yaml/yamldoc_load.c core/yaml/yamldoc_scalar.c \
-             core/yaml/tmpl.c core/yaml/schema_compile.c core/text.c core/regex.c \
+             core/yaml/tmpl.c core/yaml/tmpl_defs.c core/yaml/schema_compile.c core/text.c core/regex.c \
              core/buf.c core/xalloc.c
 build/host/embed: $(EMBED_SRC) core/yaml/yamldoc.h core/yaml/yamldoc_image.h core/yaml/yamldoc_internal.h \
                   core/yaml/schema_internal.h core/yaml/schema.h

@@ -4,6 +4,7 @@
 #ifndef TF_TEXT_H
 #define TF_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,16 @@ enum input_problem { INPUT_OK, INPUT_BINARY, INPUT_BAD_UTF8 };
 /* Finds why raw bytes cannot be text: a NUL byte makes it binary, an
  * invalid sequence makes it bad UTF-8. *where gets the byte offset. */
 enum input_problem text_check_input(const char *s, size_t len, size_t *where);
+
+/* A shell or envsubst variable name: [A-Za-z_][A-Za-z0-9_]*. */
+static inline bool text_is_name_start(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+static inline bool text_is_name_char(int c)
+{
+	return text_is_name_start(c) || (c >= '0' && c <= '9');
+}
 
 /* Levenshtein distance, ASCII case folded; stops early and returns
  * limit + 1 once the distance must exceed limit. */

@@ -39,16 +39,6 @@ struct scan {
 	size_t tag_clean[2]; /* ... and for %}, #} of tag lines, over the text */
 };
 
-static bool is_ident_start(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-
-static bool is_ident(char c)
-{
-	return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-
 static bool is_cont(char c)
 {
 	return ((unsigned char)c & 0xc0) == 0x80;
@@ -169,6 +159,23 @@ static size_t find_close(const char *s, size_t at, size_t end, const char *close
 	return 0;
 }
 
+/* Placeholder [a, b), named by len bytes at name: listed, and replaced by
+ * its value when it has one; without, masked (a tag YAML cannot read)
+ * or kept as written (text YAML reads as a plain string). */
+enum unvalued { UNVALUED_MASKED, UNVALUED_KEPT };
+static void placeholder(struct scan *sc, size_t a, size_t b, size_t name, size_t len,
+			enum tmpl_style style, const char *value, enum unvalued otherwise)
+{
+	uint32_t c0, c1;
+	ph_add(sc, a, b, name, len, style, value != NULL, &c0, &c1);
+	if (value)
+		replace(sc, a, b, c0, c1, value, strlen(value));
+	else if (otherwise == UNVALUED_MASKED)
+		mask(sc, a, b, c0, c1);
+	else
+		copy(sc, a, b);
+}
+
 /* {{ expr }} or an inline {% %} / {# #} at i; returns its end, or 0. */
 static size_t jinja_at(struct scan *sc, size_t i, size_t end)
 {
@@ -185,12 +192,7 @@ static size_t jinja_at(struct scan *sc, size_t i, size_t end)
 	while (b > a && (s[b - 1] == ' ' || s[b - 1] == '-' || s[b - 1] == '+'))
 		b--;
 	const char *value = kind == '{' ? tmpl_defs_get(sc->defs, s + a, b - a) : NULL;
-	uint32_t c0, c1;
-	ph_add(sc, i, stop, a, b - a, kind == '{' ? TMPL_JINJA : TMPL_TAG, value != NULL, &c0, &c1);
-	if (value)
-		replace(sc, i, stop, c0, c1, value, strlen(value));
-	else
-		mask(sc, i, stop, c0, c1);
+	placeholder(sc, i, stop, a, b - a, kind == '{' ? TMPL_JINJA : TMPL_TAG, value, UNVALUED_MASKED);
 	return stop;
 }
 
@@ -199,9 +201,9 @@ static size_t braced_at(struct scan *sc, size_t i, size_t end)
 {
 	const char *s = sc->s;
 	size_t n = i + 2;
-	if (n >= end || !is_ident_start(s[n]))
+	if (n >= end || !text_is_name_start(s[n]))
 		return 0;
-	while (n < end && is_ident(s[n]) && n - i < NAME_MAX_LEN)
+	while (n < end && text_is_name_char(s[n]) && n - i < NAME_MAX_LEN)
 		n++;
 	size_t name_end = n, dflt = 0, dflt_end = 0;
 	if (n < end && (s[n] == ':' || s[n] == '-')) {
@@ -233,17 +235,12 @@ static size_t bare_at(struct scan *sc, size_t i, size_t end)
 {
 	const char *s = sc->s;
 	size_t n = i + 1;
-	if (n >= end || !is_ident_start(s[n]) || (i > 0 && (s[i - 1] == '$' || s[i - 1] == '\\')))
+	if (n >= end || !text_is_name_start(s[n]) || (i > 0 && (s[i - 1] == '$' || s[i - 1] == '\\')))
 		return 0;
-	while (n < end && is_ident(s[n]) && n - i < NAME_MAX_LEN)
+	while (n < end && text_is_name_char(s[n]) && n - i < NAME_MAX_LEN)
 		n++;
-	const char *value = tmpl_defs_get(sc->defs, s + i + 1, n - i - 1);
-	uint32_t c0, c1;
-	ph_add(sc, i, n, i + 1, n - i - 1, TMPL_BARE, value != NULL, &c0, &c1);
-	if (value)
-		replace(sc, i, n, c0, c1, value, strlen(value));
-	else
-		copy(sc, i, n);
+	placeholder(sc, i, n, i + 1, n - i - 1, TMPL_BARE, tmpl_defs_get(sc->defs, s + i + 1, n - i - 1),
+		    UNVALUED_KEPT);
 	return n;
 }
 
@@ -256,21 +253,16 @@ static size_t angle_at(struct scan *sc, size_t i, size_t end)
 	bool letter = false;
 	while (n < end && n - i < NAME_MAX_LEN && s[n] != '>') {
 		char c = s[n];
-		if (!(is_ident(c) || strchr(" -.:/", c)))
+		if (!(text_is_name_char(c) || strchr(" -.:/", c)))
 			return 0;
-		letter |= is_ident_start(c) && c != '_';
+		letter |= text_is_name_start(c) && c != '_';
 		n++;
 	}
 	if (n >= end || s[n] != '>' || !letter || s[i + 1] == ' ' || s[n - 1] == ' ')
 		return 0;
 	size_t stop = n + 1;
-	const char *value = tmpl_defs_get(sc->defs, s + i + 1, n - i - 1);
-	uint32_t c0, c1;
-	ph_add(sc, i, stop, i + 1, n - i - 1, TMPL_ANGLE, value != NULL, &c0, &c1);
-	if (value)
-		replace(sc, i, stop, c0, c1, value, strlen(value));
-	else
-		copy(sc, i, stop);
+	placeholder(sc, i, stop, i + 1, n - i - 1, TMPL_ANGLE,
+		    tmpl_defs_get(sc->defs, s + i + 1, n - i - 1), UNVALUED_KEPT);
 	return stop;
 }
 
@@ -489,7 +481,7 @@ static bool maybe_template(const char *s, size_t len, unsigned flags)
 		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#'))
 			return true;
 	for (const char *p = s, *end = s + len; (p = memchr(p, '<', (size_t)(end - p))); p++)
-		if (p + 1 < end && is_ident(p[1]))
+		if (p + 1 < end && text_is_name_char(p[1]))
 			return true;
 	for (size_t i = 0; (flags & TMPL_FOLD) && i < len; i++)
 		if ((unsigned char)s[i] >= 0x80)
@@ -576,127 +568,4 @@ bool tmpl_exclusive(const struct tmpl *t, uint32_t a, uint32_t b)
 			y = by->parent;
 	}
 	return false;
-}
-
-/* ---- definitions ------------------------------------------------------- */
-
-static int def_cmp(const void *pa, const void *pb)
-{
-	const struct tmpl_def *a = pa, *b = pb;
-	return strcmp(a->name, b->name);
-}
-
-void tmpl_defs_add(struct tmpl_defs *d, const char *name, size_t name_len, const char *value,
-		   size_t value_len)
-{
-	for (size_t i = 0; i < d->len; i++)
-		if (strlen(d->v[i].name) == name_len && memcmp(d->v[i].name, name, name_len) == 0) {
-			free(d->v[i].value);
-			d->v[i].value = xstrndup(value, value_len);
-			return;
-		}
-	d->v = xgrow(d->v, &d->cap, d->len + 1, sizeof *d->v);
-	d->v[d->len++] = (struct tmpl_def){ xstrndup(name, name_len), xstrndup(value, value_len) };
-	d->sorted = false;
-}
-
-const char *tmpl_defs_get(const struct tmpl_defs *d, const char *name, size_t len)
-{
-	if (!d || !d->len || len == 0)
-		return NULL;
-	if (!d->sorted) {
-		/* sorted once, on the first look-up: a template may hold a
-		 * hundred thousand placeholders */
-		struct tmpl_defs *w = (struct tmpl_defs *)d;
-		qsort(w->v, w->len, sizeof *w->v, def_cmp);
-		w->sorted = true;
-	}
-	size_t lo = 0, hi = d->len;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const char *n = d->v[mid].name;
-		size_t nl = strlen(n);
-		int c = memcmp(name, n, len < nl ? len : nl);
-		if (!c)
-			c = len < nl ? -1 : len > nl;
-		if (!c)
-			return d->v[mid].value;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
-}
-
-bool tmpl_defs_parse(struct tmpl_defs *d, const char *arg, const char **why)
-{
-	const char *eq = strchr(arg, '=');
-	if (!eq) {
-		*why = "expected NAME=VALUE";
-		return false;
-	}
-	if (eq == arg) {
-		*why = "the name is empty";
-		return false;
-	}
-	if (strpbrk(eq + 1, "\r\n")) {
-		*why = "the value must be one line";
-		return false;
-	}
-	tmpl_defs_add(d, arg, (size_t)(eq - arg), eq + 1, strlen(eq + 1));
-	return true;
-}
-
-bool tmpl_defs_read_env(struct tmpl_defs *d, const char *text, size_t len, uint32_t *bad_line)
-{
-	uint32_t line = 0;
-	size_t at = 0;
-	while (at < len) {
-		line++;
-		const char *nl = memchr(text + at, '\n', len - at);
-		size_t end = nl ? (size_t)(nl - text) : len;
-		size_t a = at, b = end;
-		at = end + 1;
-		while (a < b && (text[a] == ' ' || text[a] == '\t'))
-			a++;
-		while (b > a && (text[b - 1] == ' ' || text[b - 1] == '\t' || text[b - 1] == '\r'))
-			b--;
-		if (a == b || text[a] == '#')
-			continue;
-		if (b - a > 7 && memcmp(text + a, "export ", 7) == 0)
-			for (a += 7; a < b && text[a] == ' '; a++)
-				;
-		size_t n = a;
-		while (n < b && is_ident(text[n]))
-			n++;
-		if (n == a || n >= b || text[n] != '=' || !is_ident_start(text[a])) {
-			*bad_line = line;
-			return false;
-		}
-		size_t v = n + 1, ve = b;
-		if (ve - v >= 2 && (text[v] == '"' || text[v] == '\'') && text[ve - 1] == text[v]) {
-			v++;
-			ve--;
-		}
-		tmpl_defs_add(d, text + a, n - a, text + v, ve - v);
-	}
-	return true;
-}
-
-void tmpl_defs_copy(struct tmpl_defs *to, const struct tmpl_defs *from)
-{
-	for (size_t i = 0; from && i < from->len; i++)
-		tmpl_defs_add(to, from->v[i].name, strlen(from->v[i].name), from->v[i].value,
-			      strlen(from->v[i].value));
-}
-
-void tmpl_defs_free(struct tmpl_defs *d)
-{
-	for (size_t i = 0; i < d->len; i++) {
-		free(d->v[i].name);
-		free(d->v[i].value);
-	}
-	free(d->v);
-	memset(d, 0, sizeof *d);
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "script.h"
+#include "text.h"
 
 #define VEC(type) struct { type *v; size_t len, cap; }
 #define VEC_PUSH(vec, item)                                                        \
@@ -239,13 +240,5 @@ bool sbr_array(sb_model *m, const char *name, const sb_cmd *at,
 void sbr_candidates(const sb_model *m, const char *name, const sb_cmd *at,
 		    bool is_array, struct cands *out);
 
-static inline bool sb_is_name_start(int c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-static inline bool sb_is_name_char(int c)
-{
-	return sb_is_name_start(c) || (c >= '0' && c <= '9');
-}
 
 #endif

@@ -319,7 +319,7 @@ static bool wrapper_part(struct chain *ch, size_t *i, const struct wrapdef *wd)
 		}
 	sbx_parse_options(ch, &wd->flags, i);
 	while (wd->assigns && *i < ch->a.len && ch->a.v[*i].v && strchr(ch->a.v[*i].v, '=') &&
-	       sb_is_name_start((unsigned char)ch->a.v[*i].v[0]))
+	       text_is_name_start((unsigned char)ch->a.v[*i].v[0]))
 		VEC_PUSH(ch->args, ch->a.v[(*i)++].w);
 	for (unsigned k = 0; k < wd->positionals && *i < ch->a.len; k++)
 		VEC_PUSH(ch->args, ch->a.v[(*i)++].w);

@@ -239,9 +239,9 @@ static bool redir_word(const char *s, size_t a, size_t b)
 	if (b - a < 3 || s[a] != '{' || s[b - 1] != '}')
 		return false;
 	size_t i = a + 1;
-	if (!sb_is_name_start((unsigned char)s[i]))
+	if (!text_is_name_start((unsigned char)s[i]))
 		return false;
-	while (i < b - 1 && sb_is_name_char((unsigned char)s[i]))
+	while (i < b - 1 && text_is_name_char((unsigned char)s[i]))
 		i++;
 	if (i < b - 1 && s[i] == '[' && s[b - 2] == ']')
 		return true;

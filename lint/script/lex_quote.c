@@ -148,8 +148,8 @@ void lex_add_brace(struct lexer *lx, size_t start, size_t a, size_t b, char quot
 		i++;
 	}
 	size_t name = i;
-	if (i < b && sb_is_name_start((unsigned char)s[i])) {
-		while (i < b && sb_is_name_char((unsigned char)s[i]))
+	if (i < b && text_is_name_start((unsigned char)s[i])) {
+		while (i < b && text_is_name_char((unsigned char)s[i]))
 			i++;
 	} else if (i < b && s[i] >= '0' && s[i] <= '9') {
 		while (i < b && s[i] >= '0' && s[i] <= '9')
@@ -185,7 +185,7 @@ void lex_add_brace(struct lexer *lx, size_t start, size_t a, size_t b, char quot
 	} else if (op) {
 		p->op = WOP_OTHER;
 	}
-	bool special = p->text && !sb_is_name_start((unsigned char)p->text[0]);
+	bool special = p->text && !text_is_name_start((unsigned char)p->text[0]);
 	if (op || subscript || !p->text)
 		p->kind = WP_PARAM_OP;
 	else if (special)

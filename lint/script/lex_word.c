@@ -58,9 +58,9 @@ static size_t simple_param(struct lexer *lx, size_t p, char quote)
 {
 	const char *s = lx->s;
 	size_t q = p + 1;
-	if (q < lx->end && sb_is_name_start((unsigned char)s[q])) {
+	if (q < lx->end && text_is_name_start((unsigned char)s[q])) {
 		size_t e = q;
-		while (e < lx->end && sb_is_name_char((unsigned char)s[e]))
+		while (e < lx->end && text_is_name_char((unsigned char)s[e]))
 			e++;
 		struct wpart *w = lex_add_part(lx, WP_PARAM, quote, p, e);
 		w->text = sbm_strndup(lx->m, s + q, e - q);
@@ -207,7 +207,7 @@ SB_COLD static size_t compound_assignment(struct lexer *lx, size_t word, size_t 
 	struct array_lit *a = sbm_alloc(lx->m, sizeof *a);
 	const char *s = lx->s;
 	size_t i = word;
-	while (i < eq && sb_is_name_char((unsigned char)s[i]))
+	while (i < eq && text_is_name_char((unsigned char)s[i]))
 		i++;
 	a->name_off = word;
 	a->name_end = i;
@@ -261,9 +261,9 @@ size_t lex_assignment_left(const char *s, size_t a, size_t b, bool compassign)
 		if (i >= b || s[i] != '[')
 			return SIZE_MAX;
 	} else {
-		if (i >= b || !sb_is_name_start((unsigned char)s[i]))
+		if (i >= b || !text_is_name_start((unsigned char)s[i]))
 			return SIZE_MAX;
-		while (i < b && sb_is_name_char((unsigned char)s[i]))
+		while (i < b && text_is_name_char((unsigned char)s[i]))
 			i++;
 	}
 	if (i < b && s[i] == '[') {
@@ -291,10 +291,10 @@ static bool assignment_left(const char *s, size_t a, size_t b, bool compassign)
 
 static bool all_name(const char *s, size_t a, size_t b)
 {
-	if (a >= b || !sb_is_name_start((unsigned char)s[a]))
+	if (a >= b || !text_is_name_start((unsigned char)s[a]))
 		return false;
 	for (size_t i = a; i < b; i++)
-		if (!sb_is_name_char((unsigned char)s[i]))
+		if (!text_is_name_char((unsigned char)s[i]))
 			return false;
 	return true;
 }
@@ -441,7 +441,7 @@ bool lex_scan_word(struct lexer *lx, struct token *t, bool *quoted, bool *dollar
 			break;
 		if (c == '~' && w.p == w.start) {
 			size_t e = w.p + 1;
-			while (e < lx->end && (sb_is_name_char((unsigned char)s[e]) || s[e] == '+' || s[e] == '-'))
+			while (e < lx->end && (text_is_name_char((unsigned char)s[e]) || s[e] == '+' || s[e] == '-'))
 				e++;
 			lex_add_part(lx, WP_TILDE, 0, w.p, e);
 			w.p = w.run = e;

@@ -45,9 +45,9 @@ static size_t assignment_eq(const sb_model *m, const sb_word *w, size_t *name_en
 		return 0;
 	const char *s = m->text;
 	size_t i = w->off, lim = w->parts[0].end;
-	if (i >= lim || !sb_is_name_start((unsigned char)s[i]))
+	if (i >= lim || !text_is_name_start((unsigned char)s[i]))
 		return 0;
-	while (i < lim && sb_is_name_char((unsigned char)s[i]))
+	while (i < lim && text_is_name_char((unsigned char)s[i]))
 		i++;
 	*name_end = i;
 	*subscript = false;
@@ -105,10 +105,10 @@ static void array_assign(struct parser *p, const struct token *t, enum sb_assign
 
 void sbp_name_record(struct parser *p, const sb_word *w, enum sb_assign_kind kind)
 {
-	if (!w->value || !sb_is_name_start((unsigned char)w->value[0]))
+	if (!w->value || !text_is_name_start((unsigned char)w->value[0]))
 		return;
 	for (const char *c = w->value; *c; c++)
-		if (!sb_is_name_char((unsigned char)*c))
+		if (!text_is_name_char((unsigned char)*c))
 			return;
 	struct assign_rec *a = new_assign(p, w->value, w->off, w->end, w->off, w->end, kind);
 	a->pub.exported = kind == SB_ASSIGN_MARK && p->decl_export;
@@ -119,10 +119,10 @@ void sbp_arith_assigns(struct parser *p, size_t a, size_t b)
 {
 	const char *s = p->m->text;
 	for (size_t i = a; i < b; i++) {
-		if (!sb_is_name_start((unsigned char)s[i]) || (i > a && sb_is_name_char((unsigned char)s[i - 1])))
+		if (!text_is_name_start((unsigned char)s[i]) || (i > a && text_is_name_char((unsigned char)s[i - 1])))
 			continue;
 		size_t e = i;
-		while (e < b && sb_is_name_char((unsigned char)s[e]))
+		while (e < b && text_is_name_char((unsigned char)s[e]))
 			e++;
 		size_t k = e;
 		while (k < b && (s[k] == ' ' || s[k] == '\t'))
@@ -142,7 +142,7 @@ static void default_assigns(struct parser *p, const sb_word *w)
 	for (unsigned i = 0; w && i < w->nparts; i++) {
 		const struct wpart *part = &w->parts[i];
 		if (part->kind != WP_PARAM_OP || part->op != WOP_DEFAULT_ASSIGN || !part->text ||
-		    !sb_is_name_start((unsigned char)part->text[0]))
+		    !text_is_name_start((unsigned char)part->text[0]))
 			continue;
 		size_t noff = part->off + (p->m->text[part->off + 1] == '{' ? 2 : 1);
 		struct assign_rec *a = new_assign(p, part->text, noff, noff + part->tlen, part->off,
@@ -261,7 +261,7 @@ static bool starts_flag(const sb_word *w)
 {
 	const char *s = w->m->text + w->off;
 	size_t n = w->end - w->off;
-	return n >= 2 && s[0] == '-' && (s[1] == '-' || sb_is_name_start((unsigned char)s[1]));
+	return n >= 2 && s[0] == '-' && (s[1] == '-' || text_is_name_start((unsigned char)s[1]));
 }
 
 /* time -p, coproc NAME: words of the command they run, before its own. */

@@ -43,7 +43,7 @@ static size_t placeholder(const struct parser *p, size_t off, size_t *start)
 		size_t k = i + 1;
 		bool letter = false;
 		while (k < le && !strchr("<>|;&()\"'`$", s[k])) {
-			letter |= sb_is_name_start((unsigned char)s[k]);
+			letter |= text_is_name_start((unsigned char)s[k]);
 			k++;
 		}
 		if (k < le && s[k] == '>' && letter && k > i + 1) {
@@ -215,11 +215,11 @@ static void broken_statement(struct parser *p, const struct where *w, size_t off
 		end--;
 	sbp_reset_cmd(p);
 	for (size_t i = off; i < end; i++) {
-		if (!sb_is_name_start((unsigned char)s[i]) ||
+		if (!text_is_name_start((unsigned char)s[i]) ||
 		    (i > off && !strchr(" \t\n;&|({`\"'", s[i - 1])))
 			continue;
 		size_t e = i;
-		while (e < end && sb_is_name_char((unsigned char)s[e]))
+		while (e < end && text_is_name_char((unsigned char)s[e]))
 			e++;
 		if (e < end && (s[e] == '=' || s[e] == '[' || (s[e] == '+' && e + 1 < end && s[e + 1] == '=')))
 			sbp_unknown_assign(p, i, e);

@@ -39,8 +39,8 @@ static void scan_refs(sb_model *m, size_t a, size_t b, bool arith, struct refs *
 			if (!q)
 				return;
 			i = (size_t)(q - s);
-		} else if (c == '$' || (arith && sb_is_name_start((unsigned char)c) &&
-					(i == a || !sb_is_name_char((unsigned char)s[i - 1])))) {
+		} else if (c == '$' || (arith && text_is_name_start((unsigned char)c) &&
+					(i == a || !text_is_name_char((unsigned char)s[i - 1])))) {
 			size_t n = c == '$' ? i + 1 : i;
 			if (c == '$' && n < b && s[n] == '{') {
 				n++;
@@ -48,9 +48,9 @@ static void scan_refs(sb_model *m, size_t a, size_t b, bool arith, struct refs *
 					n++;
 			}
 			size_t e = n;
-			while (e < b && sb_is_name_char((unsigned char)s[e]))
+			while (e < b && text_is_name_char((unsigned char)s[e]))
 				e++;
-			if (e > n && sb_is_name_start((unsigned char)s[n]))
+			if (e > n && text_is_name_start((unsigned char)s[n]))
 				add_ref(m, r, s + n, e - n);
 			i = e > i ? e - 1 : i;
 		}
@@ -72,7 +72,7 @@ void sbl_word_finish(sb_model *m, sb_word *w)
 			add_ref(m, &r, p->text, p->tlen);
 			break;
 		case WP_PARAM_OP:
-			if (p->text && sb_is_name_start((unsigned char)p->text[0]))
+			if (p->text && text_is_name_start((unsigned char)p->text[0]))
 				add_ref(m, &r, p->text, p->tlen);
 			if (p->in_end > p->in_off)
 				scan_refs(m, p->in_off, p->in_end, false, &r);
