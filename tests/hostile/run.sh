@@ -127,6 +127,12 @@ python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=1\nsrun echo " + "a " * 500000)'
 check script-long-line 0 - --shellcheck off "$t/wide.sbatch"
 python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=1\n" + "srun --ntasks-per-node=8 python train.py --lr 1e-4 \\\n  --batch 8\n" * 20000)' >"$t/big.sbatch"
 check script-megabyte 0 - --shellcheck off "$t/big.sbatch"
+# the order checks (SB2010, SB2014) look at every launch line against the
+# ones after it: one pass each, not one per pair
+python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\n" + "srun torchrun --nnodes=2 --node_rank=0 --master_addr=h /fsx/train.py\n" * 40000)' >"$t/ranks.sbatch"
+check script-many-ranked-launches 0 - --shellcheck off "$t/ranks.sbatch"
+python3 -c 'print("#!/bin/bash\n#SBATCH --nodes=2\n" + "srun --ntasks-per-node=1 python /fsx/train.py &\n" * 40000)' >"$t/background.sbatch"
+check script-many-background-launches 1 SB2014 --shellcheck off "$t/background.sbatch"
 
 # Templates: a 1 MB config of placeholders in every style, and 100,000
 # nested {% if %} blocks. Both end fast (the scan is one pass; the if

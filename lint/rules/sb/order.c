@@ -3,10 +3,12 @@
  * must run at once (&) and the batch script must then wait for them: it
  * is the job, and Slurm ends the job, every step with it, when the
  * script ends. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sb.h"
+#include "xalloc.h"
 
 /* Whether a command, or one its string runs, starts a job: a launcher,
  * a training script or a script that may hold one. */
@@ -47,46 +49,92 @@ static long long fixed_rank(const sb_cmd *cmd)
 	return -1;
 }
 
-/* Whether two launch lines give the same --nnodes (as written), so
- * that they can be parts of one job. */
-static bool same_nnodes(const sb_cmd *a, const sb_cmd *b)
+/* A command's --nnodes as written, which two launch lines must share to
+ * be parts of one job; NULL when it gives none. */
+static const char *nnodes_text(const sb_cmd *cmd, size_t *len)
 {
-	const sb_word *wa = NULL, *wb = NULL;
-	for (size_t i = 0; i < sb_cmd_part_count(a) && !wa; i++)
-		wa = sb_flag(sb_cmd_part(a, i), "nnodes");
-	for (size_t i = 0; i < sb_cmd_part_count(b) && !wb; i++)
-		wb = sb_flag(sb_cmd_part(b, i), "nnodes");
-	size_t la, lb;
-	const char *ra = wa ? sb_word_raw(wa, &la) : NULL, *rb = wb ? sb_word_raw(wb, &lb) : NULL;
-	return ra && rb && la == lb && !memcmp(ra, rb, la);
+	const sb_word *w = NULL;
+	for (size_t i = 0; i < sb_cmd_part_count(cmd) && !w; i++)
+		w = sb_flag(sb_cmd_part(cmd, i), "nnodes");
+	return w ? sb_word_raw(w, len) : NULL;
+}
+
+/* A top-level launch line with a fixed --node_rank and an --nnodes. */
+struct ranked {
+	long long rank; /* -1: the command is none */
+	const char *nnodes;
+	size_t len;
+};
+
+/* Per --nnodes text, the nearest later ranked line (a) and the nearest
+ * later one whose rank differs from a's (b), within one group of steps:
+ * an open-addressing table, entries of an older group left stale. */
+struct later {
+	const char *nnodes;
+	size_t len;
+	unsigned group;
+	size_t a, b; /* command indices; SIZE_MAX: none */
+};
+
+static struct later *later_slot(struct later *t, size_t cap, const struct ranked *r, unsigned group)
+{
+	uint64_t h = 1469598103934665603u;
+	for (size_t i = 0; i < r->len; i++)
+		h = (h ^ (unsigned char)r->nnodes[i]) * 1099511628211u;
+	for (size_t i = (size_t)h & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (t[i].group != group || (t[i].len == r->len && !memcmp(t[i].nnodes, r->nnodes, r->len)))
+			return &t[i];
 }
 
 /* Steps of one job written one a line: srun (or ssh) returns when its
  * launcher ends, so a blocking line with a fixed --node_rank keeps the
- * lines after it, the other ranks, from starting. */
+ * lines after it, the other ranks, from starting. For each blocking line
+ * the first later line of the group (up to a top-level wait) with the
+ * same --nnodes and another rank, found in one pass from the end. */
 static void ranks_in_sequence(struct sbc *c)
 {
-	size_t n = sb_cmd_count(c->m);
-	for (size_t i = 0; i < n; i++) {
-		const sb_cmd *cmd = sb_cmd_at(c->m, i);
-		long long rank = fixed_rank(cmd);
-		if (rank < 0 || sb_cmd_parent(cmd) || (sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP)))
+	size_t n = sb_cmd_count(c->m), cap = 16;
+	while (cap < 2 * n)
+		cap *= 2;
+	struct ranked *r = xcalloc(n ? n : 1, sizeof *r);
+	struct later *t = xcalloc(cap, sizeof *t);
+	size_t *waited_on = xcalloc(n ? n : 1, sizeof *waited_on);
+	unsigned group = 1;
+	for (size_t k = n; k-- > 0;) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, k);
+		const sb_word *w0 = sb_cmd_word(cmd, 0);
+		waited_on[k] = SIZE_MAX;
+		r[k].rank = -1;
+		if (!sb_cmd_parent(cmd) && w0 && sb_word_value(w0) && !strcmp(sb_word_value(w0), "wait")) {
+			group++; /* the steps before have ended: a new group */
 			continue;
-		for (size_t j = i + 1; j < n; j++) {
-			const sb_cmd *later = sb_cmd_at(c->m, j);
-			const sb_word *w0 = sb_cmd_word(later, 0);
-			if (!sb_cmd_parent(later) && w0 && sb_word_value(w0) && !strcmp(sb_word_value(w0), "wait"))
-				break; /* the steps before have ended: a new group */
-			long long other = fixed_rank(later);
-			if (other < 0 || other == rank || sb_cmd_parent(later) || !same_nnodes(cmd, later))
-				continue;
-			struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(sb_cmd_part(cmd, 0))),
-				"this line waits for its --node_rank %lld launcher to end, so the --node_rank %lld one on line %u starts only after it gave up waiting for its peers",
-				rank, other, sb_cmd_span(later).line);
-			diag_set_help(g, "end each of these lines but the last with & and wait after them, or start one task per node with a single srun");
-			return;
 		}
+		if (sb_cmd_parent(cmd) || (r[k].rank = fixed_rank(cmd)) < 0 ||
+		    !(r[k].nnodes = nnodes_text(cmd, &r[k].len))) {
+			r[k].rank = -1;
+			continue;
+		}
+		struct later *e = later_slot(t, cap, &r[k], group);
+		bool known = e->group == group;
+		size_t a = known ? e->a : SIZE_MAX, b = known ? e->b : SIZE_MAX;
+		bool a_differs = a != SIZE_MAX && r[a].rank != r[k].rank;
+		if (!(sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP)))
+			waited_on[k] = a_differs ? a : b;
+		*e = (struct later){ r[k].nnodes, r[k].len, group, k, a_differs ? a : b };
 	}
+	for (size_t i = 0; i < n; i++) {
+		if (waited_on[i] == SIZE_MAX)
+			continue;
+		const sb_cmd *cmd = sb_cmd_at(c->m, i), *later = sb_cmd_at(c->m, waited_on[i]);
+		struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(sb_cmd_part(cmd, 0))),
+			"this line waits for its --node_rank %lld launcher to end, so the --node_rank %lld one on line %u starts only after it gave up waiting for its peers",
+			r[i].rank, r[waited_on[i]].rank, sb_cmd_span(later).line);
+		diag_set_help(g, "end each of these lines but the last with & and wait after them, or start one task per node with a single srun");
+		break;
+	}
+	free(r);
+	free(t);
+	free(waited_on);
 }
 
 /* ssh waits for its remote command, so a loop of them without & starts
@@ -137,21 +185,20 @@ static bool left_running(const sb_cmd *cmd)
 	return (sb_cmd_context(cmd) & SB_CTX_BACKGROUND) || (srun && sb_flag_find(srun, "async"));
 }
 
-/* What keeps the batch script running after command i: a wait, or a
- * command in the foreground that starts nodes or a job, which the script
- * waits for (and which may itself be the job's main step). */
-static bool held_after(const sb_model *m, size_t i)
+/* The last command that keeps the batch script running to it: a wait,
+ * or a command in the foreground that starts nodes or a job, which the
+ * script waits for (and which may itself be the job's main step). A
+ * launch left running before it is waited for; SIZE_MAX when none. */
+static size_t last_holder(const sb_model *m)
 {
-	for (size_t k = i + 1; k < sb_cmd_count(m); k++) {
-		const sb_cmd *later = sb_cmd_at(m, k);
-		unsigned ctx = sb_cmd_context(later);
-		if (is_wait(later))
-			return true;
-		if (!left_running(later) && !(ctx & (SB_CTX_FUNCTION | SB_CTX_CMDSUB)) &&
-		    (sbc_starts_nodes(later) || starts_job(later)))
-			return true;
+	for (size_t k = sb_cmd_count(m); k-- > 0;) {
+		const sb_cmd *cmd = sb_cmd_at(m, k);
+		if (is_wait(cmd) ||
+		    (!left_running(cmd) && !(sb_cmd_context(cmd) & (SB_CTX_FUNCTION | SB_CTX_CMDSUB)) &&
+		     (sbc_starts_nodes(cmd) || starts_job(cmd))))
+			return k;
 	}
-	return false;
+	return SIZE_MAX;
 }
 
 /* SB2014 launch-not-waited: a launcher started in the background (or as
@@ -161,11 +208,13 @@ static bool held_after(const sb_model *m, size_t i)
  * does one inside the loop after the &. */
 static void launch_not_waited(struct sbc *c)
 {
+	size_t held = last_holder(c->m);
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
 		unsigned ctx = sb_cmd_context(cmd);
-		if (!left_running(cmd) || (ctx & (SB_CTX_FUNCTION | SB_CTX_CMDSUB | SB_CTX_NESTED)) ||
-		    !(sbc_starts_nodes(cmd) || starts_job(cmd)) || held_after(c->m, i))
+		if ((held != SIZE_MAX && i < held) || !left_running(cmd) ||
+		    (ctx & (SB_CTX_FUNCTION | SB_CTX_CMDSUB | SB_CTX_NESTED)) ||
+		    !(sbc_starts_nodes(cmd) || starts_job(cmd)))
 			continue;
 		const sb_part *p = sb_cmd_part(cmd, 0);
 		struct diag *g = sbc_report(c, R_SB2014, sb_word_span(sb_part_program(p)),
