@@ -218,12 +218,15 @@ static bool generated_file_finding(struct jobspec *js, const struct gen_file *f,
 		value_on_line(js->doc, yd_root(js->doc), false, line, len, &best, &best_len, 0);
 		/* a finding at a key that opens a mapping of the config is about
 		 * what the mapping holds: the lines indented under it */
-		for (uint32_t l = g->line + 1; !best && strcmp(f->kind, "pcluster") == 0; l++) {
-			size_t nl;
-			const char *next = line_of(f->text, f->len, l, &nl);
-			if (next >= f->text + f->len || indent_of(next, nl) <= indent_of(line, len))
+		const char *end = f->text + f->len, *next = line + len;
+		while (!best && strcmp(f->kind, "pcluster") == 0 && next < end) {
+			next++; /* past the newline */
+			const char *nl = memchr(next, '\n', (size_t)(end - next));
+			size_t n = (size_t)((nl ? nl : end) - next);
+			if (!n || indent_of(next, n) <= indent_of(line, len))
 				break;
-			value_on_line(js->doc, yd_root(js->doc), false, next, nl, &best, &best_len, 0);
+			value_on_line(js->doc, yd_root(js->doc), false, next, n, &best, &best_len, 0);
+			next += n;
 		}
 		if (!best)
 			return false;
