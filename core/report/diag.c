@@ -37,15 +37,29 @@ struct diag *diag_add(struct diag_list *list, struct source *src,
 	return d;
 }
 
+static void help_drop(struct diag *d)
+{
+	if (d->help_owned)
+		free((char *)d->help);
+	d->help = NULL;
+	d->help_owned = false;
+}
+
 void diag_set_help(struct diag *d, const char *fmt, ...)
 {
-	struct buf b = BUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	free(d->help);
-	d->help = buf_detach(&b);
+	const char *text = fmt;
+	char *made = NULL;
+	if (strchr(fmt, '%')) {
+		struct buf b = BUF_INIT;
+		va_list ap;
+		va_start(ap, fmt);
+		buf_vprintf(&b, fmt, ap);
+		va_end(ap);
+		text = made = buf_detach(&b);
+	}
+	help_drop(d);
+	d->help = text;
+	d->help_owned = made != NULL;
 }
 
 const char *diag_id(const struct diag *d, char buf[8])
@@ -109,7 +123,7 @@ void diag_write_path(const struct diag *d, struct buf *out)
 static void diag_fini(struct diag *d)
 {
 	free(d->msg);
-	free(d->help);
+	help_drop(d);
 	free(d->fix);
 	free(d->yaml_path);
 	if (d->alt)

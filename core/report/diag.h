@@ -26,7 +26,8 @@ struct diag {
 	enum severity sev;
 	enum rule_id rule;
 	char *msg;
-	char *help;                 /* optional */
+	const char *help;           /* optional; freed when help_owned */
+	bool help_owned;
 	char *fix;                  /* optional replacement text for the fix range */
 	size_t fix_start, fix_end;  /* the bytes it replaces: the finding's own */
 	uint32_t fix_line, fix_col; /* range unless set apart, and where they */
@@ -62,6 +63,9 @@ struct diag *diag_add(struct diag_list *list, struct source *src,
 		      enum rule_id rule, uint32_t line, uint32_t col,
 		      uint32_t end_line, uint32_t end_col, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+/* A help without conversions is kept as the caller's literal, not
+ * copied: a rule that finds the same thing on thousands of nodes says
+ * the same help each time. */
 void diag_set_help(struct diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The ID users see: the rule's, or SCnnnn for a shellcheck finding.
