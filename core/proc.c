@@ -169,6 +169,15 @@ static void collect(struct slot *s)
 		}
 }
 
+/* POSIX lets posix_spawn succeed and the child exit with 127 when the
+ * program cannot be run (valgrind's does so): with nothing written, that
+ * is the start error the caller would otherwise have had. */
+static void exec_failed(struct proc *p)
+{
+	if (p->status == 127 && p->out.len == 0 && !p->start_error)
+		p->start_error = ENOENT;
+}
+
 /* The programs, the running ones and what the poll loop waits on. */
 struct proc_pool {
 	struct proc *procs;
@@ -221,6 +230,7 @@ static void react(struct proc_pool *pl)
 			reap(s, WNOHANG);
 		if (s->p && s->exited) {
 			collect(s);
+			exec_failed(s->p);
 			release(s);
 			pl->running--;
 		}

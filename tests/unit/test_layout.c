@@ -305,7 +305,7 @@ static char *generated_script(enum framework fw)
 	struct source *src = source_new("flags.yaml", buf_detach(&yaml), len);
 	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
 	struct diag_list diags = { 0 };
-	struct spec spec;
+	struct spec spec = { 0 }; /* its target is an input: none set */
 	struct plan plan;
 	assert_true(spec_load(&spec, src, doc, &diags));
 	assert_true(plan_derive(&plan, &spec, &diags));
