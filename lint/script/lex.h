@@ -103,6 +103,7 @@ struct lexer {
 	 * after them (lex_heredoc.c). */
 	struct { size_t from, to; } jumps[4];
 	unsigned njumps;
+	unsigned jumps_taken;   /* how many of them the input went through */
 	/* After a syntax error: where the list it is in goes on (SIZE_MAX:
 	 * nowhere, the input ended inside), and past where it went on last. */
 	size_t err_resume, err_floor;

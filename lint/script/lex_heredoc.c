@@ -167,6 +167,7 @@ static size_t take_jump(struct lexer *lx, size_t q)
 			continue;
 		size_t to = lx->jumps[i].to;
 		lx->jumps[i] = lx->jumps[--lx->njumps];
+		lx->jumps_taken++;
 		return to;
 	}
 	return SIZE_MAX;

@@ -46,8 +46,8 @@ void lex_fail(struct lexer *lx, enum sb_problem_kind kind, size_t off, size_t en
 /* Lines strictly after the first line of [off, end) lie inside a string. */
 void lex_mark_string_lines(struct lexer *lx, size_t off, size_t end)
 {
-	if (!memchr(lx->s + off, '\n', end - off))
-		return;
+	if (end <= off || !memchr(lx->s + off, '\n', end - off))
+		return; /* one line, or read out of order (lex_after_newline) */
 	uint32_t a = lex_line_of(lx, off), b = lex_line_of(lx, end);
 	for (uint32_t l = a + 1; l <= b; l++)
 		sbm_mark_line(lx->m, l, SB_LINE_STRING);
@@ -118,6 +118,10 @@ static char *lex_lit_value(sb_model *m, char quote, const char *raw, size_t n, s
 struct wpart *lex_add_part(struct lexer *lx, uint8_t kind, char quote, size_t off, size_t end)
 {
 	struct wpart p = { 0 };
+	/* a part that went back to the rest of a line after a here-document
+	 * (lex_after_newline) ends before it starts: it holds no text */
+	if (end < off)
+		end = off;
 	p.kind = kind;
 	p.quote = quote;
 	p.off = off;
@@ -129,7 +133,7 @@ struct wpart *lex_add_part(struct lexer *lx, uint8_t kind, char quote, size_t of
 void lex_add_lit(struct lexer *lx, char quote, size_t off, size_t end)
 {
 	struct wpart *p = lex_add_part(lx, WP_LIT, quote, off, end);
-	p->text = lex_lit_value(lx->m, quote, lx->s + off, end - off, &p->tlen);
+	p->text = lex_lit_value(lx->m, quote, lx->s + off, p->end - off, &p->tlen);
 }
 
 /* ---- expansions ---- */

@@ -122,6 +122,19 @@ static size_t backquote(struct lexer *lx, size_t p, char quote)
 	return e;
 }
 
+/* A string's text ran to here and goes on at next: past a here-document's
+ * body that a $( ) earlier on the line took (forward), or back to the
+ * rest of that line once the body ended on the delimiter line (lex_heredoc.c).
+ * The text so far is a part of its own; returns where the next one starts. */
+static size_t text_goes_on(struct lexer *lx, unsigned jumps, size_t run, size_t here, size_t next)
+{
+	if (lx->jumps_taken == jumps)
+		return run; /* contiguous */
+	if (here > run)
+		lex_add_lit(lx, '"', run, here);
+	return next;
+}
+
 /* "..." from the quote at open; parts with quote '"'. */
 static size_t dquote(struct lexer *lx, size_t open)
 {
@@ -129,7 +142,10 @@ static size_t dquote(struct lexer *lx, size_t open)
 		return SIZE_MAX;
 	size_t p = open + 1, run = p, parts = lx->tmp.len;
 	for (;;) {
+		size_t was = p;
+		unsigned jumps = lx->jumps_taken;
 		p = lex_skip_joins(lx, p);
+		run = text_goes_on(lx, jumps, run, was, p);
 		if (p >= lx->end) {
 			lex_eof_in(lx, open, 1, '"');
 			p = SIZE_MAX;
@@ -148,7 +164,10 @@ static size_t dquote(struct lexer *lx, size_t open)
 			continue;
 		}
 		if (c != '$' && c != '`') {
-			p = c == '\n' ? lex_after_newline(lx, p) : p + 1;
+			unsigned jumps = lx->jumps_taken;
+			size_t next = c == '\n' ? lex_after_newline(lx, p) : p + 1;
+			run = text_goes_on(lx, jumps, run, p + 1, next);
+			p = next;
 			continue;
 		}
 		if (p > run)
@@ -328,7 +347,7 @@ static size_t quote_run(struct lexer *lx, struct wscan *w, size_t p)
 		e = c == '"' ? dquote(lx, p) : backquote(lx, p, 0);
 	}
 	w->quoted |= c != '`';
-	w->dollar |= c == '"' && e != SIZE_MAX && memchr(lx->s + p, '$', e - p);
+	w->dollar |= c == '"' && e != SIZE_MAX && e > p && memchr(lx->s + p, '$', e - p);
 	return e;
 }
 
