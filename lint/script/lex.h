@@ -60,6 +60,12 @@ enum {
 	PST_EXTPAT = 1 << 7,    /* the right side of == in [[ ]]: @( ) patterns */
 	PST_CONDEXPR = 1 << 8,  /* inside [[ ]] */
 	PST_CMDSUBST = 1 << 9,  /* inside $( ) */
+	/* What a backslash escapes in an array's words (compound_assignment):
+	 * bash's read_token_word tests its innermost delimiter, which a $( )
+	 * in a word sets to ( (nothing), a $( ) in "..." to " (what a
+	 * backslash escapes there); with neither, everything. */
+	PST_BS_NONE = 1 << 10,
+	PST_BS_DQUOTE = 1 << 11,
 };
 
 #define LEX_MAX_HEREDOCS 16
@@ -165,8 +171,10 @@ enum { MP_FIRSTCLOSE = 1, MP_ALLOWESC = 2, MP_DQUOTE = 4, MP_COMMAND = 8,
 /* The input ended inside a construct opened at `at` (len bytes) that
  * `close` ends: the problem, at the opener. */
 void lex_eof_in(struct lexer *lx, size_t at, size_t len, char close);
-/* The position after the ) of a $( ) whose text starts at p; parses it. */
-size_t lex_comsub(struct lexer *lx, size_t open, size_t p);
+/* The position after the ) of a $( ) whose text starts at p; parses it.
+ * from: where the $( ) is, which sets what a backslash escapes in it. */
+enum comsub_from { COMSUB_IN_WORD, COMSUB_IN_DQUOTE, COMSUB_IN_BRACE };
+size_t lex_comsub(struct lexer *lx, size_t open, size_t p, enum comsub_from from);
 
 uint32_t lex_line_of(struct lexer *lx, size_t off);
 /* Where the line of off ends, past the lines a backslash-newline joins

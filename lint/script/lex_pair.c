@@ -44,10 +44,11 @@ void lex_eof_in(struct lexer *lx, size_t at, size_t len, char close)
 
 enum { MF_WASDOL = 1, MF_PASSNEXT = 2, MF_GTLT = 4 };
 
-static size_t dollar_word(struct lexer *lx, size_t at, size_t p, char ch, unsigned rflags)
+static size_t dollar_word(struct lexer *lx, size_t at, size_t p, char ch, unsigned rflags,
+			  enum comsub_from from)
 {
 	if (ch == '(')
-		return lex_comsub(lx, at, p);
+		return lex_comsub(lx, at, p, from);
 	if (ch == '{')
 		return lex_matched(lx, at, p, '{', '}', MP_FIRSTCLOSE | MP_DOLBRACE | rflags, 0);
 	return lex_matched(lx, at, p, '[', ']', rflags | MP_ARITH, 0);
@@ -61,6 +62,7 @@ size_t lex_matched(struct lexer *lx, size_t at, size_t p, char open, char close,
 		return SIZE_MAX;
 	unsigned count = 1, tf = 0;
 	unsigned rflags = qc == '"' ? MP_DQUOTE : (flags & MP_DQUOTE);
+	enum comsub_from from = (rflags & MP_DQUOTE) ? COMSUB_IN_DQUOTE : COMSUB_IN_BRACE;
 	const char *s = lx->s;
 	/* the opener is [at, p): one byte (a quote, a subscript's [) or
 	 * two ($[, ${), with any backslash-newline between */
@@ -105,14 +107,14 @@ size_t lex_matched(struct lexer *lx, size_t at, size_t p, char open, char close,
 				   ((flags & (MP_ARRAYSUB | MP_DOLBRACE)) && (tf & MF_GTLT) && ch == '(')) {
 				if (open == ch)
 					count--;
-				np = dollar_word(lx, p - 2, p, ch, rflags);
+				np = dollar_word(lx, p - 2, p, ch, rflags, from);
 			}
 		} else if (open == '"' && ch == '`') {
 			np = lex_matched(lx, p - 1, p, '`', '`', rflags, 0);
 		} else if (open != '`' && (tf & MF_WASDOL) && (ch == '(' || ch == '{' || ch == '[')) {
 			if (open == ch)
 				count--;
-			np = dollar_word(lx, p - 2, p, ch, rflags);
+			np = dollar_word(lx, p - 2, p, ch, rflags, from);
 		}
 		if (np == SIZE_MAX) {
 			p = SIZE_MAX;
@@ -145,16 +147,26 @@ SB_COLD static size_t comsub_again(struct lexer *lx, size_t open)
 	return e;
 }
 
-size_t lex_comsub(struct lexer *lx, size_t open, size_t p)
+size_t lex_comsub(struct lexer *lx, size_t open, size_t p, enum comsub_from from)
 {
-	size_t q;
-	if (lex_peek(lx, p, &q) == '(')
-		return lex_matched(lx, open, p, '(', ')', MP_ARITH, 0);
-	if (!lex_enter(lx, open))
-		return SIZE_MAX;
-	lx->pos = p;
-	size_t e = lx->quiet ? comsub_again(lx, open) : sbp_comsub(lx, open);
-	lex_leave(lx);
+	/* bash pushes a delimiter for a $( ) or $(( )) in a word or in
+	 * "...", not for one it finds inside ${ } or $[ ]: what a backslash
+	 * escapes in an array inside (lex.h, PST_BS_NONE) is set here, and
+	 * a $( ) takes it along (parse.c, comsub_state) */
+	static const unsigned bs[] = { [COMSUB_IN_WORD] = PST_BS_NONE,
+				       [COMSUB_IN_DQUOTE] = PST_BS_DQUOTE };
+	unsigned pst = lx->st.pst;
+	if (from != COMSUB_IN_BRACE)
+		lx->st.pst = (pst & ~(unsigned)(PST_BS_NONE | PST_BS_DQUOTE)) | bs[from];
+	size_t q, e = SIZE_MAX;
+	if (lex_peek(lx, p, &q) == '(') {
+		e = lex_matched(lx, open, p, '(', ')', MP_ARITH, 0);
+	} else if (lex_enter(lx, open)) {
+		lx->pos = p;
+		e = lx->quiet ? comsub_again(lx, open) : sbp_comsub(lx, open);
+		lex_leave(lx);
+	}
+	lx->st.pst = pst;
 	return e;
 }
 

@@ -102,7 +102,7 @@ static size_t dollar_construct(struct lexer *lx, size_t p, char quote, unsigned 
 		return p;
 	size_t r;
 	bool arith = lex_peek(lx, q, &r) == '(';
-	e = lex_comsub(lx, p, q);
+	e = lex_comsub(lx, p, q, quote == '"' || (rflags & MP_DQUOTE) ? COMSUB_IN_DQUOTE : COMSUB_IN_WORD);
 	if (e == SIZE_MAX)
 		return e;
 	struct wpart *w = lex_add_part(lx, arith ? WP_ARITH : WP_CMDSUB, quote, p, e);
@@ -376,7 +376,7 @@ static size_t dollar_or_procsub(struct lexer *lx, struct wscan *w, size_t p)
 	} else if (c == '$' && (n == '(' || n == '{' || n == '[')) {
 		e = dollar_construct(lx, p, 0, 0);
 	} else if (n == '(') {
-		e = lex_comsub(lx, p, q);
+		e = lex_comsub(lx, p, q, COMSUB_IN_WORD);
 		if (e != SIZE_MAX) {
 			struct wpart *pp = lex_add_part(lx, WP_PROCSUB, 0, p, e);
 			pp->in_off = q, pp->in_end = e - 1;
@@ -427,6 +427,20 @@ static bool construct(struct lexer *lx, struct wscan *w, struct token *t)
 	return true;
 }
 
+/* bash 5.2 reads an array's words inside $( ) or <( ) with a backslash
+ * that escapes only what it escapes inside the innermost delimiter (lex.h,
+ * PST_BS_NONE): `$(a=(\'))` opens a quote and `$(a=(x\))` closes the
+ * array. So `bash -n` judges; the command, read again when it runs,
+ * fails where the two readings differ. */
+static bool literal_backslash(unsigned pst, char next)
+{
+	if (!(pst & PST_COMPASSIGN))
+		return false;
+	if (pst & PST_BS_NONE)
+		return true;
+	return (pst & PST_BS_DQUOTE) && (!next || !strchr("$`\"\\\n", next));
+}
+
 bool lex_scan_word(struct lexer *lx, struct token *t, bool *quoted, bool *dollar, bool *digits)
 {
 	const char *s = lx->s;
@@ -439,6 +453,11 @@ bool lex_scan_word(struct lexer *lx, struct token *t, bool *quoted, bool *dollar
 		if (w.p >= lx->end)
 			break;
 		char c = s[w.p];
+		if (c == '\\' && literal_backslash(lx->st.pst, w.p + 1 < lx->end ? s[w.p + 1] : 0)) {
+			w.p++;
+			w.digits = false;
+			continue;
+		}
 		if (c == '\\') {
 			if (w.p + 1 < lx->end && (s[w.p + 1] == ' ' || s[w.p + 1] == '\t'))
 				backslash_space(lx, w.p);

@@ -354,7 +354,7 @@ static void comsub_state(struct lexer *lx, const struct lex_state *outer)
 	lx->st.cur = T_DOLPAREN;
 	lx->st.last = T_NEWLINE;
 	lx->st.before = outer->last;
-	lx->st.pst = (outer->pst & keep) | PST_CMDSUBST;
+	lx->st.pst = (outer->pst & (keep | PST_BS_NONE | PST_BS_DQUOTE)) | PST_CMDSUBST;
 	lx->st.hd_base = outer->hd_base + outer->nhd;
 }
 
