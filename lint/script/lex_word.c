@@ -102,7 +102,8 @@ static size_t dollar_construct(struct lexer *lx, size_t p, char quote, unsigned 
 		return p;
 	size_t r;
 	bool arith = lex_peek(lx, q, &r) == '(';
-	e = lex_comsub(lx, p, q, quote == '"' || (rflags & MP_DQUOTE) ? COMSUB_IN_DQUOTE : COMSUB_IN_WORD);
+	bool in_dquote = quote == '"' || (rflags & MP_DQUOTE);
+	e = lex_comsub(lx, p, q, in_dquote ? COMSUB_IN_DQUOTE : COMSUB_IN_WORD);
 	if (e == SIZE_MAX)
 		return e;
 	struct wpart *w = lex_add_part(lx, arith ? WP_ARITH : WP_CMDSUB, quote, p, e);
