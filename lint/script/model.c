@@ -150,6 +150,11 @@ struct sb_span sbm_span(sb_model *m, size_t off, size_t end)
 	struct sb_span s;
 	if (end < off)
 		end = off;
+	/* a finding at the end of the input has no byte under it */
+	if (end > m->len)
+		end = m->len;
+	if (off > end)
+		off = end;
 	sbm_locate(m, off, &s.line, &s.col);
 	sbm_locate(m, end, &s.end_line, &s.end_col);
 	s.off = off;
