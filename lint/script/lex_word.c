@@ -503,9 +503,12 @@ bool lex_scan_word(struct lexer *lx, struct token *t, bool *quoted, bool *dollar
 	}
 	flush(lx, &w);
 	lx->pos = w.p;
+	/* a word the input went back into (the rest of a line after a
+	 * here-document, lex_after_newline) ends where it started */
+	size_t end = w.p < w.start ? w.start : w.p;
 	t->off = w.start;
-	t->end = w.p;
-	t->word = lex_make_word(lx, base, w.start, w.p, w.flags);
+	t->end = end;
+	t->word = lex_make_word(lx, base, w.start, end, w.flags);
 	*quoted = w.quoted;
 	*dollar = w.dollar;
 	*digits = w.digits && w.p > w.start;
