@@ -32,6 +32,16 @@ static inline bool text_is_name_char(int c)
 	return text_is_name_start(c) || (c >= '0' && c <= '9');
 }
 
+/* FNV-1a of len bytes, for open-addressing tables; seed mixes in a
+ * number kept beside the text (a scope), 0 for none. */
+static inline uint64_t text_hash(const char *s, size_t len, uint64_t seed)
+{
+	uint64_t h = 1469598103934665603ull ^ seed;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
 /* Levenshtein distance, ASCII case folded; stops early and returns
  * limit + 1 once the distance must exceed limit. */
 size_t text_edit_distance(const char *a, size_t alen, const char *b,

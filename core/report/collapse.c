@@ -108,13 +108,9 @@ static bool implied(const struct table *t, const struct cause *v, const struct g
 static void tell(struct diag *cause, const struct diag *effect, bool again)
 {
 	const char *was = cause->help;
-	bool owned = cause->help_owned;
-	cause->help_owned = false; /* diag_set_help must not free it yet */
 	diag_set_help(cause, "%s%s%s [%s]", was ? was : "",
 		      again ? "; " : was ? "; found with it: " : "found with it: ",
 		      effect->msg, rule_table[effect->rule].id);
-	if (owned)
-		free((char *)was);
 }
 
 struct scope {

@@ -65,7 +65,8 @@ struct diag *diag_add(struct diag_list *list, struct source *src,
 	__attribute__((format(printf, 8, 9)));
 /* A help without conversions is kept as the caller's literal, not
  * copied: a rule that finds the same thing on thousands of nodes says
- * the same help each time. */
+ * the same help each time. The old help may be an argument: it is
+ * freed after the new one is written. */
 void diag_set_help(struct diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The ID users see: the rule's, or SCnnnn for a shellcheck finding.

@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include "tmpl.h"
+#include "text.h"
 #include "xalloc.h"
 #include "yamldoc_internal.h"
 
@@ -87,18 +88,10 @@ static struct yd_span mark_span(yaml_mark_t start, yaml_mark_t end)
 	return s;
 }
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static struct anchor *anchor_slot(struct loader *ld, const char *name)
 {
 	size_t mask = ld->cap_anchors - 1;
-	for (size_t i = hash_str(name) & mask;; i = (i + 1) & mask)
+	for (size_t i = text_hash(name, strlen(name), 0) & mask;; i = (i + 1) & mask)
 		if (!ld->anchors[i].name || strcmp(ld->anchors[i].name, name) == 0)
 			return &ld->anchors[i];
 }

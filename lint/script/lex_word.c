@@ -454,13 +454,14 @@ bool lex_scan_word(struct lexer *lx, struct token *t, bool *quoted, bool *dollar
 		if (w.p >= lx->end)
 			break;
 		char c = s[w.p];
-		if (c == '\\' && literal_backslash(lx->st.pst, w.p + 1 < lx->end ? s[w.p + 1] : 0)) {
-			w.p++;
-			w.digits = false;
-			continue;
-		}
 		if (c == '\\') {
-			if (w.p + 1 < lx->end && (s[w.p + 1] == ' ' || s[w.p + 1] == '\t'))
+			char next = w.p + 1 < lx->end ? s[w.p + 1] : 0;
+			if (literal_backslash(lx->st.pst, next)) {
+				w.p++;
+				w.digits = false;
+				continue;
+			}
+			if (next == ' ' || next == '\t')
 				backslash_space(lx, w.p);
 			w.p += w.p + 1 < lx->end ? 2 : 1;
 			w.quoted = true;

@@ -60,17 +60,9 @@ struct name_index {
 	size_t done;        /* m->assigns already indexed */
 };
 
-static uint64_t hash(const char *name, unsigned scope)
-{
-	uint64_t h = 1469598103934665603ULL ^ scope;
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		h = (h ^ *c) * 1099511628211ULL;
-	return h;
-}
-
 static struct nlist *find_slot(struct nlist *slot, size_t cap, const char *name, unsigned scope)
 {
-	size_t i = (size_t)hash(name, scope) & (cap - 1);
+	size_t i = (size_t)text_hash(name, strlen(name), scope) & (cap - 1);
 	while (slot[i].name && (slot[i].scope != scope || strcmp(slot[i].name, name) != 0))
 		i = (i + 1) & (cap - 1);
 	return &slot[i];

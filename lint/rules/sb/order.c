@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sb.h"
+#include "text.h"
 #include "xalloc.h"
 
 /* Whether a command, or one its string runs, starts a job: a launcher,
@@ -61,7 +62,7 @@ static const char *nnodes_text(const sb_cmd *cmd, size_t *len)
 
 /* A top-level launch line with a fixed --node_rank and an --nnodes. */
 struct ranked {
-	long long rank; /* -1: the command is none */
+	long long rank;
 	const char *nnodes;
 	size_t len;
 };
@@ -78,10 +79,7 @@ struct later {
 
 static struct later *later_slot(struct later *t, size_t cap, const struct ranked *r, unsigned group)
 {
-	uint64_t h = 1469598103934665603u;
-	for (size_t i = 0; i < r->len; i++)
-		h = (h ^ (unsigned char)r->nnodes[i]) * 1099511628211u;
-	for (size_t i = (size_t)h & (cap - 1);; i = (i + 1) & (cap - 1))
+	for (size_t i = (size_t)text_hash(r->nnodes, r->len, 0) & (cap - 1);; i = (i + 1) & (cap - 1))
 		if (t[i].group != group || (t[i].len == r->len && !memcmp(t[i].nnodes, r->nnodes, r->len)))
 			return &t[i];
 }
@@ -98,43 +96,41 @@ static void ranks_in_sequence(struct sbc *c)
 		cap *= 2;
 	struct ranked *r = xcalloc(n ? n : 1, sizeof *r);
 	struct later *t = xcalloc(cap, sizeof *t);
-	size_t *waited_on = xcalloc(n ? n : 1, sizeof *waited_on);
 	unsigned group = 1;
+	/* the first blocking line is the last one the pass from the end finds */
+	size_t first = SIZE_MAX, its_later = SIZE_MAX;
 	for (size_t k = n; k-- > 0;) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, k);
 		const sb_word *w0 = sb_cmd_word(cmd, 0);
-		waited_on[k] = SIZE_MAX;
-		r[k].rank = -1;
 		if (!sb_cmd_parent(cmd) && w0 && sb_word_value(w0) && !strcmp(sb_word_value(w0), "wait")) {
 			group++; /* the steps before have ended: a new group */
 			continue;
 		}
-		if (sb_cmd_parent(cmd) || (r[k].rank = fixed_rank(cmd)) < 0 ||
-		    !(r[k].nnodes = nnodes_text(cmd, &r[k].len))) {
-			r[k].rank = -1;
+		long long rank = sb_cmd_parent(cmd) ? -1 : fixed_rank(cmd);
+		size_t len;
+		const char *nnodes = rank < 0 ? NULL : nnodes_text(cmd, &len);
+		if (!nnodes)
 			continue;
-		}
+		r[k] = (struct ranked){ rank, nnodes, len };
 		struct later *e = later_slot(t, cap, &r[k], group);
 		bool known = e->group == group;
 		size_t a = known ? e->a : SIZE_MAX, b = known ? e->b : SIZE_MAX;
-		bool a_differs = a != SIZE_MAX && r[a].rank != r[k].rank;
-		if (!(sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP)))
-			waited_on[k] = a_differs ? a : b;
-		*e = (struct later){ r[k].nnodes, r[k].len, group, k, a_differs ? a : b };
+		size_t other = a != SIZE_MAX && r[a].rank != rank ? a : b;
+		if (other != SIZE_MAX && !(sb_cmd_context(cmd) & (SB_CTX_BACKGROUND | SB_CTX_LOOP))) {
+			first = k;
+			its_later = other;
+		}
+		*e = (struct later){ nnodes, len, group, k, other };
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (waited_on[i] == SIZE_MAX)
-			continue;
-		const sb_cmd *cmd = sb_cmd_at(c->m, i), *later = sb_cmd_at(c->m, waited_on[i]);
+	if (first != SIZE_MAX) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, first), *later = sb_cmd_at(c->m, its_later);
 		struct diag *g = sbc_report(c, R_SB2010, sb_word_span(sb_part_program(sb_cmd_part(cmd, 0))),
 			"this line waits for its --node_rank %lld launcher to end, so the --node_rank %lld one on line %u starts only after it gave up waiting for its peers",
-			r[i].rank, r[waited_on[i]].rank, sb_cmd_span(later).line);
+			r[first].rank, r[its_later].rank, sb_cmd_span(later).line);
 		diag_set_help(g, "end each of these lines but the last with & and wait after them, or start one task per node with a single srun");
-		break;
 	}
 	free(r);
 	free(t);
-	free(waited_on);
 }
 
 /* ssh waits for its remote command, so a loop of them without & starts
