@@ -475,6 +475,7 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	const struct job_spec *j = spec->job;
 	memset(p, 0, sizeof *p);
 	p->job = j;
+	p->fw_version = target_fw_version(&spec->target, j->framework);
 	p->tp = j->parallel->tensor;
 	p->pp = j->parallel->pipeline;
 	p->vpp = j->parallel->virtual_stages;

@@ -42,6 +42,7 @@ struct plan_fleet_cost {
 
 struct plan {
 	const struct job_spec *job;
+	size_t fw_version;                /* the framework's version (target.h), an index of its table */
 	const struct instance_type *it;
 	bool neuron, gpu;
 	int nodes, ppn, lnc, world;

@@ -146,7 +146,7 @@ static bool judge_flag(const struct plan *p, const struct user_flag *u, const lo
 	*written = *against = NULL;
 	for (size_t i = 0; i < fw->nflags; i++) {
 		const struct fw_flag *f = &fw->flags[i];
-		if (!flag_eq(u->name, u->name_len, f->flag))
+		if (!fw_flag_at_version(f, p->fw_version) || !flag_eq(u->name, u->name_len, f->flag))
 			continue;
 		known = true;
 		if (fw_flag_written(f, v)) {
