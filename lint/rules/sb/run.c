@@ -267,6 +267,7 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 		/* what reaches the workers, and the program's own flags */
 		sbc_check_reach(&c);
 		sbc_check_program(&c);
+		sbc_check_framework(&c);
 	}
 	sbc_check_cluster(&c);
 	free(c.comp);

@@ -121,5 +121,6 @@ void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
 void sbc_check_program(struct sbc *c);
+void sbc_check_framework(struct sbc *c);
 
 #endif
