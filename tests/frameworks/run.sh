@@ -1,7 +1,8 @@
 #!/bin/sh
 # The framework's own code is the judge of the launch lines gen writes
 # (docs/frameworks.md; ../shared/vendor/README.md describes the oracles).
-# For every example of examples/jobs, the line its batch script runs, as
+# For every example of examples/jobs and every proof spec of tests/plan/specs
+# of these frameworks, the line its batch script runs, as
 # bash expands it (../shared/tools/launchline.sh), is read by:
 # - Megatron-LM's own argument parser and memory model
 #   (../shared/tools/megatron_oracle.py over the vendored d98e8a6): the
@@ -41,7 +42,8 @@ mkdir -p "$t/nxd" && tar -xzf "$nxd" -C "$t/nxd" || { no "oracles: $nxd does not
 run_llama=$t/nxd/neuronx-distributed/examples/training/llama/tp_pp_llama_hf_pretrain/run_llama_nxd.py
 export XDG_CACHE_HOME="${XDG_CACHE_HOME:-${tool_cache:-$t}}"
 
-for spec in examples/jobs/*.yaml; do
+# the examples, and the planner's proof specs that gen writes a line for
+for spec in examples/jobs/*.yaml tests/plan/specs/*.yaml; do
 	name=$(basename "$spec" .yaml)
 	fw=$(sed -n 's/^framework: //p' "$spec")
 	case $fw in megatron | nxd | torchtitan) ;; *) continue ;; esac
