@@ -462,11 +462,14 @@ void lint_run_finish(struct lint_run *run)
 					 : scripts[i]->launch ? scripts[i]->model : NULL;
 		struct program_ctx pc = { run, scripts[i]->src->path };
 		struct sb_programs progs = { find_program, &pc };
+		struct lint_world *lw = lint_world_new(scripts[i]->src->path, scripts[i]->model);
+		struct sb_world world = lint_world_of(lw);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
-		sbatch_lint_with(scripts[i]->src, scripts[i]->model, paired[i],
-				 on_nodes,
-				 &lint_options_of(run, scripts[i]->src)->target, &progs, &run->diags);
+		sbatch_lint_in(scripts[i]->src, scripts[i]->model, paired[i], on_nodes,
+			       &lint_options_of(run, scripts[i]->src)->target, &progs, &world,
+			       &run->diags);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+		lint_world_free(lw);
 	}
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "lint.h"
+#include "sbatch.h"
 
 /* A new file of the run, holding text (which it takes). */
 struct lint_file *lint_add_file(struct lint_run *run, const char *path, char *text, size_t len,
@@ -76,6 +77,14 @@ void lint_template_swap(struct lint_template *tp, struct source *src);
 bool lint_template_covers(const struct lint_template *tp, size_t offset);
 /* Parses f as a script into f->model, its tags masked (lint.c). */
 void lint_parse_script(struct lint_file *f);
+
+/* world.c */
+struct lint_world;
+/* The files beside a script and those it sources, read when first asked
+ * (docs/design.md, "An open world"); m must outlive it. */
+struct lint_world *lint_world_new(const char *script, const sb_model *m);
+struct sb_world lint_world_of(struct lint_world *w);
+void lint_world_free(struct lint_world *w);
 
 /* pair.c */
 /* Shell scripts that a batch script of the run starts with srun become

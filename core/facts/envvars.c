@@ -57,23 +57,27 @@ static const char *const nccl[] = {
  * the removed EFA names stay listed, SB2102 reports them. */
 static const char *const libfabric[] = {
 	"FI_EFA_ATOMRSP_POOL_SIZE", "FI_EFA_CQ_SIZE", "FI_EFA_EFA_CQ_READ_SIZE",
-	"FI_EFA_ENABLE_SHM_TRANSFER", "FI_EFA_FORK_SAFE", "FI_EFA_INTER_MAX_MEDIUM_MESSAGE_SIZE",
+	"FI_EFA_ENABLE_SHM_TRANSFER", "FI_EFA_FORK_SAFE", "FI_EFA_IFACE",
+	"FI_EFA_IMPLICIT_AV_SIZE", "FI_EFA_INTERNAL_RX_REFILL_THRESHOLD",
+	"FI_EFA_INTER_MAX_GDRCOPY_MESSAGE_SIZE", "FI_EFA_INTER_MAX_MEDIUM_MESSAGE_SIZE",
 	"FI_EFA_INTER_MIN_READ_MESSAGE_SIZE", "FI_EFA_INTER_MIN_READ_WRITE_SIZE",
-	"FI_EFA_INTER_READ_SEGMENT_SIZE", "FI_EFA_MAX_MEMCPY_SIZE", "FI_EFA_MR_CACHE_ENABLE",
-	"FI_EFA_MR_CACHE_MERGE_REGIONS", "FI_EFA_MR_MAX_CACHED_COUNT", "FI_EFA_MR_MAX_CACHED_SIZE",
-	"FI_EFA_MTU_SIZE", "FI_EFA_OOO_POOL_CHUNK_SIZE", "FI_EFA_READCOPY_POOL_SIZE",
-	"FI_EFA_RECVWIN_SIZE", "FI_EFA_RNR_BACKOFF_CAP", "FI_EFA_RNR_BACKOFF_INITIAL_WAIT_TIME",
-	"FI_EFA_RNR_RETRY", "FI_EFA_RUNT_SIZE", "FI_EFA_RX_IOV_LIMIT", "FI_EFA_RX_SIZE",
-	"FI_EFA_SET_CUDA_SYNC_MEMOPS", "FI_EFA_SHM_AV_SIZE", "FI_EFA_SHM_CQ_READ_SIZE",
-	"FI_EFA_SHM_MAX_MEDIUM_SIZE", "FI_EFA_TX_IOV_LIMIT", "FI_EFA_TX_MIN_CREDITS",
-	"FI_EFA_TX_QUEUE_SIZE", "FI_EFA_TX_SIZE", "FI_EFA_UNEXP_POOL_CHUNK_SIZE",
-	"FI_EFA_USE_DEVICE_RDMA", "FI_EFA_USE_HUGE_PAGE", "FI_EFA_USE_UNSOLICITED_WRITE_RECV",
-	"FI_EFA_USE_ZCPY_RX", "FI_FORK_UNSAFE", "FI_HMEM", "FI_HMEM_CUDA_ENABLE_XFER",
-	"FI_HMEM_CUDA_USE_DMABUF", "FI_HMEM_CUDA_USE_GDRCOPY", "FI_HMEM_DISABLE_P2P",
-	"FI_LOG_INTERVAL", "FI_LOG_LEVEL", "FI_LOG_PROV", "FI_LOG_SUBSYS", "FI_MR_CACHE_MAX_COUNT",
-	"FI_MR_CACHE_MAX_SIZE", "FI_MR_CACHE_MONITOR", "FI_PROVIDER", "FI_PROVIDER_PATH",
-	"FI_SHM_DISABLE_CMA", "FI_SHM_RX_SIZE", "FI_SHM_SAR_THRESHOLD", "FI_SHM_TX_SIZE",
-	"FI_SHM_USE_XPMEM", "FI_TCP_IFACE", "FI_UNIVERSE_SIZE",
+	"FI_EFA_INTER_READ_SEGMENT_SIZE", "FI_EFA_INTRANODE_PROVIDER", "FI_EFA_MAX_MEMCPY_SIZE",
+	"FI_EFA_MAX_TIMEOUT", "FI_EFA_MR_CACHE_ENABLE", "FI_EFA_MR_CACHE_MERGE_REGIONS",
+	"FI_EFA_MR_MAX_CACHED_COUNT", "FI_EFA_MR_MAX_CACHED_SIZE", "FI_EFA_MTU_SIZE",
+	"FI_EFA_OOO_POOL_CHUNK_SIZE", "FI_EFA_READCOPY_POOL_SIZE", "FI_EFA_RECVWIN_SIZE",
+	"FI_EFA_RNR_BACKOFF_CAP", "FI_EFA_RNR_BACKOFF_INITIAL_WAIT_TIME", "FI_EFA_RNR_RETRY",
+	"FI_EFA_RUNT_SIZE", "FI_EFA_RX_COPY_OOO", "FI_EFA_RX_COPY_UNEXP", "FI_EFA_RX_IOV_LIMIT",
+	"FI_EFA_RX_SIZE", "FI_EFA_SET_CUDA_SYNC_MEMOPS", "FI_EFA_SHM_AV_SIZE",
+	"FI_EFA_SHM_CQ_READ_SIZE", "FI_EFA_SHM_MAX_MEDIUM_SIZE", "FI_EFA_TIMEOUT_INTERVAL",
+	"FI_EFA_TX_IOV_LIMIT", "FI_EFA_TX_MIN_CREDITS", "FI_EFA_TX_QUEUE_SIZE", "FI_EFA_TX_SIZE",
+	"FI_EFA_UNEXP_POOL_CHUNK_SIZE", "FI_EFA_USE_DATA_PATH_DIRECT", "FI_EFA_USE_DEVICE_RDMA",
+	"FI_EFA_USE_HUGE_PAGE", "FI_EFA_USE_SM2", "FI_EFA_USE_UNSOLICITED_WRITE_RECV",
+	"FI_EFA_USE_ZCPY_RX", "FI_EFA_ZCPY_RX_SEED", "FI_FORK_UNSAFE", "FI_HMEM",
+	"FI_HMEM_CUDA_ENABLE_XFER", "FI_HMEM_CUDA_USE_DMABUF", "FI_HMEM_CUDA_USE_GDRCOPY",
+	"FI_HMEM_DISABLE_P2P", "FI_LOG_INTERVAL", "FI_LOG_LEVEL", "FI_LOG_PROV", "FI_LOG_SUBSYS",
+	"FI_MR_CACHE_MAX_COUNT", "FI_MR_CACHE_MAX_SIZE", "FI_MR_CACHE_MONITOR", "FI_PROVIDER",
+	"FI_PROVIDER_PATH", "FI_SHM_DISABLE_CMA", "FI_SHM_RX_SIZE", "FI_SHM_SAR_THRESHOLD",
+	"FI_SHM_TX_SIZE", "FI_SHM_USE_XPMEM", "FI_TCP_IFACE", "FI_UNIVERSE_SIZE",
 };
 
 /* Neuron: the runtime configuration guide (NEURON_RT_), the compiler and
@@ -97,28 +101,37 @@ static const char *const neuron[] = {
  * CUDA_PATH as PyTorch's extension builder reads them. */
 static const char *const cuda[] = {
 	"CUDA_AUTO_BOOST", "CUDA_CACHE_DISABLE", "CUDA_CACHE_MAXSIZE", "CUDA_CACHE_PATH",
-	"CUDA_COREDUMP_FILE", "CUDA_DEVICE_MAX_CONNECTIONS", "CUDA_DEVICE_ORDER",
-	"CUDA_DEVICE_WAITS_ON_EXCEPTION", "CUDA_DISABLE_PTX_JIT", "CUDA_ENABLE_COREDUMP_ON_EXCEPTION",
-	"CUDA_FORCE_PTX_JIT", "CUDA_HOME", "CUDA_LAUNCH_BLOCKING", "CUDA_MANAGED_FORCE_DEVICE_ALLOC",
-	"CUDA_MODULE_DATA_LOADING", "CUDA_MODULE_LOADING", "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
-	"CUDA_MPS_LOG_DIRECTORY", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
+	"CUDA_COREDUMP_FILE", "CUDA_COREDUMP_GENERATION_FLAGS", "CUDA_COREDUMP_PIPE",
+	"CUDA_COREDUMP_SHOW_PROGRESS", "CUDA_DEVICE_MAX_CONNECTIONS",
+	"CUDA_DEVICE_MAX_COPY_CONNECTIONS", "CUDA_DEVICE_ORDER", "CUDA_DEVICE_WAITS_ON_EXCEPTION",
+	"CUDA_DISABLE_PTX_JIT", "CUDA_ENABLE_COREDUMP_ON_EXCEPTION",
+	"CUDA_ENABLE_CPU_COREDUMP_ON_EXCEPTION", "CUDA_ENABLE_LIGHTWEIGHT_COREDUMP",
+	"CUDA_ENABLE_USER_TRIGGERED_COREDUMP", "CUDA_FORCE_PTX_JIT",
+	"CUDA_GRAPHS_USE_NODE_PRIORITY", "CUDA_HOME", "CUDA_LAUNCH_BLOCKING",
+	"CUDA_MANAGED_FORCE_DEVICE_ALLOC", "CUDA_MODULE_DATA_LOADING", "CUDA_MODULE_LOADING",
+	"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE",
+	"CUDA_MPS_ENABLE_PER_CTX_DEVICE_MULTIPROCESSOR_PARTITIONING", "CUDA_MPS_LOG_DIRECTORY",
+	"CUDA_MPS_PIPE_DIRECTORY", "CUDA_PATH", "CUDA_SCALE_LAUNCH_QUEUES", "CUDA_VISIBLE_DEVICES",
 };
 
 /* PyTorch: torch.distributed's and ProcessGroupNCCL's TORCH_ variables,
  * the hub and extension directories, and the compile logging switches. */
 static const char *const torch[] = {
-	"TORCH_COMPILE_DEBUG", "TORCH_COMPILE_DEBUG_DIR", "TORCH_CPP_LOG_LEVEL",
-	"TORCH_CUDA_ARCH_LIST", "TORCH_DISABLE_ADDR2LINE", "TORCH_DISTRIBUTED_DEBUG",
+	"TORCH_COMPILE_DEBUG", "TORCH_COMPILE_DEBUG_DIR", "TORCH_COMPILE_DISABLE",
+	"TORCH_CPP_LOG_LEVEL", "TORCH_CUDA_ARCH_LIST", "TORCH_CUDA_SANITIZER",
+	"TORCH_DISABLE_ADDR2LINE", "TORCH_DISTRIBUTED_DEBUG", "TORCH_DIST_INIT_BARRIER",
 	"TORCH_EXTENSIONS_DIR", "TORCH_FR_BUFFER_SIZE", "TORCH_FR_DUMP_TEMP_FILE",
-	"TORCH_GLOO_LAZY_INIT", "TORCH_HOME", "TORCH_LOGS", "TORCH_NCCL_ASYNC_ERROR_HANDLING",
-	"TORCH_NCCL_AVOID_RECORD_STREAMS", "TORCH_NCCL_BLOCKING_WAIT", "TORCH_NCCL_CUDA_EVENT_CACHE",
-	"TORCH_NCCL_DEBUG_INFO_TEMP_FILE", "TORCH_NCCL_DESYNC_DEBUG", "TORCH_NCCL_DUMP_ON_TIMEOUT",
-	"TORCH_NCCL_ENABLE_MONITORING", "TORCH_NCCL_ENABLE_TIMING", "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC",
-	"TORCH_NCCL_HIGH_PRIORITY", "TORCH_NCCL_NAN_CHECK", "TORCH_NCCL_PROPAGATE_ERROR",
-	"TORCH_NCCL_RETHROW_CUDA_ERRORS", "TORCH_NCCL_TRACE_BUFFER_SIZE",
-	"TORCH_NCCL_TRACE_CPP_STACK", "TORCH_NCCL_USE_COMM_NONBLOCKING",
-	"TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK", "TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC",
-	"TORCH_SHOW_CPP_STACKTRACES", "TORCH_USE_CUDA_DSA",
+	"TORCH_GLOO_LAZY_INIT", "TORCH_HOME", "TORCH_LOGS", "TORCH_LOGS_FORMAT", "TORCH_LOGS_OUT",
+	"TORCH_NCCL_ABORT_IN_DESTROY_PG", "TORCH_NCCL_ASYNC_ERROR_HANDLING",
+	"TORCH_NCCL_AVOID_RECORD_STREAMS", "TORCH_NCCL_BLOCKING_WAIT",
+	"TORCH_NCCL_CUDA_EVENT_CACHE", "TORCH_NCCL_DEBUG_INFO_TEMP_FILE",
+	"TORCH_NCCL_DESYNC_DEBUG", "TORCH_NCCL_DUMP_ON_TIMEOUT", "TORCH_NCCL_ENABLE_MONITORING",
+	"TORCH_NCCL_ENABLE_TIMING", "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC", "TORCH_NCCL_HIGH_PRIORITY",
+	"TORCH_NCCL_NAN_CHECK", "TORCH_NCCL_PROPAGATE_ERROR", "TORCH_NCCL_RETHROW_CUDA_ERRORS",
+	"TORCH_NCCL_TRACE_BUFFER_SIZE", "TORCH_NCCL_TRACE_CPP_STACK",
+	"TORCH_NCCL_USE_COMM_NONBLOCKING", "TORCH_NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK",
+	"TORCH_NCCL_WAIT_TIMEOUT_DUMP_MILSEC", "TORCH_SHOW_CPP_STACKTRACES", "TORCH_TRACE",
+	"TORCH_USE_CUDA_DSA",
 };
 
 /* glibc's malloc environment variables (the manual's Memory Allocation
@@ -130,14 +143,139 @@ static const char *const glibc[] = {
 	"MALLOC_TRIM_THRESHOLD_",
 };
 
-#define FAMILY(prefix, title, source, t) { prefix, title, source, t, sizeof t / sizeof t[0] }
+/* Slurm's own names, from the man pages of Slurm 25.11.7 (the release in
+ * ../shared/vendor, doc/man/man1/sbatch.1, srun.1, salloc.1): the OUTPUT
+ * ENVIRONMENT VARIABLES sections, which Slurm sets in the job, first,
+ * then the INPUT ENVIRONMENT VARIABLES the commands read from the
+ * submitting environment. tests/unit/test_envvars.c checks the tables
+ * against the man pages when the tarball is there. A het-job's
+ * NAME_HET_GROUP_N forms of a set name are set too (sbatch(1),
+ * "HETEROGENEOUS JOB SUPPORT"). */
+static const char *const slurm_set[] = {
+	"SLURM_ARRAY_JOB_ID", "SLURM_ARRAY_TASK_COUNT", "SLURM_ARRAY_TASK_ID",
+	"SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_STEP",
+	"SLURM_CLUSTER_NAME", "SLURM_CONTAINER", "SLURM_CONTAINER_ID", "SLURM_CPUS_ON_NODE",
+	"SLURM_CPUS_PER_GPU", "SLURM_CPUS_PER_TASK", "SLURM_CPU_BIND_LIST", "SLURM_CPU_BIND_TYPE",
+	"SLURM_CPU_BIND_VERBOSE", "SLURM_CPU_FREQ_REQ", "SLURM_DISTRIBUTION",
+	"SLURM_DIST_PLANESIZE", "SLURM_EXPORT_ENV", "SLURM_GPUS", "SLURM_GPUS_ON_NODE",
+	"SLURM_GPUS_PER_NODE", "SLURM_GPUS_PER_SOCKET", "SLURM_GPU_BIND", "SLURM_GPU_FREQ",
+	"SLURM_GTIDS", "SLURM_HET_SIZE", "SLURM_JOBID", "SLURM_JOB_ACCOUNT",
+	"SLURM_JOB_CPUS_PER_NODE", "SLURM_JOB_DEPENDENCY", "SLURM_JOB_END_TIME", "SLURM_JOB_GPUS",
+	"SLURM_JOB_ID", "SLURM_JOB_LICENSES", "SLURM_JOB_NAME", "SLURM_JOB_NODELIST",
+	"SLURM_JOB_NODES", "SLURM_JOB_NUM_NODES", "SLURM_JOB_PARTITION", "SLURM_JOB_QOS",
+	"SLURM_JOB_RESERVATION", "SLURM_JOB_SEGMENT_SIZE", "SLURM_JOB_START_TIME",
+	"SLURM_LAUNCH_NODE_IPADDR", "SLURM_LOCALID", "SLURM_MEM_BIND", "SLURM_MEM_BIND_LIST",
+	"SLURM_MEM_BIND_PREFER", "SLURM_MEM_BIND_TYPE", "SLURM_MEM_BIND_VERBOSE",
+	"SLURM_MEM_PER_CPU", "SLURM_MEM_PER_GPU", "SLURM_MEM_PER_NODE", "SLURM_NETWORK",
+	"SLURM_NNODES", "SLURM_NODEID", "SLURM_NODELIST", "SLURM_NPROCS", "SLURM_NTASKS",
+	"SLURM_NTASKS_PER_CORE", "SLURM_NTASKS_PER_GPU", "SLURM_NTASKS_PER_NODE",
+	"SLURM_NTASKS_PER_SOCKET", "SLURM_OOMKILLSTEP", "SLURM_OVERCOMMIT", "SLURM_PRIO_PROCESS",
+	"SLURM_PROCID", "SLURM_PROFILE", "SLURM_RESTART_COUNT", "SLURM_SHARDS_ON_NODE",
+	"SLURM_SRUN_COMM_HOST", "SLURM_SRUN_COMM_PORT", "SLURM_STEPID", "SLURM_STEP_GPUS",
+	"SLURM_STEP_ID", "SLURM_STEP_LAUNCHER_PORT", "SLURM_STEP_NODELIST", "SLURM_STEP_NUM_NODES",
+	"SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE", "SLURM_SUBMIT_DIR",
+	"SLURM_SUBMIT_HOST", "SLURM_TASKS_PER_NODE", "SLURM_TASK_PID", "SLURM_THREADS_PER_CORE",
+	"SLURM_TOPOLOGY_ADDR", "SLURM_TOPOLOGY_ADDR_PATTERN", "SLURM_TRES_PER_TASK", "SLURM_UMASK",
+};
+static const char *const slurm_input[] = {
+	"SLURM_ACCOUNT", "SLURM_ACCTG_FREQ", "SLURM_BCAST", "SLURM_BCAST_EXCLUDE",
+	"SLURM_BURST_BUFFER", "SLURM_CLUSTERS", "SLURM_COMPRESS", "SLURM_CONF", "SLURM_CONSTRAINT",
+	"SLURM_CORE_SPEC", "SLURM_CPU_BIND", "SLURM_DEBUG", "SLURM_DEBUG_FLAGS",
+	"SLURM_DELAY_BOOT", "SLURM_DEPENDENCY", "SLURM_DISABLE_STATUS", "SLURM_EPILOG",
+	"SLURM_EXACT", "SLURM_EXCLUSIVE", "SLURM_EXIT_ERROR", "SLURM_EXIT_IMMEDIATE",
+	"SLURM_GPUS_PER_TASK", "SLURM_GRES", "SLURM_GRES_FLAGS", "SLURM_HINT", "SLURM_IMMEDIATE",
+	"SLURM_KILL_BAD_EXIT", "SLURM_LABELIO", "SLURM_MPI_TYPE", "SLURM_NO_KILL",
+	"SLURM_OPEN_MODE", "SLURM_OVERLAP", "SLURM_PARTITION", "SLURM_PMI_KVS_NO_DUP_KEYS",
+	"SLURM_POWER", "SLURM_PROLOG", "SLURM_QOS", "SLURM_REMOTE_CWD", "SLURM_REQ_SWITCH",
+	"SLURM_RESERVATION", "SLURM_RESV_PORTS", "SLURM_SEND_LIBS", "SLURM_SIGNAL",
+	"SLURM_SPREAD_JOB", "SLURM_SRUN_REDUCE_TASK_EXIT_MSG", "SLURM_STEP_GRES",
+	"SLURM_STEP_KILLED_MSG_NODE_ID", "SLURM_TASK_EPILOG", "SLURM_TASK_PROLOG",
+	"SLURM_TEST_EXEC", "SLURM_THREADS", "SLURM_THREAD_SPEC", "SLURM_TIMELIMIT",
+	"SLURM_TRES_BIND", "SLURM_UNBUFFEREDIO", "SLURM_USE_MIN_NODES", "SLURM_WAIT",
+	"SLURM_WAIT4SWITCH", "SLURM_WCKEY", "SLURM_WORKING_DIR",
+};
+static const char *const sbatch_set[] = {
+	"SBATCH_MEM_BIND", "SBATCH_MEM_BIND_LIST", "SBATCH_MEM_BIND_PREFER",
+	"SBATCH_MEM_BIND_TYPE", "SBATCH_MEM_BIND_VERBOSE",
+};
+static const char *const sbatch_input[] = {
+	"SBATCH_ACCOUNT", "SBATCH_ACCTG_FREQ", "SBATCH_ARRAY_INX", "SBATCH_BATCH",
+	"SBATCH_CLUSTERS", "SBATCH_CONSTRAINT", "SBATCH_CONTAINER", "SBATCH_CONTAINER_ID",
+	"SBATCH_CORE_SPEC", "SBATCH_CPUS_PER_GPU", "SBATCH_DEBUG", "SBATCH_DELAY_BOOT",
+	"SBATCH_DISTRIBUTION", "SBATCH_ERROR", "SBATCH_EXCLUSIVE", "SBATCH_EXPORT",
+	"SBATCH_GET_USER_ENV", "SBATCH_GPUS", "SBATCH_GPUS_PER_NODE", "SBATCH_GPUS_PER_TASK",
+	"SBATCH_GPU_BIND", "SBATCH_GPU_FREQ", "SBATCH_GRES", "SBATCH_GRES_FLAGS", "SBATCH_HINT",
+	"SBATCH_IGNORE_PBS", "SBATCH_INPUT", "SBATCH_JOB_NAME", "SBATCH_MEM_PER_CPU",
+	"SBATCH_MEM_PER_GPU", "SBATCH_MEM_PER_NODE", "SBATCH_NETWORK", "SBATCH_NO_KILL",
+	"SBATCH_NO_REQUEUE", "SBATCH_OPEN_MODE", "SBATCH_OUTPUT", "SBATCH_OVERCOMMIT",
+	"SBATCH_PARTITION", "SBATCH_POWER", "SBATCH_PROFILE", "SBATCH_QOS", "SBATCH_REQUEUE",
+	"SBATCH_REQ_SWITCH", "SBATCH_RESERVATION", "SBATCH_SEGMENT_SIZE", "SBATCH_SIGNAL",
+	"SBATCH_SPREAD_JOB", "SBATCH_THREADS_PER_CORE", "SBATCH_THREAD_SPEC", "SBATCH_TIMELIMIT",
+	"SBATCH_TRES_BIND", "SBATCH_TRES_PER_TASK", "SBATCH_USE_MIN_NODES", "SBATCH_WAIT",
+	"SBATCH_WAIT4SWITCH", "SBATCH_WAIT_ALL_NODES", "SBATCH_WCKEY",
+};
+static const char *const srun_set[] = {
+	"SRUN_DEBUG",
+};
+static const char *const srun_input[] = {
+	"SRUN_CONTAINER", "SRUN_CONTAINER_ID", "SRUN_ERROR", "SRUN_EXPORT_ENV", "SRUN_INPUT",
+	"SRUN_OUTPUT", "SRUN_SEGMENT_SIZE",
+};
+static const char *const slurmd_set[] = {
+	"SLURMD_NODENAME",
+};
+static const char *const slurmd_input[] = {
+	"SLURMD_DEBUG",
+};
+
+/* The names whose status is not their table's: removed, aborting, or
+ * read by no release, each with the source that says so. The EFA
+ * provider refuses its retired names in efa_env_param_get
+ * (ofiwg/libfabric prov/efa/src/efa_env.c @
+ * 37f360a6ee761fb498929475209e7d9b792393fc: "env variable detected! The
+ * use of this variable has been deprecated and as such execution cannot
+ * proceed", then abort()). */
+static const struct env_note libfabric_notes[] = {
+	{ "FI_EFA_MTU_SIZE", ENV_ABORTS, "libfabric's EFA provider",
+	  "libfabric's prov/efa/src/efa_env.c" },
+	{ "FI_EFA_RX_IOV_LIMIT", ENV_ABORTS, "libfabric's EFA provider",
+	  "libfabric's prov/efa/src/efa_env.c" },
+	{ "FI_EFA_SET_CUDA_SYNC_MEMOPS", ENV_NOT_READ, "libfabric 1.20",
+	  "libfabric fi_efa(7); efa_env.c lists it among the deprecated names it only logs" },
+	{ "FI_EFA_SHM_MAX_MEDIUM_SIZE", ENV_NOT_READ, "libfabric 1.17",
+	  "libfabric's prov/efa/src/efa_env.c, which lists it as deprecated" },
+	{ "FI_EFA_TX_IOV_LIMIT", ENV_ABORTS, "libfabric's EFA provider",
+	  "libfabric's prov/efa/src/efa_env.c" },
+};
+
+static const struct env_note neuron_notes[] = {
+	{ "NEURON_COMPILE_CACHE_DIR", ENV_NEVER, "any Neuron release",
+	  "Neuron persistent cache (neuron-caching.rst): NEURON_COMPILE_CACHE_URL, or --cache_dir in NEURON_CC_FLAGS" },
+};
+
+#define COUNT(t) (sizeof t / sizeof t[0])
+#define FAMILY(prefix, title, source, t) { prefix, title, source, t, COUNT(t), NULL, 0, false, ENV_READ }
+#define NOTED(prefix, title, source, t, notes) \
+	{ prefix, title, source, t, COUNT(t), notes, COUNT(notes), false, ENV_READ }
+#define SLURM(prefix, t, status) \
+	{ prefix, "Slurm", "the man pages of Slurm 25.11.7 (sbatch(1), srun(1), salloc(1))", t, COUNT(t), \
+	  NULL, 0, true, status }
 static const struct env_family_def families[ENV__COUNT] = {
 	[ENV_NCCL] = FAMILY("NCCL_", "NCCL", "NCCL's user guide, Environment Variables", nccl),
-	[ENV_LIBFABRIC] = FAMILY("FI_", "libfabric", "libfabric's fi_efa(7) and fabric(7)", libfabric),
-	[ENV_NEURON] = FAMILY("NEURON_", "Neuron", "the Neuron runtime configuration guide", neuron),
-	[ENV_CUDA] = FAMILY("CUDA_", "CUDA", "the CUDA programming guide, CUDA Environment Variables", cuda),
+	[ENV_LIBFABRIC] = NOTED("FI_", "libfabric", "libfabric's fi_efa(7), fabric(7) and the EFA provider's efa_env.c",
+				libfabric, libfabric_notes),
+	[ENV_NEURON] = NOTED("NEURON_", "Neuron", "the Neuron runtime configuration guide", neuron, neuron_notes),
+	[ENV_CUDA] = FAMILY("CUDA_", "CUDA", "the CUDA programming guide, CUDA Environment Variables, and CUDA-GDB's GPU core dump support", cuda),
 	[ENV_TORCH] = FAMILY("TORCH_", "PyTorch", "PyTorch's environment variables", torch),
 	[ENV_GLIBC] = FAMILY("MALLOC_", "glibc", "glibc's manual, Memory Allocation Tunables", glibc),
+	[ENV_SLURM] = SLURM("SLURM_", slurm_set, ENV_SET),
+	[ENV_SLURM_INPUT] = SLURM("SLURM_", slurm_input, ENV_INPUT),
+	[ENV_SBATCH] = SLURM("SBATCH_", sbatch_set, ENV_SET),
+	[ENV_SBATCH_INPUT] = SLURM("SBATCH_", sbatch_input, ENV_INPUT),
+	[ENV_SRUN] = SLURM("SRUN_", srun_set, ENV_SET),
+	[ENV_SRUN_INPUT] = SLURM("SRUN_", srun_input, ENV_INPUT),
+	[ENV_SLURMD] = SLURM("SLURMD_", slurmd_set, ENV_SET),
+	[ENV_SLURMD_INPUT] = SLURM("SLURMD_", slurmd_input, ENV_INPUT),
 };
 
 /* Read by the dynamic loader of every program started (ld.so(8)). */
@@ -148,10 +286,15 @@ const struct env_family_def *env_family(enum env_family f)
 	return f < ENV__COUNT ? &families[f] : NULL;
 }
 
+static bool has_prefix(const char *name, const struct env_family_def *f)
+{
+	return !strncmp(name, f->prefix, strlen(f->prefix));
+}
+
 const struct env_family_def *env_family_of(const char *name)
 {
 	for (int f = 0; f < ENV__COUNT; f++)
-		if (!strncmp(name, families[f].prefix, strlen(families[f].prefix)))
+		if (has_prefix(name, &families[f]))
 			return &families[f];
 	return NULL;
 }
@@ -172,10 +315,53 @@ static bool in_table(const char *const *t, size_t n, const char *name)
 	return false;
 }
 
+/* The family whose table holds name, or NULL. */
+static const struct env_family_def *listing(const char *name)
+{
+	for (int f = 0; f < ENV__COUNT; f++)
+		if (has_prefix(name, &families[f]) && in_table(families[f].names, families[f].n, name))
+			return &families[f];
+	return NULL;
+}
+
 bool env_known(const char *name)
 {
-	const struct env_family_def *f = env_family_of(name);
-	return f && in_table(f->names, f->n, name);
+	return listing(name) != NULL;
+}
+
+enum env_status env_status(const char *name, const struct env_note **note)
+{
+	const struct env_family_def *f = listing(name);
+	if (note)
+		*note = NULL;
+	if (!f)
+		return ENV_UNLISTED;
+	for (size_t i = 0; i < f->n_notes; i++)
+		if (!strcmp(f->notes[i].name, name)) {
+			if (note)
+				*note = &f->notes[i];
+			return f->notes[i].status;
+		}
+	return f->listed;
+}
+
+bool env_slurm_known(const char *name)
+{
+	const struct env_family_def *f = listing(name);
+	if (f && f->slurm)
+		return true;
+	/* SLURM_JOB_ID_HET_GROUP_1: a component's own value of a set name */
+	const char *het = strstr(name, "_HET_GROUP_");
+	if (!het || !het[11] || strspn(het + 11, "0123456789") != strlen(het + 11))
+		return false;
+	char base[128];
+	size_t n = (size_t)(het - name);
+	if (n >= sizeof base)
+		return false;
+	memcpy(base, name, n);
+	base[n] = '\0';
+	f = listing(base);
+	return f && f->slurm && f->listed == ENV_SET;
 }
 
 bool env_read_by_workers(const char *name)
