@@ -237,9 +237,39 @@ static bool want_color(int setting)
 	return isatty(1) && !(no && *no) && !(term && !strcmp(term, "dumb"));
 }
 
+/* What the directory walks left out, and why: a walk is never silent
+ * about the files it did not lint. */
+static void skipped_line(const struct lint_run *run)
+{
+	static const char *const why[SKIP__COUNT] = {
+		[SKIP_NO_KIND] = "not a cluster config, job spec or batch script by name or content",
+		[SKIP_LANGUAGE] = "in another language than sh or bash",
+		[SKIP_IGNORED] = "ignored by .gitignore",
+	};
+	size_t total = 0;
+	for (int k = 0; k < SKIP__COUNT; k++)
+		total += run->skipped[k];
+	if (!run->walks || !total)
+		return;
+	fprintf(stderr, "Skipped %zu file%s:", total, total == 1 ? "" : "s");
+	const char *sep = " ";
+	for (int k = 0; k < SKIP__COUNT; k++)
+		if (run->skipped[k]) {
+			fprintf(stderr, "%s%zu %s", sep, run->skipped[k], why[k]);
+			sep = "; ";
+		}
+	fputs(".\n", stderr);
+}
+
 static void summary(const struct lint_run *run)
 {
 	size_t count[3] = { 0 };
+	skipped_line(run);
+	if (run->walks && !run->files_checked && !run->diags.len) {
+		fputs("Found nothing to lint: no cluster config, job spec or batch script in the directories given.\n",
+		      stderr);
+		return;
+	}
 	for (size_t i = 0; i < run->diags.len; i++)
 		count[run->diags.v[i].sev]++;
 	size_t total = run->diags.len;

@@ -126,10 +126,22 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 		f->program = true;
 		return true;
 	}
+	/* sbatch reads the #SBATCH lines of a csh script as of any other;
+	 * its body is csh's */
+	if (kind != KIND_PCLUSTER && kind != KIND_JOBSPEC && !lint_yaml_name(path) &&
+	    lint_csh(f->src) && lint_has_sbatch_line(f->src)) {
+		run->files_checked++;
+		f->kind = f->src->kind = KIND_SBATCH;
+		f->csh = true;
+		lint_parse_script(f);
+		return true;
+	}
 	if (kind == KIND_AUTO && !lint_yaml_name(path) && lint_not_shell(f->src, why, sizeof why)) {
 		if (f->named)
 			not_shell(run, f, why);
-		return true; /* walked, it is skipped as every file of no kind */
+		else
+			run->skipped[SKIP_LANGUAGE]++; /* as every walked file of no kind */
+		return true;
 	}
 	bool script = kind == KIND_SBATCH ||
 		      (kind == KIND_AUTO && (lint_script_name(path) ||
@@ -138,8 +150,12 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 		f->shell = true;
 		return true;
 	}
-	if (!script) /* a walked file that is neither YAML nor a script: skip */
-		return !lint_yaml_name(path) && !f->named && kind == KIND_AUTO;
+	if (!script && !lint_yaml_name(path) && !f->named && kind == KIND_AUTO) {
+		run->skipped[SKIP_NO_KIND]++; /* walked, neither YAML nor a script */
+		return true;
+	}
+	if (!script)
+		return false;
 	run->files_checked++;
 	f->kind = f->src->kind = KIND_SBATCH;
 	lint_parse_script(f);
@@ -148,6 +164,13 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 
 void lint_parse_script(struct lint_file *f)
 {
+	if (f->csh) {
+		char *masked = lint_csh_mask(f->src);
+		f->model = sb_parse(masked, f->src->len, NULL);
+		free(masked);
+		f->complete = sb_complete(f->model);
+		return;
+	}
 	f->tmpl = lint_template_new(f->src);
 	lint_template_swap(f->tmpl, f->src);
 	f->model = sb_parse(f->src->text, f->src->len, NULL);
@@ -179,8 +202,10 @@ static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 	if (kind == KIND_UNKNOWN && run->opt->kind == KIND_AUTO && lint_yaml_name(src->path) &&
 	    !yamldoc_broken(f->doc) && (f->fragment = lint_fragment_of(f->doc)))
 		yamldoc_set_pyyaml(f->doc, true); /* as ParallelCluster reads it */
-	if (kind == KIND_UNKNOWN && !f->named && !f->fragment)
+	if (kind == KIND_UNKNOWN && !f->named && !f->fragment) {
+		run->skipped[SKIP_NO_KIND]++;
 		return;
+	}
 	run->files_checked++;
 	f->kind = src->kind = kind;
 	/* text that is neither YAML by name nor any known kind is not judged
@@ -296,7 +321,7 @@ static struct shellcheck_groups start_shellcheck(struct lint_run *run, struct li
 	bool *done = xcalloc(n ? n : 1, sizeof *done);
 	struct source **group = xcalloc(n ? n : 1, sizeof *group);
 	for (size_t i = 0; i < n; i++)
-		done[i] = !shellcheck_wanted(lint_options_of(run, scripts[i]->src)->enabled);
+		done[i] = scripts[i]->csh || !shellcheck_wanted(lint_options_of(run, scripts[i]->src)->enabled);
 	for (size_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;
@@ -465,9 +490,13 @@ void lint_run_finish(struct lint_run *run)
 		struct lint_world *lw = lint_world_new(scripts[i]->src->path, scripts[i]->model);
 		struct sb_world world = lint_world_of(lw);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
-		sbatch_lint_in(scripts[i]->src, scripts[i]->model, paired[i], on_nodes,
-			       &lint_options_of(run, scripts[i]->src)->target, &progs, &world,
-			       &run->diags);
+		if (scripts[i]->csh)
+			sbatch_lint_directives(scripts[i]->src, scripts[i]->model, paired[i],
+					       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
+		else
+			sbatch_lint_in(scripts[i]->src, scripts[i]->model, paired[i], on_nodes,
+				       &lint_options_of(run, scripts[i]->src)->target, &progs, &world,
+				       &run->diags);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 		lint_world_free(lw);
 	}

@@ -42,6 +42,16 @@ bool lint_python_name(const char *path);
  * (.py) or by the program its #! line runs (python3, perl); why gets
  * the reason ("a .py file is Python"). No #! line says nothing. */
 bool lint_not_shell(const struct source *src, char *why, size_t size);
+/* Whether the head of a file (len bytes) is a batch script's: a #! line
+ * and a line starting with #SBATCH, or #SBATCH lines before any command. */
+bool lint_batch_head(const char *text, size_t len);
+/* Whether a #! line runs csh or tcsh. */
+bool lint_csh(const struct source *src);
+/* A csh script's text as the model reads it: every line but the #! line,
+ * comments (with the #SBATCH lines) and blank lines is a no-op command
+ * of the same length, so the directives stay where sbatch reads them
+ * and none of the body is judged as bash; the caller frees. */
+char *lint_csh_mask(const struct source *src);
 /* Whether any line starts with #SBATCH. */
 bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */

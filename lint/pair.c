@@ -183,6 +183,8 @@ void lint_adopt_shells(struct lint_run *run)
 			ln_unknown_kind(&run->diags, sh->src,
 				"a shell script without #SBATCH lines that runs no launcher and that no batch script among the inputs starts with srun; only input checks ran");
 			lint_apply_selection(run, first);
+		} else {
+			run->skipped[SKIP_NO_KIND]++;
 		}
 	}
 }

@@ -330,3 +330,4 @@ bash -c '
 
 # The command table: every flag accepted, listed by --help and completed.
 sh tests/cli/table.sh
+sh tests/cli/walk.sh

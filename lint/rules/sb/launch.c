@@ -684,12 +684,17 @@ static const char *exec_fault(const struct sbc *c, const char *prog, char *path,
 }
 
 /* SB2013 srun-program-not-executable: what srun starts directly,
- * a file beside the batch script. */
+ * a file beside the batch script. A program srun starts in a container
+ * (pyxis's --container-image or --container-name) is the container's
+ * file at that path, not the one beside the script. */
 static void srun_program_not_executable(struct sbc *c, const sb_cmd *cmd)
 {
 	size_t n = sb_cmd_part_count(cmd), i = 0;
 	while (i < n && sb_part_kind(sb_cmd_part(cmd, i)) != SB_PROG_SRUN)
 		i++;
+	if (i < n && (sb_flag_find(sb_cmd_part(cmd, i), "container-image") ||
+		      sb_flag_find(sb_cmd_part(cmd, i), "container-name")))
+		return;
 	while (++i < n && sb_part_kind(sb_cmd_part(cmd, i)) == SB_PROG_WRAPPER)
 		;
 	if (i >= n)

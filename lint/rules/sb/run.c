@@ -280,6 +280,19 @@ void sbatch_lint_in(struct source *script, const sb_model *m, const struct clust
 	free(c.comp);
 }
 
+void sbatch_lint_directives(struct source *script, const sb_model *m, const struct cluster *cluster,
+			    const struct target *target, struct diag_list *diags)
+{
+	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
+			 .cluster = cluster, .family = FAMILY_UNKNOWN, .target = target };
+	read_allocation(&c, m);
+	read_cluster(&c);
+	sbc_check_text(&c);
+	sbc_check_options(&c);
+	sbc_check_cluster(&c);
+	free(c.comp);
+}
+
 yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *exclusive)
 {
 	struct sbc_component comp = { .partition = sb_directive_find_in(m, 0, "partition") };

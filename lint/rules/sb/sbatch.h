@@ -55,6 +55,11 @@ void sbatch_lint_in(struct source *script, const sb_model *m, const struct clust
 		    const sb_model *caller, const struct target *target,
 		    const struct sb_programs *programs, const struct sb_world *world,
 		    struct diag_list *diags);
+/* The checks of a batch script's #SBATCH lines alone, for a script in
+ * a shell other than bash's family (csh), whose model holds no-op
+ * commands in place of its body. */
+void sbatch_lint_directives(struct source *script, const sb_model *m, const struct cluster *cluster,
+			    const struct target *target, struct diag_list *diags);
 /* Whether `caller` starts a script at `path` (relative to the caller's
  * directory, caller_path) with srun. */
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path);
