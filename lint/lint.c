@@ -438,6 +438,32 @@ static bool outside_tags(struct diag *d, void *ctx)
 	return true;
 }
 
+/* LN1010 for a script with tags or placeholders: once per file, naming
+ * them (docs/design.md, "Real files are messy"). */
+static void script_placeholders(struct lint_run *run, struct lint_file *f)
+{
+	size_t n = lint_template_count(f->tmpl);
+	if (!n)
+		return;
+	struct tmpl_ph *ph = xcalloc(n, sizeof *ph);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t a, b;
+		uint32_t line, col, end_line, end_col;
+		lint_template_at(f->tmpl, i, &a, &b);
+		const char *t = f->src->text + a;
+		if (t[0] == '{' && (t[1] == '%' || t[1] == '#'))
+			continue; /* a statement or a comment: no value stands there */
+		source_locate(f->src, a, &line, &col);
+		source_locate(f->src, b, &end_line, &end_col);
+		ph[k++] = (struct tmpl_ph){ (uint32_t)a, (uint32_t)b, line, col,
+					    end_line == line ? end_col : col + 1, 0, 0, TMPL_TAG, false };
+	}
+	if (k)
+		ln_script_placeholders(&run->diags, f->src, ph, k);
+	free(ph);
+}
+
 /* A finding that starts in a template tag is about its stand-in
  * (template.c): what the tag renders to is unknown. */
 static void drop_tag_findings(struct lint_run *run, struct lint_file **scripts, size_t n,
@@ -506,6 +532,8 @@ void lint_run_finish(struct lint_run *run)
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	drop_tag_findings(run, scripts, n, first);
+	for (size_t i = 0; i < n; i++)
+		script_placeholders(run, scripts[i]);
 	for (size_t i = 0; i < n; i++) {
 		const bool *enabled = lint_options_of(run, scripts[i]->src)->enabled;
 		diag_collapse(&run->diags, first, scripts[i]->src, enabled);

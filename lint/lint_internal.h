@@ -83,6 +83,9 @@ void lint_template_free(struct lint_template *tp);
  * model and shellcheck read the first, findings are shown on the second.
  * The two have the same length and lines. NULL: nothing to do. */
 void lint_template_swap(struct lint_template *tp, struct source *src);
+/* The tags and placeholders masked, by byte range, in text order per line. */
+size_t lint_template_count(const struct lint_template *tp);
+void lint_template_at(const struct lint_template *tp, size_t i, size_t *start, size_t *end);
 /* Whether the byte at offset lies in a tag. */
 bool lint_template_covers(const struct lint_template *tp, size_t offset);
 /* Parses f as a script into f->model, its tags masked (lint.c). */

@@ -26,6 +26,9 @@ void ln_yaml_issues(struct diag_list *diags, struct source *src, const yamldoc *
 		    enum file_kind kind, const struct tmpl *t);
 /* LN1010: the placeholders of t left without a value, in one finding. */
 void ln_template_placeholders(struct diag_list *diags, struct source *src, const struct tmpl *t);
+/* LN1010 for a batch script: its n placeholders (lint/template.c). */
+void ln_script_placeholders(struct diag_list *diags, struct source *src, const struct tmpl_ph *ph,
+			    size_t n);
 
 /* Directive findings at line, columns col..end_col of src. */
 void ln_malformed_directive(struct diag_list *diags, struct source *src, uint32_t line,
