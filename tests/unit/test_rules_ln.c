@@ -52,7 +52,11 @@ static void ln_input(void **state)
 	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -S python3 -u\n#SBATCH --nodes=2\n");
 	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -i PYTHONPATH=/x python3\n#SBATCH --nodes=2\n");
 	verify_file(R_LN1008, "job.sh", "#!/usr/bin/perl -w\n#SBATCH --nodes=2\nprint 1;\n");
-	verify_file(R_LN1008, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nsetenv A 1\n");
+	/* csh: sbatch reads its #SBATCH lines, which are checked; the body
+	 * is csh's and is not judged as bash */
+	verify_file_not(R_LN1008, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nsetenv A 1\n");
+	verify_file(R_SB1001, "job.slurm", "#!/bin/tcsh\n#SBATCH --nods=2\nsetenv A 1\n");
+	verify_file_not(R_SB0005, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nif ( $?A ) then\n  echo $A\nendif\n");
 	/* a shell's #! line, or none, keeps the batch script a batch script */
 #define JOB_BODY "#SBATCH --nodes=1\nsrun hostname\n"
 	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env bash\n" JOB_BODY);
