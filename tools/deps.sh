@@ -35,6 +35,7 @@ need_py jinja2 python3-jinja2 # tests/oracle renders the templates of the rule c
 need_cmd node nodejs   # the lsp and schema suites drive real editor clients
 need_cmd npm npm
 need_cmd shellcheck shellcheck
+need_cmd fi_info libfabric-bin # tests/unit/test_envvars checks the FI_ table against fi_info -e
 need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
 need_cmd curl curl # the spot watcher's tests
