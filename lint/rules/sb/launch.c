@@ -94,11 +94,28 @@ static long long nnodes_max(const struct sbc *c, const sb_cmd *cmd, const sb_par
 	return sbc_nnodes(c, p, cmd, &min, &max) ? max : 0;
 }
 
+/* A launcher in a branch of a script that starts nodes with srun in
+ * another branch: the script picks the plain launch for one node
+ * (if [[ $num_nodes == 1 ]]; then composer ...; else srun ...; fi). */
+static bool branch_beside_srun(const struct sbc *c, const sb_cmd *cmd)
+{
+	if (!(sb_cmd_context(cmd) & (SB_CTX_IF | SB_CTX_CASE)))
+		return false;
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *other = sb_cmd_at(c->m, i);
+		if (other != cmd && (sb_cmd_context(other) & (SB_CTX_IF | SB_CTX_CASE)) &&
+		    !(sb_cmd_context(other) & SB_CTX_CONDITION) && sbc_starts_nodes(other))
+			return true;
+	}
+	return false;
+}
+
 /* SB2002 launcher-without-srun */
 static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_part *p)
 {
 	long long nnodes = nnodes_max(c, cmd, p);
-	if (c->per_node || runs_under_srun(cmd) || (sb_cmd_context(cmd) & SB_CTX_FUNCTION))
+	if (c->per_node || runs_under_srun(cmd) || (sb_cmd_context(cmd) & SB_CTX_FUNCTION) ||
+	    branch_beside_srun(c, cmd))
 		return;
 	if (!sbc_multi_node(c) && nnodes <= 1)
 		return;

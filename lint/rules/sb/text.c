@@ -192,7 +192,11 @@ static bool ends_cr(struct source *src, uint32_t line)
 static void lost_continuation(struct sbc *c, const struct sb_fact *f)
 {
 	struct sb_span prev = sb_cmd_span(f->prev);
-	if (ends_backslash_cr(c->src, prev.end_line))
+	/* the line before does continue (after a && or | that ends a
+	 * command: [ a && \ then ! -e b ]): no continuation was lost, and
+	 * what runs the flag as a command is another mistake (shellcheck's
+	 * SC2107 for [ a && b ]) */
+	if (ends_backslash_cr(c->src, prev.end_line) || sb_line_continues(c->m, f->span.line - 1))
 		return;
 	struct diag *g = sbc_report(c, R_SB0002, f->span,
 		"this line starts with a flag, but line %u does not end with a backslash: bash runs it as a command of its own",
