@@ -406,7 +406,10 @@ bool env_read_by_workers(const char *name)
 	for (size_t i = 0; i < sizeof loader / sizeof loader[0]; i++)
 		if (!strcmp(name, loader[i]))
 			return true;
-	return env_known(name);
+	/* Slurm's names are read by srun and set by Slurm, not by the
+	 * programs a launcher starts */
+	const struct env_family_def *f = listing(name);
+	return f && !f->slurm;
 }
 
 /* Whether name can be within limit edits of a name that starts with
