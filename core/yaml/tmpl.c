@@ -308,17 +308,19 @@ static bool placeholder_word(const char *w, size_t len)
 	size_t x = 0;
 	while (x < len && (w[x] == 'X' || w[x] == 'x'))
 		x++;
-	if (x == len && len >= 4)
-		return true; /* XXXX, xxxxxxxx */
+	if (x == len && len >= 4 && len <= 64)
+		return true; /* XXXX, xxxxxxxx (a megabyte of x is no one's placeholder) */
 	const char *second = len >= 7 && !memcmp(w, "XXX", 3) ? memmem(w + 4, len - 4, "XXX", 3) : NULL;
 	return second && second + 3 == w + len; /* XXXqueueXXX */
 }
 
-/* The body of a made-up resource id: 0, 000, 1, 12, 123456, 0123...
- * (counting up from 0 or 1). */
+/* The body of a made-up resource id that no EC2 id has (8 or 17 hex
+ * digits): 0, 000, 1, 12, 123456, 1234567 (zeros, or counting up from
+ * 0 or 1). A made-up id of a real id's length (subnet-12345678) passes
+ * every check and stays a value, so that a change of it is still one. */
 static bool dummy_id_body(const char *b, size_t len)
 {
-	if (!len || len > 17)
+	if (!len || len >= 8)
 		return false;
 	bool zeros = true, counting = b[0] == '0' || b[0] == '1';
 	for (size_t i = 0; i < len; i++) {

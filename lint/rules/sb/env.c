@@ -115,6 +115,7 @@ static void dead_variable(struct sbc *c)
 
 /* SB2102 efa-variable-aborts, SB2103 dead-variable and SB2104
  * neuron-cache-dir-variable, by the status the name's table gives it. */
+/* SB2104 neuron-cache-dir-variable */
 static void noted_names(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {

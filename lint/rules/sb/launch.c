@@ -552,6 +552,7 @@ static bool with_default(const sb_word *w, const char *name)
  * what the job then relies on; anything else sets it (Slurm, a file
  * beside the script or one it sources, a comment that documents it as
  * an input): nothing (docs/design.md, "An open world"). */
+/* SB2501 variable-from-environment */
 static void report_never_set(struct sbc *c, const sb_cmd *cmd, const sb_word *w, const char *what,
 			     bool path)
 {
