@@ -340,8 +340,12 @@ static size_t word_at(struct scan *sc, size_t i, size_t end)
 	while (n < end && (text_is_name_char(s[n])))
 		n++;
 	size_t a = i, b = n;
+	/* only these letters start a placeholder word or an id prefix */
+	if (!strchr("PpYyCcRrFfXxSsAaVvKkLl", s[i]))
+		return 0;
 	bool found = placeholder_word(s + i, n - i);
-	for (size_t k = 0; !found && k < sizeof id_prefixes / sizeof id_prefixes[0]; k++) {
+	bool id = n < end && s[n] == '-' && n - i <= 6;
+	for (size_t k = 0; !found && id && k < sizeof id_prefixes / sizeof id_prefixes[0]; k++) {
 		size_t pl = strlen(id_prefixes[k]);
 		if (n - i != pl || memcmp(s + i, id_prefixes[k], pl) || n >= end || s[n] != '-')
 			continue;
@@ -674,6 +678,38 @@ static void scan_line(struct scan *sc, size_t a, size_t b)
 		sc->block_indent = (int)(ind - a);
 }
 
+/* Whether text may hold a word placeholder or a made-up id: the rare
+ * words by memmem, and each id of a prefix looked at where it stands, so
+ * that a large config full of real ids costs no scan (one fast pass a
+ * pattern). */
+static bool maybe_words(const char *s, size_t len)
+{
+	static const char *const words[] = {
+		"PLACEHOLDER", "laceholder", "XXX", "xxxx", "YOUR_", "CHANGE", "REPLACE", "FIXME",
+	};
+	static const char *const ids[] = { "subnet-", "sg-", "ami-", "vpc-", "fs-", "key-", "cr-", "lt-", "pg-" };
+	const char *end = s + len;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (memmem(s, len, words[i], strlen(words[i])))
+			return true;
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		size_t n = strlen(ids[i]);
+		for (const char *p = s; (p = memmem(p, (size_t)(end - p), ids[i], n)); p += n) {
+			if (p > s && text_is_name_char(p[-1]))
+				continue;
+			const char *b = p + n, *e = b;
+			while (e < end && text_is_name_char(*e))
+				e++;
+			if (dummy_id_body(b, (size_t)(e - b)))
+				return true;
+		}
+	}
+	for (const char *p = s; (p = memchr(p, '@', (size_t)(end - p))); p++)
+		if (p + 1 < end && text_is_name_start(p[1]))
+			return true;
+	return false;
+}
+
 /* Whether text may hold a placeholder, a tag or (with TMPL_FOLD) a
  * look-alike at all: memchr jumps over a large config that has none,
  * which is most of them, without the scan. */
@@ -690,14 +726,7 @@ static bool maybe_template(const char *s, size_t len, unsigned flags)
 	for (size_t i = 0; (flags & TMPL_FOLD) && i < len; i++)
 		if ((unsigned char)s[i] >= 0x80)
 			return true;
-	static const char *const words[] = {
-		"PLACEHOLDER", "laceholder", "XXXX", "xxxx", "YOUR_", "CHANGE", "REPLACE", "FIXME",
-		"XXX", "-0", "-1", "@",
-	};
-	for (size_t i = 0; (flags & TMPL_WORDS) && i < sizeof words / sizeof words[0]; i++)
-		if (memmem(s, len, words[i], strlen(words[i])))
-			return true;
-	return false;
+	return (flags & TMPL_WORDS) && maybe_words(s, len);
 }
 
 void tmpl_prepare(const char *text, size_t len, const struct tmpl_defs *defs, unsigned flags,
