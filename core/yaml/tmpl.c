@@ -718,8 +718,8 @@ static bool maybe_template(const char *s, size_t len, unsigned flags)
 	if (!(flags & TMPL_LITERAL_DOLLAR) && memchr(s, '$', len))
 		return true;
 	for (const char *p = s, *end = s + len; (p = memchr(p, '{', (size_t)(end - p))); p++)
-		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#'))
-			return true;
+		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#' || text_is_name_start(p[1])))
+			return true; /* {{ }}, {% %}, {# #}, {NAME} */
 	for (const char *p = s, *end = s + len; (p = memchr(p, '<', (size_t)(end - p))); p++)
 		if (p + 1 < end && text_is_name_char(p[1]))
 			return true;
