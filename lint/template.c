@@ -121,22 +121,31 @@ static bool name_char(char c)
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* <TEXT IN ANGLES> at p: a letter first, then letters, digits, _ - . :
- * / and inner spaces, and no word right after the > (<in>out is two
- * redirections): <YOUR_RUN_NAME>, <SLURM OPTIONS>, <hf-token>. bash
- * would read < as a redirection; the script means a value to fill in.
- * Its end, or NULL. */
-static const char *angle_end(const char *text, const char *p, const char *line_end)
+/* <TEXT IN ANGLES> at p: a letter first, then letters, digits, _ - and
+ * inner spaces (on an #SBATCH line also . : /), and after the > the end
+ * of the word: <YOUR_RUN_NAME>, <SLURM OPTIONS>, <hf-token>. bash would
+ * read < as a redirection; the script means a value to fill in. What a
+ * command's redirections look like is not one: <in>out, <logs/x.log
+ * 1>&2. Its end, or NULL. */
+static const char *angle_end(const char *text, const char *p, const char *line_end, bool directive)
 {
 	if (p > text && (p[-1] == '<' || p[-1] == '$' || name_char(p[-1])))
 		return NULL; /* <<EOF, <(...), $<, a<b */
 	const char *q = p + 1;
 	if (q >= line_end || !((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
 		return NULL;
-	for (; q < line_end && *q != '>'; q++)
-		if (!(name_char(*q) || strchr(" -.:/", *q)) || q - p > 64)
+	const char *word = q; /* the last word inside */
+	for (; q < line_end && *q != '>'; q++) {
+		if (!(name_char(*q) || strchr(directive ? " -.:/" : " -", *q)) || q - p > 64)
 			return NULL;
-	if (q >= line_end || q[-1] == ' ' || (q + 1 < line_end && (name_char(q[1]) || strchr("/.", q[1]))))
+		if (*q == ' ')
+			word = q + 1;
+	}
+	if (q >= line_end || q[-1] == ' ')
+		return NULL;
+	if (strspn(word, "0123456789") == (size_t)(q - word))
+		return NULL; /* <in 2>: a file descriptor's redirection */
+	if (q + 1 < line_end && !strchr(" \t\r\"';)", q[1]))
 		return NULL;
 	return q + 1;
 }
@@ -192,7 +201,7 @@ static void mask_placeholders(struct lint_template *tp, const char *text, const 
 			continue;
 		const char *end = NULL;
 		if (*p == '<')
-			end = angle_end(text, p, line_end);
+			end = angle_end(text, p, line_end, directive);
 		else if (*p == 'X' && (p == line || !name_char(p[-1])))
 			end = xxx_end(p, line_end);
 		else if (*p == '{' && directive)
