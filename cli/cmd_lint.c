@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "commands.h"
 #include "fileio.h"
 #include "settings.h"
@@ -229,14 +230,6 @@ static int parse_args(struct lint_cli *c, enum command cmd, int argc, char **arg
 	return EXIT_CLEAN;
 }
 
-static bool want_color(int setting)
-{
-	if (setting >= 0)
-		return setting;
-	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
-	return isatty(1) && !(no && *no) && !(term && !strcmp(term, "dumb"));
-}
-
 static void summary(const struct lint_run *run)
 {
 	size_t count[3] = { 0 };
@@ -412,10 +405,13 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 		struct format_target targets[16];
 		c.base_target = target_apply(target_default(), &c.opt.target_flags);
 		struct format_run props = { targets, run_targets(&run, &c, targets, 16) };
-		format_write_run(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color),
+		format_write_run(stdout, c.fmt, &run.diags, color_wanted(c.color, STDOUT_FILENO),
 				 &props);
 		fflush(stdout);
-		if (!c.quiet)
+		/* after trouble (exit 2) no line may read as success */
+		bool trouble = run.io_failed || run.shellcheck_failed || settings_failed(cfg) ||
+			       fixed == EXIT_TROUBLE;
+		if (!c.quiet && !(trouble && !run.diags.len))
 			summary(&run);
 		for (size_t i = 0; i < run.diags.len; i++)
 			if ((int)run.diags.v[i].sev >= settings_fail_level(cfg, run.diags.v[i].src->path))

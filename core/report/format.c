@@ -194,7 +194,7 @@ static void write_lines(struct buf *b, FILE *out, enum format fmt,
 		flush_some(b, out);
 		switch (fmt) {
 		case FMT_CONCISE:
-			concise_line(b, d, false);
+			concise_line(b, d, color);
 			break;
 		case FMT_TEXT:
 			concise_line(b, d, color);

@@ -29,8 +29,8 @@ struct format_run {
 
 /* Parses a --format value; -1 if unknown. */
 int format_parse(const char *s);
-/* The list must be sorted. color adds ANSI colour to text output; the
- * machine formats are never coloured. */
+/* The list must be sorted. color adds ANSI colour to the human formats
+ * (text and concise); the machine formats are never coloured. */
 void format_write(FILE *out, enum format fmt, const struct diag_list *list,
 		  bool color);
 /* The same with the run's properties (run may be NULL): json and sarif

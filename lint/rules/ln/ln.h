@@ -39,7 +39,9 @@ void ln_unused_suppression(struct diag_list *diags, struct source *src, uint32_t
 			   uint32_t col, uint32_t end_col, enum rule_id rule, const char *fix);
 
 /* LN2001 on src: shellcheck was stopped at its bound (seconds) while it
- * checked src among batch scripts in all. */
-void ln_shellcheck_timeout(struct diag_list *diags, struct source *src, double bound);
+ * checked src among batch scripts in all, or (memory > 0) ran out of the
+ * address space it may map (bytes). */
+void ln_shellcheck_timeout(struct diag_list *diags, struct source *src, double bound,
+			   size_t memory);
 
 #endif
