@@ -127,6 +127,8 @@ struct reader {
 	const yamldoc *doc;
 	int errors;
 	struct trouble *trouble; /* where the errors go */
+	settings_report_fn report; /* or here, as findings (settings_check) */
+	void *report_ctx;
 };
 
 static void complain(struct reader *r, yd_node at, const char *help, const char *fmt, ...)
@@ -140,11 +142,16 @@ static void complain(struct reader *r, yd_node at, const char *help, const char 
 	va_start(ap, fmt);
 	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
+	r->errors++;
+	if (r->report) {
+		r->report(r->report_ctx, s, msg.p, help);
+		buf_free(&msg);
+		return;
+	}
 	trouble_add(r->trouble, "%s:%u:%u: error: %s", r->f->path, s.line, s.col, msg.p);
 	buf_free(&msg);
 	if (help)
 		trouble_add(r->trouble, "    = help: %s", help);
-	r->errors++;
 }
 
 static void check_schema(struct reader *r)
@@ -373,6 +380,8 @@ static void read_extends(struct reader *r, struct settings_files *files, const c
 		struct settings_file *parent = settings_file_load(files, abs, depth + 1);
 		if (parent && parent->loading)
 			complain(r, at, NULL, "extends: '%s' extends this file again (a cycle)", rel);
+		else if ((!parent || !parent->ok) && r->report)
+			complain(r, at, "lint that file to see its problems", "extends: '%s' is not a valid settings file", rel);
 		else if (!parent || !parent->ok)
 			r->errors++; /* its own messages are out */
 		else
@@ -436,6 +445,38 @@ static bool parse(struct reader *r, const char *text, size_t len, struct setting
 	return r->errors == 0 && bind(r, text, len, files, depth);
 }
 
+void settings_check(const char *path, const char *text, size_t len, const yamldoc *doc,
+		    settings_report_fn report, void *ctx)
+{
+	if (yamldoc_issue_count(doc) || !yd_root(doc))
+		return; /* YAML problems are the input checks' own findings */
+	struct trouble quiet = { 0 };
+	struct settings_files files = { .trouble = &quiet };
+	char *abs = settings_absolute(path);
+	struct settings_file *f = xcalloc(1, sizeof *f);
+	f->abs = abs;
+	f->path = xstrdup(path);
+	const char *slash = strrchr(abs, '/');
+	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
+	f->fail_level = -1;
+	f->shellcheck = -1;
+	f->idle_cost_warning = -1;
+	files.v = xgrow(files.v, &files.cap, 1, sizeof *files.v);
+	files.v[files.len++] = f;
+	struct reader r = { f, doc, 0, &quiet, report, ctx };
+	f->loading = true;
+	check_schema(&r);
+	if (yd_kind(doc, yd_root(doc)) == YD_MAPPING) {
+		check_rules(&r);
+		check_target(&r);
+	}
+	if (!r.errors)
+		bind(&r, text, len, &files, 0);
+	f->loading = false;
+	settings_files_free(&files);
+	trouble_free(&quiet);
+}
+
 struct settings_file *settings_file_load(struct settings_files *files, const char *abs, unsigned depth)
 {
 	for (size_t i = 0; i < files->len; i++)
@@ -461,7 +502,7 @@ struct settings_file *settings_file_load(struct settings_files *files, const cha
 		return f;
 	}
 	yamldoc *doc = yamldoc_parse(text, len, NULL);
-	struct reader r = { f, doc, 0, files->trouble };
+	struct reader r = { f, doc, 0, files->trouble, NULL, NULL };
 	f->loading = true;
 	f->ok = parse(&r, text, len, files, depth);
 	f->loading = false;
