@@ -302,6 +302,15 @@ static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
 	return n;
 }
 
+/* Where the run's rule links point: the first input's docs-url. */
+static const char *run_docs_url(const struct lint_run *run)
+{
+	for (size_t i = 0; i < run->n_files; i++)
+		if (run->files[i]->input)
+			return lint_options_of(run, run->files[i]->src)->docs_url;
+	return run->opt->docs_url;
+}
+
 static void lint_all(struct lint_run *run, const struct lint_cli *c);
 
 /* --statistics: each rule's count (shellcheck's codes each their own),
@@ -491,7 +500,8 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 		diag_list_sort(&run.diags);
 		struct format_target targets[16];
 		c.base_target = target_apply(target_default(), &c.opt.target_flags);
-		struct format_run props = { targets, run_targets(&run, &c, targets, 16) };
+		struct format_run props = { targets, run_targets(&run, &c, targets, 16),
+					    run_docs_url(&run) };
 		format_write_run(stdout, c.fmt, &run.diags, color_wanted(c.color, STDOUT_FILENO),
 				 &props);
 		fflush(stdout);

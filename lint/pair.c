@@ -18,13 +18,35 @@
 #include "sbatch.h"
 #include "xalloc.h"
 
-/* Two names of one file: out/x.yaml and out//x.yaml, ./x.yaml and x.yaml. */
+/* path without empty and "." segments: out//x.yaml and ./out/x.yaml
+ * are out/x.yaml. */
+static void lexical(const char *path, struct buf *out)
+{
+	if (path[0] == '/')
+		buf_putc(out, '/');
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+		if (n && !(n == 1 && p[0] == '.')) {
+			if (out->len && out->p[out->len - 1] != '/')
+				buf_putc(out, '/');
+			buf_put(out, p, n);
+		}
+		p += n + (p[n] == '/');
+	}
+}
+
+/* Two names of one file, also before it is written (gen lints the files
+ * it is about to write under the names it will give them). */
 static bool same_file(const char *a, const char *b)
 {
-	if (!strcmp(a, b))
-		return true;
+	struct buf la = BUF_INIT, lb = BUF_INIT;
+	lexical(a, &la);
+	lexical(b, &lb);
+	bool same = la.len == lb.len && !memcmp(la.p, lb.p, la.len);
+	buf_free(&la);
+	buf_free(&lb);
 	char ra[PATH_MAX], rb[PATH_MAX];
-	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+	return same || (realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb));
 }
 
 static struct lint_file *find_cluster(const struct lint_run *run, const char *path)

@@ -91,15 +91,20 @@ uint32_t lsp_char(const struct server *s, struct source *src, uint32_t line, uin
 	return units + (col - at);
 }
 
-static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev,
-		     const char *id, const char *msg, const char *help, int ext_code)
+static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev, enum rule_id rule,
+		     const char *id, const char *msg, const char *help, int ext_code,
+		     const char *docs_url)
 {
 	static const int lsp_severity[] = { [SEV_ERROR] = 1, [SEV_WARNING] = 2, [SEV_INFO] = 3 };
+	struct buf url = BUF_INIT;
+	rule_url(&url, rule, ext_code, docs_url);
 	buf_printf(b, "{\"range\":{\"start\":{\"line\":%u,\"character\":%u},"
 		   "\"end\":{\"line\":%u,\"character\":%u}},\"severity\":%d,\"code\":\"%s\","
-		   "\"codeDescription\":{\"href\":\"%s%s\"},\"source\":\"trainforge\",\"message\":\"",
-		   range[0], range[1], range[2], range[3], lsp_severity[sev], id,
-		   ext_code ? "https://www.shellcheck.net/wiki/" : "https://trainforge.dev/rules/", id);
+		   "\"codeDescription\":{\"href\":",
+		   range[0], range[1], range[2], range[3], lsp_severity[sev], id);
+	lsp_put_str(b, url.p, url.len);
+	buf_puts(b, "},\"source\":\"trainforge\",\"message\":\"");
+	buf_free(&url);
 	buf_put_json(b, msg, strlen(msg));
 	if (help && *help) {
 		buf_puts(b, "\\nhelp: ");
@@ -136,14 +141,14 @@ void lsp_linted_free(struct lsp_linted *l)
 	settings_free(l->cfg);
 }
 
-void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g)
+void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g, const char *docs_url)
 {
 	uint32_t range[4] = {
 		g->line ? g->line - 1 : 0, lsp_char(s, g->src, g->line, g->col),
 		g->end_line ? g->end_line - 1 : 0, lsp_char(s, g->src, g->end_line, g->end_col),
 	};
 	char idbuf[8];
-	put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
+	put_diag(b, range, g->sev, g->rule, diag_id(g, idbuf), g->msg, g->help, g->ext_code, docs_url);
 }
 
 static void put_findings(struct server *s, struct document *d, struct buf *b,
@@ -153,7 +158,8 @@ static void put_findings(struct server *s, struct document *d, struct buf *b,
 		char msg[96];
 		snprintf(msg, sizeof msg, "the file is %zu bytes; the limit is %zu bytes",
 			 d->len, s->opt.max_bytes);
-		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR, "LN1005", msg, NULL, 0);
+		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR,
+			 (enum rule_id)rule_find("LN1005", 6), "LN1005", msg, NULL, 0, s->opt.docs_url);
 		return;
 	}
 	struct lsp_linted l;
@@ -166,7 +172,7 @@ static void put_findings(struct server *s, struct document *d, struct buf *b,
 		if (!first)
 			buf_putc(b, ',');
 		first = false;
-		lsp_put_diag(s, b, g);
+		lsp_put_diag(s, b, g, lint_options_of(&l.run, src)->docs_url);
 	}
 	lsp_linted_free(&l);
 }

@@ -56,7 +56,8 @@ void lsp_linted_free(struct lsp_linted *l);
  * utf-8, UTF-16 code units otherwise. */
 uint32_t lsp_char(const struct server *s, struct source *src, uint32_t line, uint32_t col);
 /* The Diagnostic of g, as publishDiagnostics sends it. */
-void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g);
+void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g,
+		  const char *docs_url);
 
 /* textDocument/codeAction (lsp_actions.c). */
 void lsp_code_action(struct server *s, const yamldoc *doc, yd_node id, yd_node params);

@@ -66,7 +66,7 @@ static void put_action(const struct server *s, struct buf *b, const struct docum
 	buf_puts(b, "{\"title\":");
 	put_title(b, g, text, safe);
 	buf_printf(b, ",\"kind\":\"quickfix\",\"isPreferred\":%s,\"diagnostics\":[", safe ? "true" : "false");
-	lsp_put_diag(s, b, g);
+	lsp_put_diag(s, b, g, NULL);
 	buf_puts(b, "],\"edit\":{\"changes\":{");
 	lsp_put_str(b, d->uri, strlen(d->uri));
 	buf_puts(b, ":[{\"range\":");

@@ -15,6 +15,7 @@ enum format {
 	FMT_SARIF,      /* SARIF 2.1.0 for GitHub code scanning */
 	FMT_GITHUB,     /* GitHub Actions workflow commands */
 	FMT_CHECKSTYLE, /* Checkstyle 4.3 XML */
+	FMT_GITLAB,     /* GitLab Code Quality (a subset of Code Climate's issues) */
 };
 
 /* What the files of a run were checked against (target.h), for the run
@@ -25,6 +26,7 @@ struct format_target {
 struct format_run {
 	const struct format_target *targets;
 	size_t n_targets;
+	const char *docs_url;  /* where rule links point (rule_url); NULL: the build's */
 };
 
 /* Parses a --format value; -1 if unknown. */

@@ -59,7 +59,7 @@ struct settings_bound {
 	char **exclude;
 	unsigned exclude_count;
 	enum settings_fail fail_level;
-	char *cluster, *shellcheck, *extends, *env_file, *base;
+	char *cluster, *shellcheck, *extends, *env_file, *base, *docs_url;
 	double idle_cost_warning;
 	double shellcheck_timeout;
 };
@@ -92,6 +92,7 @@ static const cyaml_schema_field_t settings_fields[] = {
 	STR("env-file", env_file),
 	CYAML_FIELD_IGNORE("define", CYAML_FLAG_OPTIONAL),           /* keyed by the user */
 	STR("base", base),
+	STR("docs-url", docs_url),
 	CYAML_FIELD_FLOAT("idle-cost-warning", CYAML_FLAG_OPTIONAL, struct settings_bound, idle_cost_warning),
 	CYAML_FIELD_IGNORE("severity", CYAML_FLAG_OPTIONAL),         /* keyed by rule */
 	CYAML_FIELD_IGNORE("per-file-ignores", CYAML_FLAG_OPTIONAL), /* keyed by glob */
@@ -286,6 +287,10 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 	if (b->base) {
 		f->base = xstrdup(b->base);
 		f->base_line = line_of(d, yd_get_key(d, root, "base"));
+	}
+	if (b->docs_url) {
+		f->docs_url = xstrdup(b->docs_url);
+		f->docs_url_line = line_of(d, yd_get_key(d, root, "docs-url"));
 	}
 	if (yd_get_key(d, root, "idle-cost-warning")) {
 		f->idle_cost_warning = b->idle_cost_warning;
@@ -536,6 +541,7 @@ void settings_files_free(struct settings_files *files)
 		tmpl_defs_free(&f->defines);
 		free(f->define_lines);
 		free(f->base);
+		free(f->docs_url);
 		free(f->abs);
 		free(f->path);
 		free(f->dir);

@@ -57,6 +57,8 @@ struct settings_file {
 	uint32_t shellcheck_timeout_line;
 	char *base;                  /* a git revision; NULL unset */
 	uint32_t base_line;
+	char *docs_url;              /* where rule links point; NULL unset */
+	uint32_t docs_url_line;
 	double idle_cost_warning;    /* USD per hour; < 0 unset */
 	uint32_t idle_cost_line;
 	struct target_request target; /* target: parts unset when absent */

@@ -24,6 +24,7 @@ struct origin {
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
 	struct origin fail, shellcheck, shellcheck_timeout, cluster, excluded, base, idle_cost, target_pc, target_slurm;
+	struct origin docs_url;
 	struct origin *define; /* by index of the resolved defines */
 	size_t cap_define;
 };
@@ -244,6 +245,11 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 		o->base_rev = f->base;
 		if (org)
 			org->base = AT(f, f->base_line, "base");
+	}
+	if (f->docs_url) {
+		o->docs_url = f->docs_url;
+		if (org)
+			org->docs_url = AT(f, f->docs_url_line, "docs-url");
 	}
 	if (f->idle_cost_warning >= 0) {
 		o->idle_cost_warning = f->idle_cost_warning;
@@ -561,6 +567,8 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 		origin_print(out, &org->cluster);
 		fprintf(out, "base: %s", o->base_rev ? o->base_rev : "null");
 		origin_print(out, &org->base);
+		fprintf(out, "docs-url: %s", o->docs_url ? o->docs_url : rule_docs_url);
+		origin_print(out, &org->docs_url);
 		if (o->idle_cost_warning >= 0)
 			fprintf(out, "idle-cost-warning: %g", o->idle_cost_warning);
 		else

@@ -117,7 +117,11 @@ def check_sarif(sarif_path, json_path, rules_path):
         sc = rid not in table and re.fullmatch(r"SC\d{4}", rid)
         t = table["SC0000"] if sc else table[rid]
         name = "shellcheck-" + rid.lower() if sc else t["name"]
-        url = ("https://www.shellcheck.net/wiki/" if sc else "https://trainforge.dev/rules/") + rid
+        # a rule's page is its heading in docs/rules.md under the build's
+        # docs URL (tests/wiring checks that each anchor is there)
+        url = ("https://www.shellcheck.net/wiki/" + rid if sc else
+               r.get("helpUri", "").rsplit("/docs/rules.md#", 1)[0] +
+               "/docs/rules.md#%s-%s" % (rid.lower(), name))
         check(r.get("name") == name, "%s: name" % rid)
         check(r.get("shortDescription", {}).get("text") == t["summary"], "%s: shortDescription" % rid)
         check(r.get("fullDescription", {}).get("text"), "%s: fullDescription" % rid)

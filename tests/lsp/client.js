@@ -127,7 +127,7 @@ async function utf16Session() {
 		'broken-cluster-PC2201-position', minmax.map(pos).join(' '));
 	const d = minmax[0] || {};
 	result(d.severity === 1 && d.source === 'trainforge' &&
-		(d.codeDescription || {}).href === 'https://trainforge.dev/rules/PC2201' &&
+		/^https?:\/\/.*\/docs\/rules\.md#pc2201-min-count-above-max$/.test((d.codeDescription || {}).href) &&
 		/MinCount 8 is above MaxCount 4/.test(d.message), 'diagnostic-fields', JSON.stringify(d));
 	const warn = byCode(p, 'PC2002')[0] || {};
 	result(warn.severity === 2, 'warning-severity-2', JSON.stringify(warn));
