@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base.h"
 #include "buf.h"
@@ -152,6 +153,9 @@ static char *only_tracked(const struct lint_run *run, const struct lint_file *sc
 	char *copy = xstrdup(script->src->path);
 	char *dir = xstrdup(strchr(copy, '/') ? dirname(copy) : ".");
 	free(copy);
+	/* an editor's new file may be in a directory not made yet */
+	for (char *slash; access(dir, F_OK) != 0 && (slash = strrchr(dir, '/')) && slash > dir;)
+		*slash = '\0';
 	size_t len;
 	char *list = base_tracked_yaml(dir, &len);
 	char *found = NULL;

@@ -32,6 +32,8 @@ struct settings_flags {
 	int fail_level;           /* --fail-level (SEV_ERROR + 1: never), -1 unset */
 	bool shellcheck_set;      /* --shellcheck: the base options' mode wins */
 	bool shellcheck_timeout_set; /* --shellcheck-timeout: the base options' bound wins */
+	bool lenient;             /* an invalid settings file is set aside, its files get
+				     the defaults (the editor: the trouble still says why) */
 };
 
 typedef struct settings settings;

@@ -293,7 +293,9 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	for (struct settings_file *f = head; f && n < CHAIN_MAX; f = f->parent)
 		chain[n++] = f;
 	*n_chain = n;
-	if (head && !head->ok) {
+	if (head && !head->ok && cfg->flags.lenient) {
+		n = *n_chain = 0; /* as if it were not there */
+	} else if (head && !head->ok) {
 		o->excluded = true;
 		free(abs);
 		return false;

@@ -51,8 +51,8 @@ void ln_invalid_settings(struct diag_list *diags, struct source *src, struct yd_
 			 const char *msg, const char *help);
 
 /* LN3002 on a batch script no cluster config was paired with, naming
- * the checks against a cluster that are enabled (enabled[rule]) and so
- * did not run; nothing when none is. */
+ * the checks against a cluster that are enabled (enabled[rule]; all of
+ * them when none is) and so did not run. */
 void ln_script_not_paired(struct diag_list *diags, struct source *src, const bool *enabled);
 /* How a script was paired when nothing named its config (LN3003). */
 enum ln_pairing { LN_PAIRED_ONLY_INPUT, LN_PAIRED_PARTITION, LN_PAIRED_TRACKED };

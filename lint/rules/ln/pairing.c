@@ -36,12 +36,17 @@ static struct diag *at_directives(struct diag_list *diags, struct source *src, e
 /* LN3002 script-not-paired */
 void ln_script_not_paired(struct diag_list *diags, struct source *src, const bool *enabled)
 {
+	/* the enabled checks; when none is (--select LN3002), all of them */
+	bool any = false;
+	for (int r = 0; r < RULE__COUNT; r++)
+		any |= rule_area_of((enum rule_id)r) == AREA_SB_CLUSTER && enabled[r];
 	struct buf b = BUF_INIT;
 	size_t n = 0;
 	/* the unreadable config's rule is about a config that was named */
 	int unreadable = rule_find("SB3005", 6);
 	for (int r = 0; r < RULE__COUNT; r++) {
-		if (rule_area_of((enum rule_id)r) != AREA_SB_CLUSTER || !enabled[r] || r == unreadable)
+		if (rule_area_of((enum rule_id)r) != AREA_SB_CLUSTER || (any && !enabled[r]) ||
+		    r == unreadable)
 			continue;
 		buf_printf(&b, "%s%s %s", n++ ? ", " : "", rule_table[r].id, rule_table[r].name);
 	}
