@@ -300,7 +300,7 @@ async function codeActionSession() {
 	const spot = byCode(p, 'PC0005')[0];
 	actions = await codeActions(srv, cluster.uri, spot.range, [spot]);
 	const enumFix = actions.find((a) => a.diagnostics[0].code === 'PC0005');
-	result(enumFix && editOf(enumFix, cluster.uri)[0].newText === 'SPOT' && !enumFix.isPreferred,
+	result(enumFix && editOf(enumFix, cluster.uri)[0].newText === 'SPOT' && enumFix.isPreferred,
 		'code-action-did-you-mean', JSON.stringify(actions));
 	const minmax = byCode(p, 'PC2201')[0];
 	actions = await codeActions(srv, cluster.uri, minmax.range, [minmax]);
@@ -413,7 +413,10 @@ async function disableSession() {
 	if (fix.length) {
 		await change(srv, cluster.uri, 4, applyEdit(text, fix[0]));
 		p = await published(srv, cluster.uri, 4);
-		result(!byCode(p, 'PC1004').length && byCode(p, 'PC0005').length === 1, 'fix-all-applied-safe-only',
+		// the look-alike and the case-only did-you-mean (spot: SPOT) are
+		// safe; the unknown key's did-you-mean is not
+		result(!byCode(p, 'PC1004').length && !byCode(p, 'PC0005').length && byCode(p, 'PC0002').length === 1,
+			'fix-all-applied-safe-only',
 			JSON.stringify(p.diagnostics.map((d) => d.code)));
 	}
 	await srv.conn.sendRequest(rpc.ShutdownRequest.type);
