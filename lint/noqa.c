@@ -45,10 +45,15 @@ static void place_of(struct source *src, bool yaml, const struct diag *g, struct
 		return;
 	}
 	pl->line = command_start(src, line);
-	if (pl->line == 1 && p && len >= 2 && !memcmp(p, "#!", 2)) {
+	size_t ind = p ? indent_of(p, len) : 0;
+	bool comment = p && ind < len && p[ind] == '#' && !(len - ind >= 7 && !memcmp(p + ind, "#SBATCH", 7));
+	if ((pl->line == 1 && p && len >= 2 && !memcmp(p, "#!", 2)) || comment) {
 		/* a finding on the #! line is about the whole script (a
-		 * variable set nowhere): nothing can go above that line */
-		pl->line = 2;
+		 * variable set nowhere), and one on a comment (a pairing line)
+		 * has no command a directive above could cover */
+		size_t flen;
+		const char *first = source_line(src, 1, &flen);
+		pl->line = first && flen >= 2 && !memcmp(first, "#!", 2) ? 2 : 1;
 		pl->file_wide = true;
 	}
 }
