@@ -222,11 +222,17 @@ bench: deps
 
 install: trainforge
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BUILD)/trainforge $(DESTDIR)$(PREFIX)/bin/trainforge
 	install -m 644 docs/trainforge.1 $(DESTDIR)$(PREFIX)/share/man/man1/trainforge.1
 	install -m 644 completions/trainforge.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/trainforge
+	install -m 644 completions/_trainforge $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_trainforge
+	install -m 644 completions/trainforge.fish \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/trainforge.fish
+	@sh tools/install-hint.sh "$(PREFIX)" "$(DESTDIR)"
 
 clean:
 	rm -rf build trainforge

@@ -361,8 +361,9 @@ static int add_noqa(struct lint_cli *c, struct lint_run *run)
 	struct fix_result res;
 	noqa_run(run, "accepted (trainforge lint --add-noqa)", &res);
 	int rc = EXIT_CLEAN;
-	if (c->diff) {
+	if (c->diff) { /* as --fix --diff: 1 when there is something to add */
 		fix_diff(&res, stdout);
+		rc = res.len ? EXIT_FINDINGS : EXIT_CLEAN;
 	} else if (!fix_write(&res, &run->trouble)) {
 		trouble_flush(&run->trouble, stderr);
 		rc = EXIT_TROUBLE;

@@ -369,7 +369,7 @@ static void finish_shellcheck(struct lint_run *run, struct shellcheck_groups *g)
 				    "trainforge: shellcheck is required (--shellcheck or the config), but shellcheck could not run");
 		else if (unfinished)
 			trouble_add(&run->trouble,
-				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time bound (LN2001; --shellcheck-timeout)",
+				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time or memory bound (LN2001; --shellcheck-timeout)",
 				    unfinished, unfinished == 1 ? "" : "s");
 		run->shellcheck_failed |= !ran || unfinished;
 	}

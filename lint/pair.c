@@ -19,16 +19,27 @@
 #include "sbatch.h"
 #include "xalloc.h"
 
-/* path without empty and "." segments: out//x.yaml and ./out/x.yaml
- * are out/x.yaml. */
+/* path without empty and "." segments, and "dir/.." pairs: out//x.yaml,
+ * ./out/x.yaml and jobs/../out/x.yaml are out/x.yaml. */
 static void lexical(const char *path, struct buf *out)
 {
 	if (path[0] == '/')
 		buf_putc(out, '/');
+	size_t root = out->len;
 	for (const char *p = path; *p;) {
 		size_t n = strcspn(p, "/");
-		if (n && !(n == 1 && p[0] == '.')) {
-			if (out->len && out->p[out->len - 1] != '/')
+		const char *last = out->len > root ? out->p + root : NULL;
+		if (last) { /* the last segment so far */
+			const char *slash = strrchr(out->p + root, '/');
+			last = slash ? slash + 1 : out->p + root;
+		}
+		if (n == 2 && !memcmp(p, "..", 2) && last && strcmp(last, "..")) {
+			out->len = (size_t)(last - out->p);
+			if (out->len > root)
+				out->len--; /* its slash */
+			out->p[out->len] = '\0';
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			if (out->len > root)
 				buf_putc(out, '/');
 			buf_put(out, p, n);
 		}
@@ -161,10 +172,12 @@ static char *only_tracked(const struct lint_run *run, const struct lint_file *sc
 	char *found = NULL;
 	int n = 0;
 	for (size_t at = 0; list && at < len && n < 2; at += strlen(list + at) + 1) {
-		struct buf path = BUF_INIT;
+		struct buf joined = BUF_INIT, path = BUF_INIT;
 		if (strcmp(dir, "."))
-			buf_printf(&path, "%s/", dir);
-		buf_puts(&path, list + at);
+			buf_printf(&joined, "%s/", dir);
+		buf_puts(&joined, list + at);
+		lexical(joined.p, &path); /* jobs/../a.yaml is a.yaml */
+		buf_free(&joined);
 		size_t tlen;
 		bool too_big;
 		char *text = file_read(path.p, run->opt->max_bytes, &tlen, &too_big);

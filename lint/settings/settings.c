@@ -282,6 +282,7 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 	f->fail_line = line_of(d, yd_get_key(d, root, "fail-level"));
 	if (b->cluster) {
 		f->cluster = settings_join(f->dir, b->cluster);
+		f->cluster_shown = settings_relative(f->cluster);
 		f->cluster_line = line_of(d, yd_get_key(d, root, "cluster"));
 	}
 	if (b->base) {
@@ -537,6 +538,7 @@ void settings_files_free(struct settings_files *files)
 		free(f->pfi);
 		free(f->sev);
 		free(f->cluster);
+		free(f->cluster_shown);
 		free(f->shellcheck_program);
 		tmpl_defs_free(&f->defines);
 		free(f->define_lines);

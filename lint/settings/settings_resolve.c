@@ -257,7 +257,7 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 			org->idle_cost = AT(f, f->idle_cost_line, "idle-cost-warning");
 	}
 	if (f->cluster) {
-		o->cluster_fallback = f->cluster;
+		o->cluster_fallback = f->cluster_shown;
 		if (org)
 			org->cluster = AT(f, f->cluster_line, "cluster");
 	}

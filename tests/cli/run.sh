@@ -303,7 +303,7 @@ rc=$?
 if [ "$(nproc)" -ge 2 ]; then stopped="1 script" quick_lost=0; else stopped="2 scripts" quick_lost=1; fi
 [ "$rc" = 2 ] && grep -q 'stall.sbatch:1:1: .*\[LN2001\]$' "$t/out" &&
 	[ "$(grep -c 'quick.sbatch:1:1: .*\[LN2001\]$' "$t/out")" = "$quick_lost" ] &&
-	grep -q "shellcheck is required .*but it did not finish on $stopped within its time bound" "$t/err" &&
+	grep -q "shellcheck is required .*but it did not finish on $stopped within its time or memory bound" "$t/err" &&
 	ok shellcheck-timeout-required || { no "shellcheck-timeout-required: exit $rc"; cat "$t/out" "$t/err"; }
 # per-file-ignores of SC0000 (here --ignore) keep a script away from shellcheck
 : >"$t/sc-files"
