@@ -55,10 +55,12 @@ static void put_values(FILE *out, const char *values)
 	fprintf(out, "\"%s\"", values ? values : "@files");
 }
 
-static void put_command(FILE *out, enum command cmd)
+/* The case arms of cmd's flags that take a value, each "-f|--format)
+ * CALL VALUES; return ;;" (values prints what the shell offers), and the
+ * words of all its flags: what every shell's script is made of. */
+static void put_value_arms(FILE *out, enum command cmd, const char *call,
+			   void (*values)(FILE *out, const char *values))
 {
-	const struct command_row *c = &command_table[cmd];
-	fprintf(out, "\t%s)\n\t\tcase $prev in\n", c->name);
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_row *r = &option_table[i];
 		if (r->cmd != cmd || r->id < 0 || !r->metavar)
@@ -66,16 +68,29 @@ static void put_command(FILE *out, enum command cmd)
 		fputs("\t\t", out);
 		if (r->short_name)
 			fprintf(out, "-%c|", r->short_name);
-		fprintf(out, "--%s) _trainforge_reply ", r->long_name);
-		put_values(out, r->values);
+		fprintf(out, "--%s) %s", r->long_name, call);
+		values(out, r->values);
 		fputs("; return ;;\n", out);
 	}
-	fputs("\t\tesac\n\t\tflags=\"--help --version", out);
+}
+
+static void put_flag_words(FILE *out, enum command cmd)
+{
+	fputs("--help --version", out);
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_row *r = &option_table[i];
 		if (r->cmd == cmd && r->id >= 0)
 			fprintf(out, " --%s", r->long_name);
 	}
+}
+
+static void put_command(FILE *out, enum command cmd)
+{
+	const struct command_row *c = &command_table[cmd];
+	fprintf(out, "\t%s)\n\t\tcase $prev in\n", c->name);
+	put_value_arms(out, cmd, "_trainforge_reply ", put_values);
+	fputs("\t\tesac\n\t\tflags=\"", out);
+	put_flag_words(out, cmd);
 	fputs("\"\n\t\targs=", out);
 	put_values(out, c->args);
 	fputs(" ;;\n", out);
@@ -178,23 +193,9 @@ static void zsh_command(FILE *out, enum command cmd)
 {
 	const struct command_row *c = &command_table[cmd];
 	fprintf(out, "\t%s)\n\t\tcase $prev in\n", c->name);
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_row *r = &option_table[i];
-		if (r->cmd != cmd || r->id < 0 || !r->metavar)
-			continue;
-		fputs("\t\t", out);
-		if (r->short_name)
-			fprintf(out, "-%c|", r->short_name);
-		fprintf(out, "--%s) ", r->long_name);
-		zsh_values(out, r->values);
-		fputs("; return ;;\n", out);
-	}
-	fputs("\t\tesac\n\t\tif [[ $cur == -* ]]; then\n\t\t\tcompadd -- --help --version", out);
-	for (size_t i = 0; i < option_count; i++) {
-		const struct option_row *r = &option_table[i];
-		if (r->cmd == cmd && r->id >= 0)
-			fprintf(out, " --%s", r->long_name);
-	}
+	put_value_arms(out, cmd, "", zsh_values);
+	fputs("\t\tesac\n\t\tif [[ $cur == -* ]]; then\n\t\t\tcompadd -- ", out);
+	put_flag_words(out, cmd);
 	fputs("\n\t\telse\n\t\t\t", out);
 	zsh_values(out, c->args);
 	fputs("\n\t\tfi ;;\n", out);

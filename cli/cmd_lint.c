@@ -354,6 +354,18 @@ static void statistics(const struct lint_run *run, FILE *out)
 	free(rows);
 }
 
+/* After --fix or --add-noqa wrote files, the report comes from a fresh
+ * run over what they hold now. */
+static int relint(struct lint_cli *c, struct lint_run *run, struct fix_result *res, int rc)
+{
+	if (!c->diff && res->len && rc != EXIT_TROUBLE) {
+		lint_run_fini(run);
+		lint_all(run, c);
+	}
+	fix_result_free(res);
+	return rc;
+}
+
 /* --add-noqa: a directive for each finding, written (or shown with
  * --diff); the report after it comes from a fresh run. */
 static int add_noqa(struct lint_cli *c, struct lint_run *run)
@@ -371,12 +383,7 @@ static int add_noqa(struct lint_cli *c, struct lint_run *run)
 	if (!c->quiet)
 		fprintf(stderr, "%s %zu %s to %zu %s.\n", c->diff ? "Would add" : "Added", res.fixes,
 			plural(res.fixes, "directive", "directives"), res.len, plural(res.len, "file", "files"));
-	if (!c->diff && res.len && rc != EXIT_TROUBLE) {
-		lint_run_fini(run);
-		lint_all(run, c);
-	}
-	fix_result_free(&res);
-	return rc;
+	return relint(c, run, &res, rc);
 }
 
 static void lint_all(struct lint_run *run, const struct lint_cli *c)
@@ -411,12 +418,7 @@ static int fix(struct lint_cli *c, struct lint_run *run)
 		fprintf(stderr, "Fixed %zu %s in %zu %s.\n", res.fixes,
 			plural(res.fixes, "problem", "problems"), res.len, plural(res.len, "file", "files"));
 	}
-	if (!c->diff && res.len && rc != EXIT_TROUBLE) {
-		lint_run_fini(run);
-		lint_all(run, c);
-	}
-	fix_result_free(&res);
-	return rc;
+	return relint(c, run, &res, rc);
 }
 
 /* diff OLD NEW lints NEW with OLD as its old version. Its findings are

@@ -451,6 +451,22 @@ static bool parse(struct reader *r, const char *text, size_t len, struct setting
 	return r->errors == 0 && bind(r, text, len, files, depth);
 }
 
+/* A file of files at abs, shown as path (which it takes), every value unset. */
+static struct settings_file *file_new(struct settings_files *files, const char *abs, char *path)
+{
+	struct settings_file *f = xcalloc(1, sizeof *f);
+	files->v = xgrow(files->v, &files->cap, files->len + 1, sizeof *files->v);
+	files->v[files->len++] = f;
+	f->abs = xstrdup(abs);
+	f->path = path;
+	const char *slash = strrchr(abs, '/');
+	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
+	f->fail_level = -1;
+	f->shellcheck = -1;
+	f->idle_cost_warning = -1;
+	return f;
+}
+
 void settings_check(const char *path, const char *text, size_t len, const yamldoc *doc,
 		    settings_report_fn report, void *ctx)
 {
@@ -459,16 +475,8 @@ void settings_check(const char *path, const char *text, size_t len, const yamldo
 	struct trouble quiet = { 0 };
 	struct settings_files files = { .trouble = &quiet };
 	char *abs = settings_absolute(path);
-	struct settings_file *f = xcalloc(1, sizeof *f);
-	f->abs = abs;
-	f->path = xstrdup(path);
-	const char *slash = strrchr(abs, '/');
-	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
-	f->fail_level = -1;
-	f->shellcheck = -1;
-	f->idle_cost_warning = -1;
-	files.v = xgrow(files.v, &files.cap, 1, sizeof *files.v);
-	files.v[files.len++] = f;
+	struct settings_file *f = file_new(&files, abs, xstrdup(path));
+	free(abs);
 	struct reader r = { f, doc, 0, &quiet, report, ctx };
 	f->loading = true;
 	check_schema(&r);
@@ -488,16 +496,7 @@ struct settings_file *settings_file_load(struct settings_files *files, const cha
 	for (size_t i = 0; i < files->len; i++)
 		if (strcmp(files->v[i]->abs, abs) == 0)
 			return files->v[i];
-	struct settings_file *f = xcalloc(1, sizeof *f);
-	files->v = xgrow(files->v, &files->cap, files->len + 1, sizeof *files->v);
-	files->v[files->len++] = f;
-	f->abs = xstrdup(abs);
-	f->path = settings_shown(abs);
-	const char *slash = strrchr(abs, '/');
-	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
-	f->fail_level = -1;
-	f->shellcheck = -1;
-	f->idle_cost_warning = -1;
+	struct settings_file *f = file_new(files, abs, settings_shown(abs));
 	size_t len;
 	bool too_big;
 	char *text = file_read(abs, CONFIG_MAX_BYTES, &len, &too_big);
