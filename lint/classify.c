@@ -82,6 +82,13 @@ bool lint_yaml_name(const char *path)
 	return has_suffix(path, ".yaml") || has_suffix(path, ".yml");
 }
 
+bool lint_settings_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	return !strcmp(base, ".trainforge.yaml") || !strcmp(base, ".trainforge.yml");
+}
+
 bool lint_script_name(const char *path)
 {
 	size_t len = name_len(path);

@@ -12,6 +12,7 @@
 #include "ln.h"
 #include "pcluster.h"
 #include "sbatch.h"
+#include "settings.h"
 #include "suppress.h"
 #include "xalloc.h"
 
@@ -102,6 +103,8 @@ void lint_apply_selection(struct lint_run *run, size_t first)
  * does not read). */
 static void not_shell(struct lint_run *run, struct lint_file *f, const char *why)
 {
+	if (run->opt->skip_unknown)
+		return; /* not the hook's to report */
 	size_t first = run->diags.len;
 	char msg[192];
 	snprintf(msg, sizeof msg,
@@ -193,16 +196,52 @@ static const bool *directive_rules(const bool *enabled, bool reviewed, bool out[
 	return out;
 }
 
+struct settings_report {
+	struct diag_list *diags;
+	struct source *src;
+};
+
+static void settings_problem(void *ctx, struct yd_span at, const char *msg, const char *help)
+{
+	struct settings_report *r = ctx;
+	ln_invalid_settings(r->diags, r->src, at, msg, help);
+}
+
+/* A .trainforge.yaml is checked as discovery reads it (LN3001), not as
+ * YAML of no kind: pre-commit passes it, and an editor opens it. */
+static void check_settings(struct lint_run *run, struct lint_file *f, size_t first)
+{
+	struct source *src = f->src;
+	run->files_checked++;
+	f->kind = src->kind = KIND_SETTINGS;
+	f->doc = yamldoc_parse(src->text, src->len, NULL);
+	ln_yaml_issues(&run->diags, src, f->doc, KIND_SETTINGS, NULL);
+	f->complete = !yamldoc_broken(f->doc);
+	struct settings_report r = { &run->diags, src };
+	if (f->complete)
+		settings_check(src->path, src->text, src->len, f->doc, settings_problem, &r);
+	const struct lint_options *opt = lint_options_of(run, src);
+	suppress_apply(src, f->doc, NULL, &run->diags, first, opt->enabled, f->complete);
+	lint_apply_selection(run, first);
+}
+
 static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 {
 	struct source *src = f->src;
+	if (run->opt->kind == KIND_SETTINGS ||
+	    (run->opt->kind == KIND_AUTO && lint_settings_name(src->path))) {
+		check_settings(run, f, first);
+		return;
+	}
 	enum file_kind kind = lint_parse_yaml(run, f, run->opt->kind);
 	/* a part of a cluster config is checked from where its keys belong,
 	 * found by a walk too; YAML of other shapes is no kind */
 	if (kind == KIND_UNKNOWN && run->opt->kind == KIND_AUTO && lint_yaml_name(src->path) &&
 	    !yamldoc_broken(f->doc) && (f->fragment = lint_fragment_of(f->doc)))
 		yamldoc_set_pyyaml(f->doc, true); /* as ParallelCluster reads it */
-	if (kind == KIND_UNKNOWN && !f->named && !f->fragment) {
+	/* the hooks pass every file their pattern matches: one of no kind is
+	 * not theirs to report (--skip-unknown) */
+	if (kind == KIND_UNKNOWN && !f->fragment && (!f->named || run->opt->skip_unknown)) {
 		run->skipped[SKIP_NO_KIND]++;
 		return;
 	}
@@ -355,7 +394,7 @@ static void finish_shellcheck(struct lint_run *run, struct shellcheck_groups *g)
 				    "trainforge: shellcheck is required (--shellcheck or the config), but shellcheck could not run");
 		else if (unfinished)
 			trouble_add(&run->trouble,
-				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time bound (LN2001; --shellcheck-timeout)",
+				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time or memory bound (LN2001; --shellcheck-timeout)",
 				    unfinished, unfinished == 1 ? "" : "s");
 		run->shellcheck_failed |= !ran || unfinished;
 	}
@@ -478,6 +517,22 @@ static void drop_tag_findings(struct lint_run *run, struct lint_file **scripts, 
 	free(t.v);
 }
 
+/* A batch script hears how it was paired when nothing named its config,
+ * and which checks did not run when nothing paired it (LN3002, LN3003). */
+static void say_pairing(struct lint_run *run, struct lint_file *script,
+			const struct lint_pairing *how)
+{
+	static const enum ln_pairing said[] = {
+		[PAIR_ONLY_INPUT] = LN_PAIRED_ONLY_INPUT, [PAIR_PARTITION] = LN_PAIRED_PARTITION,
+		[PAIR_TRACKED] = LN_PAIRED_TRACKED,
+	};
+	if (how->by == PAIR_NONE)
+		ln_script_not_paired(&run->diags, script->src,
+				     lint_options_of(run, script->src)->enabled);
+	else if (how->by != PAIR_NAMED && how->config)
+		ln_script_paired(&run->diags, script->src, said[how->by], how->config, how->partition);
+}
+
 void lint_run_finish(struct lint_run *run)
 {
 	lint_adopt_shells(run);
@@ -506,7 +561,10 @@ void lint_run_finish(struct lint_run *run)
 		    sbatch_calls_by_basename(caller->model, scripts[i]->src->path, &entry, &at))
 			sbatch_report_paired_by_basename(caller->src, at, entry, scripts[i]->src->path,
 							 &run->diags);
-		paired[i] = lint_pair(run, scripts[i], known_clusters);
+		struct lint_pairing how;
+		paired[i] = lint_pair(run, scripts[i], known_clusters, &how);
+		if (!scripts[i]->shell && !scripts[i]->launch)
+			say_pairing(run, scripts[i], &how);
 		/* a launch script nothing among the inputs starts runs on each
 		 * node as if started there: its own allocation, none */
 		const sb_model *on_nodes = caller ? caller->model

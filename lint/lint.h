@@ -53,6 +53,12 @@ struct lint_options {
 					    * each cluster config a change is reviewed against */
 	const char *base_path;             /* diff OLD NEW: the old version is this file */
 	double idle_cost_warning;          /* idle-cost-warning: USD/h; < 0: PC6001 stays info */
+	const char *docs_url;              /* docs-url: where rule links point; NULL: the build's */
+	bool pair_tracked;                 /* --pair-tracked (hooks) and the editor: a batch
+					      script nothing pairs pairs with the only
+					      cluster config git tracks */
+	bool skip_unknown;                 /* --skip-unknown (hooks): a named file of no
+					      known kind is skipped without a finding */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
 	void *options_ctx;
 };

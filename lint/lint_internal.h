@@ -32,6 +32,8 @@ enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum f
  * template (.j2, .template...) that may be a batch script. */
 bool lint_candidate(const char *path);
 bool lint_yaml_name(const char *path);
+/* trainforge's own settings file by name: .trainforge.yaml, .trainforge.yml. */
+bool lint_settings_name(const char *path);
 /* A batch script by name (.sbatch, .slurm), a shell script by name,
  * each also under a template suffix (train.sbatch.j2). */
 bool lint_script_name(const char *path);
@@ -103,9 +105,18 @@ void lint_world_free(struct lint_world *w);
 /* Shell scripts that a batch script of the run starts with srun become
  * scripts of the run; the others, when named, get the note. */
 void lint_adopt_shells(struct lint_run *run);
-/* The cluster config a script is checked against, or NULL. */
+/* How a script met its config: named (--cluster, its comment or the
+ * settings' cluster:, including one that could not be used), or one of
+ * the ways nothing names, which an info says (LN3003), or not at all. */
+enum pair_by { PAIR_NONE, PAIR_NAMED, PAIR_ONLY_INPUT, PAIR_PARTITION, PAIR_TRACKED };
+struct lint_pairing {
+	enum pair_by by;
+	const char *config;    /* the config's path as the run shows it */
+	const char *partition; /* PAIR_PARTITION: the script's */
+};
+/* The cluster config a script is checked against, or NULL; *how says how. */
 const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
-				size_t known_clusters);
+				size_t known_clusters, struct lint_pairing *how);
 /* The first of scripts[0..n) that starts `script` on every node with
  * srun, or NULL; by its path, or (*by_name) by the basename of the
  * absolute path it is deployed at, when no other input has that name. */

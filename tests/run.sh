@@ -78,6 +78,9 @@ count precommit sh tests/precommit/run.sh
 count update sh tests/update/run.sh
 count diffbash sh tests/diffbash/run.sh
 count wild sh tests/diffbash/wild.sh
+count wiring sh tests/wiring/run.sh
+count ci sh tests/ci/run.sh
+count nvim sh tests/nvim/run.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -131,6 +131,28 @@ static void ln_tools(void **state)
 	rmdir(sc_dir);
 }
 
+#define JOB "#!/bin/bash\n#SBATCH --partition=train\n#SBATCH --nodes=2\n#SBATCH --exclusive\nsrun hostname\n"
+
+static void ln_settings(void **state)
+{
+	(void)state;
+	verify_file(R_LN3001, ".trainforge.yaml", "select: [ALL]\nignroe: [PC6001]\n");
+	verify_file(R_LN3001, ".trainforge.yaml", "ignore: [PC9999]\n");
+	verify_file(R_LN3001, ".trainforge.yml", "shellcheck-timeout: -1\n");
+	verify_file_not(R_LN3001, ".trainforge.yaml", "select: [ALL]\nignore: [PC6001]\n");
+	/* the comment init writes first is prose, not a directive */
+	verify_file_not(R_LN0003, ".trainforge.yaml", "# trainforge lint settings for this directory\nselect: [ALL]\n");
+	verify_file_not(R_LN3001, "settings.yaml", "ignroe: [PC6001]\n");
+}
+
+static void ln_pairing(void **state)
+{
+	(void)state;
+	verify_file(R_LN3002, "job.sbatch", JOB);
+	verify_file_not(R_LN3002, "run.sh", "#!/bin/bash\nsrun hostname\n");
+	verify_file_not(R_LN3003, "job.sbatch", JOB); /* pairing with others: tests/cases/LN3003 */
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -143,6 +165,8 @@ int main(void)
 		cmocka_unit_test(ln_input),
 		cmocka_unit_test(ln_directives),
 		cmocka_unit_test(ln_tools),
+		cmocka_unit_test(ln_settings),
+		cmocka_unit_test(ln_pairing),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,6 +94,11 @@ static void nodes_shared_between_jobs(const struct pc *pc, const struct pc_pairi
 			"queue %s runs multi-node training (%s, up to %lld nodes) without JobExclusiveAllocation: true, and %s: Slurm may start another job on the same nodes, where %s",
 			name ? name : "?", why, cluster_queue_max_nodes(pc->cl, q), who, shared_part(pc, q));
 		diag_set_help(g, "set JobExclusiveAllocation: true on the queue (or #SBATCH --exclusive in every job that runs there)");
+		/* unsafe: every job then takes whole nodes */
+		if (!jea)
+			pc_fix_add_keys(g, d, q, "JobExclusiveAllocation: true");
+		else
+			diag_set_fix(g, "true");
 	}
 }
 

@@ -123,6 +123,9 @@ static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_par
 		"%s runs only on the first node: the batch script is not run on the others%s",
 		sb_part_name(p), nnodes > 1 ? ", so it waits for peers that never come" : "");
 	diag_set_help(g, "start it with 'srun --ntasks-per-node=1 %s ...'", sb_part_name(p));
+	/* unsafe: the launcher then runs once on every node */
+	size_t at = sb_word_span(sb_part_program(p)).off;
+	diag_set_fix_bytes(g, at, at, "srun --ntasks-per-node=1 ");
 }
 
 /* SB2003 tasks-per-node-with-torchrun */
