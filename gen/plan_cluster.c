@@ -188,9 +188,13 @@ static bool deletion_policy_not_for_storage(const struct spec *spec, struct diag
 static void storage_deleted_with_cluster(const struct plan *p, const struct spec *spec,
 					 struct diag_list *diags)
 {
+	static const char *const what[] = {
+		[ST_FSX_LUSTRE] = "FSx for Lustre file system", [ST_EFS] = "EFS file system",
+		[ST_EBS] = "EBS volume",
+	};
 	struct diag *d = spec_report(spec, diags, R_JS5010, "storage.deletion_policy",
 		"pcluster delete-cluster deletes the %s at %s, with the checkpoints, logs and compiled graphs on it",
-		storage_name(p->job->storage->type), p->job->storage->mount);
+		what[p->job->storage->type], p->job->storage->mount);
 	diag_set_help(d, "copy what you keep elsewhere first, or leave deletion_policy out: gen then retains it");
 }
 

@@ -11,9 +11,10 @@
 #include "containers.h"
 #include "releases.h"
 
-/* The first release whose AMIs carry Pyxis and enroot (cookbook
- * CHANGELOG 3.11.1; ParallelCluster's tutorial "Running containerized
- * jobs with Pyxis"). */
+/* The first release whose AMIs carry Pyxis and enroot (ParallelCluster's
+ * tutorial "Running containerized jobs with Pyxis": "Starting with AWS
+ * ParallelCluster 3.11.1, all official AMIs come with Pyxis and Enroot
+ * pre-installed"). */
 static const struct version pyxis_since = VERSION_AT(3, 11, 1);
 
 /* JS5030 container-needs-pyxis */

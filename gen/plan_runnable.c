@@ -43,7 +43,10 @@ static bool layout_does_not_fit(const struct plan *p, const struct spec *spec, s
 	if (e->act_used >= 0)
 		buf_printf(&act, " + activations %.1f (%s recomputation)", e->act_used / GIB,
 			   recompute_name(plan_recompute(p)));
-	struct diag *d = spec_report(spec, diags, R_JS5020, "parallel",
+	/* at the layout, or at the model it does not fit, when the spec
+	 * leaves the layout to its defaults */
+	const char *at = yd_get(spec->doc, yd_root(spec->doc), "parallel") ? "parallel" : "model.parameters";
+	struct diag *d = spec_report(spec, diags, R_JS5020, at,
 		"this layout needs %s%.1f GiB per rank, and %s has %.1f: weights %.1f + gradients %.1f + "
 		"optimizer %.1f at ZeRO %d%s",
 		e->total >= 0 ? "" : "at least ", (e->total >= 0 ? e->total : e->states[p->job->training->zero_stage]) / GIB,
@@ -62,11 +65,25 @@ static void layout_fit_unknown(const struct plan *p, const struct spec *spec, st
 	struct buf why = BUF_INIT;
 	if (e->capacity < 0)
 		buf_puts(&why, "the catalog has no accelerator memory for it");
+	else if (e->moe.from == MOE_UNSPLIT)
+		buf_printf(&why, "the %.1f GiB per rank it counts are an upper bound (every parameter sharded as "
+			   "a dense one: %s)", e->total / GIB, e->moe.why);
 	else if (e->states[0] < 0)
 		buf_puts(&why, "the parameters per rank are unknown");
 	else
-		buf_printf(&why, "its activations need %s%s%s", !m->seq_length ? " model.seq_length" : "",
-			   !m->hidden_size ? " model.hidden_size" : "", !m->layers ? " model.layers" : "");
+	{
+		const char *missing[3];
+		size_t n = 0;
+		if (!m->seq_length)
+			missing[n++] = "model.seq_length";
+		if (!m->hidden_size)
+			missing[n++] = "model.hidden_size";
+		if (!m->layers)
+			missing[n++] = "model.layers";
+		buf_puts(&why, "its activations need ");
+		for (size_t i = 0; i < n; i++)
+			buf_printf(&why, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", missing[i]);
+	}
 	struct diag *d = spec_report(spec, diags, R_JS5021, "model.parameters",
 		"whether this layout fits in %s's memory is unknown: %s", p->it->name, why.p);
 	buf_free(&why);
@@ -77,10 +94,11 @@ static bool check_memory(struct plan *p, const struct spec *spec, struct diag_li
 {
 	struct plan_est e;
 	plan_estimate(p, p->it, 0, &e);
-	p->cl.fits = e.fits;
-	if (e.fits == 0)
+	/* an upper bound that does not fit says nothing: the fit is unknown */
+	p->cl.fits = e.fits == 0 && e.moe.from == MOE_UNSPLIT ? -1 : e.fits;
+	if (p->cl.fits == 0)
 		return layout_does_not_fit(p, spec, diags, &e);
-	if (e.fits < 0 && p->job->model->parameters > 0 && (p->neuron || p->gpu))
+	if (p->cl.fits < 0 && p->job->model->parameters > 0 && (p->neuron || p->gpu))
 		layout_fit_unknown(p, spec, diags, &e);
 	return true;
 }

@@ -90,7 +90,9 @@ static const char *owner_name(const struct pc *pc, yd_node owner, char *buf, siz
 	if (owner == yd_get(d, pc->cl->root, "HeadNode"))
 		return "the head node";
 	const char *name = yd_str(d, yd_get(d, owner, "Name"), NULL);
-	snprintf(buf, cap, "%s", name ? name : "a queue");
+	if (!name)
+		return "a queue";
+	snprintf(buf, cap, "queue %s", name);
 	return buf;
 }
 
