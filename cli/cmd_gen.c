@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "buf.h"
 #include "color.h"
 #include "commands.h"
 #include "fileio.h"
@@ -94,7 +95,10 @@ static int write_files(const struct gen_args *a, const struct gen_files *files)
 			rc = EXIT_TROUBLE;
 			continue;
 		}
-		fprintf(stderr, "%s/%s: %s\n", a->dir, f->name, what);
+		struct buf path = BUF_INIT;
+		output_path(&path, a->dir, f->name);
+		fprintf(stderr, "%s: %s\n", path.p, what);
+		buf_free(&path);
 	}
 	return rc;
 }
@@ -138,8 +142,13 @@ int cmd_gen(int argc, char **argv)
 		rc = EXIT_TROUBLE;
 	} else if (js.ok) {
 		rc = write_files(&a, &files);
-		if (!a.check)
+		if (!a.check && rc == EXIT_CLEAN) {
+			struct buf steps = BUF_INIT;
 			plan_print_text(&js.plan, stdout, 0);
+			plan_next_steps(&js.plan, a.dir, a.spec, &steps);
+			fputs(steps.p, stdout);
+			buf_free(&steps);
+		}
 	}
 	free(bug);
 	gen_files_free(&files);

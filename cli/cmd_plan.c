@@ -217,7 +217,9 @@ int cmd_plan(int argc, char **argv)
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 	int rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
-	if (js.ok) {
+	/* a layout the cluster checks refuse (one that does not fit) is
+	 * still shown: the plan says why */
+	if (js.ok || js.plan.derived) {
 		types[ntypes++] = js.plan.it;
 		for (size_t i = 0; i < nlisted; i++)
 			if (listed[i] != js.plan.it)

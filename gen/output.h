@@ -16,6 +16,10 @@ enum output_result {
 	OUTPUT_FAILED,     /* errno says why */
 };
 
+struct buf;
+/* dir/name into path, without a doubled slash however dir ends
+ * ("out/" and "out" give out/name; "/" gives /name). */
+void output_path(struct buf *path, const char *dir, const char *name);
 /* Writes text to dir/name (or, with check, only compares). */
 enum output_result output_write(const char *dir, const char *name, const char *text,
 				size_t len, bool force, bool check);

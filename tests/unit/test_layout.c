@@ -285,7 +285,7 @@ static const char spec_text[] =
 	"batch: {micro: 1, global: 64}\n"
 	"training: {zero_stage: 1, recompute: full}\n"
 	"entry: {script: /fsx/train.py}\n"
-	"cluster: {region: us-east-2, subnet: subnet-0123456789abcdef0, ssh_key: k}\n";
+	"cluster: {region: us-east-2, subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: k}\n";
 
 /* The knob values of spec_text's plan. */
 static const long long spec_value[FK__COUNT] = {

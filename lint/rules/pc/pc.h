@@ -38,6 +38,8 @@ void pc_check_capacity(const struct pc *pc);
 void pc_check_platform(const struct pc *pc);
 void pc_check_storage(const struct pc *pc);
 void pc_check_cost(const struct pc *pc);
+void pc_check_network(const struct pc *pc);
+void pc_check_bootstrap(const struct pc *pc);
 /* PC1004 (values.c), after every other check: what the value is once
  * read in ASCII depends on what they found. */
 void pc_check_lookalikes(const struct pc *pc);
