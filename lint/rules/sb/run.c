@@ -263,12 +263,20 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 	sbc_check_neuron(&c);
 	sbc_check_parallel(&c);
 	sbc_check_elastic(&c);
+	sbc_check_sizes(&c);
+	sbc_check_rendezvous(&c);
+	sbc_check_direct(&c);
+	sbc_check_fabric(&c);
+	sbc_check_neuron_cores(&c);
+	sbc_check_world(&c);
+	sbc_check_continuation(&c);
 	if (sb_complete(m)) {
 		/* what reaches the workers, and the program's own flags */
 		sbc_check_reach(&c);
 		sbc_check_program(&c);
 	}
 	sbc_check_cluster(&c);
+	sbc_check_paired(&c);
 	free(c.comp);
 }
 

@@ -121,5 +121,22 @@ void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
 void sbc_check_program(struct sbc *c);
+void sbc_check_sizes(struct sbc *c);
+void sbc_check_rendezvous(struct sbc *c);
+void sbc_check_direct(struct sbc *c);
+void sbc_check_fabric(struct sbc *c);
+void sbc_check_neuron_cores(struct sbc *c);
+void sbc_check_world(struct sbc *c);
+void sbc_check_continuation(struct sbc *c);
+void sbc_check_paired(struct sbc *c);
+
+/* The launcher command whose program cmd is, when the line between lost
+ * its backslash (torchrun --master_port=1 / train.py --lr 1): the
+ * command before cmd, with *launcher its programless part; else NULL
+ * (continuation.c). */
+const sb_cmd *sbc_lost_program_of(const struct sbc *c, const sb_cmd *cmd, const sb_part **launcher);
+/* Whether a word (as written: --tp-size, --tensor_parallel_size=2) is a
+ * flag that names a parallel size (world.c). */
+bool sbc_size_flag(const char *raw, size_t len);
 
 #endif
