@@ -41,7 +41,7 @@ static void fi_provider_unknown(struct sbc *c)
 			continue;
 		const char *p = v + (v[0] == '^');
 		while (*p) {
-			size_t n = strcspn(p, ",;");
+			size_t n = strcspn(p, ",; \t\r");
 			if (n && !fi_provider_known(p, n)) {
 				struct diag *g = sbc_report(c, R_SB2606, a->span,
 					"FI_PROVIDER=%s: libfabric has no provider %.*s, so it finds no fabric and the collectives fail or fall back to sockets",
@@ -50,6 +50,7 @@ static void fi_provider_unknown(struct sbc *c)
 				break;
 			}
 			p += n + (p[n] != '\0');
+			p += strspn(p, " \t\r");
 		}
 	}
 }

@@ -139,8 +139,8 @@ static void gpus_per_node(struct sbc *c)
 	long long asked = gpus_asked(c, &d);
 	if (asked > have) {
 		struct diag *g = sbc_report(c, R_SB3202, d->value_span,
-			"%s%s asks %lld GPUs per node, and %s has %d: sbatch refuses the job (Requested node configuration is not available)",
-			d->name, d->form == SB_DFORM_EQ ? "=" : " ", asked, c->it->name, have);
+			"%s=%s asks %lld GPUs per node, and %s has %d: sbatch refuses the job (Requested node configuration is not available)",
+			d->name, d->value, asked, c->it->name, have);
 		diag_set_help(g, have ? "ask for %d at most" : "this queue has no GPUs: drop the GPU request, or use a GPU queue", have);
 		return;
 	}
@@ -167,8 +167,8 @@ static void gpus_per_node(struct sbc *c)
 		long long usable = asked ? asked : have;
 		if (ppn > usable && asked && asked < have)
 			sbc_report(c, R_SB3202, sb_word_span(sb_flag(torch, "nproc-per-node")),
-				   "torchrun starts %lld processes per node, and the job asks %lld GPUs per node (%s%s%s): Slurm shows each node only those, so local ranks %lld and up have no GPU",
-				   ppn, asked, d->name, d->form == SB_DFORM_EQ ? "=" : " ", d->value, asked);
+				   "torchrun starts %lld processes per node, and the job asks %lld GPUs per node (%s=%s): Slurm shows each node only those, so local ranks %lld and up have no GPU",
+				   ppn, asked, d->name, d->value, asked);
 		else if (ppn < have && (asked == 0 || asked == have))
 			sbc_report(c, R_SB3203, sb_word_span(sb_flag(torch, "nproc-per-node")),
 				   "torchrun starts %lld processes per node, and %s has %d GPUs: %lld stay idle",

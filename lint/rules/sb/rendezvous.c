@@ -2,7 +2,9 @@
  * reached. A master address taken where the job is submitted (a script
  * that runs sbatch or salloc, or one without #SBATCH lines that starts
  * the job with srun from a login node) is a host outside the
- * allocation, and nothing of the job listens there. And an srun in the
+ * allocation, and nothing of the job listens there; one taken in a
+ * script every task runs (srun starts it, or it reads $SLURM_PROCID as
+ * its rank) is each node's own name, so each node waits on itself. And an srun in the
  * foreground that starts part of one job blocks the batch script until
  * that part ends, which it does only when the rest has joined: the
  * srun that would start the rest never runs. A launcher given ranks
@@ -86,20 +88,46 @@ static bool address_name(const char *n)
 	       !strcmp(n, "RDZV_ENDPOINT") || !strcmp(n, "RDV_ADDR") || !strcmp(n, "HEAD_NODE_IP");
 }
 
-/* SB2602 master-addr-on-submit-host */
-static void master_addr_on_submit_host(struct sbc *c)
+/* Whether the script runs in every task: srun starts it on each node,
+ * or it reads a task's own rank outside any srun line. */
+static bool runs_per_task(const struct sbc *c)
+{
+	static const char *const task_vars[] = { "SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID" };
+	if (c->per_node)
+		return true;
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		if (sbc_starts_nodes(cmd) || (sb_cmd_context(cmd) & SB_CTX_NESTED))
+			continue;
+		for (size_t k = 0; k < sb_cmd_assign_count(cmd); k++) {
+			const sb_word *v = sb_cmd_assign(cmd, k)->value;
+			for (size_t r = 0; v && r < sb_word_ref_count(v); r++)
+				for (size_t t = 0; t < 3; t++)
+					if (!strcmp(sb_word_ref(v, r), task_vars[t]))
+						return true;
+		}
+	}
+	return false;
+}
+
+/* SB2602 master-addr-wrong-host */
+static void master_addr_wrong_host(struct sbc *c)
 {
 	uint32_t sub = submits(c);
 	bool outside = !sub && srun_from_outside(c);
-	if (!sub && !outside)
+	bool per_task = !sub && !outside && runs_per_task(c);
+	if (!sub && !outside && !per_task)
 		return;
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
 		if (!address_name(a->name) || !a->value || (sb_cmd_context(a->cmd) & SB_CTX_NESTED) ||
 		    sb_cmd_find(a->cmd, SB_PROG_SRUN) || !word_reads_host(c, a->value, a->cmd, 0))
 			continue;
+		if (per_task && (sb_cmd_context(a->cmd) & (SB_CTX_IF | SB_CTX_CASE | SB_CTX_AND_OR)))
+			continue; /* set on one rank only, perhaps */
 		struct diag *g = sbc_report(c, R_SB2602, a->span,
-			outside ? "%s is the host name of the shell that runs this script, and with no #SBATCH line it runs where it is started (a login node, under salloc): a host outside the allocation, where no node of the job listens"
+			per_task ? "%s is the host name of the node each task runs on, as every task runs this script: each node takes itself for the master and waits there for the others, who wait on themselves"
+			: outside ? "%s is the host name of the shell that runs this script, and with no #SBATCH line it runs where it is started (a login node, under salloc): a host outside the allocation, where no node of the job listens"
 				: "%s is the host name of the shell that runs this script, which submits the job (sbatch or salloc, line %u): a host outside the allocation, where no node of the job listens",
 			a->name, sub);
 		diag_set_help(g, "take the address inside the job, from its first node: $(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1) in the batch script");
@@ -149,6 +177,22 @@ static bool more_after(const struct sbc *c, size_t i)
 	return false;
 }
 
+/* Whether a part of the job was started in the background since the
+ * last wait before index i: then the line at i, in the foreground,
+ * runs beside it, and is the part that keeps the script waiting. */
+static bool started_before(const struct sbc *c, size_t i)
+{
+	while (i-- > 0) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		const char *w = first_word(cmd);
+		if (w && !strcmp(w, "wait"))
+			return false;
+		if ((sb_cmd_context(cmd) & SB_CTX_BACKGROUND) && sbc_starts_nodes(cmd))
+			return true;
+	}
+	return false;
+}
+
 /* SB2603 blocking-partial-step */
 static void blocking_partial_step(struct sbc *c)
 {
@@ -157,7 +201,7 @@ static void blocking_partial_step(struct sbc *c)
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
 		const sb_part *srun = sb_cmd_find(cmd, SB_PROG_SRUN);
-		if (!srun || (sb_cmd_context(cmd) & away))
+		if (!srun || (sb_cmd_context(cmd) & away) || started_before(c, i))
 			continue;
 		bool loop = sb_cmd_context(cmd) & SB_CTX_LOOP;
 		if (ray_blocks(cmd) && (loop || more_after(c, i))) {
@@ -181,6 +225,6 @@ static void blocking_partial_step(struct sbc *c)
 
 void sbc_check_rendezvous(struct sbc *c)
 {
-	master_addr_on_submit_host(c);
+	master_addr_wrong_host(c);
 	blocking_partial_step(c);
 }
