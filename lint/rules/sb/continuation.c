@@ -32,7 +32,9 @@ static const sb_part *programless_launcher(const sb_cmd *cmd)
 	default:
 		return NULL;
 	}
-	if (sb_part_entry(p) || sb_part_arg_count(p) || sb_part_opaque_count(p))
+	/* python -m torch.distributed.run: its entry is the module */
+	bool module = sb_part_kind(p) == SB_PROG_TORCHRUN && !strncmp(sb_part_name(p), "python", 6);
+	if ((sb_part_entry(p) && !module) || sb_part_arg_count(p) || sb_part_opaque_count(p))
 		return NULL;
 	/* torchrun -m module and --no-python name their program by flag */
 	if (sb_flag_find(p, "m") || sb_flag_find(p, "module") || sb_flag_find(p, "help") ||

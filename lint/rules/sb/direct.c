@@ -112,7 +112,8 @@ static const sb_part *batch_program(const sb_cmd *cmd)
 	if (!p || sb_part_kind(p) != SB_PROG_PYTHON || sbc_starts_nodes(cmd) ||
 	    (sb_cmd_context(cmd) & (SB_CTX_CMDSUB | SB_CTX_NESTED | SB_CTX_FUNCTION)))
 		return NULL;
-	const char *e = sb_word_value(sb_part_entry(p));
+	const sb_word *ew = sb_part_entry(p);
+	const char *e = ew ? sb_word_value(ew) : NULL;
 	size_t n = e ? strlen(e) : 0;
 	return n > 3 && !strcmp(e + n - 3, ".py") ? p : NULL;
 }
