@@ -66,6 +66,8 @@ count svg sh tests/plan/svg.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
+count recall sh tests/recall/run.sh
+count recall-corpus sh tests/corpus/recall.sh
 count lsp sh tests/lsp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh

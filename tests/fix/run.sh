@@ -65,6 +65,9 @@ SB2104 bad.sbatch
 LN0001 bad.yaml
 SB0002 bad.sbatch --unsafe-fixes
 SB0003 bad.sbatch --unsafe-fixes
+SB2616 bad.sbatch --unsafe-fixes
+SB2616 bad-srun.sbatch --unsafe-fixes
+SB2616 bad-deepspeed.sbatch --unsafe-fixes
 EOF
 
 # Inputs with an exact expected result (own-line and trailing directives,
