@@ -460,6 +460,8 @@ static void sb_continuation(void **state)
 	verify(R_SB2616, JOB("", "deepspeed --num_gpus 8 --num_nodes 2 --hostfile hosts\n  train.py --deepspeed ds.json\n"));
 	verify(R_SB2616, JOB("", "mpirun -np 16 --map-by ppr:8:node\n  python /fsx/bench.py\n"));
 	verify(R_SB2616, JOB("", "python -m torch.distributed.run --nnodes=2 --nproc_per_node=8\n  /fsx/train.py\n"));
+	/* the program from a variable the script sets */
+	verify(R_SB2616, JOB("", "TRAIN_SCRIPT=/fsx/train.py\n" HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV "\n  \"$TRAIN_SCRIPT\" --lr 1\n"));
 	verify_not(R_SB2616, JOB("", LAUNCH(" --lr 1")));
 	verify_not(R_SB2616, JOB("", "srun hostname\npython /fsx/report.py\n" LAUNCH("")));
 	verify_not(R_SB2616, JOB("", "torchrun --nproc_per_node=8 -m mypkg.train\npython /fsx/report.py\n"));

@@ -5,6 +5,7 @@
  * the launcher with no program, which exits, and the program as a
  * command of its own, in the batch step. The fix puts the backslash
  * back, so that --fix never leaves the launcher without its program. */
+#include <stdio.h>
 #include <string.h>
 
 #include "sb.h"
@@ -66,6 +67,17 @@ static bool program_word(const char *v)
 	return false;
 }
 
+/* The first word's text: as written, or the literal value of the one
+ * variable it expands ($TRAIN_SCRIPT set to train.py). */
+static const char *first_value(const struct sbc *c, const sb_cmd *cmd)
+{
+	const sb_word *w = sb_cmd_word(cmd, 0);
+	struct sb_resolved r;
+	if (sb_word_value(w))
+		return sb_word_value(w);
+	return sb_resolve_word(c->m, w, cmd, &r) == SB_RES_VALUE ? r.value : NULL;
+}
+
 const sb_cmd *sbc_lost_program_of(const struct sbc *c, const sb_cmd *cmd, const sb_part **launcher)
 {
 	size_t i = sb_cmd_index(cmd);
@@ -79,7 +91,7 @@ const sb_cmd *sbc_lost_program_of(const struct sbc *c, const sb_cmd *cmd, const 
 	if (sb_cmd_span(cmd).line != sb_cmd_span(prev).end_line + 1)
 		return NULL;
 	const sb_part *p = programless_launcher(prev);
-	if (!p || !program_word(sb_word_value(sb_cmd_word(cmd, 0))))
+	if (!p || !program_word(first_value(c, cmd)))
 		return NULL;
 	if (launcher)
 		*launcher = p;
@@ -109,7 +121,10 @@ static void lost_continuation_before_program(struct sbc *c, const sb_cmd *cmd)
 	if (!prev)
 		return;
 	uint32_t end = sb_cmd_span(prev).end_line;
-	const char *prog = sb_word_value(sb_cmd_word(cmd, 0));
+	size_t len;
+	const char *raw = sb_word_raw(sb_cmd_word(cmd, 0), &len);
+	char prog[256];
+	snprintf(prog, sizeof prog, "%.*s", (int)(len < 255 ? len : 255), raw);
 	struct diag *g = sbc_report(c, R_SB2616, sb_word_span(sb_cmd_word(cmd, 0)),
 		"%s is on the line after %s's last flag, but line %u does not end with a backslash: %s starts with no program and exits, and bash runs %s as a command of its own",
 		prog, sb_part_name(launcher), end, sb_part_name(launcher), prog);

@@ -493,36 +493,6 @@ static void ray_loopback_address(struct sbc *c, const sb_cmd *cmd)
 	}
 }
 
-static bool reads_name(const sb_word *w, const char *name)
-{
-	for (size_t r = 0; w && r < sb_word_ref_count(w); r++)
-		if (!strcmp(sb_word_ref(w, r), name))
-			return true;
-	return false;
-}
-
-/* Whether a command that starts the job's processes reads name, or a
- * variable assigned from it (ip_head=$head_node_ip:$port), however the
- * variable is reassigned between (a branch that splits an IPv6 form). */
-static bool launchers_read(const struct sbc *c, const char *name, unsigned depth)
-{
-	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
-		const sb_cmd *cmd = sb_cmd_at(c->m, i);
-		if (!sbc_starts_nodes(cmd) && !sb_cmd_find(cmd, SB_PROG_TORCHRUN) &&
-		    !sb_cmd_find(cmd, SB_PROG_LAUNCHER))
-			continue;
-		for (size_t w = 0; w < sb_cmd_word_count(cmd); w++)
-			if (reads_name(sb_cmd_word(cmd, w), name))
-				return true;
-	}
-	for (size_t i = 0; depth < 2 && i < sb_assign_count(c->m); i++) {
-		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (strcmp(a->name, name) && reads_name(a->value, name) && launchers_read(c, a->name, depth + 1))
-			return true;
-	}
-	return false;
-}
-
 /* SB2011 rendezvous-loopback-address */
 static void rendezvous_loopback_address(struct sbc *c)
 {
@@ -547,7 +517,7 @@ static void rendezvous_loopback_address(struct sbc *c)
 	}
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (a->value && (!strcmp(a->name, "MASTER_ADDR") || launchers_read(c, a->name, 0)))
+		if (a->value && (!strcmp(a->name, "MASTER_ADDR") || sbc_launchers_read(c, a->name)))
 			report_loopback(c, addr_source(c, a->value, a->cmd, &where, 0), where, a->name);
 	}
 }

@@ -6,7 +6,8 @@
  * cannot create it in /, and the job fails to start. GPUs are
  * ParallelCluster's gres: each node of a queue has gpu:N for its
  * instance's N GPUs, so a job asking more per node is refused at
- * submission (Requested node configuration is not available). */
+ * submission (Requested node configuration is not available): only
+ * NVIDIA GPUs are GRES there (docs/versions.md, pc-slurm-mapping-gres). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,16 @@ static long long srun_python_tasks(const struct sbc *c, const sb_cmd **at)
 	return 0;
 }
 
-/* SB3202 gpus-exceed-instance and SB3203 gpus-idle */
+/* SB3203 gpus-idle: fewer processes than GPUs, the request aside */
+static void gpus_idle(struct sbc *c, struct sb_span at, const char *who, long long procs, int have)
+{
+	bool tasks = !strcmp(who, "srun");
+	sbc_report(c, R_SB3203, at, "%s starts %lld %s per node%s, and %s has %d GPUs: %lld stay idle",
+		   who, procs, tasks ? "tasks" : "processes", tasks ? ", one process each" : "",
+		   c->it->name, have, have - procs);
+}
+
+/* SB3202 gpus-exceed-instance */
 static void gpus_per_node(struct sbc *c)
 {
 	if (!c->it)
@@ -155,9 +165,7 @@ static void gpus_per_node(struct sbc *c)
 		return;
 	}
 	if (tasks > 0 && tasks < have && (asked == 0 || asked == have))
-		sbc_report(c, R_SB3203, sb_cmd_span(cmd),
-			   "srun starts %lld tasks per node, one process each, and %s has %d GPUs: %lld stay idle",
-			   tasks, c->it->name, have, have - tasks);
+		gpus_idle(c, sb_cmd_span(cmd), "srun", tasks, have);
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *tc = sb_cmd_at(c->m, i);
 		const sb_part *torch = sb_cmd_find(tc, SB_PROG_TORCHRUN);
@@ -170,9 +178,7 @@ static void gpus_per_node(struct sbc *c)
 				   "torchrun starts %lld processes per node, and the job asks %lld GPUs per node (%s=%s): Slurm shows each node only those, so local ranks %lld and up have no GPU",
 				   ppn, asked, d->name, d->value, asked);
 		else if (ppn < have && (asked == 0 || asked == have))
-			sbc_report(c, R_SB3203, sb_word_span(sb_flag(torch, "nproc-per-node")),
-				   "torchrun starts %lld processes per node, and %s has %d GPUs: %lld stay idle",
-				   ppn, c->it->name, have, have - ppn);
+			gpus_idle(c, sb_word_span(sb_flag(torch, "nproc-per-node")), "torchrun", ppn, have);
 	}
 }
 

@@ -168,43 +168,35 @@ static bool ray_blocks(const sb_cmd *cmd)
 	return false;
 }
 
-/* Whether any command after index i starts work too. */
-static bool more_after(const struct sbc *c, size_t i)
-{
-	for (size_t k = i + 1; k < sb_cmd_count(c->m); k++)
-		if (sbc_starts_nodes(sb_cmd_at(c->m, k)))
-			return true;
-	return false;
-}
-
-/* Whether a part of the job was started in the background since the
- * last wait before index i: then the line at i, in the foreground,
- * runs beside it, and is the part that keeps the script waiting. */
-static bool started_before(const struct sbc *c, size_t i)
-{
-	while (i-- > 0) {
-		const sb_cmd *cmd = sb_cmd_at(c->m, i);
-		const char *w = first_word(cmd);
-		if (w && !strcmp(w, "wait"))
-			return false;
-		if ((sb_cmd_context(cmd) & SB_CTX_BACKGROUND) && sbc_starts_nodes(cmd))
-			return true;
-	}
-	return false;
-}
-
-/* SB2603 blocking-partial-step */
+/* SB2603 blocking-partial-step: in one pass, knowing where the last
+ * line that starts work is, and whether a part was started in the
+ * background since the last wait (then a line in the foreground runs
+ * beside it, and is the part that keeps the script waiting). */
 static void blocking_partial_step(struct sbc *c)
 {
 	unsigned away = SB_CTX_BACKGROUND | SB_CTX_CMDSUB | SB_CTX_NESTED | SB_CTX_FUNCTION |
 			SB_CTX_PIPELINE;
+	size_t last = 0;
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++)
+		if (sbc_starts_nodes(sb_cmd_at(c->m, i)))
+			last = i;
+	bool beside = false;
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		const char *w = first_word(cmd);
+		if (w && !strcmp(w, "wait")) {
+			beside = false;
+			continue;
+		}
 		const sb_part *srun = sb_cmd_find(cmd, SB_PROG_SRUN);
-		if (!srun || (sb_cmd_context(cmd) & away) || started_before(c, i))
+		bool started = beside;
+		if ((sb_cmd_context(cmd) & SB_CTX_BACKGROUND) && sbc_starts_nodes(cmd))
+			beside = true;
+		if (!srun || (sb_cmd_context(cmd) & away) || started)
 			continue;
 		bool loop = sb_cmd_context(cmd) & SB_CTX_LOOP;
-		if (ray_blocks(cmd) && (loop || more_after(c, i))) {
+		bool more = loop || i < last;
+		if (more && ray_blocks(cmd)) {
 			struct diag *g = sbc_report(c, R_SB2603, sb_word_span(sb_part_program(srun)),
 				"srun runs ray start --block in the foreground: it never ends while the cluster runs, so the script does not go on to %s",
 				loop ? "the next node of the loop" : "the srun lines after it");
@@ -212,9 +204,8 @@ static void blocking_partial_step(struct sbc *c)
 			continue;
 		}
 		const sb_part *torch = sb_cmd_find(cmd, SB_PROG_TORCHRUN);
-		long long min, max, nodes = srun_nodes(c, cmd, srun);
-		if (!torch || nodes < 1 || !sbc_nnodes(c, torch, cmd, &min, &max) || min <= nodes ||
-		    (!loop && !more_after(c, i)))
+		long long min, max, nodes = torch && more ? srun_nodes(c, cmd, srun) : 0;
+		if (nodes < 1 || !sbc_nnodes(c, torch, cmd, &min, &max) || min <= nodes)
 			continue;
 		struct diag *g = sbc_report(c, R_SB2603, sb_word_span(sb_part_program(srun)),
 			"srun starts torchrun on %lld node%s, and torchrun waits for %lld: in the foreground this line ends only when the whole job does, so %s, which would start the others, never runs",

@@ -48,6 +48,7 @@ struct sbc {
 	long long eval_nodes;
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
 	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
+	struct sbc_names *launch_names;     /* sbc_launchers_read's, built on first use */
 };
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
@@ -101,6 +102,13 @@ struct sb_span sbc_layout_span(const struct sbc_layout *s, enum fw_knob k);
  * explicit DP, the batch) at nodes, with its numbers; LAYOUT_OK when none. */
 enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 				  struct layout_finding *found);
+
+/* Whether the command line of a launcher (srun, mpirun, torchrun,
+ * another launcher, python) reads name, directly or through variables
+ * assigned from it (ip_head=$head_node_ip:$port) up to three links
+ * away, however they are reassigned between. One pass over the script,
+ * the first time it is asked. */
+bool sbc_launchers_read(struct sbc *c, const char *name);
 
 /* Whether the command starts work on other nodes: srun, mpirun, a remote
  * shell, or a launcher that reaches them itself (launch.c). */

@@ -83,35 +83,6 @@ static bool starts_work(const sb_cmd *cmd)
 	       sb_cmd_find(cmd, SB_PROG_PYTHON);
 }
 
-static bool word_reads(const sb_word *w, const char *name)
-{
-	for (size_t r = 0; w && r < sb_word_ref_count(w); r++)
-		if (!strcmp(sb_word_ref(w, r), name))
-			return true;
-	return false;
-}
-
-/* Whether a launcher's command line reads name, directly or through
- * one variable assigned from it (GPUS=$((NNODES * 8)); WORLD=$GPUS). */
-static bool launcher_reads(const struct sbc *c, const char *name, unsigned depth)
-{
-	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
-		const sb_cmd *cmd = sb_cmd_at(c->m, i);
-		if (!starts_work(cmd))
-			continue;
-		for (size_t w = 0; w < sb_cmd_word_count(cmd); w++)
-			if (word_reads(sb_cmd_word(cmd, w), name))
-				return true;
-	}
-	for (size_t i = 0; depth < 3 && i < sb_assign_count(c->m); i++) {
-		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (a->value && strcmp(a->name, name) && word_reads(a->value, name) &&
-		    launcher_reads(c, a->name, depth + 1))
-			return true;
-	}
-	return false;
-}
-
 static bool arithmetic(const sb_word *w)
 {
 	size_t len;
@@ -125,6 +96,7 @@ static bool arithmetic(const sb_word *w)
 static const char *assumption = "unless the submitting shell exports it (sbatch passes its environment on), it is empty";
 
 /* NNODES=4 ... $((NNODES*8)): arithmetic that feeds a launcher. */
+/* SB2601 size-from-unset-variable */
 static void unset_in_arithmetic(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
@@ -132,7 +104,7 @@ static void unset_in_arithmetic(struct sbc *c)
 		if (!a->value || !arithmetic(a->value) || (sb_cmd_context(a->cmd) & SB_CTX_NESTED))
 			continue;
 		const char *name = unset_ref(c, a->value, a->cmd);
-		if (!name || !launcher_reads(c, a->name, 0))
+		if (!name || !sbc_launchers_read(c, a->name))
 			continue;
 		struct diag *g = sbc_report(c, R_SB2601, sb_word_span(a->value),
 			"$%s is set by nothing the script shows: %s, and %s is computed as if it were 0, a size the launcher then reads",
@@ -150,6 +122,7 @@ static bool is_test(const sb_cmd *cmd)
 
 /* if [ $NODES -le 4 ]; then TP=...: a test that decides an assignment
  * the launchers read. */
+/* SB2601 size-from-unset-variable, in a test */
 static void unset_in_test(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
@@ -157,7 +130,7 @@ static void unset_in_test(struct sbc *c)
 		const sb_cmd *conds[8];
 		bool taken[8];
 		size_t n = sb_assign_conditions(c->m, a, NULL, conds, taken, 8);
-		if (n == 0 || n == SIZE_MAX || !launcher_reads(c, a->name, 0))
+		if (n == 0 || n == SIZE_MAX || !sbc_launchers_read(c, a->name))
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			if (!is_test(conds[k]))
