@@ -156,12 +156,35 @@ static void add_refs(struct sbc_names *s, const sb_word *w)
 		names_add(s, sb_word_ref(w, r));
 }
 
+static struct sbc_names *names_new(void)
+{
+	struct sbc_names *s = xcalloc(1, sizeof *s);
+	s->cap = 64;
+	s->slot = xcalloc(s->cap, sizeof *s->slot);
+	return s;
+}
+
+static void names_free(struct sbc_names *s)
+{
+	if (s)
+		free(s->slot);
+	free(s);
+}
+
+bool sbc_assigned(struct sbc *c, const char *name)
+{
+	if (!c->assigned) {
+		c->assigned = names_new();
+		for (size_t i = 0; i < sb_assign_count(c->m); i++)
+			names_add(c->assigned, sb_assign_at(c->m, i)->name);
+	}
+	return names_has(c->assigned, name);
+}
+
 bool sbc_launchers_read(struct sbc *c, const char *name)
 {
 	if (!c->launch_names) {
-		struct sbc_names *s = xcalloc(1, sizeof *s);
-		s->cap = 64;
-		s->slot = xcalloc(s->cap, sizeof *s->slot);
+		struct sbc_names *s = names_new();
 		for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 			const sb_cmd *cmd = sb_cmd_at(c->m, i);
 			for (size_t w = 0; starts_work(cmd) && w < sb_cmd_word_count(cmd); w++)
@@ -362,9 +385,8 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 	sbc_check_cluster(&c);
 	sbc_check_paired(&c);
 	free(c.comp);
-	if (c.launch_names)
-		free(c.launch_names->slot);
-	free(c.launch_names);
+	names_free(c.launch_names);
+	names_free(c.assigned);
 }
 
 yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *exclusive)

@@ -49,6 +49,7 @@ struct sbc {
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
 	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
 	struct sbc_names *launch_names;     /* sbc_launchers_read's, built on first use */
+	struct sbc_names *assigned;         /* sbc_assigned's, built on first use */
 };
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
@@ -109,6 +110,9 @@ enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
  * away, however they are reassigned between. One pass over the script,
  * the first time it is asked. */
 bool sbc_launchers_read(struct sbc *c, const char *name);
+/* Whether the script assigns name anywhere (an unset too), in one pass
+ * the first time it is asked. */
+bool sbc_assigned(struct sbc *c, const char *name);
 
 /* Whether the command starts work on other nodes: srun, mpirun, a remote
  * shell, or a launcher that reaches them itself (launch.c). */

@@ -36,14 +36,6 @@ static bool environment_name(const char *n)
 	return false;
 }
 
-static bool assigned_anywhere(const struct sbc *c, const char *name)
-{
-	for (size_t i = 0; i < sb_assign_count(c->m); i++)
-		if (!strcmp(sb_assign_at(c->m, i)->name, name))
-			return true;
-	return false;
-}
-
 /* ${NAME:-8}, ${NAME:?}, ${NAME=8}: the word reads NAME with care. */
 static bool guarded(const sb_word *w, const char *name)
 {
@@ -58,15 +50,16 @@ static bool guarded(const sb_word *w, const char *name)
 
 /* A name nothing visible sets when `at` runs: not the script (anywhere,
  * nor a file it sources before), not Slurm, not the login. */
-static bool unset_input(const struct sbc *c, const char *name, const sb_cmd *at)
+static bool unset_input(struct sbc *c, const char *name, const sb_cmd *at)
 {
 	struct sb_resolved r;
-	return !environment_name(name) && sb_resolve(c->m, name, at, &r) == SB_RES_ENV &&
-	       !r.after_source && r.var && !strcmp(r.var, name) && !assigned_anywhere(c, name);
+	return !environment_name(name) && !sbc_assigned(c, name) &&
+	       sb_resolve(c->m, name, at, &r) == SB_RES_ENV && !r.after_source && r.var &&
+	       !strcmp(r.var, name);
 }
 
 /* The first name a word reads that nothing sets, or NULL. */
-static const char *unset_ref(const struct sbc *c, const sb_word *w, const sb_cmd *at)
+static const char *unset_ref(struct sbc *c, const sb_word *w, const sb_cmd *at)
 {
 	for (size_t r = 0; w && r < sb_word_ref_count(w); r++) {
 		const char *name = sb_word_ref(w, r);
@@ -129,8 +122,10 @@ static void unset_in_test(struct sbc *c)
 		const struct sb_assign *a = sb_assign_at(c->m, i);
 		const sb_cmd *conds[8];
 		bool taken[8];
+		if (!sbc_launchers_read(c, a->name))
+			continue;
 		size_t n = sb_assign_conditions(c->m, a, NULL, conds, taken, 8);
-		if (n == 0 || n == SIZE_MAX || !sbc_launchers_read(c, a->name))
+		if (n == 0 || n == SIZE_MAX)
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			if (!is_test(conds[k]))
