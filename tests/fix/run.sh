@@ -68,6 +68,7 @@ SB0003 bad.sbatch --unsafe-fixes
 SB2616 bad.sbatch --unsafe-fixes
 SB2616 bad-srun.sbatch --unsafe-fixes
 SB2616 bad-deepspeed.sbatch --unsafe-fixes
+SB2616 bad-both.sbatch --unsafe-fixes
 EOF
 
 # Inputs with an exact expected result (own-line and trailing directives,

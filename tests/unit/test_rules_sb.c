@@ -285,6 +285,7 @@ static void sb_rendezvous(void **state)
 	verify(R_SB2602, "#!/bin/bash\nNODE_RANK=${SLURM_NODEID}\nexport MASTER_ADDR=${HOSTNAME}\npython /fsx/train.py\n");
 	verify_not(R_SB2602, "#!/bin/bash\nexport RANK=$SLURM_PROCID\nexport MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\npython /fsx/train.py\n");
 	verify_not(R_SB2602, JOB("", "export MASTER_ADDR=$(hostname)\n" LAUNCH("")));
+	verify_not(R_SB2602, "#!/bin/bash\n#SBATCH --nodes=1\nexport RANK=$SLURM_PROCID\nexport MASTER_ADDR=$HOSTNAME\nsrun python /fsx/train.py\n");
 	/* a rank-0 branch writes its own name for the others to read */
 	verify_not(R_SB2602, "#!/bin/bash\nexport RANK=$SLURM_PROCID\nif [ \"$RANK\" = 0 ]; then MASTER_ADDR=$(hostname); fi\npython /fsx/train.py\n");
 

@@ -115,7 +115,8 @@ static void master_addr_wrong_host(struct sbc *c)
 {
 	uint32_t sub = submits(c);
 	bool outside = !sub && srun_from_outside(c);
-	bool per_task = !sub && !outside && runs_per_task(c);
+	/* on one node, every task's host is the master's */
+	bool per_task = !sub && !outside && c->nodes_max != 1 && runs_per_task(c);
 	if (!sub && !outside && !per_task)
 		return;
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
