@@ -67,6 +67,8 @@ count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
 count precision sh tests/corpus/precision.sh
+count recall sh tests/recall/run.sh
+count recall-corpus sh tests/corpus/recall.sh
 count lsp sh tests/lsp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh

@@ -70,6 +70,10 @@ SB0001 bad.sbatch --unsafe-fixes
 SB2002 bad.sbatch --unsafe-fixes
 PC2101 bad.yaml --unsafe-fixes
 PC2220 bad.yaml --unsafe-fixes
+SB2616 bad.sbatch --unsafe-fixes
+SB2616 bad-srun.sbatch --unsafe-fixes
+SB2616 bad-deepspeed.sbatch --unsafe-fixes
+SB2616 bad-both.sbatch --unsafe-fixes
 EOF
 
 # Inputs with an exact expected result (own-line and trailing directives,

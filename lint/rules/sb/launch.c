@@ -422,7 +422,8 @@ static enum addr_source addr_source_of(const char *raw, size_t len)
 	static const char *const resolved[] = {
 		"hostname -i", "hostname --ip-address", "getent hosts $(hostname", "getent hosts `hostname",
 		"getent hosts $HOSTNAME", "getent hosts ${HOSTNAME}", "getent ahosts $(hostname",
-		"getent ahostsv4 $(hostname",
+		"getent ahostsv4 $(hostname", "host $(hostname", "nslookup $(hostname",
+		"gethostbyname(socket.gethostname()",
 	};
 	static const char *const bare[] = { "$(hostname)", "`hostname`", "$(hostname -s)", "$HOSTNAME", "${HOSTNAME}" };
 	char buf[512];
@@ -487,6 +488,29 @@ static void report_loopback(struct sbc *c, enum addr_source k, struct sb_span wh
 			: "%s from the host name, which an Ubuntu node can resolve to 127.0.1.1 for itself",
 		what);
 	diag_set_help(g, "use the first node's routable address: hostname -I | awk '{print $1}', or the first of scontrol show hostnames");
+	if (sbc_multi_node(c))
+		g->sev = SEV_WARNING; /* the nodes that cannot reach it hang the job */
+}
+
+/* ray start's --address and --node-ip-address, which ray's own flags
+ * parser reads (the chain leaves ray's words as arguments). */
+static void ray_loopback_address(struct sbc *c, const sb_cmd *cmd)
+{
+	static const char *const flags[] = { "--address", "--node-ip-address" };
+	struct sb_span where;
+	size_t n = sb_cmd_word_count(cmd);
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const char *raw = sb_word_raw(sb_cmd_word(cmd, i), &len);
+		for (size_t f = 0; raw && f < 2; f++) {
+			size_t k = strlen(flags[f]);
+			if (len < k || strncmp(raw, flags[f], k) || (len > k && raw[k] != '='))
+				continue;
+			const sb_word *v = len > k ? sb_cmd_word(cmd, i) : i + 1 < n ? sb_cmd_word(cmd, i + 1) : NULL;
+			if (v)
+				report_loopback(c, addr_source(c, v, cmd, &where, 0), where, flags[f]);
+		}
+	}
 }
 
 /* SB2011 rendezvous-loopback-address */
@@ -498,6 +522,8 @@ static void rendezvous_loopback_address(struct sbc *c)
 		for (size_t p = 0; p < sb_cmd_part_count(cmd); p++) {
 			const sb_part *part = sb_cmd_part(cmd, p);
 			enum sb_prog kind = sb_part_kind(part);
+			if (!strcmp(sb_part_name(part), "ray"))
+				ray_loopback_address(c, cmd);
 			if (kind != SB_PROG_TORCHRUN && kind != SB_PROG_LAUNCHER)
 				continue;
 			static const char *const flags[] = { "master-addr", "rdzv-endpoint" };
@@ -511,8 +537,8 @@ static void rendezvous_loopback_address(struct sbc *c)
 	}
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (!strcmp(a->name, "MASTER_ADDR") && a->value)
-			report_loopback(c, addr_source(c, a->value, a->cmd, &where, 0), where, "MASTER_ADDR");
+		if (a->value && (!strcmp(a->name, "MASTER_ADDR") || sbc_launchers_read(c, a->name)))
+			report_loopback(c, addr_source(c, a->value, a->cmd, &where, 0), where, a->name);
 	}
 }
 

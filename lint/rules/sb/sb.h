@@ -49,6 +49,8 @@ struct sbc {
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
 	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
 	const struct sb_world *world;       /* files beside it and sourced; NULL: none read */
+	struct sbc_names *launch_names;     /* sbc_launchers_read's, built on first use */
+	struct sbc_names *assigned;         /* sbc_assigned's, built on first use */
 };
 
 /* Who can set a variable the script reads where it does not set it
@@ -125,6 +127,16 @@ struct sb_span sbc_layout_span(const struct sbc_layout *s, enum fw_knob k);
 enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 				  struct layout_finding *found);
 
+/* Whether the command line of a launcher (srun, mpirun, torchrun,
+ * another launcher, python) reads name, directly or through variables
+ * assigned from it (ip_head=$head_node_ip:$port) up to three links
+ * away, however they are reassigned between. One pass over the script,
+ * the first time it is asked. */
+bool sbc_launchers_read(struct sbc *c, const char *name);
+/* Whether the script assigns name anywhere (an unset too), in one pass
+ * the first time it is asked. */
+bool sbc_assigned(struct sbc *c, const char *name);
+
 /* Whether the command starts work on other nodes: srun, mpirun, a remote
  * shell, or a launcher that reaches them itself (launch.c). */
 bool sbc_starts_nodes(const sb_cmd *cmd);
@@ -144,5 +156,22 @@ void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
 void sbc_check_program(struct sbc *c);
+void sbc_check_sizes(struct sbc *c);
+void sbc_check_rendezvous(struct sbc *c);
+void sbc_check_direct(struct sbc *c);
+void sbc_check_fabric(struct sbc *c);
+void sbc_check_neuron_cores(struct sbc *c);
+void sbc_check_world(struct sbc *c);
+void sbc_check_continuation(struct sbc *c);
+void sbc_check_paired(struct sbc *c);
+
+/* The launcher command whose program cmd is, when the line between lost
+ * its backslash (torchrun --master_port=1 / train.py --lr 1): the
+ * command before cmd, with *launcher its programless part; else NULL
+ * (continuation.c). */
+const sb_cmd *sbc_lost_program_of(const struct sbc *c, const sb_cmd *cmd, const sb_part **launcher);
+/* Whether a word (as written: --tp-size, --tensor_parallel_size=2) is a
+ * flag that names a parallel size (entry_layout.c). */
+bool sbc_size_flag(const char *raw, size_t len);
 
 #endif
