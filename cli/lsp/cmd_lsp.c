@@ -18,7 +18,6 @@
 #include "lint.h"
 #include "lsp.h"
 #include "cli_options.h"
-#include "lsp_rpc.h"
 #include "selectors.h"
 #include "text.h"
 #include "xalloc.h"
@@ -30,30 +29,15 @@ enum { MAX_BURST = 256 };
 
 void lsp_send(struct server *s, struct buf *b)
 {
-	if (!s->broken_pipe && !rpc_send(s->out, b))
+	if (!s->broken_pipe && !rpc_send(s->out, RPC_HEADERS, b))
 		s->broken_pipe = true;
 	buf_free(b);
-}
-
-void lsp_put_str(struct buf *b, const char *str, size_t len)
-{
-	buf_putc(b, '"');
-	buf_put_json(b, str, len);
-	buf_putc(b, '"');
-}
-
-/* id is the request's id node, or 0 for null. */
-void lsp_begin_response(struct buf *b, const yamldoc *doc, yd_node id)
-{
-	buf_puts(b, "{\"jsonrpc\":\"2.0\",\"id\":");
-	if (!id || !json_put_scalar(doc, id, b))
-		buf_puts(b, "null");
 }
 
 static void reply(struct server *s, const yamldoc *doc, yd_node id, const char *result)
 {
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
+	rpc_begin_response(&b, doc, id);
 	buf_printf(&b, ",\"result\":%s}", result);
 	lsp_send(s, &b);
 }
@@ -62,10 +46,7 @@ void lsp_reply_error(struct server *s, const yamldoc *doc, yd_node id, int code,
 		     const char *msg)
 {
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
-	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
-	lsp_put_str(&b, msg, strlen(msg));
-	buf_puts(&b, "}}");
+	rpc_error_response(&b, doc, id, code, msg);
 	lsp_send(s, &b);
 }
 
@@ -100,10 +81,10 @@ static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev,
 		   "\"codeDescription\":{\"href\":\"%s%s\"},\"source\":\"trainforge\",\"message\":\"",
 		   range[0], range[1], range[2], range[3], lsp_severity[sev], id,
 		   ext_code ? "https://www.shellcheck.net/wiki/" : "https://trainforge.dev/rules/", id);
-	buf_put_json(b, msg, strlen(msg));
+	buf_put_json_utf8(b, msg, strlen(msg));
 	if (help && *help) {
 		buf_puts(b, "\\nhelp: ");
-		buf_put_json(b, help, strlen(help));
+		buf_put_json_utf8(b, help, strlen(help));
 	}
 	buf_puts(b, "\"}");
 }
@@ -179,7 +160,7 @@ void lsp_log_trouble(struct server *s, const struct trouble *t)
 		struct buf b = BUF_INIT;
 		buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\","
 			     "\"params\":{\"type\":2,\"message\":");
-		lsp_put_str(&b, t->msgs[i], strlen(t->msgs[i]));
+		json_put_str(&b, t->msgs[i], strlen(t->msgs[i]));
 		buf_puts(&b, "}}");
 		lsp_send(s, &b);
 	}
@@ -191,7 +172,7 @@ static void publish(struct server *s, struct document *d, bool closing)
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
 		     "\"params\":{\"uri\":");
-	lsp_put_str(&b, d->uri, strlen(d->uri));
+	json_put_str(&b, d->uri, strlen(d->uri));
 	if (!closing)
 		buf_printf(&b, ",\"version\":%lld", d->version);
 	buf_puts(&b, ",\"diagnostics\":[");
@@ -411,30 +392,24 @@ static void on_notification(struct server *s, const yamldoc *doc, const char *me
 
 static void handle(struct server *s, const char *body, size_t len)
 {
-	yamldoc *doc = json_parse(body, len);
-	if (!doc) {
+	struct rpc_msg m;
+	rpc_msg_parse(&m, body, len);
+	if (!m.doc) {
 		lsp_reply_error(s, NULL, 0, E_PARSE, "parse error: the message is not JSON");
 		return;
 	}
-	yd_node root = yd_root(doc);
-	bool object = yd_kind(doc, root) == YD_MAPPING;
-	yd_node id = object ? yd_get(doc, root, "id") : 0;
-	const char *method = object ? json_str(doc, root, "method", NULL) : NULL;
-	yd_node params = object ? yd_get(doc, root, "params") : 0;
-	struct buf probe = BUF_INIT;
-	bool good_id = !id || json_put_scalar(doc, id, &probe); /* a string, number or null */
-	buf_free(&probe);
-	if (!method && id && good_id && (yd_get(doc, root, "result") || yd_get(doc, root, "error")))
-		; /* a response to a request we never send */
-	else if (!method || !good_id)
-		lsp_reply_error(s, doc, good_id ? id : 0, E_INVALID, "invalid request");
-	else if (params && yd_kind(doc, params) != YD_MAPPING && yd_kind(doc, params) != YD_SEQUENCE)
-		lsp_reply_error(s, doc, id, E_PARAMS, "params must be an object or an array");
-	else if (id)
-		on_request(s, doc, id, method, params);
-	else
-		on_notification(s, doc, method, params);
-	yamldoc_free(doc);
+	switch (m.kind) {
+	case RPC_RESPONSE: break; /* a response to a request we never send */
+	case RPC_INVALID:
+		lsp_reply_error(s, m.doc, m.good_id ? m.id : 0, E_INVALID, "invalid request");
+		break;
+	case RPC_BAD_PARAMS:
+		lsp_reply_error(s, m.doc, m.id, E_PARAMS, "params must be an object or an array");
+		break;
+	case RPC_REQUEST: on_request(s, m.doc, m.id, m.method, m.params); break;
+	case RPC_NOTIFICATION: on_notification(s, m.doc, m.method, m.params); break;
+	}
+	rpc_msg_free(&m);
 }
 
 /* ---- main ------------------------------------------------------------ */
@@ -501,7 +476,7 @@ int cmd_lsp(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? EXIT_CLEAN : rc;
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is a failed write, not a death */
-	rpc_in_init(&s.in, STDIN_FILENO);
+	rpc_in_init(&s.in, STDIN_FILENO, RPC_HEADERS, "trainforge lsp");
 	unsigned burst = 0;
 	while (!s.exiting && !s.broken_pipe) {
 		bool dirty = false;

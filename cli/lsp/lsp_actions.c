@@ -53,7 +53,7 @@ static void put_title(struct buf *b, const struct diag *g, const char *text, boo
 		snprintf(title, sizeof title, "%s: write '%.*s%s'%s", diag_id(g, id),
 			 (int)(n > TITLE_TEXT ? TITLE_TEXT : n), text, n > TITLE_TEXT ? "..." : "",
 			 safe ? "" : " (unsafe fix)");
-	lsp_put_str(b, title, strlen(title));
+	json_put_str(b, title, strlen(title));
 }
 
 static void put_action(const struct server *s, struct buf *b, const struct document *d,
@@ -68,11 +68,11 @@ static void put_action(const struct server *s, struct buf *b, const struct docum
 	buf_printf(b, ",\"kind\":\"quickfix\",\"isPreferred\":%s,\"diagnostics\":[", safe ? "true" : "false");
 	lsp_put_diag(s, b, g);
 	buf_puts(b, "],\"edit\":{\"changes\":{");
-	lsp_put_str(b, d->uri, strlen(d->uri));
+	json_put_str(b, d->uri, strlen(d->uri));
 	buf_puts(b, ":[{\"range\":");
 	put_range(s, b, g->src, line, col, end_line, end_col);
 	buf_puts(b, ",\"newText\":");
-	lsp_put_str(b, text, strlen(text));
+	json_put_str(b, text, strlen(text));
 	buf_puts(b, "}]}}}");
 }
 
@@ -87,7 +87,7 @@ void lsp_code_action(struct server *s, const yamldoc *doc, yd_node id, yd_node p
 		return;
 	}
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
+	rpc_begin_response(&b, doc, id);
 	buf_puts(&b, ",\"result\":[");
 	struct trouble trouble = { 0 };
 	if (d && d->len <= s->opt.max_bytes) {

@@ -4,7 +4,7 @@
  * json.dumps writes), and raw DEL, C1 controls, U+2028/9 and U+FFFE/F
  * inside strings (libyaml rejects or folds them; JSON.stringify sends
  * them raw). */
-#include "lsp_rpc.h"
+#include "rpc.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -170,6 +170,17 @@ static bool json_number(const char *s)
 	return *s == '\0';
 }
 
+bool json_bool(const yamldoc *doc, yd_node n, bool *value)
+{
+	if (!n || yd_kind(doc, n) != YD_SCALAR || yd_quoted(doc, n))
+		return false;
+	if (yd_str_eq(doc, n, "true") || yd_str_eq(doc, n, "false")) {
+		*value = yd_str_eq(doc, n, "true");
+		return true;
+	}
+	return false;
+}
+
 bool json_put_scalar(const yamldoc *doc, yd_node n, struct buf *out)
 {
 	size_t len;
@@ -177,9 +188,7 @@ bool json_put_scalar(const yamldoc *doc, yd_node n, struct buf *out)
 	if (!s)
 		return false;
 	if (yd_quoted(doc, n)) {
-		buf_putc(out, '"');
-		buf_put_json(out, s, len);
-		buf_putc(out, '"');
+		json_put_str(out, s, len);
 		return true;
 	}
 	if (!strcmp(s, "true") || !strcmp(s, "false") || !strcmp(s, "null") || json_number(s)) {
@@ -187,4 +196,11 @@ bool json_put_scalar(const yamldoc *doc, yd_node n, struct buf *out)
 		return true;
 	}
 	return false;
+}
+
+void json_put_str(struct buf *b, const char *s, size_t len)
+{
+	buf_putc(b, '"');
+	buf_put_json_utf8(b, s, len);
+	buf_putc(b, '"');
 }
