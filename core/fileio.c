@@ -48,11 +48,68 @@ char *fd_read(int fd, size_t max, size_t *len, bool *too_big)
 	return p;
 }
 
+static char **confined;
+static size_t n_confined;
+
+void file_confine(char *const *roots, size_t n)
+{
+	for (size_t i = 0; i < n_confined; i++)
+		free(confined[i]);
+	free(confined);
+	confined = n ? xmalloc(n * sizeof *confined) : NULL;
+	for (size_t i = 0; i < n; i++)
+		confined[i] = xstrdup(roots[i]);
+	n_confined = n;
+}
+
+static bool under(const char *resolved)
+{
+	for (size_t i = 0; i < n_confined; i++) {
+		size_t k = strlen(confined[i]);
+		if (strncmp(resolved, confined[i], k) == 0 &&
+		    (resolved[k] == '\0' || resolved[k] == '/' || (k && confined[i][k - 1] == '/')))
+			return true;
+	}
+	return false;
+}
+
+/* A path that names nothing is judged by its directory, so that whether
+ * a file exists outside the roots is not told either. */
+bool file_allowed(const char *path)
+{
+	if (!n_confined || strcmp(path, "-") == 0)
+		return true;
+	char *real = realpath(path, NULL);
+	if (!real && errno == ENOENT) {
+		char *copy = xstrdup(path), *slash = strrchr(copy, '/');
+		if (slash)
+			*slash = '\0';
+		real = realpath(slash ? (*copy ? copy : "/") : ".", NULL);
+		free(copy);
+		bool inside = real && under(real);
+		free(real);
+		errno = inside ? ENOENT : EACCES;
+		return false;
+	}
+	bool inside = real && under(real);
+	free(real);
+	if (!inside)
+		errno = EACCES;
+	return inside;
+}
+
+int file_open_read(const char *path, int flags)
+{
+	if (!file_allowed(path))
+		return -1;
+	return open(path, O_RDONLY | O_CLOEXEC | flags);
+}
+
 char *file_read(const char *path, size_t max, size_t *len, bool *too_big)
 {
 	if (strcmp(path, "-") == 0)
 		return fd_read(0, max, len, too_big);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = file_open_read(path, 0);
 	if (fd < 0)
 		return NULL;
 	char *p = fd_read(fd, max, len, too_big);

@@ -15,6 +15,18 @@
 char *fd_read(int fd, size_t max, size_t *len, bool *too_big);
 /* The same for a path; "-" is stdin. */
 char *file_read(const char *path, size_t max, size_t *len, bool *too_big);
+
+/* Confinement, for a process that reads for a client it does not trust
+ * with the rest of the file system (the MCP server's tool runs): from
+ * file_confine on, what this module opens for reading must resolve
+ * (symbolic links followed) into one of the n directories (absolute);
+ * another path is refused with EACCES. n 0 lifts it. */
+void file_confine(char *const *roots, size_t n);
+/* Whether path may be read: true without a confinement; false with
+ * errno EACCES outside it, or ENOENT when it names nothing. */
+bool file_allowed(const char *path);
+/* open(path, O_RDONLY | O_CLOEXEC | flags), refused as file_allowed says. */
+int file_open_read(const char *path, int flags);
 /* Replaces path with text through a temporary file in the same directory
  * and a rename, so readers see the old file or the new one, never half;
  * mode is the new file's permissions. False (errno set) on failure, with

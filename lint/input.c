@@ -104,7 +104,7 @@ static void walk(struct lint_run *run, const char *path)
 
 static void read_file(struct lint_run *run, const char *path, bool named)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = file_open_read(path, O_NONBLOCK);
 	if (fd < 0) {
 		lint_io_error(run, path, strerror(errno));
 		return;
