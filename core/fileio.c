@@ -73,29 +73,119 @@ static bool under(const char *resolved)
 	return false;
 }
 
-/* A path that names nothing is judged by its directory, so that whether
- * a file exists outside the roots is not told either. */
+/* path with "." and ".." segments and repeated slashes taken out,
+ * absolute (against the working directory), without reading the disk. */
+static char *lexical(const char *path)
+{
+	struct buf b = BUF_INIT;
+	if (path[0] != '/') {
+		char *cwd = getcwd(NULL, 0);
+		buf_puts(&b, cwd ? cwd : "");
+		free(cwd);
+	}
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (n == 0)
+			break;
+		if (n == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = b.p ? strrchr(b.p, '/') : NULL;
+			b.len = slash ? (size_t)(slash - b.p) : 0;
+			if (b.p)
+				b.p[b.len] = '\0';
+		} else {
+			buf_putc(&b, '/');
+			buf_put(&b, p, n);
+		}
+		p += n;
+	}
+	if (!b.len)
+		buf_putc(&b, '/');
+	return buf_detach(&b);
+}
+
+static struct overlay {
+	char *path, *text;
+	size_t len;
+} *overlays;
+static size_t n_overlays, cap_overlays;
+
+void file_overlay(const char *path, const char *text, size_t len)
+{
+	char *key = lexical(path);
+	struct overlay *o = NULL;
+	for (size_t i = 0; i < n_overlays && !o; i++)
+		if (strcmp(overlays[i].path, key) == 0)
+			o = &overlays[i];
+	if (o) {
+		free(key);
+		free(o->text);
+	} else {
+		overlays = xgrow(overlays, &cap_overlays, n_overlays + 1, sizeof *overlays);
+		o = &overlays[n_overlays++];
+		o->path = key;
+	}
+	o->text = xmalloc(len + 1);
+	memcpy(o->text, text, len);
+	o->text[len] = '\0';
+	o->len = len;
+}
+
+const char *file_overlay_find(const char *path, size_t *len)
+{
+	if (!n_overlays || strcmp(path, "-") == 0)
+		return NULL;
+	char *key = lexical(path);
+	const struct overlay *o = NULL;
+	for (size_t i = 0; i < n_overlays && !o; i++)
+		if (strcmp(overlays[i].path, key) == 0)
+			o = &overlays[i];
+	free(key);
+	if (o)
+		*len = o->len;
+	return o ? o->text : NULL;
+}
+
+/* The resolved form of path, or of the nearest directory above it that
+ * exists when path names nothing (*missing set): whether a file exists
+ * outside the roots is not told either. */
+static char *resolve_near(const char *path, bool *missing)
+{
+	*missing = false;
+	char *real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	*missing = true;
+	char *dir = lexical(path);
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		if (!slash || slash == dir) {
+			free(dir);
+			return realpath("/", NULL);
+		}
+		*slash = '\0';
+		if ((real = realpath(dir, NULL)) || errno != ENOENT)
+			break;
+	}
+	free(dir);
+	return real;
+}
+
 bool file_allowed(const char *path)
 {
-	if (!n_confined || strcmp(path, "-") == 0)
+	size_t len;
+	if (!n_confined || strcmp(path, "-") == 0 || file_overlay_find(path, &len))
 		return true;
-	char *real = realpath(path, NULL);
-	if (!real && errno == ENOENT) {
-		char *copy = xstrdup(path), *slash = strrchr(copy, '/');
-		if (slash)
-			*slash = '\0';
-		real = realpath(slash ? (*copy ? copy : "/") : ".", NULL);
-		free(copy);
-		bool inside = real && under(real);
-		free(real);
-		errno = inside ? ENOENT : EACCES;
-		return false;
-	}
+	bool missing;
+	char *real = resolve_near(path, &missing);
 	bool inside = real && under(real);
 	free(real);
-	if (!inside)
-		errno = EACCES;
-	return inside;
+	errno = !inside ? EACCES : ENOENT;
+	return inside && !missing;
 }
 
 int file_open_read(const char *path, int flags)
@@ -109,6 +199,16 @@ char *file_read(const char *path, size_t max, size_t *len, bool *too_big)
 {
 	if (strcmp(path, "-") == 0)
 		return fd_read(0, max, len, too_big);
+	size_t olen;
+	const char *over = file_overlay_find(path, &olen);
+	if (over) {
+		*too_big = olen > max;
+		*len = *too_big ? max + 1 : olen;
+		char *p = xmalloc(*len + 1);
+		memcpy(p, over, *len);
+		p[*len] = '\0';
+		return p;
+	}
 	int fd = file_open_read(path, 0);
 	if (fd < 0)
 		return NULL;

@@ -22,11 +22,22 @@ char *file_read(const char *path, size_t max, size_t *len, bool *too_big);
  * (symbolic links followed) into one of the n directories (absolute);
  * another path is refused with EACCES. n 0 lifts it. */
 void file_confine(char *const *roots, size_t n);
-/* Whether path may be read: true without a confinement; false with
- * errno EACCES outside it, or ENOENT when it names nothing. */
+/* Whether path may be read: true without a confinement, and for an
+ * overlay; false with errno EACCES outside it (a path that names nothing
+ * yet is judged by the nearest directory above it that exists), or
+ * ENOENT when it names nothing inside. */
 bool file_allowed(const char *path);
 /* open(path, O_RDONLY | O_CLOEXEC | flags), refused as file_allowed says. */
 int file_open_read(const char *path, int flags);
+
+/* Overlays, as an editor's unsaved buffer stands for its file: from
+ * file_overlay on, file_read and lint's inputs read text for path instead
+ * of the disk (the MCP server's tool runs set them for content a client
+ * sends). Paths are compared made absolute, "." and ".." taken out
+ * without looking at the disk. text is copied. */
+void file_overlay(const char *path, const char *text, size_t len);
+/* The overlay's text for path, or NULL. */
+const char *file_overlay_find(const char *path, size_t *len);
 /* Replaces path with text through a temporary file in the same directory
  * and a rename, so readers see the old file or the new one, never half;
  * mode is the new file's permissions. False (errno set) on failure, with

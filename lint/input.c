@@ -104,6 +104,17 @@ static void walk(struct lint_run *run, const char *path)
 
 static void read_file(struct lint_run *run, const char *path, bool named)
 {
+	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+	size_t over_len;
+	const char *over = file_overlay_find(path, &over_len);
+	if (over && over_len > run->opt->max_bytes) {
+		too_large(run, shown, (unsigned long long)over_len, named);
+		return;
+	}
+	if (over) {
+		lint_text(run, shown, over, over_len, named);
+		return;
+	}
 	int fd = file_open_read(path, O_NONBLOCK);
 	if (fd < 0) {
 		lint_io_error(run, path, strerror(errno));
@@ -143,7 +154,6 @@ static void read_file(struct lint_run *run, const char *path, bool named)
 		too_large(run, path, (unsigned long long)len, named);
 		return;
 	}
-	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
 	lint_file_check(run, lint_add_file(run, shown, text, len, named));
 }
 
