@@ -237,18 +237,18 @@ static bool want_color(int setting)
 	return isatty(1) && !(no && *no) && !(term && !strcmp(term, "dumb"));
 }
 
-static void summary(const struct lint_run *run)
+void lint_cli_summary(const struct lint_run *run, FILE *out)
 {
 	size_t count[3] = { 0 };
 	for (size_t i = 0; i < run->diags.len; i++)
 		count[run->diags.v[i].sev]++;
 	size_t total = run->diags.len;
 	if (!total) {
-		fprintf(stderr, "No problems found in %zu file%s.\n", run->files_checked,
+		fprintf(out, "No problems found in %zu file%s.\n", run->files_checked,
 			run->files_checked == 1 ? "" : "s");
 		return;
 	}
-	fprintf(stderr, "Found %zu problem%s (%zu error%s, %zu warning%s, %zu info) in %zu file%s.\n",
+	fprintf(out, "Found %zu problem%s (%zu error%s, %zu warning%s, %zu info) in %zu file%s.\n",
 		total, total == 1 ? "" : "s", count[SEV_ERROR], count[SEV_ERROR] == 1 ? "" : "s",
 		count[SEV_WARNING], count[SEV_WARNING] == 1 ? "" : "s", count[SEV_INFO],
 		run->files_checked, run->files_checked == 1 ? "" : "s");
@@ -270,10 +270,8 @@ static void unsafe_hint(const struct lint_run *run, bool unsafe)
 		fprintf(stderr, "%zu more %s available with --unsafe-fixes.\n", n, plural(n, "fix is", "fixes are"));
 }
 
-/* The distinct targets of the run's files (the command line's when it
- * linted none), for the json and sarif run properties. */
-static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
-			  struct format_target *out, size_t cap)
+size_t lint_cli_targets(const struct lint_run *run, const struct target *base,
+			struct format_target *out, size_t cap)
 {
 	size_t n = 0;
 	struct target seen[16];
@@ -282,7 +280,7 @@ static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
 		if (i < run->n_files && run->files[i]->input && run->files[i]->kind != KIND_UNKNOWN)
 			t = &lint_options_of(run, run->files[i]->src)->target;
 		else if (i == run->n_files && n == 0)
-			t = &c->base_target;
+			t = base;
 		else
 			continue;
 		bool dup = false;
@@ -411,12 +409,12 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 		diag_list_sort(&run.diags);
 		struct format_target targets[16];
 		c.base_target = target_apply(target_default(), &c.opt.target_flags);
-		struct format_run props = { targets, run_targets(&run, &c, targets, 16) };
+		struct format_run props = { targets, lint_cli_targets(&run, &c.base_target, targets, 16) };
 		format_write_run(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color),
 				 &props);
 		fflush(stdout);
 		if (!c.quiet)
-			summary(&run);
+			lint_cli_summary(&run, stderr);
 		for (size_t i = 0; i < run.diags.len; i++)
 			if ((int)run.diags.v[i].sev >= settings_fail_level(cfg, run.diags.v[i].src->path))
 				rc = EXIT_FINDINGS;

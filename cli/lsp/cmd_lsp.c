@@ -195,12 +195,6 @@ static void lint_dirty(struct server *s)
 
 /* ---- documents ------------------------------------------------------- */
 
-static int hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 /* The path a URI names: file URIs are percent-decoded; other schemes
  * (untitled:) keep their last segment, named .yaml for YAML documents so
  * that kind detection treats them as YAML. */
@@ -216,15 +210,7 @@ static char *uri_path(const char *uri, const char *language)
 		const char *slash = strrchr(p, '/'), *colon = strchr(p, ':');
 		p = slash ? slash + 1 : colon ? colon + 1 : p;
 	}
-	for (; *p && *p != '?' && *p != '#'; p++) {
-		int hi, lo;
-		if (*p == '%' && (hi = hexval(p[1])) >= 0 && (lo = hexval(p[2])) >= 0 && (hi | lo)) {
-			buf_putc(&b, (char)(hi << 4 | lo));
-			p += 2;
-		} else {
-			buf_putc(&b, *p);
-		}
-	}
+	uri_decode(p, &b);
 	size_t n = b.len;
 	bool yaml = n >= 5 && (!strcmp(b.p + n - 5, ".yaml") || !strcmp(b.p + n - 4, ".yml"));
 	if (strncmp(uri, "file://", 7) != 0 && language && !strcmp(language, "yaml") && !yaml)

@@ -74,9 +74,20 @@ bool json_bool(const yamldoc *doc, yd_node n, bool *value);
 /* Appends node n as JSON: a string, number, true, false or null. False
  * (and nothing appended) for anything else. */
 bool json_put_scalar(const yamldoc *doc, yd_node n, struct buf *out);
+/* Appends node n as JSON, whatever it is; false (part of it appended)
+ * for what JSON cannot say or nesting deeper than depth. */
+bool json_put_node(const yamldoc *doc, yd_node n, unsigned depth, struct buf *out);
 /* Appends s[0..len) as a quoted JSON string; bytes that are not UTF-8
  * become U+FFFD, so that the output is always valid JSON. */
 void json_put_str(struct buf *b, const char *s, size_t len);
+
+/* ---- file URIs (rpc_uri.c) ------------------------------------------- */
+
+/* Appends p percent-decoded, up to a '?' or '#'. */
+void uri_decode(const char *p, struct buf *out);
+/* The local path a file URI names (file:///p, file://localhost/p,
+ * file:/p), or NULL for another scheme or host. The caller frees it. */
+char *uri_file_path(const char *uri);
 
 /* ---- messages -------------------------------------------------------- */
 

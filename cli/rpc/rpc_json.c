@@ -204,3 +204,29 @@ void json_put_str(struct buf *b, const char *s, size_t len)
 	buf_put_json_utf8(b, s, len);
 	buf_putc(b, '"');
 }
+
+bool json_put_node(const yamldoc *doc, yd_node n, unsigned depth, struct buf *out)
+{
+	if (!depth)
+		return false;
+	enum yd_kind kind = yd_kind(doc, n);
+	if (kind != YD_MAPPING && kind != YD_SEQUENCE)
+		return json_put_scalar(doc, n, out);
+	bool map = kind == YD_MAPPING;
+	buf_putc(out, map ? '{' : '[');
+	for (size_t i = 0; i < yd_len(doc, n); i++) {
+		buf_puts(out, i ? "," : "");
+		if (map) {
+			size_t len;
+			const char *key = yd_str(doc, yd_key(doc, n, i), &len);
+			if (!key)
+				return false;
+			json_put_str(out, key, len);
+			buf_putc(out, ':');
+		}
+		if (!json_put_node(doc, map ? yd_value(doc, n, i) : yd_item(doc, n, i), depth - 1, out))
+			return false;
+	}
+	buf_putc(out, map ? '}' : ']');
+	return true;
+}
