@@ -67,6 +67,7 @@ count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
 count lsp sh tests/lsp/run.sh
+count mcp sh tests/mcp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh
 count targets sh tests/targets/run.sh

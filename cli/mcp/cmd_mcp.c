@@ -55,7 +55,10 @@ void mcp_reply_error(struct mcp_server *s, const yamldoc *doc, yd_node id, int c
 		     const char *msg)
 {
 	struct buf b = BUF_INIT;
-	rpc_error_response(&b, doc, id, code, msg);
+	if (id)
+		rpc_error_response(&b, doc, id, code, msg);
+	else
+		rpc_error_without_id(&b, code, msg);
 	mcp_send(s, &b);
 }
 

@@ -76,13 +76,23 @@ static size_t put_escape(struct buf *b, const char *s, size_t len)
 	return 6;
 }
 
-static void normalize(const char *s, size_t len, struct buf *out)
+/* What JSON has outside strings: whitespace, the structure, numbers and
+ * the letters of true, false and null. YAML has more (comments, anchors,
+ * tags, single quotes, plain words); a text that uses any is not JSON. */
+static bool json_outside(char c)
 {
-	bool in_string = false;
+	return (c >= '0' && c <= '9') || (c && strchr(" \t\r\n{}[]:,-+.eEtrufalsn", c));
+}
+
+/* Returns false when s holds what JSON has not, outside strings. */
+static bool normalize(const char *s, size_t len, struct buf *out)
+{
+	bool in_string = false, json = true;
 	size_t i = 0;
 	while (i < len) {
 		char c = s[i];
 		if (!in_string) {
+			json &= c == '"' || json_outside(c);
 			buf_putc(out, c == '\t' ? ' ' : c);
 			in_string = c == '"';
 			i++;
@@ -102,15 +112,40 @@ static void normalize(const char *s, size_t len, struct buf *out)
 			i += adv;
 		}
 	}
+	return json && !in_string;
+}
+
+static bool json_number(const char *s);
+
+/* Keys are strings, and a value that is not one is a number, true,
+ * false or null (YAML would read other plain words as strings). */
+static bool json_shaped(const yamldoc *doc, yd_node n)
+{
+	size_t count;
+	const yd_node *kids = yd_children(doc, n, &count);
+	bool map = yd_kind(doc, n) == YD_MAPPING;
+	for (size_t i = 0; i < count; i++) {
+		if (map && !(i & 1) && (yd_kind(doc, kids[i]) != YD_SCALAR || !yd_quoted(doc, kids[i])))
+			return false;
+		if (!json_shaped(doc, kids[i]))
+			return false;
+	}
+	if (yd_kind(doc, n) != YD_SCALAR || yd_quoted(doc, n))
+		return true;
+	const char *s = yd_str(doc, n, NULL);
+	return s && (!strcmp(s, "true") || !strcmp(s, "false") || !strcmp(s, "null") || json_number(s));
 }
 
 yamldoc *json_parse(const char *text, size_t len)
 {
 	struct buf norm = BUF_INIT;
-	normalize(text, len, &norm);
+	if (!normalize(text, len, &norm)) {
+		buf_free(&norm);
+		return NULL;
+	}
 	yamldoc *doc = yamldoc_parse(norm.p ? norm.p : "", norm.len, NULL);
 	buf_free(&norm);
-	if (yamldoc_broken(doc) || !yd_root(doc)) {
+	if (yamldoc_broken(doc) || !yd_root(doc) || !json_shaped(doc, yd_root(doc))) {
 		yamldoc_free(doc);
 		return NULL;
 	}

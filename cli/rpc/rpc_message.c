@@ -55,10 +55,21 @@ void rpc_begin_response(struct buf *b, const yamldoc *doc, yd_node id)
 		buf_puts(b, "null");
 }
 
-void rpc_error_response(struct buf *b, const yamldoc *doc, yd_node id, int code, const char *msg)
+static void put_error(struct buf *b, int code, const char *msg)
 {
-	rpc_begin_response(b, doc, id);
 	buf_printf(b, ",\"error\":{\"code\":%d,\"message\":", code);
 	json_put_str(b, msg, strlen(msg));
 	buf_puts(b, "}}");
+}
+
+void rpc_error_response(struct buf *b, const yamldoc *doc, yd_node id, int code, const char *msg)
+{
+	rpc_begin_response(b, doc, id);
+	put_error(b, code, msg);
+}
+
+void rpc_error_without_id(struct buf *b, int code, const char *msg)
+{
+	buf_puts(b, "{\"jsonrpc\":\"2.0\"");
+	put_error(b, code, msg);
 }
