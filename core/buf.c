@@ -18,7 +18,8 @@ static void buf_reserve(struct buf *b, size_t extra)
 void buf_put(struct buf *b, const char *s, size_t len)
 {
 	buf_reserve(b, len);
-	memcpy(b->p + b->len, s, len);
+	if (len) /* s may be an empty buf's NULL */
+		memcpy(b->p + b->len, s, len);
 	b->len += len;
 	b->p[b->len] = '\0';
 }

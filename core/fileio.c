@@ -150,6 +150,17 @@ const char *file_overlay_find(const char *path, size_t *len)
 	return o ? o->text : NULL;
 }
 
+void file_overlays_clear(void)
+{
+	for (size_t i = 0; i < n_overlays; i++) {
+		free(overlays[i].path);
+		free(overlays[i].text);
+	}
+	free(overlays);
+	overlays = NULL;
+	n_overlays = cap_overlays = 0;
+}
+
 /* The resolved form of path, or of the nearest directory above it that
  * exists when path names nothing (*missing set): whether a file exists
  * outside the roots is not told either. */

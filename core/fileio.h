@@ -38,6 +38,8 @@ int file_open_read(const char *path, int flags);
 void file_overlay(const char *path, const char *text, size_t len);
 /* The overlay's text for path, or NULL. */
 const char *file_overlay_find(const char *path, size_t *len);
+/* Drops every overlay. */
+void file_overlays_clear(void);
 /* Replaces path with text through a temporary file in the same directory
  * and a rename, so readers see the old file or the new one, never half;
  * mode is the new file's permissions. False (errno set) on failure, with

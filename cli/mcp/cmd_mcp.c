@@ -366,39 +366,56 @@ static enum rpc_status next_message(struct mcp_server *s, char **owned, const ch
 	return rpc_read(&s->in, body, len);
 }
 
-int cmd_mcp(int argc, char **argv)
+void mcp_server_init(struct mcp_server *s, int in, int out)
 {
-	struct mcp_server s = { .out = STDOUT_FILENO, .timeout = DEFAULT_TIMEOUT,
-				.shellcheck = SHELLCHECK_AUTO, .next_id = 1 };
-	int rc = parse_args(&s, argc, argv);
-	if (rc)
-		return rc < 0 ? EXIT_CLEAN : rc;
-	s.cwd = getcwd(NULL, 0);
-	if (!s.cwd) {
-		perror("trainforge: mcp: the working directory");
-		return EXIT_TROUBLE;
-	}
-	signal(SIGPIPE, SIG_IGN); /* a vanished client is a failed write, not a death */
-	rpc_in_init(&s.in, STDIN_FILENO, RPC_LINES, "trainforge mcp");
-	while (!s.broken_pipe) {
+	*s = (struct mcp_server){ .out = out, .timeout = DEFAULT_TIMEOUT,
+				  .shellcheck = SHELLCHECK_AUTO, .next_id = 1 };
+	s->cwd = getcwd(NULL, 0);
+	rpc_in_init(&s->in, in, RPC_LINES, "trainforge mcp");
+}
+
+bool mcp_serve(struct mcp_server *s)
+{
+	while (!s->broken_pipe) {
 		char *owned;
 		const char *body;
 		size_t len;
-		enum rpc_status st = next_message(&s, &owned, &body, &len);
+		enum rpc_status st = next_message(s, &owned, &body, &len);
 		if (st == RPC_EOF)
 			break;
 		if (st == RPC_TOO_LARGE)
-			mcp_reply_error(&s, NULL, 0, E_INVALID, "message too large");
+			mcp_reply_error(s, NULL, 0, E_INVALID, "message too large");
 		else
-			handle(&s, body, len);
+			handle(s, body, len);
 		free(owned);
 	}
-	for (size_t i = 0; i < s.q_len; i++)
-		free(s.queue[s.q_head + i].body);
-	free(s.queue);
-	buf_free(&s.current_id);
-	mcp_roots_free(&s);
-	free(s.cwd);
-	rpc_in_free(&s.in);
-	return s.broken_pipe ? EXIT_FINDINGS : EXIT_CLEAN;
+	return !s->broken_pipe;
+}
+
+void mcp_server_free(struct mcp_server *s)
+{
+	for (size_t i = 0; i < s->q_len; i++)
+		free(s->queue[s->q_head + i].body);
+	free(s->queue);
+	buf_free(&s->current_id);
+	mcp_roots_free(s);
+	free(s->cwd);
+	rpc_in_free(&s->in);
+}
+
+int cmd_mcp(int argc, char **argv)
+{
+	struct mcp_server s;
+	mcp_server_init(&s, STDIN_FILENO, STDOUT_FILENO);
+	int rc = parse_args(&s, argc, argv);
+	if (!rc && !s.cwd) {
+		perror("trainforge: mcp: the working directory");
+		rc = EXIT_TROUBLE;
+	}
+	if (!rc) {
+		signal(SIGPIPE, SIG_IGN); /* a vanished client is a failed write, not a death */
+		rc = mcp_serve(&s) ? EXIT_CLEAN : EXIT_FINDINGS;
+	}
+	mcp_server_free(&s);
+	return rc < 0 ? EXIT_CLEAN : rc;
 }

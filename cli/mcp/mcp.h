@@ -60,11 +60,19 @@ struct mcp_server {
 	struct buf *batch;           /* the responses of a batch being answered */
 	/* from the command line */
 	double timeout;              /* seconds a tool call may take */
+	bool in_process;             /* tools run in this process (a fuzz target) */
 	const char *shellcheck_program;
 	enum shellcheck_mode shellcheck;   /* the lint tools' default (--shellcheck) */
 };
 
 /* ---- the exchange (cmd_mcp.c) ---------------------------------------- */
+
+/* A server on in and out, with the defaults of the command line. */
+void mcp_server_init(struct mcp_server *s, int in, int out);
+/* Answers messages until the input ends or the client is gone; false
+ * when the client went away (a write failed). */
+bool mcp_serve(struct mcp_server *s);
+void mcp_server_free(struct mcp_server *s);
 
 /* Sends b (and frees it); inside a batch, adds it to the batch's answer. */
 void mcp_send(struct mcp_server *s, struct buf *b);

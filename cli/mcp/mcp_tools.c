@@ -206,6 +206,10 @@ static void run_child(void *ctx, int fd)
 	struct buf b = BUF_INIT;
 	put_result(r->s, &c, &b);
 	write_all(fd, b.p, b.len);
+	buf_free(&b);
+	buf_free(&c.text);
+	buf_free(&c.json);
+	buf_free(&c.error);
 }
 
 /* What a person reads when the child did not finish. */

@@ -74,7 +74,7 @@ bool rpc_pending(struct rpc_in *in)
 static bool next_line(struct rpc_in *in, const char **line, size_t *len)
 {
 	for (;;) {
-		char *p = in->buf + in->start;
+		char *p = in->buf ? in->buf + in->start : NULL; /* NULL before the first read */
 		size_t avail = in->len - in->start;
 		char *nl = avail ? memchr(p, '\n', avail) : NULL;
 		if (nl) {
@@ -196,7 +196,7 @@ static enum rpc_status read_frame(struct rpc_in *in, const char **body, size_t *
 static enum rpc_status read_line(struct rpc_in *in, const char **body, size_t *len, bool block)
 {
 	for (;;) {
-		char *p = in->buf + in->start;
+		char *p = in->buf ? in->buf + in->start : NULL; /* NULL before the first read */
 		size_t avail = in->len - in->start;
 		char *nl = avail > in->scanned ? memchr(p + in->scanned, '\n', avail - in->scanned) : NULL;
 		if (nl) {
