@@ -73,9 +73,7 @@ static bool under(const char *resolved)
 	return false;
 }
 
-/* path with "." and ".." segments and repeated slashes taken out,
- * absolute (against the working directory), without reading the disk. */
-static char *lexical(const char *path)
+char *path_lexical(const char *path)
 {
 	struct buf b = BUF_INIT;
 	if (path[0] != '/') {
@@ -116,7 +114,7 @@ static size_t n_overlays, cap_overlays;
 
 void file_overlay(const char *path, const char *text, size_t len)
 {
-	char *key = lexical(path);
+	char *key = path_lexical(path);
 	struct overlay *o = NULL;
 	for (size_t i = 0; i < n_overlays && !o; i++)
 		if (strcmp(overlays[i].path, key) == 0)
@@ -139,7 +137,7 @@ const char *file_overlay_find(const char *path, size_t *len)
 {
 	if (!n_overlays || strcmp(path, "-") == 0)
 		return NULL;
-	char *key = lexical(path);
+	char *key = path_lexical(path);
 	const struct overlay *o = NULL;
 	for (size_t i = 0; i < n_overlays && !o; i++)
 		if (strcmp(overlays[i].path, key) == 0)
@@ -171,7 +169,7 @@ static char *resolve_near(const char *path, bool *missing)
 	if (real || errno != ENOENT)
 		return real;
 	*missing = true;
-	char *dir = lexical(path);
+	char *dir = path_lexical(path);
 	for (;;) {
 		char *slash = strrchr(dir, '/');
 		if (!slash || slash == dir) {
@@ -230,7 +228,7 @@ char *file_read(const char *path, size_t max, size_t *len, bool *too_big)
 	return p;
 }
 
-static bool write_all(int fd, const char *p, size_t len)
+bool fd_write_all(int fd, const char *p, size_t len)
 {
 	while (len) {
 		ssize_t n = write(fd, p, len);
@@ -255,7 +253,7 @@ bool file_write_atomic(const char *path, const char *text, size_t len, unsigned 
 	int fd = mkstemp(tmp.p);
 	bool ok = fd >= 0;
 	if (ok) {
-		ok = write_all(fd, text, len) && fsync(fd) == 0;
+		ok = fd_write_all(fd, text, len) && fsync(fd) == 0;
 		ok = fchmod(fd, (mode_t)mode) == 0 && ok;
 		ok = close(fd) == 0 && ok;
 		ok = ok && rename(tmp.p, path) == 0;

@@ -9,6 +9,13 @@
 /* The default limit on an input's size (--max-file-size). */
 #define TF_DEFAULT_MAX_BYTES (16u << 20)
 
+/* Writes all of p to fd (again after a short write or EINTR); false
+ * (errno set) when it could not. */
+bool fd_write_all(int fd, const char *p, size_t len);
+/* path made absolute against the working directory, with "." and ".."
+ * segments and repeated slashes taken out, without reading the disk (a
+ * ".." above the root stays at the root). The caller frees it. */
+char *path_lexical(const char *path);
 /* Reads fd to its end, at most max bytes; *too_big tells a larger input
  * (then what was read is returned). The result is NUL-terminated and the
  * caller frees it; NULL (errno set) on a read error. */

@@ -37,8 +37,7 @@ void lsp_send(struct server *s, struct buf *b)
 static void reply(struct server *s, const yamldoc *doc, yd_node id, const char *result)
 {
 	struct buf b = BUF_INIT;
-	rpc_begin_response(&b, doc, id);
-	buf_printf(&b, ",\"result\":%s}", result);
+	rpc_result_response(&b, doc, id, result);
 	lsp_send(s, &b);
 }
 

@@ -46,8 +46,7 @@ void mcp_send(struct mcp_server *s, struct buf *b)
 void mcp_reply(struct mcp_server *s, const yamldoc *doc, yd_node id, const char *result)
 {
 	struct buf b = BUF_INIT;
-	rpc_begin_response(&b, doc, id);
-	buf_printf(&b, ",\"result\":%s}", result);
+	rpc_result_response(&b, doc, id, result);
 	mcp_send(s, &b);
 }
 

@@ -13,6 +13,7 @@
 #include "assets.h"
 #include "commands.h"
 #include "explain.h"
+#include "fileio.h"
 #include "mcp.h"
 #include "rules.h"
 #include "schema.h"
@@ -118,16 +119,6 @@ static void put_contents(struct buf *b, const char *uri, const char *mime, const
 	buf_puts(b, "}]}");
 }
 
-static void write_all(int fd, const struct buf *b)
-{
-	size_t off = 0;
-	while (off < b->len) {
-		ssize_t w = write(fd, b->p + off, b->len - off);
-		if (w <= 0)
-			return;
-		off += (size_t)w;
-	}
-}
 
 static void read_child(void *ctx, int fd)
 {
@@ -153,7 +144,7 @@ static void read_child(void *ctx, int fd)
 		buf_free(&err);
 	}
 	put_contents(&out, r->uri, mime, text.p, text.len);
-	write_all(fd, &out);
+	fd_write_all(fd, out.p, out.len);
 	buf_free(&text);
 	buf_free(&out);
 }

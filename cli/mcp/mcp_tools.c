@@ -176,19 +176,6 @@ struct run {
 	yd_node args;
 };
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
 
 /* In the child: confined to the roots, working in the first. */
 static void run_child(void *ctx, int fd)
@@ -205,7 +192,7 @@ static void run_child(void *ctx, int fd)
 		r->t->fn(&c);
 	struct buf b = BUF_INIT;
 	put_result(r->s, &c, &b);
-	write_all(fd, b.p, b.len);
+	fd_write_all(fd, b.p, b.len);
 	buf_free(&b);
 	buf_free(&c.text);
 	buf_free(&c.json);

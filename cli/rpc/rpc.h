@@ -117,6 +117,8 @@ void rpc_msg_free(struct rpc_msg *m);
 /* {"jsonrpc":"2.0","id":ID  (the caller adds the result or error and
  * the closing brace); id 0 is null. */
 void rpc_begin_response(struct buf *b, const yamldoc *doc, yd_node id);
+/* A whole response whose result is the JSON text result. */
+void rpc_result_response(struct buf *b, const yamldoc *doc, yd_node id, const char *result);
 /* A whole error response (to id null when id is 0, as JSON-RPC has it). */
 void rpc_error_response(struct buf *b, const yamldoc *doc, yd_node id, int code, const char *msg);
 /* An error response without an id, as MCP's schema has one to a message

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "xalloc.h"
 
 enum { HEADER_LINE_MAX = 8192, READ_CHUNK = 65536 };
@@ -246,19 +247,6 @@ enum rpc_status rpc_read_buffered(struct rpc_in *in, const char **body, size_t *
 	return in->framing == RPC_LINES ? read_line(in, body, len, false) : RPC_AGAIN;
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	size_t off = 0;
-	while (off < n) {
-		ssize_t w = write(fd, p + off, n - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		off += (size_t)w;
-	}
-	return true;
-}
 
 bool rpc_send(int fd, enum rpc_framing framing, struct buf *body)
 {
@@ -267,9 +255,9 @@ bool rpc_send(int fd, enum rpc_framing framing, struct buf *body)
 		for (size_t i = 0; i < body->len; i++)
 			if (p[i] == '\n' || p[i] == '\r')
 				body->p[i] = ' ';
-		return write_all(fd, p, body->len) && write_all(fd, "\n", 1);
+		return fd_write_all(fd, p, body->len) && fd_write_all(fd, "\n", 1);
 	}
 	char head[64];
 	int hn = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n", body->len);
-	return write_all(fd, head, (size_t)hn) && write_all(fd, p, body->len);
+	return fd_write_all(fd, head, (size_t)hn) && fd_write_all(fd, p, body->len);
 }

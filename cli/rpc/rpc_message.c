@@ -55,6 +55,12 @@ void rpc_begin_response(struct buf *b, const yamldoc *doc, yd_node id)
 		buf_puts(b, "null");
 }
 
+void rpc_result_response(struct buf *b, const yamldoc *doc, yd_node id, const char *result)
+{
+	rpc_begin_response(b, doc, id);
+	buf_printf(b, ",\"result\":%s}", result);
+}
+
 static void put_error(struct buf *b, int code, const char *msg)
 {
 	buf_printf(b, ",\"error\":{\"code\":%d,\"message\":", code);

@@ -21,23 +21,7 @@ const Ajv = require('ajv');
 const root = path.resolve(__dirname, '../..');
 const TF = process.env.TF || path.join(root, 'build/rel/trainforge');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tf-mcp-'));
-let failed = 0;
-
-function result(ok, name, detail) {
-	console.log(`RESULT ${ok ? 'pass' : 'fail'} mcp/${name}${ok || !detail ? '' : ': ' + detail}`);
-	if (!ok)
-		failed++;
-}
-
-// check(name, fn): passes when fn does not throw (assert's message is the detail)
-async function check(name, fn) {
-	try {
-		await fn();
-		result(true, name);
-	} catch (e) {
-		result(false, name, (e && e.message ? e.message : String(e)).slice(0, 2000));
-	}
-}
+const { result, check, failures } = require('./results.js')('mcp');
 
 function cli(args, cwd = root) {
 	const r = spawnSync(TF, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -203,6 +187,14 @@ async function tools(srv) {
 			cliJson(['plan', '--format', 'json', '--compare', 'p5.48xlarge', spec]));
 		assert.strictEqual(textOf(r), cli(['plan', '--compare', 'p5.48xlarge', spec]).out);
 	});
+	await check('plan-spec-with-errors', async () => {
+		const r = await call(srv, 'plan', { spec: { path: 'job.yaml', content: 'trainforge: 1\nname: x\nnodes: 0\n' } });
+		assert.ok(!r.isError, textOf(r));
+		const s = r.structuredContent;
+		assert.strictEqual(s.ok, false);
+		assert.strictEqual(s.plan, undefined);
+		assert.ok(s.findings.diagnostics.some((d) => /^JS/.test(d.rule) && d.path === 'job.yaml'));
+	});
 	await check('plan-tco-as-the-cli', async () => {
 		const mixed = 'examples/jobs/moe-176b-trn2-mixed.yaml', tco = 'examples/tco/owned-h100-vs-trn2.yaml';
 		const r = await call(srv, 'plan', { spec: { path: mixed }, tco: { path: tco } });
@@ -260,9 +252,9 @@ async function badInput(srv) {
 		['gen', { spec: { path: 'nope.yaml' } }, /nope.yaml: No such file or directory/],
 		['gen_write', { spec }, /missing required key 'directory'/],
 		['gen_write', { spec, directory: '/tmp' }, /directory \/tmp is outside/],
-		['plan', { spec, compare: ['p5-48xlarge'] }, /unknown instance type 'p5-48xlarge' \(did you mean p5.48xlarge\?\)/],
+		['plan', { spec, compare: ['p5-48xlarge'] }, /unknown instance type 'p5-48xlarge' in --compare \(did you mean p5.48xlarge\?\)/],
 		['plan', { spec, same: 'nodes', deadline: 12 }, /give one/],
-		['plan', { spec: { path: 'examples/clusters/trn2-48xlarge.yaml' }, hours: 10 }, /is a cluster config/],
+		['plan', { spec: { path: 'examples/clusters/trn2-48xlarge.yaml' }, hours: 10 }, /plan a job spec, not a cluster config/],
 		['plan', { spec, hours: -1 }, /hours/],
 		['explain', { rule: 'ZZ9999' }, /unknown rule 'ZZ9999'/],
 		['explain', {}, /missing required key 'rule'/],
@@ -432,7 +424,7 @@ async function bounds() {
 	await roots();
 	await bounds();
 	fs.rmSync(scratch, { recursive: true, force: true });
-	process.exit(failed ? 1 : 0);
+	process.exit(failures() ? 1 : 0);
 })().catch((e) => {
 	result(false, 'client', e.stack);
 	process.exit(1);

@@ -12,22 +12,7 @@ const types = require('@modelcontextprotocol/sdk/types.js');
 
 const root = path.resolve(__dirname, '../..');
 const TF = process.env.TF || path.join(root, 'build/rel/trainforge');
-let failed = 0;
-
-function result(ok, name, detail) {
-	console.log(`RESULT ${ok ? 'pass' : 'fail'} mcp-raw/${name}${ok || !detail ? '' : ': ' + detail}`);
-	if (!ok)
-		failed++;
-}
-
-async function check(name, fn) {
-	try {
-		await fn();
-		result(true, name);
-	} catch (e) {
-		result(false, name, (e && e.message ? e.message : String(e)).slice(0, 2000));
-	}
-}
+const { result, check, failures } = require('./results.js')('mcp-raw');
 
 // A server and its lines: every line it writes must be one JSON value.
 function start(args = []) {
@@ -229,7 +214,7 @@ async function errors() {
 	await revisions();
 	await batches();
 	await errors();
-	process.exit(failed ? 1 : 0);
+	process.exit(failures() ? 1 : 0);
 })().catch((e) => {
 	result(false, 'raw', e.stack);
 	process.exit(1);
