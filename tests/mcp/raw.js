@@ -6,7 +6,9 @@
 // Prints RESULT lines; exits 1 on a failure.
 'use strict';
 const assert = require('assert');
-const { spawn } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const types = require('@modelcontextprotocol/sdk/types.js');
 
@@ -15,8 +17,8 @@ const TF = process.env.TF || path.join(root, 'build/rel/trainforge');
 const { result, check, failures } = require('./results.js')('mcp-raw');
 
 // A server and its lines: every line it writes must be one JSON value.
-function start(args = []) {
-	const proc = spawn(TF, ['mcp', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] });
+function start(args = [], cwd = root) {
+	const proc = spawn(TF, ['mcp', ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
 	const srv = { proc, lines: [], waiters: [], stderr: '', buf: '', bad: [] };
 	proc.stderr.on('data', (d) => { srv.stderr += d; });
 	proc.stdout.setEncoding('utf8');
@@ -210,8 +212,75 @@ async function errors() {
 	});
 }
 
+// The inputs of tests/hostile through the lint tool, by path and (where
+// JSON can carry them) as content: each ends fast with its finding.
+async function hostileFiles() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tf-mcp-hostile-'));
+	let laughs = 'a0: &a0 [' + Array(10).fill('"lol"').join(',') + ']\n';
+	for (let i = 1; i <= 9; i++)
+		laughs += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(',')}]\n`;
+	laughs += 'HeadNode: *a9\nScheduling: *a9\n';
+	const cases = [
+		['alias-bomb', 'laughs.yaml', laughs, 'LN1007'],
+		['deep-flow', 'deep-flow.yaml', 'HeadNode: ' + '['.repeat(10000) + ']'.repeat(10000) + '\n', 'LN1006'],
+		['deep-block', 'deep-block.yaml', 'HeadNode:\n  ' + '- '.repeat(10000) + 'x\n', 'LN1006'],
+		['long-line', 'long-line.yaml', 'Image: {Os: alinux2023}\nHeadNode: {InstanceType: "' + 'x'.repeat(1 << 20) +
+			'", Networking: {SubnetId: subnet-12345678}}\nScheduling: {Scheduler: slurm, SlurmQueues: [{Name: q, ' +
+			'Networking: {SubnetIds: [subnet-12345678]}, ComputeResources: [{Name: c, InstanceType: c5.xlarge}]}]}\n', 'PC1002'],
+		['nul-bytes', 'nul.yaml', 'HeadNode:\n  InstanceType: c5\u0000.xlarge\n', 'LN1003'],
+		['empty', 'empty.yaml', '', 'LN1004'],
+		['alias-cycle', 'cycle.yaml', 'HeadNode: &a [*a]\nScheduling: 1\n', 'LN1001'],
+		['script-deep-nesting', 'deep.sbatch', '#!/bin/bash\n#SBATCH --nodes=2\necho ' + '$('.repeat(100000) + 'x' +
+			')'.repeat(100000) + '\n', 'SB0005'],
+		['script-unterminated-heredoc', 'heredoc.sbatch', '#!/bin/bash\n#SBATCH --nodes=2\ncat <<EOF\nno end\n', 'SB0006'],
+		['template-unclosed-braces', 'open-braces.yaml', '{{'.repeat(500000) + '\n', 'LN1006'],
+	];
+	for (const [, name, text] of cases)
+		fs.writeFileSync(path.join(dir, name), text);
+	fs.writeFileSync(path.join(dir, 'latin1.yaml'), Buffer.from('HeadNode:\n  InstanceType: caf\xe9\n', 'latin1'));
+	cases.push(['invalid-utf8', 'latin1.yaml', null, 'LN1002']);
+	fs.closeSync(fs.openSync(path.join(dir, 'huge.yaml'), 'w'));
+	fs.truncateSync(path.join(dir, 'huge.yaml'), 100 << 20);
+	cases.push(['huge-file', 'huge.yaml', null, 'LN1005']);
+	fs.writeFileSync(path.join(dir, 'py.sbatch'), '#!/bin/bash\n#SBATCH --nodes=1\nsrun python deep.py --x 1\n');
+	fs.writeFileSync(path.join(dir, 'deep.py'), 'import argparse\np = argparse.ArgumentParser()\nx = ' +
+		'('.repeat(100000) + ')'.repeat(100000) + '\n');
+	cases.push(['program-deep-nesting', 'py.sbatch', null, 'SB2305']);
+	const srv = start([], dir);
+	await initialize(srv, types.LATEST_PROTOCOL_VERSION);
+	const lint = async (file) => {
+		const id = ids++;
+		srv.send({ jsonrpc: '2.0', id, method: 'tools/call',
+			params: { name: 'lint', arguments: { files: [file], shellcheck: 'off' } } });
+		const r = await next(srv, (m) => m.id === id, 30000);
+		types.CallToolResultSchema.parse(r.result);
+		assert.ok(!r.result.isError, r.result.content[0].text.slice(0, 300));
+		return r.result.structuredContent;
+	};
+	for (const [kase, name, text, rule] of cases) {
+		await check(`hostile-${kase}`, async () => {
+			const rules = (await lint({ path: name })).diagnostics.map((d) => d.rule);
+			assert.ok(rules.includes(rule), `no ${rule} in ${rules}`);
+		});
+		if (text !== null)
+			await check(`hostile-${kase}-as-content`, async () => {
+				const rules = (await lint({ path: `content-${name}`, content: text })).diagnostics.map((d) => d.rule);
+				assert.ok(rules.includes(rule), `no ${rule} in ${rules}`);
+			});
+	}
+	await check('hostile-fifo', async () => {
+		spawnSync('mkfifo', [path.join(dir, 'fifo.yaml')]);
+		const s = await lint({ path: 'fifo.yaml' });
+		assert.ok(s.messages.some((m) => /fifo.yaml: not a regular file/.test(m)), JSON.stringify(s.messages));
+	});
+	srv.proc.stdin.end();
+	await check('hostile-server-ends-clean', async () => assert.deepStrictEqual(await srv.exited, { code: 0, signal: null }));
+	fs.rmSync(dir, { recursive: true, force: true });
+}
+
 (async () => {
 	await revisions();
+	await hostileFiles();
 	await batches();
 	await errors();
 	process.exit(failures() ? 1 : 0);
