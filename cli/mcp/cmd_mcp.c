@@ -32,6 +32,14 @@ enum { DEFAULT_TIMEOUT = 60, QUEUE_MAX = 1024 };
 
 /* ---- output ---------------------------------------------------------- */
 
+void mcp_send_now(struct mcp_server *s, struct buf *b)
+{
+	struct buf *batch = s->batch;
+	s->batch = NULL;
+	mcp_send(s, b);
+	s->batch = batch;
+}
+
 void mcp_send(struct mcp_server *s, struct buf *b)
 {
 	if (s->batch) {
@@ -262,6 +270,8 @@ static bool answer_now(struct mcp_server *s, const char *body, size_t len)
 	struct rpc_msg m;
 	rpc_msg_parse(&m, body, len);
 	bool now = false;
+	struct buf *batch = s->batch; /* what is answered now is not the batch's */
+	s->batch = NULL;
 	if (m.doc && m.kind == RPC_RESPONSE) {
 		dispatch(s, &m);
 		now = true;
@@ -278,6 +288,7 @@ static bool answer_now(struct mcp_server *s, const char *body, size_t len)
 		buf_free(&id);
 		now = true;
 	}
+	s->batch = batch;
 	rpc_msg_free(&m);
 	return now;
 }

@@ -76,6 +76,8 @@ void mcp_server_free(struct mcp_server *s);
 
 /* Sends b (and frees it); inside a batch, adds it to the batch's answer. */
 void mcp_send(struct mcp_server *s, struct buf *b);
+/* Sends b at once, inside a batch too (a request to the client). */
+void mcp_send_now(struct mcp_server *s, struct buf *b);
 void mcp_reply(struct mcp_server *s, const yamldoc *doc, yd_node id, const char *result);
 void mcp_reply_error(struct mcp_server *s, const yamldoc *doc, yd_node id, int code,
 		     const char *msg);

@@ -48,7 +48,7 @@ void mcp_roots_request(struct mcp_server *s)
 	s->roots_request = s->next_id++;
 	struct buf b = BUF_INIT;
 	buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"method\":\"roots/list\"}", s->roots_request);
-	mcp_send(s, &b);
+	mcp_send_now(s, &b);
 }
 
 void mcp_roots_answer(struct mcp_server *s, const yamldoc *doc, yd_node result, yd_node error)

@@ -125,10 +125,12 @@ async function batches() {
 		const srv = start();
 		await initialize(srv, '2025-03-26');
 		srv.send([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/progress' },
-			{ jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+			{ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: lint }]);
 		const answer = await next(srv, (m) => Array.isArray(m));
-		assert.deepStrictEqual(answer.map((m) => m.id), [1, 2]);
+		assert.deepStrictEqual(answer.map((m) => m.id), [1, 2, 3]);
 		assert.ok(answer[1].result.tools.length === 8);
+		types.CallToolResultSchema.parse(answer[2].result);
+		assert.ok(JSON.parse(answer[2].result.content[1].text).diagnostics.length > 0);
 		srv.send([{ jsonrpc: '2.0', method: 'notifications/progress' }]);
 		await alive(srv); /* a batch of notifications has no answer */
 		assert.ok(!srv.lines.some((m) => Array.isArray(m)));
