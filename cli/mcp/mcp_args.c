@@ -63,6 +63,8 @@ bool mcp_take_file(struct mcp_call *c, const char *what, yd_node n, const char *
 	const char *content = json_str(c->doc, n, "content", &len);
 	if (!*path || memchr(*path, '\0', plen))
 		return mcp_fail(c, "%s: the path must be a string without NUL characters", what);
+	if (!strcmp(*path, "-")) /* the CLI's stdin, which a call has not */
+		return mcp_fail(c, "%s: - is no file here; give the text as content with a path", what);
 	if (!mcp_path_ok(c, what, *path, content != NULL))
 		return false;
 	if (content)

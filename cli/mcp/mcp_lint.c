@@ -270,7 +270,8 @@ void tool_fix(struct mcp_call *c)
 		   res.converged ? "true" : "false");
 	json_put_str(b, diff, diff_len);
 	buf_puts(b, ",\"applied\":[");
-	put_applied(&l.run, unsafe, b);
+	if (res.converged)
+		put_applied(&l.run, unsafe, b);
 	size_t more = 0;
 	bool safe;
 	for (size_t i = 0; !unsafe && i < l.run.diags.len; i++)

@@ -245,6 +245,7 @@ async function badInput(srv) {
 		['lint', {}, /files: missing required key 'files'|missing required key 'files'/],
 		['lint', { files: [{ path: '/etc/passwd' }] }, /outside .*working directory/],
 		['lint', { files: [{ pathz: 'x.yaml' }] }, /unknown key 'pathz' \(did you mean 'path'\?\)/],
+		['lint', { files: [{ path: '-' }] }, /- is no file here/],
 		['lint', { files: [{ path: 'examples/broken/cluster.yaml' }], kind: 'docker' }, /kind/],
 		['lint', { files: files(broken), select: ['NOPE12'] }, /unknown rule selector 'NOPE12'/],
 		['lint', { files: files(broken), target: { parallelcluster: '2.0' } }, /target/],
