@@ -6,6 +6,11 @@ HOSTCC  ?= $(CC)
 PREFIX  ?= /usr/local
 PKGS    := yaml-0.1 libcyaml libpcre2-8
 VERSION := 0.1.0
+# Where the repository's files are published: rule links are
+# $(DOCS_URL)/docs/rules.md#ID-NAME and the schemas' $id are
+# $(DOCS_URL)/schemas/NAME; docs-url: in .trainforge.yaml moves the links
+# of one project (a fork, a mirror).
+DOCS_URL ?= https://github.com/trainforge/trainforge/blob/main
 
 ifeq ($(SAN),1)
 BUILD   := build/san
@@ -21,7 +26,7 @@ OPT     := -O2 -g
 endif
 
 WARN    := -std=c11 -Wall -Wextra -Werror
-DEFS    := -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -DTF_VERSION='"$(VERSION)"'
+DEFS    := -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -DTF_VERSION='"$(VERSION)"' -DTF_DOCS_URL='"$(DOCS_URL)"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # -MMD -MP: each object records the headers it read, so editing a header
@@ -219,11 +224,17 @@ bench: deps
 
 install: trainforge
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BUILD)/trainforge $(DESTDIR)$(PREFIX)/bin/trainforge
 	install -m 644 docs/trainforge.1 $(DESTDIR)$(PREFIX)/share/man/man1/trainforge.1
 	install -m 644 completions/trainforge.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/trainforge
+	install -m 644 completions/_trainforge $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_trainforge
+	install -m 644 completions/trainforge.fish \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/trainforge.fish
+	@sh tools/install-hint.sh "$(PREFIX)" "$(DESTDIR)"
 
 clean:
 	rm -rf build trainforge

@@ -3,8 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
+#include "color.h"
 #include "commands.h"
 #include "fileio.h"
 #include "format.h"
@@ -77,7 +79,9 @@ static int write_files(const struct gen_args *a, const struct gen_files *files)
 		case OUTPUT_WRITTEN: what = "wrote"; break;
 		case OUTPUT_UNCHANGED: what = "unchanged"; break;
 		case OUTPUT_DRIFT:
-			what = "differs from the spec (run trainforge gen)";
+		case OUTPUT_MISSING:
+			what = r == OUTPUT_DRIFT ? "differs from the spec (run trainforge gen)"
+						 : "missing (run trainforge gen)";
 			if (rc == EXIT_CLEAN)
 				rc = EXIT_FINDINGS;
 			break;
@@ -111,7 +115,7 @@ int cmd_gen(int argc, char **argv)
 	struct jobspec_output out;
 	jobspec_generate(&js, a.spec, a.templates, a.dir, &a.target, &diags, &out);
 	diag_list_sort(&diags);
-	format_write(stderr, FMT_TEXT, &diags, false);
+	format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 	rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
 	if (out.unexplained < 0) {
 		fprintf(stderr, "trainforge: template error: %s\n", out.err);

@@ -34,7 +34,7 @@ enum output_result output_write(const char *dir, const char *name, const char *t
 	if (same == 1) {
 		r = OUTPUT_UNCHANGED;
 	} else if (check) {
-		r = OUTPUT_DRIFT;
+		r = same < 0 ? OUTPUT_MISSING : OUTPUT_DRIFT;
 	} else if (same == 0 && !force) {
 		r = OUTPUT_EXISTS;
 	} else {

@@ -11,7 +11,8 @@ enum output_result {
 	OUTPUT_WRITTEN,
 	OUTPUT_UNCHANGED,  /* the file already holds exactly this */
 	OUTPUT_EXISTS,     /* differs, and force was not given */
-	OUTPUT_DRIFT,      /* check mode: differs or is missing */
+	OUTPUT_DRIFT,      /* check mode: differs */
+	OUTPUT_MISSING,    /* check mode: not there */
 	OUTPUT_FAILED,     /* errno says why */
 };
 

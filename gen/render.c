@@ -95,6 +95,12 @@ bool render_all(const struct plan *p, const struct spec *spec, const char *spec_
 {
 	memset(out, 0, sizeof *out);
 	struct tv *ctx = context_build(p, spec, spec_path);
+	/* the config's name beside the script, for the script's pairing
+	 * comment: relative, so that the two move together */
+	struct buf cluster_file = BUF_INIT;
+	buf_printf(&cluster_file, "%s%s", p->job->name, outputs[0].suffix);
+	tv_map_set(ctx, "cluster_file", tv_str(cluster_file.p));
+	buf_free(&cluster_file);
 	struct tpl_partials *ps = tpl_partials_new();
 	bool ok = load_partials(ps, templates_dir, err, cap);
 	for (size_t i = 0; ok && i < sizeof outputs / sizeof outputs[0]; i++) {

@@ -66,6 +66,7 @@ count svg sh tests/plan/svg.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
+count precision sh tests/corpus/precision.sh
 count lsp sh tests/lsp/run.sh
 count mcp sh tests/mcp/run.sh
 count schema sh tests/schema/run.sh
@@ -78,6 +79,9 @@ count precommit sh tests/precommit/run.sh
 count update sh tests/update/run.sh
 count diffbash sh tests/diffbash/run.sh
 count wild sh tests/diffbash/wild.sh
+count wiring sh tests/wiring/run.sh
+count ci sh tests/ci/run.sh
+count nvim sh tests/nvim/run.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -35,11 +35,16 @@ need_py jinja2 python3-jinja2 # tests/oracle renders the templates of the rule c
 need_cmd node nodejs   # the lsp and schema suites drive real editor clients
 need_cmd npm npm
 need_cmd shellcheck shellcheck
+need_cmd fi_info libfabric-bin # tests/unit/test_envvars checks the FI_ table against fi_info -e
 need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
 need_cmd curl curl # the spot watcher's tests
 need_cmd rsvg-convert librsvg2-bin # renders the plan's SVG charts in their tests
 need_cmd groff groff-base # renders docs/trainforge.1 with every warning on (tests/docs)
+need_cmd nvim neovim      # Debian's Neovim runs docs/editors.md's recipe (tests/nvim)
+need_cmd zsh zsh          # the zsh and fish completions, run by their shells (tests/wiring)
+need_cmd fish fish
+need_cmd xmllint libxml2-utils # the Checkstyle recipe of docs/ci.md (tests/ci)
 for group in "$@"; do
 	case $group in
 	fuzz)

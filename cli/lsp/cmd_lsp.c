@@ -71,15 +71,20 @@ uint32_t lsp_char(const struct server *s, struct source *src, uint32_t line, uin
 	return units + (col - at);
 }
 
-static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev,
-		     const char *id, const char *msg, const char *help, int ext_code)
+static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev, enum rule_id rule,
+		     const char *id, const char *msg, const char *help, int ext_code,
+		     const char *docs_url)
 {
 	static const int lsp_severity[] = { [SEV_ERROR] = 1, [SEV_WARNING] = 2, [SEV_INFO] = 3 };
+	struct buf url = BUF_INIT;
+	rule_url(&url, rule, ext_code, docs_url);
 	buf_printf(b, "{\"range\":{\"start\":{\"line\":%u,\"character\":%u},"
 		   "\"end\":{\"line\":%u,\"character\":%u}},\"severity\":%d,\"code\":\"%s\","
-		   "\"codeDescription\":{\"href\":\"%s%s\"},\"source\":\"trainforge\",\"message\":\"",
-		   range[0], range[1], range[2], range[3], lsp_severity[sev], id,
-		   ext_code ? "https://www.shellcheck.net/wiki/" : "https://trainforge.dev/rules/", id);
+		   "\"codeDescription\":{\"href\":",
+		   range[0], range[1], range[2], range[3], lsp_severity[sev], id);
+	json_put_str(b, url.p, url.len);
+	buf_puts(b, "},\"source\":\"trainforge\",\"message\":\"");
+	buf_free(&url);
 	buf_put_json_utf8(b, msg, strlen(msg));
 	if (help && *help) {
 		buf_puts(b, "\\nhelp: ");
@@ -92,9 +97,12 @@ struct source *lsp_lint(struct server *s, struct document *d, struct lsp_linted 
 		       struct trouble *trouble)
 {
 	/* .trainforge.yaml is found again for every lint: an edit to it
-	 * applies on the next keystroke, with nothing to watch */
-	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true };
-	out->cfg = settings_new(&s->opt, &flags, trouble);
+	 * applies on the next keystroke, with nothing to watch. A broken one
+	 * is set aside (lenient): the files still get the defaults' findings,
+	 * and the editor says why (lsp_show_settings_trouble) */
+	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true, .lenient = true };
+	memset(&out->settings_trouble, 0, sizeof out->settings_trouble);
+	out->cfg = settings_new(&s->opt, &flags, &out->settings_trouble);
 	out->opt = s->opt;
 	if (out->cfg) {
 		out->opt.options_for = settings_options_for;
@@ -104,6 +112,8 @@ struct source *lsp_lint(struct server *s, struct document *d, struct lsp_linted 
 	lint_text(&out->run, d->path, d->text, d->len, true);
 	struct source *src = out->run.files[0]->src;
 	lint_run_finish(&out->run);
+	for (size_t i = 0; i < out->settings_trouble.len; i++)
+		trouble_add(trouble, "%s", out->settings_trouble.msgs[i]);
 	for (size_t i = 0; i < out->run.trouble.len; i++)
 		trouble_add(trouble, "%s", out->run.trouble.msgs[i]);
 	diag_list_sort(&out->run.diags);
@@ -114,16 +124,48 @@ void lsp_linted_free(struct lsp_linted *l)
 {
 	lint_run_fini(&l->run);
 	settings_free(l->cfg);
+	trouble_free(&l->settings_trouble);
 }
 
-void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g)
+/* window/showMessage: a message the user sees (type 1 error, 2 warning). */
+static void show_message(struct server *s, int type, const char *msg)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/showMessage\","
+		       "\"params\":{\"type\":%d,\"message\":", type);
+	json_put_str(&b, msg, strlen(msg));
+	buf_puts(&b, "}}");
+	lsp_send(s, &b);
+}
+
+void lsp_show_settings_trouble(struct server *s, const struct trouble *t)
+{
+	struct buf all = BUF_INIT;
+	for (size_t i = 0; i < t->len; i++)
+		buf_printf(&all, "%s%s", i ? "\n" : "", t->msgs[i]);
+	if (!all.len) {
+		free(s->shown); /* fixed: the next breakage is news again */
+		s->shown = NULL;
+	} else if (!s->shown || strcmp(s->shown, all.p)) {
+		struct buf msg = BUF_INIT;
+		buf_printf(&msg, "trainforge: a settings file is invalid and is not used; files are "
+				 "linted with the defaults until it is fixed:\n%s", all.p);
+		show_message(s, 1, msg.p);
+		buf_free(&msg);
+		free(s->shown);
+		s->shown = buf_detach(&all);
+	}
+	buf_free(&all);
+}
+
+void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g, const char *docs_url)
 {
 	uint32_t range[4] = {
 		g->line ? g->line - 1 : 0, lsp_char(s, g->src, g->line, g->col),
 		g->end_line ? g->end_line - 1 : 0, lsp_char(s, g->src, g->end_line, g->end_col),
 	};
 	char idbuf[8];
-	put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
+	put_diag(b, range, g->sev, g->rule, diag_id(g, idbuf), g->msg, g->help, g->ext_code, docs_url);
 }
 
 static void put_findings(struct server *s, struct document *d, struct buf *b,
@@ -133,11 +175,13 @@ static void put_findings(struct server *s, struct document *d, struct buf *b,
 		char msg[96];
 		snprintf(msg, sizeof msg, "the file is %zu bytes; the limit is %zu bytes",
 			 d->len, s->opt.max_bytes);
-		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR, "LN1005", msg, NULL, 0);
+		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR,
+			 (enum rule_id)rule_find("LN1005", 6), "LN1005", msg, NULL, 0, s->opt.docs_url);
 		return;
 	}
 	struct lsp_linted l;
 	struct source *src = lsp_lint(s, d, &l, trouble);
+	lsp_show_settings_trouble(s, &l.settings_trouble);
 	bool first = true;
 	for (size_t i = 0; i < l.run.diags.len; i++) {
 		const struct diag *g = &l.run.diags.v[i];
@@ -146,7 +190,7 @@ static void put_findings(struct server *s, struct document *d, struct buf *b,
 		if (!first)
 			buf_putc(b, ',');
 		first = false;
-		lsp_put_diag(s, b, g);
+		lsp_put_diag(s, b, g, lint_options_of(&l.run, src)->docs_url);
 	}
 	lsp_linted_free(&l);
 }
@@ -251,11 +295,12 @@ static void on_initialize(struct server *s, const yamldoc *doc, yd_node id, yd_n
 		if (yd_str_eq(doc, yd_item(doc, encs, i), "utf-8"))
 			s->utf8 = true;
 	s->initialized = true;
-	char result[400];
+	char result[480];
 	snprintf(result, sizeof result,
 		 "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":"
 		 "{\"openClose\":true,\"change\":1,\"save\":{\"includeText\":false}},"
-		 "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\"]}},"
+		 "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\","
+		 "\"source.fixAll.trainforge\"]}},"
 		 "\"serverInfo\":{\"name\":\"trainforge\",\"version\":\"%s\"}}",
 		 s->utf8 ? "utf-8" : "utf-16", TF_VERSION);
 	reply(s, doc, id, result);
@@ -454,6 +499,7 @@ int cmd_lsp(int argc, char **argv)
 	lint_options_init(&s.opt);
 	s.opt.check_jobspec_at = jobspec_lint_at;
 	s.opt.shellcheck = SHELLCHECK_OFF;
+	s.opt.pair_tracked = true; /* one file at a time: git says which config */
 	const char *select = NULL, *ignore = NULL;
 	int rc = parse_args(&s, argc, argv, &select, &ignore);
 	if (!rc)
@@ -485,6 +531,7 @@ int cmd_lsp(int argc, char **argv)
 	for (size_t i = 0; i < s.n_docs; i++)
 		doc_free(&s.docs[i]);
 	free(s.docs);
+	free(s.shown);
 	rpc_in_free(&s.in);
 	return s.shut_down && !s.broken_pipe ? EXIT_CLEAN : EXIT_FINDINGS;
 }

@@ -24,8 +24,11 @@
 static void put_findings(const struct diag_list *diags, const struct target *target,
 			 struct buf *json, struct buf *text)
 {
+	struct lint_options opt;
+	lint_options_init(&opt);
 	struct lint_run run;
 	memset(&run, 0, sizeof run);
+	run.opt = &opt;
 	run.diags = *diags;
 	run.files_checked = 1;
 	mcp_report(&run, target, NULL, json, text);

@@ -16,7 +16,8 @@ void mcp_report(const struct lint_run *run, const struct target *base, const str
 		struct buf *json, struct buf *text)
 {
 	struct format_target targets[MAX_TARGETS];
-	struct format_run props = { targets, lint_cli_targets(run, base, targets, MAX_TARGETS) };
+	struct format_run props = { targets, lint_cli_targets(run, base, targets, MAX_TARGETS),
+				    lint_cli_docs_url(run) };
 	char *p = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&p, &len);

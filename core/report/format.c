@@ -9,7 +9,7 @@
 static const char *const format_names[] = {
 	[FMT_TEXT] = "text", [FMT_CONCISE] = "concise", [FMT_JSON] = "json",
 	[FMT_JSONL] = "jsonl", [FMT_SARIF] = "sarif", [FMT_GITHUB] = "github",
-	[FMT_CHECKSTYLE] = "checkstyle",
+	[FMT_CHECKSTYLE] = "checkstyle", [FMT_GITLAB] = "gitlab",
 };
 
 int format_parse(const char *s)
@@ -183,7 +183,7 @@ static void write_lines(struct buf *b, FILE *out, enum format fmt,
 		flush_some(b, out);
 		switch (fmt) {
 		case FMT_CONCISE:
-			concise_line(b, d, false);
+			concise_line(b, d, color);
 			break;
 		case FMT_TEXT:
 			concise_line(b, d, color);
@@ -225,6 +225,9 @@ void format_write_run(FILE *out, enum format fmt, const struct diag_list *list,
 		break;
 	case FMT_CHECKSTYLE:
 		format_checkstyle(&b, list);
+		break;
+	case FMT_GITLAB:
+		format_gitlab(&b, list);
 		break;
 	default:
 		write_lines(&b, out, fmt, list, color, run);

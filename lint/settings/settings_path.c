@@ -68,6 +68,33 @@ char *settings_shown(const char *abs)
 	return out;
 }
 
+char *settings_relative(const char *abs)
+{
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd || abs[0] != '/') {
+		free(cwd);
+		return xstrdup(abs);
+	}
+	/* the directories both start with, a whole segment at a time */
+	size_t common = 0;
+	for (size_t i = 0; cwd[i] && cwd[i] == abs[i]; i++)
+		if (cwd[i] == '/')
+			common = i;
+	if (!cwd[common + (cwd[common] == '/')] || (!strncmp(cwd, abs, strlen(cwd)) && abs[strlen(cwd)] == '/'))
+		common = strlen(cwd);
+	struct buf b = BUF_INIT;
+	for (const char *p = cwd + common; *p; p++)
+		if (*p == '/')
+			buf_puts(&b, "../");
+	buf_puts(&b, abs + common + (abs[common] == '/'));
+	free(cwd);
+	if (common == 0) { /* nothing shared but the root: the absolute path says more */
+		buf_free(&b);
+		return xstrdup(abs);
+	}
+	return buf_detach(&b);
+}
+
 /* ---- globs ----------------------------------------------------------- */
 
 static size_t split(char *s, char **segs)

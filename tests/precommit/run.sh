@@ -126,3 +126,40 @@ else
 fi
 (cd "$r" && git show HEAD:cluster.yaml) | grep -q 'MaxCount: 96' && grep -q 'c5.9xlarge' "$r/cluster.yaml" &&
 	ok "unstaged-change-kept-out" || no "unstaged-change-kept-out"
+
+# Noise and silence: a YAML file of no known kind is skipped without a
+# word (--skip-unknown); a batch script committed alone is checked
+# against the only cluster config git tracks (--pair-tracked), and says
+# so.
+printf 'services:\n  web:\n    image: nginx\n' >"$r/compose.yaml"
+(cd "$r" && git add compose.yaml && pre-commit run trainforge --verbose --files compose.yaml) >"$t/log" 2>&1 &&
+	! grep -q 'LN1008' "$t/log" && ok unrelated-yaml-silent || { no unrelated-yaml-silent; tail -20 "$t/log"; }
+commit unrelated-yaml-passes pass compose.yaml
+# (in a repository of its own, whose only cluster config is committed)
+full=$r
+r=$t/pair-repo
+git init -q "$r"
+cp "$full/.pre-commit-config.yaml" "$full/.trainforge.yaml" "$r/"
+cp "$root/examples/clusters/trn2-48xlarge.yaml" "$r/cluster.yaml"
+(cd "$r" && pre-commit install >/dev/null 2>&1)
+commit pair-repo-config pass .pre-commit-config.yaml .trainforge.yaml cluster.yaml
+mkdir -p "$r/jobs"
+printf '#!/bin/bash\n#SBATCH --partition=nope\n#SBATCH --nodes=2\n#SBATCH --exclusive\nsrun hostname\n' >"$r/jobs/alone.sbatch"
+commit script-alone-paired-refused fail jobs/alone.sbatch
+grep -q "partition 'nope' is not a queue of cluster.yaml" "$t/log" && grep -q '\[LN3003\]' "$t/log" &&
+	ok script-alone-paired-with-tracked-config || { no script-alone-paired-with-tracked-config; tail -20 "$t/log"; }
+# on its queue it is a Neuron job over EFA: checks that ran only because it was paired
+printf '#!/bin/bash\n#SBATCH --partition=trn2\n#SBATCH --nodes=2\n#SBATCH --exclusive\nexport FI_PROVIDER=efa FI_EFA_USE_DEVICE_RDMA=1 NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\nsrun hostname\n' >"$r/jobs/alone.sbatch"
+commit script-alone-right-partition-passes pass jobs/alone.sbatch
+r=$full
+
+# The stanza `trainforge init` prints, as it prints it, in a repository of
+# its own: init's files commit cleanly through it.
+i=$t/init-repo
+git init -q "$i"
+(cd "$i" && trainforge init . 2>"$t/init.err" >/dev/null)
+sed -n '/^repos:$/,/^Then:$/p' "$t/init.err" | sed '$d' >"$i/.pre-commit-config.yaml"
+grep -q 'require_serial: true' "$i/.pre-commit-config.yaml" && grep -q '^  pre-commit install$' "$t/init.err" &&
+	ok init-stanza-printed || { no init-stanza-printed; cat "$t/init.err"; }
+(cd "$i" && pre-commit install >/dev/null 2>&1 && git add . && git commit -qm init) >"$t/log" 2>&1 &&
+	ok init-files-commit-through-init-stanza || { no init-files-commit-through-init-stanza; tail -20 "$t/log"; }

@@ -237,9 +237,17 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 		      const sb_model *caller, const struct target *target,
 		      const struct sb_programs *programs, struct diag_list *diags)
 {
+	sbatch_lint_in(script, m, cluster, caller, target, programs, NULL, diags);
+}
+
+void sbatch_lint_in(struct source *script, const sb_model *m, const struct cluster *cluster,
+		    const sb_model *caller, const struct target *target,
+		    const struct sb_programs *programs, const struct sb_world *world,
+		    struct diag_list *diags)
+{
 	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
 			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL,
-			 .target = target, .programs = programs };
+			 .target = target, .programs = programs, .world = world };
 	read_allocation(&c, caller ? caller : m);
 	read_cluster(&c);
 	if (c.it)
@@ -268,6 +276,19 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 		sbc_check_reach(&c);
 		sbc_check_program(&c);
 	}
+	sbc_check_cluster(&c);
+	free(c.comp);
+}
+
+void sbatch_lint_directives(struct source *script, const sb_model *m, const struct cluster *cluster,
+			    const struct target *target, struct diag_list *diags)
+{
+	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
+			 .cluster = cluster, .family = FAMILY_UNKNOWN, .target = target };
+	read_allocation(&c, m);
+	read_cluster(&c);
+	sbc_check_text(&c);
+	sbc_check_options(&c);
 	sbc_check_cluster(&c);
 	free(c.comp);
 }

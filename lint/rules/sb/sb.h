@@ -48,7 +48,30 @@ struct sbc {
 	long long eval_nodes;
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
 	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
+	const struct sb_world *world;       /* files beside it and sourced; NULL: none read */
 };
+
+/* Who can set a variable the script reads where it does not set it
+ * (world.c; docs/design.md, "An open world"), most certain first. */
+enum sbc_origin {
+	ORIGIN_SCRIPT,      /* the script sets it (or sources a file that may) */
+	ORIGIN_ENVIRONMENT, /* Slurm, the login, bash or the launcher */
+	ORIGIN_DOCUMENTED,  /* a comment names it: an input the script documents */
+	ORIGIN_SOURCED,     /* a file the script sources sets it */
+	ORIGIN_BESIDE,      /* a file beside the script sets it */
+	ORIGIN_SUBMITTER,   /* nothing visible: the submitting shell's, or empty */
+	ORIGIN_LOGIN,       /* --export without ALL: the login environment's, or empty */
+	ORIGIN_NOTHING,     /* --export=NIL: nothing */
+};
+enum sbc_export { EXPORT_ALL, EXPORT_LIST, EXPORT_NONE, EXPORT_NIL };
+/* Who can set name when `at` runs; *file: the file beside or sourced. */
+enum sbc_origin sbc_var_origin(const struct sbc *c, const char *name, const sb_cmd *at,
+			       const char **file);
+/* The assumption a finding about a name of that origin rests on. */
+const char *sbc_origin_assumption(enum sbc_origin o);
+/* The Slurm name a name under a Slurm prefix that Slurm neither sets
+ * nor reads is a near miss of, or NULL. */
+const char *sbc_slurm_misspelt(const char *name);
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
