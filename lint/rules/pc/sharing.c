@@ -84,9 +84,10 @@ static void nodes_shared_between_jobs(const struct pc *pc, const struct pc_pairi
 		char who[512];
 		if (script)
 			snprintf(who, sizeof who, "%s, which runs there, does not ask for --exclusive", script);
+		else if (pair->n == 1)
+			snprintf(who, sizeof who, "the one batch script paired with this config does not run there");
 		else if (pair->n)
-			snprintf(who, sizeof who, "none of the %zu batch script%s paired with this config runs there",
-				 pair->n, pair->n == 1 ? "" : "s");
+			snprintf(who, sizeof who, "none of the %zu batch scripts paired with this config runs there", pair->n);
 		else
 			snprintf(who, sizeof who, "no batch script was paired with this config, so whether its jobs ask for --exclusive is not known");
 		const char *name = yd_str(d, yd_get(d, q, "Name"), NULL);
