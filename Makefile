@@ -74,12 +74,14 @@ INC_lint         := -Ilint -Ilint/settings -Ilint/rules/pc -Ilint/rules/sb -Ilin
                     $(INC_RULES_BASE)
 INC_lint/settings := $(INC_lint)
 INC_gen          := -Igen -Icore/facts $(INC_core/report)
-INC_cli          := -Icli -Icli/lsp -Igen $(INC_lint)
+INC_cli          := -Icli -Icli/rpc -Icli/lsp -Icli/mcp -Igen $(INC_lint)
 INC_cli/lsp      := $(INC_cli)
+INC_cli/rpc      := $(INC_cli)
+INC_cli/mcp      := $(INC_cli)
 # Programs outside the tree (tests, fuzz targets, benches) see every layer.
 INC_ALL          := $(INC_cli)
 LAYERS := core core/yaml core/report core/facts lint/slurm lint/script lint/cluster lint/program \
-          lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp
+          lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp cli/rpc cli/mcp
 
 # EXCLUDE leaves files out of a build (work in progress in a checkout).
 EXCLUDE  ?=
@@ -88,7 +90,7 @@ CORE_SRC := $(call layer_src,core core/yaml core/report core/facts)
 LINT_SRC := $(call layer_src,lint lint/slurm lint/script lint/cluster lint/program lint/rules/pc \
             lint/rules/sb lint/rules/ln lint/settings)
 GEN_SRC  := $(call layer_src,gen)
-CLI_SRC  := $(call layer_src,cli cli/lsp)
+CLI_SRC  := $(call layer_src,cli cli/lsp cli/rpc cli/mcp)
 GENERATED := $(BUILD)/catalog_data.c $(BUILD)/assets.c
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC)) \
             $(BUILD)/catalog_data.o $(BUILD)/assets.o

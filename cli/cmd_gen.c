@@ -113,35 +113,22 @@ int cmd_gen(int argc, char **argv)
 	struct jobspec js;
 	if (!jobspec_open(&js, a.spec, &a.target, &diags))
 		return EXIT_TROUBLE;
-	struct gen_files files = { 0 };
-	struct jobspec_templates templates = { 0 };
-	char err[512];
 	/* What a spec value or a user template causes in a generated file is
 	 * the user's finding (JS4006), and nothing is written; what nothing
 	 * explains is trainforge's bug, on stderr after the findings. */
-	char *bug = NULL;
-	size_t bug_len = 0;
-	FILE *internal = js.ok ? open_memstream(&bug, &bug_len) : NULL;
-	int unexplained = 0;
-	size_t before = diags.len;
-	if (js.ok)
-		unexplained = jobspec_outputs_check(&js, a.spec, a.templates, a.dir, &a.target, &files,
-						    &diags, internal, &templates, err, sizeof err);
-	if (internal)
-		fclose(internal);
-	for (size_t i = before; i < diags.len; i++)
-		js.ok &= diags.v[i].sev < SEV_WARNING;
+	struct jobspec_output out;
+	jobspec_generate(&js, a.spec, a.templates, a.dir, &a.target, &diags, &out);
 	diag_list_sort(&diags);
 	format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 	rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
-	if (unexplained < 0) {
-		fprintf(stderr, "trainforge: template error: %s\n", err);
+	if (out.unexplained < 0) {
+		fprintf(stderr, "trainforge: template error: %s\n", out.err);
 		rc = EXIT_TROUBLE;
-	} else if (unexplained > 0) {
-		fputs(bug, stderr);
+	} else if (out.unexplained > 0) {
+		fputs(out.bug, stderr);
 		rc = EXIT_TROUBLE;
 	} else if (js.ok) {
-		rc = write_files(&a, &files);
+		rc = write_files(&a, &out.files);
 		if (!a.check && rc == EXIT_CLEAN) {
 			struct buf steps = BUF_INIT;
 			plan_print_text(&js.plan, stdout, 0);
@@ -150,9 +137,7 @@ int cmd_gen(int argc, char **argv)
 			buf_free(&steps);
 		}
 	}
-	free(bug);
-	gen_files_free(&files);
-	jobspec_templates_free(&templates);
+	jobspec_output_free(&out);
 	jobspec_close(&js);
 	diag_list_free(&diags);
 	source_free(js.src);

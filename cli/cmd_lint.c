@@ -243,7 +243,7 @@ static int parse_args(struct lint_cli *c, enum command cmd, int argc, char **arg
 
 /* What the directory walks left out, and why: a walk is never silent
  * about the files it did not lint. */
-static void skipped_line(const struct lint_run *run)
+static void skipped_line(const struct lint_run *run, FILE *out)
 {
 	static const char *const why[SKIP__COUNT] = {
 		[SKIP_NO_KIND] = "not a cluster config, job spec or batch script by name or content",
@@ -255,34 +255,34 @@ static void skipped_line(const struct lint_run *run)
 		total += run->skipped[k];
 	if (!run->walks || !total)
 		return;
-	fprintf(stderr, "Skipped %zu file%s:", total, total == 1 ? "" : "s");
+	fprintf(out, "Skipped %zu file%s:", total, total == 1 ? "" : "s");
 	const char *sep = " ";
 	for (int k = 0; k < SKIP__COUNT; k++)
 		if (run->skipped[k]) {
-			fprintf(stderr, "%s%zu %s", sep, run->skipped[k], why[k]);
+			fprintf(out, "%s%zu %s", sep, run->skipped[k], why[k]);
 			sep = "; ";
 		}
-	fputs(".\n", stderr);
+	fputs(".\n", out);
 }
 
-static void summary(const struct lint_run *run)
+void lint_cli_summary(const struct lint_run *run, FILE *out)
 {
 	size_t count[3] = { 0 };
-	skipped_line(run);
+	skipped_line(run, out);
 	if (run->walks && !run->files_checked && !run->diags.len) {
 		fputs("Found nothing to lint: no cluster config, job spec or batch script in the directories given.\n",
-		      stderr);
+		      out);
 		return;
 	}
 	for (size_t i = 0; i < run->diags.len; i++)
 		count[run->diags.v[i].sev]++;
 	size_t total = run->diags.len;
 	if (!total) {
-		fprintf(stderr, "No problems found in %zu file%s.\n", run->files_checked,
+		fprintf(out, "No problems found in %zu file%s.\n", run->files_checked,
 			run->files_checked == 1 ? "" : "s");
 		return;
 	}
-	fprintf(stderr, "Found %zu problem%s (%zu error%s, %zu warning%s, %zu info) in %zu file%s.\n",
+	fprintf(out, "Found %zu problem%s (%zu error%s, %zu warning%s, %zu info) in %zu file%s.\n",
 		total, total == 1 ? "" : "s", count[SEV_ERROR], count[SEV_ERROR] == 1 ? "" : "s",
 		count[SEV_WARNING], count[SEV_WARNING] == 1 ? "" : "s", count[SEV_INFO],
 		run->files_checked, run->files_checked == 1 ? "" : "s");
@@ -304,10 +304,8 @@ static void unsafe_hint(const struct lint_run *run, bool unsafe)
 		fprintf(stderr, "%zu more %s available with --unsafe-fixes.\n", n, plural(n, "fix is", "fixes are"));
 }
 
-/* The distinct targets of the run's files (the command line's when it
- * linted none), for the json and sarif run properties. */
-static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
-			  struct format_target *out, size_t cap)
+size_t lint_cli_targets(const struct lint_run *run, const struct target *base,
+			struct format_target *out, size_t cap)
 {
 	size_t n = 0;
 	struct target seen[16];
@@ -316,7 +314,7 @@ static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
 		if (i < run->n_files && run->files[i]->input && run->files[i]->kind != KIND_UNKNOWN)
 			t = &lint_options_of(run, run->files[i]->src)->target;
 		else if (i == run->n_files && n == 0)
-			t = &c->base_target;
+			t = base;
 		else
 			continue;
 		bool dup = false;
@@ -332,8 +330,7 @@ static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
 	return n;
 }
 
-/* Where the run's rule links point: the first input's docs-url. */
-static const char *run_docs_url(const struct lint_run *run)
+const char *lint_cli_docs_url(const struct lint_run *run)
 {
 	for (size_t i = 0; i < run->n_files; i++)
 		if (run->files[i]->input)
@@ -525,7 +522,7 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 		statistics(&run, stdout);
 		fflush(stdout);
 		if (!c.quiet && !(run.io_failed || settings_failed(cfg)))
-			summary(&run);
+			lint_cli_summary(&run, stderr);
 		for (size_t i = 0; i < run.diags.len; i++)
 			if ((int)run.diags.v[i].sev >= settings_fail_level(cfg, run.diags.v[i].src->path))
 				rc = EXIT_FINDINGS;
@@ -533,8 +530,8 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 		diag_list_sort(&run.diags);
 		struct format_target targets[16];
 		c.base_target = target_apply(target_default(), &c.opt.target_flags);
-		struct format_run props = { targets, run_targets(&run, &c, targets, 16),
-					    run_docs_url(&run) };
+		struct format_run props = { targets, lint_cli_targets(&run, &c.base_target, targets, 16),
+					    lint_cli_docs_url(&run) };
 		format_write_run(stdout, c.fmt, &run.diags, color_wanted(c.color, STDOUT_FILENO),
 				 &props);
 		fflush(stdout);
@@ -542,7 +539,7 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 		bool trouble = run.io_failed || run.shellcheck_failed || settings_failed(cfg) ||
 			       fixed == EXIT_TROUBLE;
 		if (!c.quiet && !(trouble && !run.diags.len))
-			summary(&run);
+			lint_cli_summary(&run, stderr);
 		for (size_t i = 0; i < run.diags.len; i++)
 			if ((int)run.diags.v[i].sev >= settings_fail_level(cfg, run.diags.v[i].src->path))
 				rc = EXIT_FINDINGS;

@@ -308,3 +308,30 @@ void jobspec_templates_free(struct jobspec_templates *t)
 		source_free(t->v[i]);
 	t->len = 0;
 }
+
+int jobspec_generate(struct jobspec *js, const char *spec_path, const char *templates_dir,
+		     const char *dir, const struct target *target, struct diag_list *diags,
+		     struct jobspec_output *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!js->ok)
+		return 0;
+	FILE *internal = open_memstream(&out->bug, &out->bug_len);
+	size_t before = diags->len;
+	out->unexplained = jobspec_outputs_check(js, spec_path, templates_dir, dir, target, &out->files,
+						 diags, internal, &out->templates, out->err,
+						 sizeof out->err);
+	if (internal)
+		fclose(internal);
+	for (size_t i = before; i < diags->len; i++)
+		js->ok &= diags->v[i].sev < SEV_WARNING;
+	return out->unexplained;
+}
+
+void jobspec_output_free(struct jobspec_output *out)
+{
+	gen_files_free(&out->files);
+	jobspec_templates_free(&out->templates);
+	free(out->bug);
+	memset(out, 0, sizeof *out);
+}

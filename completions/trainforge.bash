@@ -19,7 +19,7 @@ _trainforge_reply() { # WORDS or @SOURCE: COMPREPLY for the word being completed
 _trainforge() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} flags args
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		_trainforge_reply "--help --version gen plan lint diff rules instances explain docs init schema completion lsp version"
+		_trainforge_reply "--help --version gen plan lint diff rules instances explain docs init schema completion lsp version mcp"
 		return
 	fi
 	case ${COMP_WORDS[1]} in
@@ -142,6 +142,13 @@ _trainforge() {
 		case $prev in
 		esac
 		flags="--help --version"
+		args="@none" ;;
+	mcp)
+		case $prev in
+		--shellcheck) _trainforge_reply "auto off required"; return ;;
+		--timeout) _trainforge_reply "@none"; return ;;
+		esac
+		flags="--help --version --shellcheck --timeout"
 		args="@none" ;;
 	*) return ;;
 	esac

@@ -17,6 +17,7 @@ complete -c trainforge -n __fish_use_subcommand -a schema -d 'print a JSON Schem
 complete -c trainforge -n __fish_use_subcommand -a completion -d 'print a shell completion script: source <(trainforge'
 complete -c trainforge -n __fish_use_subcommand -a lsp -d 'run a language server on stdio (diagnostics and their fixes)'
 complete -c trainforge -n __fish_use_subcommand -a version -d 'print the version'
+complete -c trainforge -n __fish_use_subcommand -a mcp -d 'run a Model Context Protocol server on stdio: lint, fix'
 complete -c trainforge -n '__fish_seen_subcommand_from gen' -F
 complete -c trainforge -n '__fish_seen_subcommand_from gen' -s o -l output -r -f -a '(__fish_complete_directories)' -d 'the directory to write into (default .)'
 complete -c trainforge -n '__fish_seen_subcommand_from gen' -l force -d 'overwrite files that differ'
@@ -104,3 +105,6 @@ complete -c trainforge -n '__fish_seen_subcommand_from lsp' -l ignore -r -f -a '
 complete -c trainforge -n '__fish_seen_subcommand_from lsp' -l stdio -d 'talk on stdin and stdout (the only transport'
 complete -c trainforge -n '__fish_seen_subcommand_from lsp' -l clientProcessId -r -f -d 'the editor'\''s process (accepted from generic clients and not'
 complete -c trainforge -n '__fish_seen_subcommand_from version' -f
+complete -c trainforge -n '__fish_seen_subcommand_from mcp' -f
+complete -c trainforge -n '__fish_seen_subcommand_from mcp' -l shellcheck -r -f -a 'auto off required' -d 'the lint tools'\'' default: auto (default), off, required, or a'
+complete -c trainforge -n '__fish_seen_subcommand_from mcp' -l timeout -r -f -d 'seconds a tool call may take (default 60)'

@@ -36,7 +36,7 @@ static void read_file(struct lint_run *run, const char *path, bool named);
 static bool batch_by_content(const char *path)
 {
 	char head[8192];
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int fd = file_open_read(path, O_NONBLOCK);
 	if (fd < 0)
 		return false;
 	ssize_t n = read(fd, head, sizeof head);
@@ -120,7 +120,18 @@ static void walk(struct lint_run *run, const char *path)
 
 static void read_file(struct lint_run *run, const char *path, bool named)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+	size_t over_len;
+	const char *over = file_overlay_find(path, &over_len);
+	if (over && over_len > run->opt->max_bytes) {
+		too_large(run, shown, (unsigned long long)over_len, named);
+		return;
+	}
+	if (over) {
+		lint_text(run, shown, over, over_len, named);
+		return;
+	}
+	int fd = file_open_read(path, O_NONBLOCK);
 	if (fd < 0) {
 		lint_io_error(run, path, strerror(errno));
 		return;
@@ -159,7 +170,6 @@ static void read_file(struct lint_run *run, const char *path, bool named)
 		too_large(run, path, (unsigned long long)len, named);
 		return;
 	}
-	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
 	lint_file_check(run, lint_add_file(run, shown, text, len, named));
 }
 

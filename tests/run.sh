@@ -70,6 +70,7 @@ count precision sh tests/corpus/precision.sh
 count recall sh tests/recall/run.sh
 count recall-corpus sh tests/corpus/recall.sh
 count lsp sh tests/lsp/run.sh
+count mcp sh tests/mcp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh
 count targets sh tests/targets/run.sh

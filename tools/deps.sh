@@ -67,6 +67,8 @@ npm_packages() {
 	yamlls=$(sed -n 's/^YAMLLS_VERSION=\([0-9.]*\).*/\1/p' "$here/tests/schema/run.sh")
 	npm_need "$cache/npm-lsp" "vscode-languageserver-protocol@$protocol"
 	npm_need "$cache/npm-yamlls" "yaml-language-server@$yamlls" "vscode-languageserver-protocol@$protocol"
+	sdk=$(sed -n 's/^SDK_VERSION=\([0-9.]*\).*/\1/p' "$here/tests/mcp/run.sh")
+	npm_need "$cache/npm-mcp" "@modelcontextprotocol/sdk@$sdk"
 }
 npm_need() { # DIR PACKAGE@VERSION...: installs the ones missing from DIR
 	dir=$1

@@ -18,7 +18,6 @@
 #include "lint.h"
 #include "lsp.h"
 #include "cli_options.h"
-#include "lsp_rpc.h"
 #include "selectors.h"
 #include "text.h"
 #include "xalloc.h"
@@ -30,31 +29,15 @@ enum { MAX_BURST = 256 };
 
 void lsp_send(struct server *s, struct buf *b)
 {
-	if (!s->broken_pipe && !rpc_send(s->out, b))
+	if (!s->broken_pipe && !rpc_send(s->out, RPC_HEADERS, b))
 		s->broken_pipe = true;
 	buf_free(b);
-}
-
-void lsp_put_str(struct buf *b, const char *str, size_t len)
-{
-	buf_putc(b, '"');
-	buf_put_json(b, str, len);
-	buf_putc(b, '"');
-}
-
-/* id is the request's id node, or 0 for null. */
-void lsp_begin_response(struct buf *b, const yamldoc *doc, yd_node id)
-{
-	buf_puts(b, "{\"jsonrpc\":\"2.0\",\"id\":");
-	if (!id || !json_put_scalar(doc, id, b))
-		buf_puts(b, "null");
 }
 
 static void reply(struct server *s, const yamldoc *doc, yd_node id, const char *result)
 {
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
-	buf_printf(&b, ",\"result\":%s}", result);
+	rpc_result_response(&b, doc, id, result);
 	lsp_send(s, &b);
 }
 
@@ -62,10 +45,7 @@ void lsp_reply_error(struct server *s, const yamldoc *doc, yd_node id, int code,
 		     const char *msg)
 {
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
-	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
-	lsp_put_str(&b, msg, strlen(msg));
-	buf_puts(&b, "}}");
+	rpc_error_response(&b, doc, id, code, msg);
 	lsp_send(s, &b);
 }
 
@@ -102,13 +82,13 @@ static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev, 
 		   "\"end\":{\"line\":%u,\"character\":%u}},\"severity\":%d,\"code\":\"%s\","
 		   "\"codeDescription\":{\"href\":",
 		   range[0], range[1], range[2], range[3], lsp_severity[sev], id);
-	lsp_put_str(b, url.p, url.len);
+	json_put_str(b, url.p, url.len);
 	buf_puts(b, "},\"source\":\"trainforge\",\"message\":\"");
 	buf_free(&url);
-	buf_put_json(b, msg, strlen(msg));
+	buf_put_json_utf8(b, msg, strlen(msg));
 	if (help && *help) {
 		buf_puts(b, "\\nhelp: ");
-		buf_put_json(b, help, strlen(help));
+		buf_put_json_utf8(b, help, strlen(help));
 	}
 	buf_puts(b, "\"}");
 }
@@ -153,7 +133,7 @@ static void show_message(struct server *s, int type, const char *msg)
 	struct buf b = BUF_INIT;
 	buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/showMessage\","
 		       "\"params\":{\"type\":%d,\"message\":", type);
-	lsp_put_str(&b, msg, strlen(msg));
+	json_put_str(&b, msg, strlen(msg));
 	buf_puts(&b, "}}");
 	lsp_send(s, &b);
 }
@@ -223,7 +203,7 @@ void lsp_log_trouble(struct server *s, const struct trouble *t)
 		struct buf b = BUF_INIT;
 		buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\","
 			     "\"params\":{\"type\":2,\"message\":");
-		lsp_put_str(&b, t->msgs[i], strlen(t->msgs[i]));
+		json_put_str(&b, t->msgs[i], strlen(t->msgs[i]));
 		buf_puts(&b, "}}");
 		lsp_send(s, &b);
 	}
@@ -235,7 +215,7 @@ static void publish(struct server *s, struct document *d, bool closing)
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
 		     "\"params\":{\"uri\":");
-	lsp_put_str(&b, d->uri, strlen(d->uri));
+	json_put_str(&b, d->uri, strlen(d->uri));
 	if (!closing)
 		buf_printf(&b, ",\"version\":%lld", d->version);
 	buf_puts(&b, ",\"diagnostics\":[");
@@ -258,12 +238,6 @@ static void lint_dirty(struct server *s)
 
 /* ---- documents ------------------------------------------------------- */
 
-static int hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 /* The path a URI names: file URIs are percent-decoded; other schemes
  * (untitled:) keep their last segment, named .yaml for YAML documents so
  * that kind detection treats them as YAML. */
@@ -279,15 +253,7 @@ static char *uri_path(const char *uri, const char *language)
 		const char *slash = strrchr(p, '/'), *colon = strchr(p, ':');
 		p = slash ? slash + 1 : colon ? colon + 1 : p;
 	}
-	for (; *p && *p != '?' && *p != '#'; p++) {
-		int hi, lo;
-		if (*p == '%' && (hi = hexval(p[1])) >= 0 && (lo = hexval(p[2])) >= 0 && (hi | lo)) {
-			buf_putc(&b, (char)(hi << 4 | lo));
-			p += 2;
-		} else {
-			buf_putc(&b, *p);
-		}
-	}
+	uri_decode(p, &b);
 	size_t n = b.len;
 	bool yaml = n >= 5 && (!strcmp(b.p + n - 5, ".yaml") || !strcmp(b.p + n - 4, ".yml"));
 	if (strncmp(uri, "file://", 7) != 0 && language && !strcmp(language, "yaml") && !yaml)
@@ -456,30 +422,24 @@ static void on_notification(struct server *s, const yamldoc *doc, const char *me
 
 static void handle(struct server *s, const char *body, size_t len)
 {
-	yamldoc *doc = json_parse(body, len);
-	if (!doc) {
+	struct rpc_msg m;
+	rpc_msg_parse(&m, body, len);
+	if (!m.doc) {
 		lsp_reply_error(s, NULL, 0, E_PARSE, "parse error: the message is not JSON");
 		return;
 	}
-	yd_node root = yd_root(doc);
-	bool object = yd_kind(doc, root) == YD_MAPPING;
-	yd_node id = object ? yd_get(doc, root, "id") : 0;
-	const char *method = object ? json_str(doc, root, "method", NULL) : NULL;
-	yd_node params = object ? yd_get(doc, root, "params") : 0;
-	struct buf probe = BUF_INIT;
-	bool good_id = !id || json_put_scalar(doc, id, &probe); /* a string, number or null */
-	buf_free(&probe);
-	if (!method && id && good_id && (yd_get(doc, root, "result") || yd_get(doc, root, "error")))
-		; /* a response to a request we never send */
-	else if (!method || !good_id)
-		lsp_reply_error(s, doc, good_id ? id : 0, E_INVALID, "invalid request");
-	else if (params && yd_kind(doc, params) != YD_MAPPING && yd_kind(doc, params) != YD_SEQUENCE)
-		lsp_reply_error(s, doc, id, E_PARAMS, "params must be an object or an array");
-	else if (id)
-		on_request(s, doc, id, method, params);
-	else
-		on_notification(s, doc, method, params);
-	yamldoc_free(doc);
+	switch (m.kind) {
+	case RPC_RESPONSE: break; /* a response to a request we never send */
+	case RPC_INVALID:
+		lsp_reply_error(s, m.doc, m.good_id ? m.id : 0, E_INVALID, "invalid request");
+		break;
+	case RPC_BAD_PARAMS:
+		lsp_reply_error(s, m.doc, m.id, E_PARAMS, "params must be an object or an array");
+		break;
+	case RPC_REQUEST: on_request(s, m.doc, m.id, m.method, m.params); break;
+	case RPC_NOTIFICATION: on_notification(s, m.doc, m.method, m.params); break;
+	}
+	rpc_msg_free(&m);
 }
 
 /* ---- main ------------------------------------------------------------ */
@@ -547,7 +507,7 @@ int cmd_lsp(int argc, char **argv)
 	if (rc)
 		return rc < 0 ? EXIT_CLEAN : rc;
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is a failed write, not a death */
-	rpc_in_init(&s.in, STDIN_FILENO);
+	rpc_in_init(&s.in, STDIN_FILENO, RPC_HEADERS, "trainforge lsp");
 	unsigned burst = 0;
 	while (!s.exiting && !s.broken_pipe) {
 		bool dirty = false;

@@ -10,11 +10,10 @@
 #include <stdint.h>
 
 #include "lint.h"
-#include "lsp_rpc.h"
+#include "rpc.h"
 #include "settings.h"
 
-enum { E_PARSE = -32700, E_INVALID = -32600, E_NO_METHOD = -32601,
-       E_PARAMS = -32602, E_NOT_INITIALIZED = -32002 };
+enum { E_NOT_INITIALIZED = -32002 }; /* the LSP's own; the others are rpc.h's */
 
 struct document {
 	char *uri, *path, *text;
@@ -45,9 +44,6 @@ struct lsp_linted {
 
 /* Sends b (and frees it). */
 void lsp_send(struct server *s, struct buf *b);
-void lsp_put_str(struct buf *b, const char *str, size_t len);
-/* {"jsonrpc":"2.0","id":ID  (the caller adds the result or error and }) */
-void lsp_begin_response(struct buf *b, const yamldoc *doc, yd_node id);
 void lsp_reply_error(struct server *s, const yamldoc *doc, yd_node id, int code, const char *msg);
 void lsp_log_trouble(struct server *s, const struct trouble *t);
 struct document *lsp_find_doc(struct server *s, const char *uri);

@@ -61,7 +61,7 @@ static void put_title(struct buf *b, const struct diag *g, const char *text, boo
 		snprintf(title, sizeof title, "%s: write '%.*s%s'%s", diag_id(g, id),
 			 (int)(n > TITLE_TEXT ? TITLE_TEXT : n), text, n > TITLE_TEXT ? "..." : "",
 			 safe ? "" : " (unsafe fix)");
-	lsp_put_str(b, title, strlen(title));
+	json_put_str(b, title, strlen(title));
 }
 
 static void put_action(const struct server *s, struct buf *b, const struct document *d,
@@ -76,11 +76,11 @@ static void put_action(const struct server *s, struct buf *b, const struct docum
 	buf_printf(b, ",\"kind\":\"quickfix\",\"isPreferred\":%s,\"diagnostics\":[", safe ? "true" : "false");
 	lsp_put_diag(s, b, g, NULL);
 	buf_puts(b, "],\"edit\":{\"changes\":{");
-	lsp_put_str(b, d->uri, strlen(d->uri));
+	json_put_str(b, d->uri, strlen(d->uri));
 	buf_puts(b, ":[{\"range\":");
 	put_range(s, b, g->src, line, col, end_line, end_col);
 	buf_puts(b, ",\"newText\":");
-	lsp_put_str(b, text, strlen(text));
+	json_put_str(b, text, strlen(text));
 	buf_puts(b, "}]}}}");
 }
 
@@ -98,11 +98,11 @@ static void put_disable(const struct server *s, struct buf *b, const struct docu
 			buf_putc(b, ',');
 		*first = false;
 		buf_puts(b, "{\"title\":");
-		lsp_put_str(b, title, strlen(title));
+		json_put_str(b, title, strlen(title));
 		buf_puts(b, ",\"kind\":\"quickfix\",\"diagnostics\":[");
 		lsp_put_diag(s, b, g, NULL);
 		buf_puts(b, "],\"edit\":{\"changes\":{");
-		lsp_put_str(b, d->uri, strlen(d->uri));
+		json_put_str(b, d->uri, strlen(d->uri));
 		/* an insertion at a byte offset: its line and column there */
 		size_t len;
 		const char *line = source_line(src, e[0].line, &len);
@@ -110,7 +110,7 @@ static void put_disable(const struct server *s, struct buf *b, const struct docu
 		buf_puts(b, ":[{\"range\":");
 		put_range(s, b, src, e[0].line, col, e[0].line, col);
 		buf_puts(b, ",\"newText\":");
-		lsp_put_str(b, e[0].text, strlen(e[0].text));
+		json_put_str(b, e[0].text, strlen(e[0].text));
 		buf_puts(b, "}]}}}");
 	}
 	noqa_edits_free(e, n);
@@ -164,10 +164,10 @@ static void put_fix_all(const struct server *s, struct buf *b, const struct docu
 		*first = false;
 		buf_printf(b, "{\"title\":\"Fix all safe trainforge findings (%zu)\","
 			      "\"kind\":\"source.fixAll.trainforge\",\"edit\":{\"changes\":{", res.v[i].fixes);
-		lsp_put_str(b, d->uri, strlen(d->uri));
+		json_put_str(b, d->uri, strlen(d->uri));
 		buf_printf(b, ":[{\"range\":{\"start\":{\"line\":0,\"character\":0},"
 			      "\"end\":{\"line\":%u,\"character\":%u}},\"newText\":", end_line, end_ch);
-		lsp_put_str(b, res.v[i].after, res.v[i].after_len);
+		json_put_str(b, res.v[i].after, res.v[i].after_len);
 		buf_puts(b, "}]}}}");
 	}
 	fix_result_free(&res);
@@ -184,7 +184,7 @@ void lsp_code_action(struct server *s, const yamldoc *doc, yd_node id, yd_node p
 		return;
 	}
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
+	rpc_begin_response(&b, doc, id);
 	buf_puts(&b, ",\"result\":[");
 	struct trouble trouble = { 0 };
 	if (d && d->len <= s->opt.max_bytes) {

@@ -85,18 +85,7 @@ void format_json_str(struct buf *b, const char *s)
 		return;
 	}
 	buf_putc(b, '"');
-	size_t len = strlen(s), run = 0, i = 0;
-	while (i < len) {
-		size_t adv;
-		if (utf8_decode(s + i, len - i, &adv) >= 0) {
-			i += adv;
-			continue;
-		}
-		buf_put_json(b, s + run, i - run);
-		buf_puts(b, "\\ufffd");
-		run = ++i;
-	}
-	buf_put_json(b, s + run, len - run);
+	buf_put_json_utf8(b, s, strlen(s));
 	buf_putc(b, '"');
 }
 

@@ -9,37 +9,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "xalloc.h"
 
 enum { GLOB_MAX_SEGS = 128 };
 
 /* ---- paths ----------------------------------------------------------- */
-
-static char *normalise(const char *path)
-{
-	struct buf out = BUF_INIT;
-	const char *p = path;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		size_t n = strcspn(p, "/");
-		if (n == 0 || (n == 1 && p[0] == '.')) {
-			/* nothing */
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *slash = out.len ? strrchr(out.p, '/') : NULL;
-			out.len = slash ? (size_t)(slash - out.p) : 0;
-			if (out.p)
-				out.p[out.len] = '\0';
-		} else {
-			buf_putc(&out, '/');
-			buf_put(&out, p, n);
-		}
-		p += n;
-	}
-	if (!out.len)
-		buf_putc(&out, '/');
-	return buf_detach(&out);
-}
 
 char *settings_join(const char *dir, const char *rel)
 {
@@ -63,7 +38,7 @@ char *settings_absolute(const char *path)
 		joined = settings_join(cwd ? cwd : ".", path);
 		free(cwd);
 	}
-	char *abs = normalise(joined);
+	char *abs = path_lexical(joined);
 	free(joined);
 	/* the directory through realpath, so that symlinks and the working
 	 * directory agree; the file itself is kept as named */

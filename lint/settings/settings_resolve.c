@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "xalloc.h"
 
 enum { CHAIN_MAX = 32 };
@@ -51,10 +52,12 @@ struct settings {
 
 /* ---- discovery ------------------------------------------------------- */
 
+/* A settings file where the run may not read (file_confine) is not
+ * found, rather than found and refused. */
 static bool is_file(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && file_allowed(path);
 }
 
 static char *find_in(const char *dir)

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "fileio.h"
 #include "releases.h"
 #include "sb.h"
 #include "text.h"
@@ -716,15 +718,15 @@ static const char *exec_fault(const struct sbc *c, const char *prog, char *path,
 	snprintf(path, cap, "%.*s%s", dir_end ? (int)(dir_end - c->src->path + 1) : 0, c->src->path,
 		 strncmp(prog, "./", 2) ? prog : prog + 2);
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return NULL;
+	if (!file_allowed(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL; /* not there, or outside what the run may read (file_confine) */
 	if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
 		return "it is not executable (Permission denied)";
 	char head[2] = { 0 };
-	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(head, 1, 2, f) : 0;
-	if (f)
-		fclose(f);
+	int fd = file_open_read(path, 0);
+	ssize_t n = fd >= 0 ? read(fd, head, 2) : 0;
+	if (fd >= 0)
+		close(fd);
 	if (n < 2 || head[0] != '#' || head[1] != '!')
 		return "it has no #! line, so execve cannot run it (Exec format error)";
 	return NULL;

@@ -1,9 +1,11 @@
-/* Content-Length framing (LSP base protocol). Headers are ASCII lines
- * ended by CRLF (a bare LF is accepted); a blank line ends them. A block
- * that names no length is skipped, and a Content-Length found inside a
- * garbage line is still honoured, so that one bad frame does not lose the
- * stream. */
-#include "lsp_rpc.h"
+/* The two framings. Content-Length (LSP base protocol): headers are
+ * ASCII lines ended by CRLF (a bare LF is accepted); a blank line ends
+ * them. A block that names no length is skipped, and a Content-Length
+ * found inside a garbage line is still honoured, so that one bad frame
+ * does not lose the stream. Lines (MCP stdio): a message is a line,
+ * ended by LF (a CR before it is dropped); blank lines are skipped, and
+ * a line over the limit is dropped to its end. */
+#include "rpc.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -13,14 +15,17 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "xalloc.h"
 
 enum { HEADER_LINE_MAX = 8192, READ_CHUNK = 65536 };
 
-void rpc_in_init(struct rpc_in *in, int fd)
+void rpc_in_init(struct rpc_in *in, int fd, enum rpc_framing framing, const char *who)
 {
 	memset(in, 0, sizeof *in);
 	in->fd = fd;
+	in->framing = framing;
+	in->who = who;
 }
 
 void rpc_in_free(struct rpc_in *in)
@@ -30,12 +35,12 @@ void rpc_in_free(struct rpc_in *in)
 }
 
 /* Reads more bytes; false at end of input or on a read error. */
-static bool fill(struct rpc_in *in)
+bool rpc_fill(struct rpc_in *in)
 {
 	if (in->eof)
 		return false;
 	if (in->start > 0 && in->start == in->len) {
-		in->start = in->len = 0;
+		in->start = in->len = in->scanned = 0;
 	} else if (in->start > in->cap / 2) {
 		memmove(in->buf, in->buf + in->start, in->len - in->start);
 		in->len -= in->start;
@@ -70,7 +75,7 @@ bool rpc_pending(struct rpc_in *in)
 static bool next_line(struct rpc_in *in, const char **line, size_t *len)
 {
 	for (;;) {
-		char *p = in->buf + in->start;
+		char *p = in->buf ? in->buf + in->start : NULL; /* NULL before the first read */
 		size_t avail = in->len - in->start;
 		char *nl = avail ? memchr(p, '\n', avail) : NULL;
 		if (nl) {
@@ -83,10 +88,10 @@ static bool next_line(struct rpc_in *in, const char **line, size_t *len)
 			return true;
 		}
 		if (avail > HEADER_LINE_MAX) {
-			fputs("trainforge lsp: header line too long; skipping input\n", stderr);
+			fprintf(stderr, "%s: header line too long; skipping input\n", in->who);
 			in->start = in->len - 64;
 		}
-		if (!fill(in))
+		if (!rpc_fill(in))
 			return false;
 	}
 }
@@ -130,13 +135,13 @@ static bool skip_bytes(struct rpc_in *in, size_t n)
 		size_t take = avail < n ? avail : n;
 		in->start += take;
 		n -= take;
-		if (n && !fill(in))
+		if (n && !rpc_fill(in))
 			return false;
 	}
 	return true;
 }
 
-enum rpc_status rpc_read(struct rpc_in *in, const char **body, size_t *len)
+static enum rpc_status read_frame(struct rpc_in *in, const char **body, size_t *len)
 {
 	for (;;) {
 		long long length = -1;
@@ -159,14 +164,14 @@ enum rpc_status rpc_read(struct rpc_in *in, const char **body, size_t *len)
 		if (!any)
 			continue; /* stray blank line between frames */
 		if (junk)
-			fputs("trainforge lsp: malformed header line skipped\n", stderr);
+			fprintf(stderr, "%s: malformed header line skipped\n", in->who);
 		if (length < 0) {
-			fputs("trainforge lsp: header without Content-Length; frame skipped\n", stderr);
+			fprintf(stderr, "%s: header without Content-Length; frame skipped\n", in->who);
 			continue;
 		}
 		if ((unsigned long long)length > RPC_MAX_MESSAGE) {
-			fprintf(stderr, "trainforge lsp: message of %lld bytes is over the %u-byte limit; skipped\n",
-				length, (unsigned)RPC_MAX_MESSAGE);
+			fprintf(stderr, "%s: message of %lld bytes is over the %u-byte limit; skipped\n",
+				in->who, length, (unsigned)RPC_MAX_MESSAGE);
 			return skip_bytes(in, (size_t)length) ? RPC_TOO_LARGE : RPC_EOF;
 		}
 		size_t want = (size_t)length;
@@ -177,7 +182,7 @@ enum rpc_status rpc_read(struct rpc_in *in, const char **body, size_t *len)
 				in->start = 0;
 				in->buf = xgrow(in->buf, &in->cap, want + 1, 1);
 			}
-			if (!fill(in))
+			if (!rpc_fill(in))
 				return RPC_EOF;
 		}
 		*body = in->buf + in->start;
@@ -187,22 +192,72 @@ enum rpc_status rpc_read(struct rpc_in *in, const char **body, size_t *len)
 	}
 }
 
-bool rpc_send(int fd, const struct buf *body)
+/* The next line of the lines framing. Unless block, only a line already
+ * buffered. */
+static enum rpc_status read_line(struct rpc_in *in, const char **body, size_t *len, bool block)
 {
+	for (;;) {
+		char *p = in->buf ? in->buf + in->start : NULL; /* NULL before the first read */
+		size_t avail = in->len - in->start;
+		char *nl = avail > in->scanned ? memchr(p + in->scanned, '\n', avail - in->scanned) : NULL;
+		if (nl) {
+			size_t n = (size_t)(nl - p);
+			in->start += n + 1;
+			in->scanned = 0;
+			if (in->skipping) {
+				in->skipping = false;
+				return RPC_TOO_LARGE;
+			}
+			if (n && p[n - 1] == '\r')
+				n--;
+			if (n == 0)
+				continue; /* a blank line between messages */
+			if (n > RPC_MAX_MESSAGE) {
+				fprintf(stderr, "%s: message of %zu bytes is over the %u-byte limit; skipped\n",
+					in->who, n, (unsigned)RPC_MAX_MESSAGE);
+				return RPC_TOO_LARGE;
+			}
+			*body = p;
+			*len = n;
+			return RPC_MESSAGE;
+		}
+		in->scanned = avail;
+		if (avail > RPC_MAX_MESSAGE) {
+			if (!in->skipping)
+				fprintf(stderr, "%s: a message over the %u-byte limit; skipped\n", in->who,
+					(unsigned)RPC_MAX_MESSAGE);
+			in->skipping = true;
+			in->start = in->len;
+			in->scanned = 0;
+		}
+		if (!block)
+			return in->eof ? RPC_EOF : RPC_AGAIN;
+		if (!rpc_fill(in))
+			return RPC_EOF;
+	}
+}
+
+enum rpc_status rpc_read(struct rpc_in *in, const char **body, size_t *len)
+{
+	return in->framing == RPC_LINES ? read_line(in, body, len, true) : read_frame(in, body, len);
+}
+
+enum rpc_status rpc_read_buffered(struct rpc_in *in, const char **body, size_t *len)
+{
+	return in->framing == RPC_LINES ? read_line(in, body, len, false) : RPC_AGAIN;
+}
+
+
+bool rpc_send(int fd, enum rpc_framing framing, struct buf *body)
+{
+	const char *p = body->p ? body->p : "";
+	if (framing == RPC_LINES) {
+		for (size_t i = 0; i < body->len; i++)
+			if (p[i] == '\n' || p[i] == '\r')
+				body->p[i] = ' ';
+		return fd_write_all(fd, p, body->len) && fd_write_all(fd, "\n", 1);
+	}
 	char head[64];
 	int hn = snprintf(head, sizeof head, "Content-Length: %zu\r\n\r\n", body->len);
-	const char *parts[2] = { head, body->p ? body->p : "" };
-	size_t sizes[2] = { (size_t)hn, body->len };
-	for (int k = 0; k < 2; k++) {
-		size_t off = 0;
-		while (off < sizes[k]) {
-			ssize_t w = write(fd, parts[k] + off, sizes[k] - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				return false;
-			off += (size_t)w;
-		}
-	}
-	return true;
+	return fd_write_all(fd, head, (size_t)hn) && fd_write_all(fd, p, body->len);
 }

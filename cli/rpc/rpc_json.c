@@ -4,7 +4,7 @@
  * json.dumps writes), and raw DEL, C1 controls, U+2028/9 and U+FFFE/F
  * inside strings (libyaml rejects or folds them; JSON.stringify sends
  * them raw). */
-#include "lsp_rpc.h"
+#include "rpc.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -76,13 +76,23 @@ static size_t put_escape(struct buf *b, const char *s, size_t len)
 	return 6;
 }
 
-static void normalize(const char *s, size_t len, struct buf *out)
+/* What JSON has outside strings: whitespace, the structure, numbers and
+ * the letters of true, false and null. YAML has more (comments, anchors,
+ * tags, single quotes, plain words); a text that uses any is not JSON. */
+static bool json_outside(char c)
 {
-	bool in_string = false;
+	return (c >= '0' && c <= '9') || (c && strchr(" \t\r\n{}[]:,-+.eEtrufalsn", c));
+}
+
+/* Returns false when s holds what JSON has not, outside strings. */
+static bool normalize(const char *s, size_t len, struct buf *out)
+{
+	bool in_string = false, json = true;
 	size_t i = 0;
 	while (i < len) {
 		char c = s[i];
 		if (!in_string) {
+			json &= c == '"' || json_outside(c);
 			buf_putc(out, c == '\t' ? ' ' : c);
 			in_string = c == '"';
 			i++;
@@ -102,15 +112,40 @@ static void normalize(const char *s, size_t len, struct buf *out)
 			i += adv;
 		}
 	}
+	return json && !in_string;
+}
+
+static bool json_number(const char *s);
+
+/* Keys are strings, and a value that is not one is a number, true,
+ * false or null (YAML would read other plain words as strings). */
+static bool json_shaped(const yamldoc *doc, yd_node n)
+{
+	size_t count;
+	const yd_node *kids = yd_children(doc, n, &count);
+	bool map = yd_kind(doc, n) == YD_MAPPING;
+	for (size_t i = 0; i < count; i++) {
+		if (map && !(i & 1) && (yd_kind(doc, kids[i]) != YD_SCALAR || !yd_quoted(doc, kids[i])))
+			return false;
+		if (!json_shaped(doc, kids[i]))
+			return false;
+	}
+	if (yd_kind(doc, n) != YD_SCALAR || yd_quoted(doc, n))
+		return true;
+	const char *s = yd_str(doc, n, NULL);
+	return s && (!strcmp(s, "true") || !strcmp(s, "false") || !strcmp(s, "null") || json_number(s));
 }
 
 yamldoc *json_parse(const char *text, size_t len)
 {
 	struct buf norm = BUF_INIT;
-	normalize(text, len, &norm);
+	if (!normalize(text, len, &norm)) {
+		buf_free(&norm);
+		return NULL;
+	}
 	yamldoc *doc = yamldoc_parse(norm.p ? norm.p : "", norm.len, NULL);
 	buf_free(&norm);
-	if (yamldoc_broken(doc) || !yd_root(doc)) {
+	if (yamldoc_broken(doc) || !yd_root(doc) || !json_shaped(doc, yd_root(doc))) {
 		yamldoc_free(doc);
 		return NULL;
 	}
@@ -170,6 +205,17 @@ static bool json_number(const char *s)
 	return *s == '\0';
 }
 
+bool json_bool(const yamldoc *doc, yd_node n, bool *value)
+{
+	if (!n || yd_kind(doc, n) != YD_SCALAR || yd_quoted(doc, n))
+		return false;
+	if (yd_str_eq(doc, n, "true") || yd_str_eq(doc, n, "false")) {
+		*value = yd_str_eq(doc, n, "true");
+		return true;
+	}
+	return false;
+}
+
 bool json_put_scalar(const yamldoc *doc, yd_node n, struct buf *out)
 {
 	size_t len;
@@ -177,9 +223,7 @@ bool json_put_scalar(const yamldoc *doc, yd_node n, struct buf *out)
 	if (!s)
 		return false;
 	if (yd_quoted(doc, n)) {
-		buf_putc(out, '"');
-		buf_put_json(out, s, len);
-		buf_putc(out, '"');
+		json_put_str(out, s, len);
 		return true;
 	}
 	if (!strcmp(s, "true") || !strcmp(s, "false") || !strcmp(s, "null") || json_number(s)) {
@@ -187,4 +231,37 @@ bool json_put_scalar(const yamldoc *doc, yd_node n, struct buf *out)
 		return true;
 	}
 	return false;
+}
+
+void json_put_str(struct buf *b, const char *s, size_t len)
+{
+	buf_putc(b, '"');
+	buf_put_json_utf8(b, s, len);
+	buf_putc(b, '"');
+}
+
+bool json_put_node(const yamldoc *doc, yd_node n, unsigned depth, struct buf *out)
+{
+	if (!depth)
+		return false;
+	enum yd_kind kind = yd_kind(doc, n);
+	if (kind != YD_MAPPING && kind != YD_SEQUENCE)
+		return json_put_scalar(doc, n, out);
+	bool map = kind == YD_MAPPING;
+	buf_putc(out, map ? '{' : '[');
+	for (size_t i = 0; i < yd_len(doc, n); i++) {
+		buf_puts(out, i ? "," : "");
+		if (map) {
+			size_t len;
+			const char *key = yd_str(doc, yd_key(doc, n, i), &len);
+			if (!key)
+				return false;
+			json_put_str(out, key, len);
+			buf_putc(out, ':');
+		}
+		if (!json_put_node(doc, map ? yd_value(doc, n, i) : yd_item(doc, n, i), depth - 1, out))
+			return false;
+	}
+	buf_putc(out, map ? '}' : ']');
+	return true;
 }
