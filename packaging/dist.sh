@@ -1,0 +1,137 @@
+#!/bin/sh
+# make dist: the release tarballs of one commit, for x86_64 and aarch64,
+# and SHA256SUMS (docs/release.md).
+#
+#   sh packaging/dist.sh [OUT]        (default build/dist)
+#
+# The commit is HEAD, which must have no uncommitted change, or the one
+# DIST_REV names. Its tree is exported with git archive into OUT/work/src
+# and built there from nothing; aarch64 with Debian's cross compiler and
+# the arm64 libraries of multiarch (sh tools/deps.sh dist installs them).
+# Each tarball holds the stripped static binary, the man page, the bash
+# completion, README.md, CHANGELOG.md, licenses/ (the notices of the
+# libraries linked in) and build-info.txt (the commit and the Debian
+# packages that made the binary).
+#
+# Two runs on the same commit with the same packages give the same bytes:
+# SOURCE_DATE_EPOCH is the commit's time (gcc's __DATE__ reads it),
+# -ffile-prefix-map drops the directory of the export, the linker writes
+# no build id, ar is deterministic (Debian's default), and tar_reproducible
+# fixes order, owners, modes and times. tests/dist/release.sh builds a
+# second time elsewhere and compares. A commit already built in OUT is not
+# built again.
+set -eu
+cd "$(dirname "$0")/.."
+. packaging/lib.sh
+out=${1:-build/dist}
+arches=${DIST_ARCHES:-x86_64 aarch64}
+
+if [ -z "${DIST_REV:-}" ] && [ -n "$(git status --porcelain)" ]; then
+	echo "trainforge: make dist builds a commit, and the working tree has changes:" >&2
+	git status --short | head -10 >&2
+	echo "commit them, or name a commit: make dist DIST_REV=HEAD" >&2
+	exit 2
+fi
+# The build below is a make of its own, whatever make runs this.
+unset MAKEFLAGS MFLAGS MAKELEVEL
+commit=$(git rev-parse --verify "${DIST_REV:-HEAD}^{commit}")
+SOURCE_DATE_EPOCH=$(git log -1 --format=%ct "$commit")
+export SOURCE_DATE_EPOCH
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$out/work
+src=$work/src
+
+# A new commit replaces everything built from another one.
+if [ "$(cat "$work/commit" 2>/dev/null)" != "$commit" ]; then
+	rm -rf "$work"
+	mkdir -p "$src"
+	git archive "$commit" | tar -x -C "$src"
+	echo "$commit" >"$work/commit"
+fi
+version=$(pkg_version "$src")
+[ -n "$version" ] || { echo "trainforge: no VERSION in the Makefile of $commit" >&2; exit 2; }
+
+# owner FILE: the Debian package that installed FILE (a program is looked
+# up on PATH first)
+owner() {
+	f=$(command -v "$1" || echo "$1")
+	dpkg -S "$(readlink -f "$f")" 2>/dev/null | sed -n '1s/:[^:]*$//p' | sed 's/, .*//'
+}
+# described PACKAGE...: each package, its version and its source package
+described() {
+	dpkg-query -W -f='${binary:Package} ${Version} (source ${source:Package} ${source:Version})\n' "$@"
+}
+
+build_arch() { # ARCH
+	arch=$1
+	if [ "$(uname -m)" = "$arch" ]; then cc=gcc strip=strip; else cc=$arch-linux-gnu-gcc strip=$arch-linux-gnu-strip; fi
+	command -v "$cc" >/dev/null ||
+		{ echo "trainforge: no $cc to build for $arch (sh tools/deps.sh dist installs it)" >&2; exit 2; }
+	name=$(release_name "$version" "$arch")
+	echo "dist: building $name from $commit"
+	log=$work/$arch.log
+	# HOSTCC builds the programs that run during the build.
+	if ! make -C "$src" -j"$(nproc)" BUILD="build/$arch" CC="$cc -ffile-prefix-map=$src=." HOSTCC=gcc \
+		LDFLAGS=-Wl,--build-id=none "build/$arch/trainforge" >"$log" 2>&1; then
+		tail -30 "$log" >&2
+		echo "trainforge: the $arch build failed (all of it in $log)" >&2
+		exit 1
+	fi
+	bin=$src/build/$arch/trainforge
+	# Without the arm64 archives the Makefile links dynamically, and the
+	# binary would need libraries a release cannot bring.
+	if readelf -lW "$bin" | grep -q 'program interpreter' || readelf -dW "$bin" | grep -q NEEDED; then
+		echo "trainforge: the $arch binary is not static: are the static libraries and libc.a for $arch installed? (sh tools/deps.sh dist)" >&2
+		exit 1
+	fi
+	stage=$work/stage/$name
+	rm -rf "$work/stage"
+	mkdir -p "$stage/bin" "$stage/share/man/man1" "$stage/share/bash-completion/completions"
+	"$strip" --strip-all -o "$stage/bin/trainforge" "$bin"
+	cp "$src/docs/trainforge.1" "$stage/share/man/man1/trainforge.1"
+	cp "$src/completions/trainforge.bash" "$stage/share/bash-completion/completions/trainforge"
+	cp "$src/README.md" "$src/CHANGELOG.md" "$stage/"
+	# The libraries linked in, whose licenses ask that their notices go
+	# with the binary: each one's copyright file as Debian ships it.
+	mkdir "$stage/licenses"
+	libs=
+	for a in libc.a libyaml.a libcyaml.a libpcre2-8.a; do
+		p=$(owner "$($cc -print-file-name=$a)")
+		[ -n "$p" ] || { echo "trainforge: no Debian package holds the $arch $a" >&2; exit 1; }
+		libs="$libs $p"
+		cp "/usr/share/doc/${p%%:*}/copyright" "$stage/licenses/$(dpkg-query -W -f='${source:Package}' "$p").copyright"
+	done
+	{
+		echo "trainforge $version $arch"
+		echo "commit $commit"
+		echo "SOURCE_DATE_EPOCH $SOURCE_DATE_EPOCH"
+		echo "built with:"
+		# shellcheck disable=SC2046 # one package a word
+		described $(for f in "$cc" "$($cc -print-prog-name=cc1)" "$($cc -print-prog-name=as)" \
+			"$($cc -print-prog-name=ld)"; do owner "$f"; done) | sed 's/^/  /'
+		echo "linked in:"
+		# shellcheck disable=SC2086
+		described $libs | sed 's/^/  /'
+	} >"$stage/build-info.txt"
+	find "$stage" -type d -exec chmod 755 {} +
+	find "$stage" -type f -exec chmod 644 {} +
+	chmod 755 "$stage/bin/trainforge"
+	tar_reproducible "$work/stage" "$name" "$out/$name.tar.gz"
+	echo "$commit" >"$work/$arch.done"
+}
+
+# Files of this version from an earlier commit go; those of other
+# versions stay, outside SHA256SUMS.
+for arch in $arches; do
+	name=$(release_name "$version" "$arch")
+	if [ "$(cat "$work/$arch.done" 2>/dev/null)" = "$commit" ] && [ -f "$out/$name.tar.gz" ]; then
+		echo "dist: $name.tar.gz is built from $commit"
+		continue
+	fi
+	rm -f "$out/trainforge-$version-"*.oci.tar "$out/trainforge_$(deb_version "$version")_"*.deb
+	build_arch "$arch"
+done
+sums_write "$out" "$version"
+echo "dist: $out/SHA256SUMS"
+sed 's/^/  /' "$out/SHA256SUMS"

@@ -1,0 +1,54 @@
+# shellcheck shell=sh
+# What the release scripts (dist.sh, deb.sh, image.sh) share: the version,
+# the architectures' names, a tar that gives the same bytes for the same
+# files, and the checksum file. docs/release.md describes the release.
+
+# pkg_version DIR: the version DIR/Makefile sets, the one place it is set
+pkg_version() {
+	sed -n 's/^VERSION *:= *\([^ ]*\) *$/\1/p' "$1/Makefile"
+}
+
+# arch_debian ARCH: Debian's and OCI's name of a release architecture,
+# which is the kernel's (uname -m)
+arch_debian() {
+	case $1 in
+	x86_64) echo amd64 ;;
+	aarch64) echo arm64 ;;
+	*) return 1 ;;
+	esac
+}
+
+# deb_version VERSION: the version as Debian orders it: a pre-release
+# (0.2.0-dev) sorts before its release with ~, where - would begin a
+# Debian revision
+deb_version() {
+	echo "$1" | tr - '~'
+}
+
+# release_name VERSION ARCH: the name of a release tarball without .tar.gz,
+# and of the directory it holds
+release_name() {
+	echo "trainforge-$1-$2-linux"
+}
+
+# tar_reproducible DIR MEMBER OUT: DIR/MEMBER as a gzip tarball whose bytes
+# depend on the files' contents, names and modes alone: members sorted,
+# owned by 0:0 without names, every mtime SOURCE_DATE_EPOCH, gzip without
+# the file name and time it would record.
+tar_reproducible() {
+	LC_ALL=C tar -C "$1" --sort=name --format=gnu --owner=0 --group=0 --numeric-owner \
+		--mtime="@$SOURCE_DATE_EPOCH" -cf - "$2" | gzip -9n >"$3"
+}
+
+# sums_write DIR VERSION: DIR/SHA256SUMS, the checksums of the release
+# files of VERSION in DIR (tarballs, Debian packages, images), sorted by
+# name, in the format `sha256sum -c` reads
+sums_write() {
+	(
+		cd "$1" || exit 2
+		debv=$(deb_version "$2")
+		set -- "trainforge-$2-"*-linux.tar.gz "trainforge_${debv}_"*.deb "trainforge-$2-"*-linux.oci.tar
+		for f in "$@"; do [ -f "$f" ] && echo "$f"; done | LC_ALL=C sort | xargs -r sha256sum >SHA256SUMS.tmp &&
+			mv SHA256SUMS.tmp SHA256SUMS
+	)
+}
