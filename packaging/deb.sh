@@ -9,7 +9,8 @@
 # SHA256SUMS there is written again. The package holds /usr/bin/trainforge,
 # the man page, the bash completion, and in /usr/share/doc/trainforge the
 # copyright file (with the notices of the libraries linked in), the Debian
-# changelog and the project's CHANGELOG.md. The binary is static: the
+# changelog and the project's CHANGELOG.md, and lintian's overrides (each
+# tag explained in packaging/debian/lintian-overrides). The binary is static: the
 # package depends on nothing. Its times are SOURCE_DATE_EPOCH, else the
 # tarball's, so the same tarball gives the same package.
 # DEB_MAINTAINER sets the Maintainer field.
@@ -50,7 +51,8 @@ deb_build() { # TARBALL
 	root=$work/root
 	doc=$root/usr/share/doc/trainforge
 	mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" \
-		"$root/usr/share/bash-completion/completions" "$doc"
+		"$root/usr/share/bash-completion/completions" "$root/usr/share/lintian/overrides" "$doc"
+	cp "$here/debian/lintian-overrides" "$root/usr/share/lintian/overrides/trainforge"
 	cp "$from/bin/trainforge" "$root/usr/bin/trainforge"
 	gzip -9n <"$from/share/man/man1/trainforge.1" >"$root/usr/share/man/man1/trainforge.1.gz"
 	cp "$from/share/bash-completion/completions/trainforge" "$root/usr/share/bash-completion/completions/"

@@ -88,7 +88,7 @@ build_arch() { # ARCH
 	stage=$work/stage/$name
 	rm -rf "$work/stage"
 	mkdir -p "$stage/bin" "$stage/share/man/man1" "$stage/share/bash-completion/completions"
-	"$strip" --strip-all -o "$stage/bin/trainforge" "$bin"
+	"$strip" --strip-all --remove-section=.comment -o "$stage/bin/trainforge" "$bin"
 	cp "$src/docs/trainforge.1" "$stage/share/man/man1/trainforge.1"
 	cp "$src/completions/trainforge.bash" "$stage/share/bash-completion/completions/trainforge"
 	cp "$src/README.md" "$src/CHANGELOG.md" "$stage/"
