@@ -19,25 +19,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 maintainer=${DEB_MAINTAINER:-trainforge developers <trainforge@users.noreply.github.com>}
 
-# tarballs ARG...: the tarballs the arguments name
-tarballs() {
-	for a in "$@"; do
-		if [ -d "$a" ]; then
-			sed -n 's/^[0-9a-f]\{64\}  \(.*\.tar\.gz\)$/\1/p' "$a/SHA256SUMS" | while read -r f; do echo "$a/$f"; done
-		else
-			echo "$a"
-		fi
-	done
-}
-
 deb_build() { # TARBALL
 	tarball=$1
-	name=$(basename "$tarball" .tar.gz)
-	# trainforge-VERSION-ARCH-linux
-	rest=${name#trainforge-}
-	rest=${rest%-linux}
-	arch=${rest##*-}
-	version=${rest%-*}
+	release_parse "$tarball"
 	debarch=$(arch_debian "$arch") || { echo "trainforge: $tarball: no Debian architecture for '$arch'" >&2; exit 2; }
 	debv=$(deb_version "$version")
 	work=$(mktemp -d)
@@ -94,6 +78,6 @@ deb_build() { # TARBALL
 }
 
 [ $# -gt 0 ] || { echo "usage: sh packaging/deb.sh TARBALL|DIR..." >&2; exit 2; }
-for tarball in $(tarballs "$@"); do
+for tarball in $(release_tarballs "$@"); do
 	deb_build "$tarball"
 done

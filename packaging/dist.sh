@@ -117,7 +117,8 @@ build_arch() { # ARCH
 	find "$stage" -type d -exec chmod 755 {} +
 	find "$stage" -type f -exec chmod 644 {} +
 	chmod 755 "$stage/bin/trainforge"
-	tar_reproducible "$work/stage" "$name" "$out/$name.tar.gz"
+	tar_reproducible "$work/stage" "$name" >"$out/$name.tar"
+	gzip -9nf "$out/$name.tar"
 	echo "$commit" >"$work/$arch.done"
 }
 

@@ -31,13 +31,35 @@ release_name() {
 	echo "trainforge-$1-$2-linux"
 }
 
-# tar_reproducible DIR MEMBER OUT: DIR/MEMBER as a gzip tarball whose bytes
-# depend on the files' contents, names and modes alone: members sorted,
-# owned by 0:0 without names, every mtime SOURCE_DATE_EPOCH, gzip without
-# the file name and time it would record.
+# release_parse TARBALL: sets name (the tarball's name without .tar.gz),
+# version and arch from a name release_name made
+release_parse() {
+	name=$(basename "$1" .tar.gz)
+	version=${name#trainforge-}
+	version=${version%-linux}
+	arch=${version##*-}
+	version=${version%-*}
+}
+
+# release_tarballs ARG...: the tarballs the arguments name, one a line; a
+# directory stands for the tarballs its SHA256SUMS lists
+release_tarballs() {
+	for a in "$@"; do
+		if [ -d "$a" ]; then
+			sed -n 's/^[0-9a-f]\{64\}  \(.*\.tar\.gz\)$/\1/p' "$a/SHA256SUMS" | while read -r f; do echo "$a/$f"; done
+		else
+			echo "$a"
+		fi
+	done
+}
+
+# tar_reproducible DIR MEMBER: DIR/MEMBER as a tar on standard output
+# whose bytes depend on the files' contents, names and modes alone:
+# members sorted, owned by 0:0 without names, every mtime
+# SOURCE_DATE_EPOCH. (gzip -n then records no name or time either.)
 tar_reproducible() {
 	LC_ALL=C tar -C "$1" --sort=name --format=gnu --owner=0 --group=0 --numeric-owner \
-		--mtime="@$SOURCE_DATE_EPOCH" -cf - "$2" | gzip -9n >"$3"
+		--mtime="@$SOURCE_DATE_EPOCH" -cf - "$2"
 }
 
 # sums_write DIR VERSION: DIR/SHA256SUMS, the checksums of the release
