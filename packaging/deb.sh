@@ -16,6 +16,7 @@
 # DEB_MAINTAINER sets the Maintainer field.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=packaging/lib.sh
 . "$here/lib.sh"
 maintainer=${DEB_MAINTAINER:-trainforge developers <trainforge@users.noreply.github.com>}
 

@@ -22,6 +22,7 @@
 # built again.
 set -eu
 cd "$(dirname "$0")/.."
+# shellcheck source=packaging/lib.sh
 . packaging/lib.sh
 out=${1:-build/dist}
 arches=${DIST_ARCHES:-x86_64 aarch64}

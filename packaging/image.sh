@@ -16,6 +16,7 @@
 # builds the same image from source.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=packaging/lib.sh
 . "$here/lib.sh"
 
 image_build() { # TARBALL

@@ -33,6 +33,7 @@ release_name() {
 
 # release_parse TARBALL: sets name (the tarball's name without .tar.gz),
 # version and arch from a name release_name made
+# shellcheck disable=SC2034 # read by the callers
 release_parse() {
 	name=$(basename "$1" .tar.gz)
 	version=${name#trainforge-}
