@@ -28,8 +28,8 @@ deb_build() { # TARBALL
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
 	tar -xzf "$tarball" -C "$work"
-	from=$work/$name
-	[ -x "$from/bin/trainforge" ] || { echo "trainforge: $tarball holds no $name/bin/trainforge" >&2; exit 2; }
+	from=$work/$rname
+	[ -x "$from/bin/trainforge" ] || { echo "trainforge: $tarball holds no $rname/bin/trainforge" >&2; exit 2; }
 	: "${SOURCE_DATE_EPOCH:=$(stat -c %Y "$from/bin/trainforge")}"
 	export SOURCE_DATE_EPOCH
 

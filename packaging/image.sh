@@ -26,8 +26,8 @@ image_build() { # TARBALL
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
 	tar -xzf "$tarball" -C "$work"
-	from=$work/$name
-	[ -x "$from/bin/trainforge" ] || { echo "trainforge: $tarball holds no $name/bin/trainforge" >&2; exit 2; }
+	from=$work/$rname
+	[ -x "$from/bin/trainforge" ] || { echo "trainforge: $tarball holds no $rname/bin/trainforge" >&2; exit 2; }
 	: "${SOURCE_DATE_EPOCH:=$(stat -c %Y "$from/bin/trainforge")}"
 	export SOURCE_DATE_EPOCH
 	created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
@@ -59,7 +59,7 @@ image_build() { # TARBALL
 		--config.label=org.opencontainers.image.revision="$commit" \
 		--config.label=org.opencontainers.image.created="$created"
 	umoci gc --layout "$layout"
-	image=$(dirname "$tarball")/$name.oci.tar
+	image=$(dirname "$tarball")/$rname.oci.tar
 	tar_reproducible "$layout" . >"$image"
 	echo "image: $image"
 	rm -rf "$work"

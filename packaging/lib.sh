@@ -31,12 +31,12 @@ release_name() {
 	echo "trainforge-$1-$2-linux"
 }
 
-# release_parse TARBALL: sets name (the tarball's name without .tar.gz),
+# release_parse TARBALL: sets rname (the tarball's name without .tar.gz),
 # version and arch from a name release_name made
 # shellcheck disable=SC2034 # read by the callers
 release_parse() {
-	name=$(basename "$1" .tar.gz)
-	version=${name#trainforge-}
+	rname=$(basename "$1" .tar.gz)
+	version=${rname#trainforge-}
 	version=${version%-linux}
 	arch=${version##*-}
 	version=${version%-*}
