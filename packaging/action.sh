@@ -55,7 +55,7 @@ install() {
 	source)
 		build_deps || { say "could not install the packages the build needs"; exit 1; }
 		say "building trainforge from $here"
-		make -C "$here" trainforge >&2 || { say "the build failed"; exit 1; }
+		make -C "$here" -j"$(nproc)" trainforge >&2 || { say "the build failed"; exit 1; }
 		bin=$here/trainforge ;;
 	*)
 		say "install: '$INPUT_INSTALL' is neither release nor source"

@@ -38,7 +38,7 @@ from_path() {
 from_source() {
 	say "building trainforge from $here (make)"
 	mkdir -p "$here/build"
-	if make -C "$here" trainforge >"$here/build/hook-make.log" 2>&1; then
+	if make -C "$here" -j"$(nproc 2>/dev/null || echo 2)" trainforge >"$here/build/hook-make.log" 2>&1; then
 		echo "$here/trainforge"
 	else
 		tail -20 "$here/build/hook-make.log" >&2

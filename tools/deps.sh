@@ -5,8 +5,8 @@
 #   sh tools/deps.sh fuzz       also clang with libFuzzer (make fuzz)
 #   sh tools/deps.sh valgrind   also valgrind (make test VALGRIND=1)
 #   sh tools/deps.sh dist       also the aarch64 cross compiler, the arm64
-#                               libraries (multiarch), qemu-user and
-#                               lintian (make dist, deb, image)
+#                               libraries (multiarch), qemu-user, lintian
+#                               and skopeo (make dist, deb, image)
 set -e
 missing=""
 need_pkg() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
@@ -67,7 +67,8 @@ for group in "$@"; do
 		need_arm64 libcyaml.a libcyaml-dev
 		need_arm64 libpcre2-8.a libpcre2-dev
 		need_cmd qemu-aarch64-static qemu-user-static
-		need_cmd lintian lintian ;;
+		need_cmd lintian lintian
+		need_cmd skopeo skopeo ;;
 	*)
 		echo "trainforge: tools/deps.sh: unknown group '$group' (fuzz, valgrind, dist)" >&2
 		exit 2 ;;

@@ -46,6 +46,28 @@ done
 deb=$rel/trainforge_$(deb_version "$version")_$(arch_debian "$arch").deb
 check_deb deb "$deb" "$tarball"
 check_image image "$rel/$rname.oci.tar" "$tarball"
+# The Containerfile's image runs as make image's does.
+py_check image/containerfile-agrees "$root/Containerfile" "$t/image-$(arch_debian "$arch")/layout" <<'PY'
+import json, re, sys
+text = re.sub(r"\\\n", " ", open(sys.argv[1]).read())
+stage = re.split(r"(?m)^FROM ", text)[-1]
+assert stage.startswith("scratch"), "the last stage is not FROM scratch"
+got = {}
+for line in stage.splitlines():
+    word, _, rest = line.partition(" ")
+    if word == "ENTRYPOINT":
+        got["Entrypoint"] = json.loads(rest)
+    elif word == "WORKDIR":
+        got["WorkingDir"] = rest.strip()
+    elif word == "ENV":
+        got["Env"] = [rest.strip()]
+layout = sys.argv[2]
+blob = lambda digest: json.load(open(f"{layout}/blobs/sha256/{digest.split(':')[1]}"))
+manifest = blob(json.load(open(f"{layout}/index.json"))["manifests"][0]["digest"])
+config = blob(manifest["config"]["digest"])["config"]
+want = {k: config[k] for k in ("Entrypoint", "WorkingDir", "Env")}
+assert got == want, (got, want)
+PY
 [ "$(cut -d' ' -f3 "$rel/SHA256SUMS" | tr '\n' ' ')" = "$rname.oci.tar $rname.tar.gz ${deb##*/} " ] &&
 	(cd "$rel" && sha256sum -c --quiet SHA256SUMS) && ok release/sums-of-all || no release/sums-of-all
 serve "$www" && ok serve || { no serve; exit 0; }
