@@ -76,7 +76,7 @@ check_binary() {
 # owners, modes and times, and its binary
 check_tarball() {
 	release_parse "$2"
-	LC_ALL=C tar -tvzf "$2" >"$t/list" 2>&1 || { no "$1/lists: $(head -1 "$t/list")"; return; }
+	LC_ALL=C TZ=UTC0 tar -tvzf "$2" >"$t/list" 2>&1 || { no "$1/lists: $(head -1 "$t/list")"; return; }
 	for f in bin/trainforge share/man/man1/trainforge.1 share/bash-completion/completions/trainforge \
 		README.md CHANGELOG.md build-info.txt licenses/glibc.copyright licenses/libyaml.copyright \
 		licenses/libcyaml.copyright licenses/pcre2.copyright; do
@@ -85,9 +85,9 @@ check_tarball() {
 	ok "$1/holds"
 	awk '{print $2}' "$t/list" | sort -u >"$t/owners"
 	[ "$(cat "$t/owners")" = 0/0 ] && ok "$1/owned-by-0" || no "$1/owned-by-0: $(tr '\n' ' ' <"$t/owners")"
-	when=$(date -u -d "@$3" '+%Y-%m-%d %H:%M')
-	[ "$(awk '{print $4, $5}' "$t/list" | sort -u)" = "$when" ] && ok "$1/times-are-the-commit-time" ||
-		no "$1/times-are-the-commit-time: not all $when"
+	stamp=$(date -u -d "@$3" '+%Y-%m-%d %H:%M')
+	[ "$(awk '{print $4, $5}' "$t/list" | sort -u)" = "$stamp" ] && ok "$1/times-are-the-commit-time" ||
+		no "$1/times-are-the-commit-time: not all $stamp"
 	grep -q "^-rwxr-xr-x .* $rname/bin/trainforge\$" "$t/list" && ! grep -v "$rname/bin/trainforge\$" "$t/list" |
 		grep -q '^-..x' && ok "$1/modes" || no "$1/modes"
 	mkdir -p "$t/x-$arch" && tar -xzf "$2" -C "$t/x-$arch"

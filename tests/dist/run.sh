@@ -18,9 +18,15 @@ cd "$(dirname "$0")/../.." || exit 2
 . tests/dist/lib.sh
 tf_built dist || exit 0
 
-# The version scheme: the CHANGELOG has the Makefile's version, and a
-# release tag on HEAD names it.
-grep -q "^## $version - " CHANGELOG.md && ok version/changelog || no "version/changelog: no '## $version - DATE' in CHANGELOG.md"
+# The version scheme (docs/release.md): the CHANGELOG has a section for
+# the Makefile's version (Unreleased for a -dev one), and a release tag on
+# HEAD names it.
+case $version in
+*-dev) heading="## Unreleased" ;;
+*) heading="## $version - " ;;
+esac
+grep -q "^$heading" CHANGELOG.md && ok version/changelog || no "version/changelog: no '$heading' in CHANGELOG.md"
+echo "$version" | grep -Eq '^[0-9]+\.[0-9]+\.[0-9]+(-dev)?$' && ok version/form || no "version/form: $version"
 tags=$(git tag --points-at HEAD 2>/dev/null | grep '^v[0-9]*\.' || true)
 [ -z "$tags" ] || [ "$tags" = "v$version" ] && ok version/tag || no "version/tag: HEAD is tagged $tags, the Makefile says $version"
 
