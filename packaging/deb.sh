@@ -20,19 +20,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 maintainer=${DEB_MAINTAINER:-trainforge developers <trainforge@users.noreply.github.com>}
 
-deb_build() { # TARBALL
-	tarball=$1
-	release_parse "$tarball"
+deb_build() {
 	debarch=$(arch_debian "$arch") || { echo "trainforge: $tarball: no Debian architecture for '$arch'" >&2; exit 2; }
 	debv=$(deb_version "$version")
-	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
-	tar -xzf "$tarball" -C "$work"
-	from=$work/$rname
-	[ -x "$from/bin/trainforge" ] || { echo "trainforge: $tarball holds no $rname/bin/trainforge" >&2; exit 2; }
-	: "${SOURCE_DATE_EPOCH:=$(stat -c %Y "$from/bin/trainforge")}"
-	export SOURCE_DATE_EPOCH
-
 	root=$work/root
 	doc=$root/usr/share/doc/trainforge
 	mkdir -p "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/man/man1" \
@@ -73,12 +63,7 @@ deb_build() { # TARBALL
 	deb=$(dirname "$tarball")/trainforge_${debv}_$debarch.deb
 	dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
 	echo "deb: $deb"
-	rm -rf "$work"
-	trap - EXIT
-	sums_write "$(dirname "$tarball")" "$version"
 }
 
 [ $# -gt 0 ] || { echo "usage: sh packaging/deb.sh TARBALL|DIR..." >&2; exit 2; }
-for tarball in $(release_tarballs "$@"); do
-	deb_build "$tarball"
-done
+release_each deb_build "$@"

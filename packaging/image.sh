@@ -19,17 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=packaging/lib.sh
 . "$here/lib.sh"
 
-image_build() { # TARBALL
-	tarball=$1
-	release_parse "$tarball"
+image_build() {
 	ociarch=$(arch_debian "$arch") || { echo "trainforge: $tarball: no OCI architecture for '$arch'" >&2; exit 2; }
-	work=$(mktemp -d)
-	trap 'rm -rf "$work"' EXIT
-	tar -xzf "$tarball" -C "$work"
-	from=$work/$rname
-	[ -x "$from/bin/trainforge" ] || { echo "trainforge: $tarball holds no $rname/bin/trainforge" >&2; exit 2; }
-	: "${SOURCE_DATE_EPOCH:=$(stat -c %Y "$from/bin/trainforge")}"
-	export SOURCE_DATE_EPOCH
 	created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
 	commit=$(sed -n 's/^commit //p' "$from/build-info.txt")
 
@@ -62,12 +53,7 @@ image_build() { # TARBALL
 	image=$(dirname "$tarball")/$rname.oci.tar
 	tar_reproducible "$layout" . >"$image"
 	echo "image: $image"
-	rm -rf "$work"
-	trap - EXIT
-	sums_write "$(dirname "$tarball")" "$version"
 }
 
 [ $# -gt 0 ] || { echo "usage: sh packaging/image.sh TARBALL|DIR..." >&2; exit 2; }
-for tarball in $(release_tarballs "$@"); do
-	image_build "$tarball"
-done
+release_each image_build "$@"

@@ -54,6 +54,30 @@ release_tarballs() {
 	done
 }
 
+# release_each FUNCTION ARG...: FUNCTION once for each release tarball
+# the arguments name (release_tarballs), with tarball, rname, version and
+# arch set, the tarball unpacked in the scratch directory work (removed
+# after) as from, and SOURCE_DATE_EPOCH, when unset, the time of its
+# binary; then the SHA256SUMS beside the tarball is written again
+release_each() {
+	each=$1
+	shift
+	for tarball in $(release_tarballs "$@"); do
+		release_parse "$tarball"
+		work=$(mktemp -d)
+		trap 'rm -rf "$work"' EXIT
+		tar -xzf "$tarball" -C "$work"
+		from=$work/$rname
+		[ -x "$from/bin/trainforge" ] || { echo "trainforge: $tarball holds no $rname/bin/trainforge" >&2; exit 2; }
+		: "${SOURCE_DATE_EPOCH:=$(stat -c %Y "$from/bin/trainforge")}"
+		export SOURCE_DATE_EPOCH
+		"$each"
+		rm -rf "$work"
+		trap - EXIT
+		sums_write "$(dirname "$tarball")" "$version"
+	done
+}
+
 # tar_reproducible DIR MEMBER: DIR/MEMBER as a tar on standard output
 # whose bytes depend on the files' contents, names and modes alone:
 # members sorted, owned by 0:0 without names, every mtime

@@ -24,8 +24,5 @@ for tarball in $(release_tarballs "$d"); do
 	lintian -I --pedantic --fail-on error,warning,info,pedantic "$deb" >"$t/lintian" 2>&1 &&
 		ok "$debarch/lintian-clean" || { no "$debarch/lintian-clean"; cat "$t/lintian"; }
 	check_deb "$debarch" "$deb" "$tarball"
-	mkdir -p "$t/again-$arch"
-	cp "$tarball" "$t/again-$arch/"
-	sh packaging/deb.sh "$t/again-$arch/${tarball##*/}" >/dev/null 2>&1 && cmp -s "$deb" "$t/again-$arch/${deb##*/}" &&
-		ok "$debarch/reproducible" || no "$debarch/reproducible"
+	same_again "$debarch" deb.sh "$tarball" "$deb"
 done

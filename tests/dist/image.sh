@@ -27,8 +27,5 @@ assert d['config']['Entrypoint'] == ['/usr/bin/trainforge'], d['config']
 "
 	expect_rc "$ociarch/skopeo-copy" 0 skopeo copy -q "oci-archive:$image:$version" "dir:$t/copy-$ociarch"
 	check_image "$ociarch" "$image" "$tarball"
-	mkdir -p "$t/again-$arch"
-	cp "$tarball" "$t/again-$arch/"
-	sh packaging/image.sh "$t/again-$arch/${tarball##*/}" >/dev/null 2>&1 &&
-		cmp -s "$image" "$t/again-$arch/${image##*/}" && ok "$ociarch/reproducible" || no "$ociarch/reproducible"
+	same_again "$ociarch" image.sh "$tarball" "$image"
 done

@@ -94,6 +94,15 @@ check_tarball() {
 	check_binary "$1" "$arch" "$t/x-$arch/$rname/bin/trainforge"
 }
 
+# same_again NAME SCRIPT TARBALL FILE: packaging/SCRIPT makes FILE's bytes
+# again from a copy of TARBALL elsewhere
+same_again() {
+	mkdir -p "$t/again/$1"
+	cp "$3" "$t/again/$1/"
+	sh "packaging/$2" "$t/again/$1/${3##*/}" >/dev/null 2>&1 && cmp -s "$4" "$t/again/$1/${4##*/}" &&
+		ok "$1/reproducible" || no "$1/reproducible"
+}
+
 # dpkg_root DIR ARCH: an empty system for dpkg --root, which takes ARCH
 dpkg_root() {
 	rm -rf "$1"
@@ -188,4 +197,49 @@ assert len(d['layers']) == 1, d['layers']
 	rc=$?
 	[ "$rc" = 1 ] && grep -q '^/work/cluster.yaml:.*\[PC2101\]$' "$t/out" && ok "$check/runs-in-its-root" ||
 		{ no "$check/runs-in-its-root: exit $rc"; head -5 "$t/out"; }
+}
+
+# hook NAME WANT FILE...: a commit of FILEs in a new repository whose
+# .pre-commit-config.yaml pins the hooks of the repository $hooks to
+# v$version; the output is in $t/log, the repository in $r
+hook_repo_n=0
+hook() {
+	n=$1 want=$2
+	shift 2
+	hook_repo_n=$((hook_repo_n + 1))
+	r=$t/hr$hook_repo_n
+	git init -q "$r"
+	cat >"$r/.pre-commit-config.yaml" <<EOF
+repos:
+  - repo: $hooks
+    rev: v$version
+    hooks:
+      - id: trainforge
+      - id: trainforge-update-check
+EOF
+	printf 'shellcheck: off\n' >"$r/.trainforge.yaml"
+	for f in "$@"; do cp "$f" "$r/"; done
+	(cd "$r" && git add -A && pre-commit install >/dev/null && git commit -qm "$n") >"$t/log" 2>&1
+	rc=$?
+	if { [ "$want" = pass ] && [ "$rc" = 0 ]; } || { [ "$want" = fail ] && [ "$rc" != 0 ]; }; then
+		ok "$n"
+	else
+		no "$n: commit exited $rc, expected the hooks to $want"
+		sed 's/^/    /' "$t/log" | tail -20
+	fi
+}
+# hook_env HOME: the environment (for a subshell) of a new user with that
+# HOME, whose PATH has no trainforge, and whose releases are on loopback
+hook_env() {
+	clean_path=
+	for d in $(echo "$PATH" | tr ':' ' '); do
+		[ -x "$d/trainforge" ] || clean_path=$clean_path${clean_path:+:}$d
+	done
+	HOME=$1 PATH=$clean_path GIT_CONFIG_NOSYSTEM=1 TRAINFORGE_RELEASE_URL=$url
+	export HOME PATH GIT_CONFIG_NOSYSTEM TRAINFORGE_RELEASE_URL
+	unset PRE_COMMIT_HOME XDG_CACHE_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL TRAINFORGE_HOOK_BINARY
+	mkdir -p "$HOME"
+	git config --global user.name trainforge-test
+	git config --global user.email test@example.invalid
+	git config --global init.defaultBranch main
 }

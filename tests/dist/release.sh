@@ -86,27 +86,12 @@ assert d['outputs']['version'] == '$version', d
 
 # The hook with no release to be had and no trainforge on PATH builds one
 # in pre-commit's clone.
-clean_path=
-for p in $(echo "$PATH" | tr ':' ' '); do
-	[ -x "$p/trainforge" ] || clean_path=$clean_path${clean_path:+:}$p
-done
+hooks=$t/hooks
 (
-	HOME=$t/home PATH=$clean_path GIT_CONFIG_NOSYSTEM=1 TRAINFORGE_RELEASE_URL=$url/none
-	export HOME PATH GIT_CONFIG_NOSYSTEM TRAINFORGE_RELEASE_URL
-	unset PRE_COMMIT_HOME XDG_CACHE_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL TRAINFORGE_HOOK_BINARY
-	mkdir -p "$HOME"
-	git config --global user.name trainforge-test
-	git config --global user.email test@example.invalid
-	git config --global init.defaultBranch main
-	hooks_repo "$t/hooks" all >"$t/out" 2>&1 || { no "hook/repo"; cat "$t/out"; exit 0; }
-	r=$t/repo
-	git init -q "$r"
-	printf 'repos:\n  - repo: %s\n    rev: v%s\n    hooks:\n      - id: trainforge\n' "$t/hooks" "$version" \
-		>"$r/.pre-commit-config.yaml"
-	printf 'shellcheck: off\n' >"$r/.trainforge.yaml"
-	cp examples/broken/cluster.yaml "$r/"
-	(cd "$r" && git add -A && pre-commit install >/dev/null && git commit -qm bad) >"$t/log" 2>&1 &&
-		no hook/source-build-refuses || ok hook/source-build-refuses
+	hook_env "$t/home"
+	TRAINFORGE_RELEASE_URL=$url/none
+	hooks_repo "$hooks" all >"$t/out" 2>&1 || { no "hook/repo"; cat "$t/out"; exit 0; }
+	hook hook/source-build-refuses fail examples/broken/cluster.yaml
 	has hook/source-build-says 'building trainforge from' "$t/log"
 	has hook/source-build-finds '\[PC2101\]' "$t/log"
 	built=$(ls "$HOME"/.cache/pre-commit/repo*/trainforge 2>/dev/null)

@@ -174,49 +174,6 @@ has action/default-url-is-the-repository "https://github.com/acme/trainforge/rel
 # The pre-commit hooks, from a clean HOME with no trainforge on PATH. The
 # hooks repository is tagged v$version and pinned by that tag.
 hooks=$t/hooks
-clean_path=
-for d in $(echo "$PATH" | tr ':' ' '); do
-	[ -x "$d/trainforge" ] || clean_path=$clean_path${clean_path:+:}$d
-done
-# hook NAME WANT FILE...: a commit of FILEs in a new repository, with
-# the cache of pre-commit in HOME, the hooks pinned to v$version
-hook_repo_n=0
-hook() {
-	n=$1 want=$2
-	shift 2
-	hook_repo_n=$((hook_repo_n + 1))
-	r=$t/hr$hook_repo_n
-	git init -q "$r"
-	cat >"$r/.pre-commit-config.yaml" <<EOF
-repos:
-  - repo: $hooks
-    rev: v$version
-    hooks:
-      - id: trainforge
-      - id: trainforge-update-check
-EOF
-	printf 'shellcheck: off\n' >"$r/.trainforge.yaml"
-	for f in "$@"; do cp "$f" "$r/"; done
-	(cd "$r" && git add -A && pre-commit install >/dev/null && git commit -qm "$n") >"$t/log" 2>&1
-	rc=$?
-	if { [ "$want" = pass ] && [ "$rc" = 0 ]; } || { [ "$want" = fail ] && [ "$rc" != 0 ]; }; then
-		ok "$n"
-	else
-		no "$n: commit exited $rc, expected the hooks to $want"
-		sed 's/^/    /' "$t/log" | tail -20
-	fi
-}
-# hook_env HOME: the environment of a new user with that HOME (in a
-# subshell), whose releases are on loopback
-hook_env() {
-	HOME=$1 PATH=$clean_path GIT_CONFIG_NOSYSTEM=1 TRAINFORGE_RELEASE_URL=$url
-	export HOME PATH GIT_CONFIG_NOSYSTEM TRAINFORGE_RELEASE_URL
-	unset PRE_COMMIT_HOME XDG_CACHE_HOME XDG_CONFIG_HOME GIT_CONFIG_GLOBAL TRAINFORGE_HOOK_BINARY
-	mkdir -p "$HOME"
-	git config --global user.name trainforge-test
-	git config --global user.email test@example.invalid
-	git config --global init.defaultBranch main
-}
 (hook_env "$t/home-hooks" && hooks_repo "$hooks") >"$t/out" 2>&1 && ok hook/repo || { no hook/repo; cat "$t/out"; }
 (
 	hook_env "$t/home"
