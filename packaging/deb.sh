@@ -31,10 +31,10 @@ deb_build() {
 	cp "$from/bin/trainforge" "$root/usr/bin/trainforge"
 	gzip -9n <"$from/share/man/man1/trainforge.1" >"$root/usr/share/man/man1/trainforge.1.gz"
 	cp "$from/share/bash-completion/completions/trainforge" "$root/usr/share/bash-completion/completions/"
-	gzip -9n <"$from/CHANGELOG.md" >"$doc/CHANGELOG.md.gz"
+	gzip -9n <"$from/share/doc/trainforge/CHANGELOG.md" >"$doc/CHANGELOG.md.gz"
 	{
 		cat "$here/debian/copyright"
-		for f in "$from"/licenses/*.copyright; do
+		for f in "$from"/share/doc/trainforge/licenses/*.copyright; do
 			printf '\n%s\n\n' "-- $(basename "$f" .copyright), linked into /usr/bin/trainforge --"
 			cat "$f"
 		done
@@ -49,7 +49,7 @@ deb_build() {
 
 	# Built-Using names the source packages of the libraries linked in
 	# (Debian Policy 7.8), from the tarball's build-info.txt.
-	built_using=$(sed -n '/^linked in:/,$s/.*(source \([^ ]*\) \([^)]*\))$/\1 (= \2)/p' "$from/build-info.txt" |
+	built_using=$(sed -n '/^linked in:/,$s/.*(source \([^ ]*\) \([^)]*\))$/\1 (= \2)/p' "$from/share/doc/trainforge/build-info.txt" |
 		LC_ALL=C sort -u | paste -sd, - | sed 's/,/, /g')
 	size=$(du -sk --apparent-size "$root/usr" | cut -f1)
 	sed -e "s/@VERSION@/$debv/" -e "s/@ARCH@/$debarch/" -e "s|@MAINTAINER@|$maintainer|" \

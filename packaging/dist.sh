@@ -9,10 +9,11 @@
 # DIST_REV names. Its tree is exported with git archive into OUT/work/src
 # and built there from nothing; aarch64 with Debian's cross compiler and
 # the arm64 libraries of multiarch (sh tools/deps.sh dist installs them).
-# Each tarball holds the stripped static binary, the man page, the bash
-# completion, README.md, CHANGELOG.md, licenses/ (the notices of the
-# libraries linked in) and build-info.txt (the commit and the Debian
-# packages that made the binary). --binary packs a binary built otherwise
+# Each tarball holds, as make install lays them out, the stripped static
+# binary, the man page, the bash completion, and in share/doc/trainforge
+# README.md, CHANGELOG.md, licenses/ (the notices of the libraries linked
+# in) and build-info.txt (the commit and the Debian packages that made
+# the binary). --binary packs a binary built otherwise
 # for this machine (a `make`) with the working tree's files instead: a
 # release to try the installers with, not one to publish.
 #
@@ -85,17 +86,18 @@ pack() {
 	name=$(release_name "$version" "$arch")
 	stage=$work/stage/$name
 	rm -rf "$work/stage"
-	mkdir -p "$stage/bin" "$stage/share/man/man1" "$stage/share/bash-completion/completions" "$stage/licenses"
+	doc=$stage/share/doc/trainforge
+	mkdir -p "$stage/bin" "$stage/share/man/man1" "$stage/share/bash-completion/completions" "$doc/licenses"
 	"$strip" --strip-all --remove-section=.comment --remove-section=.note.gnu.build-id -o "$stage/bin/trainforge" "$bin"
 	cp "$src/docs/trainforge.1" "$stage/share/man/man1/trainforge.1"
 	cp "$src/completions/trainforge.bash" "$stage/share/bash-completion/completions/trainforge"
-	cp "$src/README.md" "$src/CHANGELOG.md" "$stage/"
+	cp "$src/README.md" "$src/CHANGELOG.md" "$doc/"
 	# The libraries linked in, whose licenses ask that their notices go
 	# with the binary: each one's copyright file as Debian ships it.
 	# shellcheck disable=SC2046 # one path a word
 	libs=$(owners $(for a in libc.a libyaml.a libcyaml.a libpcre2-8.a; do $cc -print-file-name=$a; done)) || exit 1
 	for p in $libs; do
-		cp "/usr/share/doc/${p%%:*}/copyright" "$stage/licenses/$(dpkg-query -W -f='${source:Package}' "$p").copyright"
+		cp "/usr/share/doc/${p%%:*}/copyright" "$doc/licenses/$(dpkg-query -W -f='${source:Package}' "$p").copyright"
 	done
 	tools=$(owners "$cc" "$($cc -print-prog-name=cc1)" "$($cc -print-prog-name=as)" "$($cc -print-prog-name=ld)") || exit 1
 	{
@@ -108,7 +110,7 @@ pack() {
 		echo "linked in:"
 		# shellcheck disable=SC2086
 		described $libs | sed 's/^/  /'
-	} >"$stage/build-info.txt"
+	} >"$doc/build-info.txt"
 	find "$stage" -type d -exec chmod 755 {} +
 	find "$stage" -type f -exec chmod 644 {} +
 	chmod 755 "$stage/bin/trainforge"

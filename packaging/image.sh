@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 image_build() {
 	ociarch=$(arch_debian "$arch") || { echo "trainforge: $tarball: no OCI architecture for '$arch'" >&2; exit 2; }
 	created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
-	commit=$(sed -n 's/^commit //p' "$from/build-info.txt")
+	commit=$(sed -n 's/^commit //p' "$from/share/doc/trainforge/build-info.txt")
 
 	layout=$work/layout
 	bundle=$work/bundle
@@ -32,7 +32,7 @@ image_build() {
 	root=$bundle/rootfs
 	mkdir -p "$root/usr/bin" "$root/usr/share/doc/trainforge" "$root/tmp" "$root/work"
 	cp "$from/bin/trainforge" "$root/usr/bin/trainforge"
-	cp "$from"/licenses/*.copyright "$root/usr/share/doc/trainforge/"
+	cp "$from"/share/doc/trainforge/licenses/*.copyright "$root/usr/share/doc/trainforge/"
 	find "$root" -type d -exec chmod 755 {} +
 	find "$root" -type f -exec chmod 644 {} +
 	chmod 755 "$root/usr/bin/trainforge"

@@ -78,8 +78,9 @@ check_tarball() {
 	release_parse "$2"
 	LC_ALL=C TZ=UTC0 tar -tvzf "$2" >"$t/list" 2>&1 || { no "$1/lists: $(head -1 "$t/list")"; return; }
 	for f in bin/trainforge share/man/man1/trainforge.1 share/bash-completion/completions/trainforge \
-		README.md CHANGELOG.md build-info.txt licenses/glibc.copyright licenses/libyaml.copyright \
-		licenses/libcyaml.copyright licenses/pcre2.copyright; do
+		share/doc/trainforge/README.md share/doc/trainforge/CHANGELOG.md share/doc/trainforge/build-info.txt \
+		share/doc/trainforge/licenses/glibc.copyright share/doc/trainforge/licenses/libyaml.copyright \
+		share/doc/trainforge/licenses/libcyaml.copyright share/doc/trainforge/licenses/pcre2.copyright; do
 		grep -q " $rname/$f\$" "$t/list" || { no "$1/holds: no $rname/$f"; return; }
 	done
 	ok "$1/holds"

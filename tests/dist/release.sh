@@ -42,7 +42,7 @@ rm -rf "$t/again"
 for tarball in $tarballs; do
 	release_parse "$tarball"
 	check_tarball "$arch" "$tarball" "$when"
-	grep -q "^commit $commit\$" "$t/x-$arch/$rname/build-info.txt" && ok "$arch/build-info-names-the-commit" ||
+	grep -q "^commit $commit\$" "$t/x-$arch/$rname/share/doc/trainforge/build-info.txt" && ok "$arch/build-info-names-the-commit" ||
 		no "$arch/build-info-names-the-commit"
 	# The suites that drive the command line, on the release binary.
 	if ! can_run "$arch"; then
