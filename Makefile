@@ -100,7 +100,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
 TEMPLATES := $(wildcard templates/*.mustache)
 
-.PHONY: all deps test unit demo bench install clean e2e e2e-slurm print-inc FORCE
+.PHONY: all deps test unit demo bench install clean e2e e2e-slurm print-inc FORCE dist deb image
 .DEFAULT_GOAL := all
 
 all: trainforge
@@ -235,6 +235,20 @@ install: trainforge
 	install -m 644 completions/trainforge.fish \
 		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/trainforge.fish
 	@sh tools/install-hint.sh "$(PREFIX)" "$(DESTDIR)"
+
+# Releases (docs/release.md), in build/dist: `make dist` the tarballs of
+# the commit at HEAD (DIST_REV=REV: another one) for x86_64 and aarch64
+# with SHA256SUMS; `make deb` and `make image` the Debian packages and the
+# OCI images made from them.
+dist:
+	@sh tools/deps.sh dist
+	@sh packaging/dist.sh build/dist
+
+deb: dist
+	@sh packaging/deb.sh build/dist
+
+image: dist
+	@sh packaging/image.sh build/dist
 
 clean:
 	rm -rf build trainforge

@@ -49,6 +49,17 @@ unit() {
 	rm -f "$log.raw" "$log.out" "$log.err"
 }
 
+# `sh tests/run.sh SUITE...` runs those alone (tests/SUITE.sh, else
+# tests/SUITE/run.sh): the release stages of .ci/run run theirs so.
+if [ $# -gt 0 ]; then
+	for suite in "$@"; do
+		if [ -f "tests/$suite.sh" ]; then count "$suite" sh "tests/$suite.sh"; else count "$suite" sh "tests/$suite/run.sh"; fi
+	done
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+	exit
+fi
+
 count unit unit
 count arch sh tests/arch/run.sh
 count cases sh tests/cases/run.sh
@@ -84,6 +95,7 @@ count wild sh tests/diffbash/wild.sh
 count wiring sh tests/wiring/run.sh
 count ci sh tests/ci/run.sh
 count nvim sh tests/nvim/run.sh
+count dist sh tests/dist/run.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The hooks of .pre-commit-hooks.yaml under Debian's pre-commit: a
-# temporary git repository uses them (repo: this checkout, rev: HEAD; or,
-# when HEAD does not hold the working tree's .pre-commit-hooks.yaml yet, a
-# one-commit copy of it), with the built binary first on PATH. A bad
+# temporary git repository uses them (repo: a one-commit copy of the files
+# they need, as tests/lib.sh's hooks_repo makes it), with the built binary
+# first on PATH and TRAINFORGE_HOOK_BINARY=system (tests/dist/run.sh
+# tests how they install a release). A bad
 # cluster config is refused and its fix accepted; a generated file edited
 # by hand is refused by trainforge-gen-check; a staged change to a cluster
 # config that pcluster update-cluster refuses is refused by
@@ -36,19 +37,12 @@ git config --global user.name trainforge-test
 git config --global user.email test@example.invalid
 git config --global init.defaultBranch main
 
-# The hooks as committed at HEAD, when that is what the working tree has.
-hooks=$root
-rev=$(git -C "$root" rev-parse HEAD 2>/dev/null)
-if [ -z "$rev" ] || ! git -C "$root" show HEAD:.pre-commit-hooks.yaml 2>/dev/null |
-	cmp -s - "$root/.pre-commit-hooks.yaml"; then
-	hooks=$t/hooks
-	mkdir "$hooks"
-	cp "$root/.pre-commit-hooks.yaml" "$hooks/"
-	git -C "$hooks" init -q && git -C "$hooks" add . && git -C "$hooks" commit -qm hooks
-	rev=$(git -C "$hooks" rev-parse HEAD)
-	echo "note: HEAD has no or another .pre-commit-hooks.yaml; using the working tree's"
-fi
-[ -n "$rev" ] && ok "hooks-repo" || { no "hooks-repo: no commit"; exit 0; }
+# The hooks of the working tree, in a repository of their own, with the
+# built binary on PATH as the one to run.
+TRAINFORGE_HOOK_BINARY=system
+export TRAINFORGE_HOOK_BINARY
+hooks=$t/hooks
+hooks_repo "$hooks" && rev=$(git -C "$hooks" rev-parse HEAD) && ok "hooks-repo" || { no "hooks-repo"; exit 0; }
 
 r=$t/repo
 git init -q "$r"
