@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
+#include "color.h"
 #include "commands.h"
 #include "format.h"
 #include "fileio.h"
@@ -114,7 +116,7 @@ static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
 		src->kind = KIND_PCLUSTER;
 		issues_report(&diags, src, doc, KIND_PCLUSTER);
 		diag_list_sort(&diags);
-		format_write(stderr, FMT_TEXT, &diags, false);
+		format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 		rc = yamldoc_broken(doc) ? EXIT_FINDINGS : plan_cluster(src, doc, !strcmp(fmt, "json"));
 		diag_list_free(&diags);
 	}
@@ -213,9 +215,11 @@ int cmd_plan(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	diag_list_sort(&diags);
-	format_write(stderr, FMT_TEXT, &diags, false);
+	format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 	int rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
-	if (js.ok) {
+	/* a layout the cluster checks refuse (one that does not fit) is
+	 * still shown: the plan says why */
+	if (js.ok || js.plan.derived) {
 		types[ntypes++] = js.plan.it;
 		for (size_t i = 0; i < nlisted; i++)
 			if (listed[i] != js.plan.it)

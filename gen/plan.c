@@ -506,5 +506,17 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	ok &= plan_software_check(p, spec, diags);
 	if (ok)
 		estimate(p, j);
+	p->derived = ok;
+	/* the cluster around the job, and what cannot run on it: the spec's
+	 * own, not a layout plan --compare tries; `plan` still shows the
+	 * layout they refuse (p->derived) */
+	if (!spec->compare) {
+		bool cl = plan_boot_check(p, spec, diags);
+		cl &= plan_container_check(p, spec, diags);
+		cl &= plan_cluster_check(p, spec, diags);
+		if (ok)
+			cl &= plan_runnable_check(p, spec, diags);
+		ok &= cl;
+	}
 	return ok;
 }

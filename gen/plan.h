@@ -58,6 +58,33 @@ struct plan_model {
 	long long kv_replicator;     /* NxD: TP / gcd(TP, query groups); 0 not needed */
 };
 
+/* How the Neuron SDK reaches the compute nodes (gen/plan_boot.c,
+ * docs/jobspec.md, "Neuron on ParallelCluster"). The head node has no
+ * Neuron device and gets none of it. */
+enum neuron_route {
+	ROUTE_NONE,    /* not a Neuron instance, or no route (JS3002, JS3003) */
+	ROUTE_AMI,     /* cluster.ami carries it */
+	ROUTE_PENDING, /* software.neuron_image without cluster.ami: the image comes first */
+	ROUTE_SCRIPT,  /* Neuron's install script at every boot */
+};
+
+/* What the generated cluster is made of beyond the layout: the Neuron
+ * route, the scripts gen asks it to run, its network, storage and name
+ * (gen/plan_boot.c, gen/plan_cluster.c, gen/plan_container.c). */
+struct plan_cluster {
+	enum neuron_route route;
+	bool extrapolated;           /* ROUTE_SCRIPT at a path no sample shows */
+	bool image;                  /* gen writes NAME-image.yaml */
+	int root_volume_gib;         /* the compute nodes' root volume; 0: ParallelCluster's default */
+	bool pyxis;                  /* a container: Pyxis's set-up scripts */
+	bool scripts;                /* gen writes scripts the cluster fetches (watcher, Pyxis) */
+	enum deletion_policy deletion; /* of a storage gen creates; DP_DEFAULT for an existing one */
+	int network_cards;           /* > 1 several, 1 one, -1 unknown (the catalog's EFA interfaces) */
+	size_t name_max;             /* the longest cluster name the node names allow */
+	bool static_reserved;        /* the reserved (or only) queue's nodes are static: a reservation */
+	int fits;                    /* memory: 1 fits, 0 does not, -1 unknown */
+};
+
 struct plan {
 	const struct job_spec *job;
 	size_t fw_version;                /* the framework's version (target.h), an index of its table */
@@ -74,6 +101,9 @@ struct plan {
 	double cb_hour;                   /* whole cluster at that rate; < 0 unknown */
 	const char *os;
 	struct plan_fleet fleet;
+	struct plan_cluster cl;
+	bool derived;                     /* the layout and its estimates stand, whatever the
+					   * cluster's checks found */
 };
 
 /* Derives the plan; adds JS findings and returns false on any error. */
@@ -107,12 +137,46 @@ bool plan_check_smallest(const struct plan *p, const struct spec *spec, struct d
  * (gen/plan_software.c); false after an error finding. */
 bool plan_software_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
 /* Neuron's ParallelCluster install script for the spec's software.neuron
- * on the plan's OS, appended to url; false when gen installs nothing (no
- * Neuron, no software.neuron, a cluster.ami, or an OS without one). */
-#define PLAN_NEURON_BUCKET "neuron-s3"
+ * on the plan's OS, appended to url; false unless the route is
+ * ROUTE_SCRIPT. */
 struct buf;
 bool plan_neuron_install(const struct plan *p, struct buf *url);
-const char *plan_neuron_install_os(const char *os);
+
+/* ---- the cluster around the job (gen/plan_boot.c, gen/plan_cluster.c,
+ * gen/plan_container.c, gen/plan_runnable.c) ------------------------------
+ * Each adds its JS50xx findings; false after an error. Not run for the
+ * layouts plan --compare tries. */
+bool plan_boot_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+bool plan_cluster_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+bool plan_container_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+bool plan_runnable_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+/* The URL the cluster fetches one of gen's scripts from (file is its
+ * name, NAME-spot-watcher.sh), appended to url; false without
+ * cluster.bootstrap. */
+bool plan_bootstrap_url(const struct plan *p, const char *file, struct buf *url);
+/* The image id and AMI name of software.neuron_image's build:
+ * NAME-neuron-2-29-0. */
+void plan_image_id(const struct plan *p, struct buf *id);
+/* The scripts gen writes for the cluster to run, in upload order. */
+enum plan_script { SCRIPT_WATCHER, SCRIPT_PYXIS_HEAD, SCRIPT_PYXIS_COMPUTE, SCRIPT__COUNT };
+/* Its file name (NAME-spot-watcher.sh) into name; false when the plan
+ * has no such script. */
+bool plan_script_name(const struct plan *p, enum plan_script s, struct buf *name);
+/* The queues' names, as the cluster config and the batch script use them. */
+void plan_queue_name(const struct plan *p, bool spot, struct buf *name);
+/* The compute resource's name, from the instance type (trn2-48xlarge). */
+void plan_compute_resource(const struct plan *p, char *out, size_t cap);
+/* What the storage keeps after pcluster delete-cluster and its cost a
+ * month, for the plan's storage line. */
+void plan_storage_text(const struct plan *p, struct buf *b);
+void plan_capacity_text(const struct plan *p, struct buf *b);
+/* Where the Neuron SDK and the container come from, and the image's EFA
+ * stack: the lines gen's summary says them in. */
+void plan_software_text(const struct plan *p, struct buf *b);
+void plan_container_text(const struct plan *p, struct buf *b);
+/* The commands that take the generated files to a running job, in order
+ * (gen/plan_steps.c): dir is where gen wrote them, spec_path the spec. */
+void plan_next_steps(const struct plan *p, const char *dir, const char *spec_path, struct buf *b);
 
 /* The mixed fleet: plan_fleet_nodes before the node count is derived,
  * plan_fleet_check once the full fleet's layout and batch are known. */

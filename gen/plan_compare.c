@@ -59,6 +59,7 @@ static void candidate_init(struct candidate *c, const struct spec *spec,
 	c->spec = *spec;
 	c->spec.job = &c->job;
 	c->spec.candidate = strcmp(it->name, j->instance) != 0;
+	c->spec.compare = true;
 }
 
 /* Derives the candidate's plan; on failure, the first error's message

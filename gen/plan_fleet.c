@@ -206,7 +206,6 @@ static void fleets_cross_placement_groups(const struct spec *spec, struct diag_l
 
 bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
-	const struct job_spec *j = spec->job;
 	struct plan_fleet *f = &p->fleet;
 	if (!f->mixed)
 		return true;
@@ -223,12 +222,6 @@ bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list 
 		choose_unit(p);
 		if (f->unit > f->layout_unit)
 			elastic_gap_sizes(p, spec, diags);
-	}
-	if (!j->capacity->watcher->script_url) {
-		struct diag *d = spec_missing_key(spec, diags, spec_node(spec, "capacity.spot"),
-			"the spot watcher needs a place the cluster fetches it from (CustomActions take s3:// or https:// URLs)");
-		diag_set_help(d, "give capacity.watcher.script_url, or s3_buckets (it then goes under s3://<first bucket>/trainforge/%s/)", j->name);
-		ok = false;
 	}
 	fleets_cross_placement_groups(spec, diags);
 	return ok;

@@ -461,22 +461,19 @@ static bool env_overrides_generated(const struct plan *p, const struct spec *spe
 	const struct plan_env_set *g = plan_env_generated(p, name);
 	if (!g || (g->value && !strcmp(g->value, value)))
 		return true;
-	if (!strcmp(name, "NEURON_CC_FLAGS") && plan_cc_flags_agree(p, value))
-		return true; /* it carries the generated setting: gen writes it alone */
+	if (!strcmp(name, "NEURON_CC_FLAGS") && (plan_cc_flags_agree(p, value) || !cc_flags_lnc(value)))
+		return true; /* both extend NEURON_CC_FLAGS; one carrying the LNC is written alone */
 	struct diag *d;
 	if (!g->value) {
 		d = spec_report_at(spec, diags, R_JS4002, key,
 			"env.%s is a variable the generated script sets itself (%s)", name, g->why);
 		diag_set_help(d, "choose another name");
 	} else if (!strcmp(name, "NEURON_CC_FLAGS")) {
-		int cc = cc_flags_lnc(value);
-		char cc_text[48] = "LNC 2 (its default)";
-		if (cc)
-			snprintf(cc_text, sizeof cc_text, "LNC %d", cc);
 		d = spec_report_at(spec, diags, R_JS4002, key,
-			"env.NEURON_CC_FLAGS='%s' replaces the generated NEURON_CC_FLAGS=\"%s\" (from %s): the compiler would build for %s while the runtime runs NEURON_LOGICAL_NC_CONFIG=%d",
-			value, g->value, g->why, cc_text, p->lnc);
-		diag_set_help(d, "add %s to env.NEURON_CC_FLAGS; gen then writes yours alone", g->value);
+			"env.NEURON_CC_FLAGS='%s' compiles for LNC %d, and the generated NEURON_CC_FLAGS (from %s) "
+			"for %d, as the runtime runs it (NEURON_LOGICAL_NC_CONFIG=%d)",
+			value, cc_flags_lnc(value), g->why, p->lnc, p->lnc);
+		diag_set_help(d, "write %s in env.NEURON_CC_FLAGS, or leave the LNC out of it (gen adds it)", g->value);
 	} else {
 		d = spec_report_at(spec, diags, R_JS4002, key,
 			"env.%s='%s' replaces the generated %s=%s (from %s)", name, value, name, g->value, g->why);

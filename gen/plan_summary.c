@@ -80,8 +80,13 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 		}
 		buf_printf(&b, " (%s, %s, %s)\n", p->cb->region, p->cb->source, p->cb->date);
 	}
-	buf_printf(&b, "  storage          %s at %s; compile cache %s\n",
-		   storage_name(j->storage->type), j->storage->mount, j->paths->compile_cache);
+	buf_printf(&b, "  storage          %s at %s", storage_name(j->storage->type), j->storage->mount);
+	if (p->neuron)
+		buf_printf(&b, "; compile cache %s", j->paths->compile_cache);
+	buf_putc(&b, '\n');
+	plan_storage_text(p, &b);
+	plan_capacity_text(p, &b);
+	plan_software_text(p, &b);
 	fputs(b.p, out);
 	buf_free(&b);
 }

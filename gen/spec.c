@@ -28,6 +28,9 @@ static const cyaml_strval_t spot_strategy_strings[] = {
 static const cyaml_strval_t recompute_strings[] = {
 	{ "none", RC_NONE }, { "selective", RC_SELECTIVE }, { "full", RC_FULL },
 };
+static const cyaml_strval_t deletion_strings[] = {
+	{ "retain", DP_RETAIN }, { "delete", DP_DELETE }, { "snapshot", DP_SNAPSHOT },
+};
 static const cyaml_strval_t storage_strings[] = {
 	{ "fsx-lustre", ST_FSX_LUSTRE }, { "efs", ST_EFS }, { "ebs", ST_EBS },
 };
@@ -71,6 +74,7 @@ static const cyaml_schema_field_t training_fields[] = {
 	CYAML_FIELD_ENUM("recompute", OPT | CYAML_FLAG_STRICT, struct spec_training, recompute,
 			 recompute_strings, CYAML_ARRAY_LEN(recompute_strings)),
 	INT("zero_stage", struct spec_training, zero_stage),
+	CYAML_FIELD_BOOL("precompile", OPT, struct spec_training, precompile),
 	CYAML_FIELD_END
 };
 
@@ -99,6 +103,9 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	STR("ami", struct spec_cluster, ami),
 	STR("head_node", struct spec_cluster, head_node),
 	STR("queue", struct spec_cluster, queue),
+	STR("name", struct spec_cluster, name),
+	STR("bootstrap", struct spec_cluster, bootstrap),
+	INT("root_volume_gib", struct spec_cluster, root_volume_gib),
 	CYAML_FIELD_END
 };
 
@@ -131,6 +138,9 @@ static const cyaml_schema_field_t storage_fields[] = {
 	STR("mount", struct spec_storage, mount),
 	INT("size_gib", struct spec_storage, size_gib),
 	STR("id", struct spec_storage, id),
+	CYAML_FIELD_ENUM("deletion_policy", OPT | CYAML_FLAG_STRICT, struct spec_storage, deletion_policy,
+			 deletion_strings, CYAML_ARRAY_LEN(deletion_strings)),
+	CYAML_FIELD_FLOAT("usd_per_gib_month", OPT, struct spec_storage, usd_per_gib_month),
 	CYAML_FIELD_END
 };
 
@@ -149,11 +159,21 @@ static const cyaml_schema_field_t python_fields[] = {
 static const cyaml_schema_field_t container_fields[] = {
 	STR("image", struct spec_container, image),
 	CYAML_FIELD_SEQUENCE("mounts", OPT_PTR, struct spec_container, mounts, &string_entry, 0, CYAML_UNLIMITED),
+	STR("base", struct spec_container, base),
+	CYAML_FIELD_BOOL("efa", OPT, struct spec_container, efa),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t neuron_image_fields[] = {
+	STR("parent", struct spec_neuron_image, parent),
+	STR("instance", struct spec_neuron_image, instance),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t software_fields[] = {
 	STR("neuron", struct spec_software, neuron),
+	CYAML_FIELD_IGNORE("neuron_script", OPT), /* one value: read from the document */
+	CYAML_FIELD_MAPPING_PTR("neuron_image", OPT_PTR, struct spec_software, neuron_image, neuron_image_fields),
 	CYAML_FIELD_MAPPING_PTR("python", OPT_PTR, struct spec_software, python, python_fields),
 	CYAML_FIELD_MAPPING_PTR("container", OPT_PTR, struct spec_software, container, container_fields),
 	CYAML_FIELD_END
@@ -253,6 +273,12 @@ static void spec_apply_defaults(struct job_spec *j)
 	c->head_subnet = dup_or(c->head_subnet, c->subnet);
 	c->head_node = dup_or(c->head_node, "c5.4xlarge");
 	c->queue = dup_or(c->queue, "train");
+	c->name = dup_or(c->name, j->name);
+	if (c->bootstrap) { /* one form: no trailing slash (the schema allows none) */
+		size_t n = strlen(c->bootstrap);
+		while (n > 5 && c->bootstrap[n - 1] == '/')
+			c->bootstrap[--n] = '\0';
+	}
 	/* c->os depends on the instance: the planner fills it in */
 	struct spec_storage *s = j->storage;
 	s->mount = dup_or(s->mount, "/fsx");
@@ -277,11 +303,12 @@ static void spec_apply_defaults(struct job_spec *j)
 	w->imds_endpoint = dup_or(w->imds_endpoint, "http://169.254.169.254");
 	if (!w->poll_seconds)
 		w->poll_seconds = 5;
-	/* Without a URL and a bucket there is nowhere to fetch it from; the
-	 * planner says so (JS0004) rather than invent one. */
-	if (!w->script_url && j->s3_buckets_count) {
+	/* Fetched from the bootstrap location, which the nodes only read;
+	 * without one there is nowhere to fetch it from, and the planner
+	 * says so (JS5014) rather than invent one. */
+	if (!w->script_url && c->bootstrap) {
 		struct buf u = BUF_INIT;
-		buf_printf(&u, "s3://%s/trainforge/%s/%s-spot-watcher.sh", j->s3_buckets[0], j->name, j->name);
+		buf_printf(&u, "%s/%s-spot-watcher.sh", c->bootstrap, j->name);
 		w->script_url = buf_detach(&u);
 	}
 }
@@ -457,6 +484,15 @@ bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
 	job->model->gated_ffn_given = model && yd_get(doc, model, "gated_ffn");
 	if (!job->model->gated_ffn_given)
 		job->model->gated_ffn = true;
+	yd_node cluster = yd_get(doc, yd_root(doc), "cluster");
+	job->cluster->head_subnet_given = yd_get(doc, cluster, "head_subnet") != 0;
+	yd_node software = yd_get(doc, yd_root(doc), "software");
+	if (job->software) {
+		job->software->neuron_script_extrapolated = yd_get(doc, software, "neuron_script") != 0;
+		if (job->software->container)
+			job->software->container->efa_given =
+				yd_get(doc, yd_get(doc, software, "container"), "efa") != 0;
+	}
 	spec->job = job;
 	return true;
 }
@@ -516,6 +552,15 @@ const char *recompute_name(enum recompute r)
 		[RC_FULL] = "full",
 	};
 	return names[r];
+}
+
+const char *deletion_policy_name(enum deletion_policy d)
+{
+	static const char *const names[] = {
+		[DP_DEFAULT] = "default", [DP_RETAIN] = "Retain", [DP_DELETE] = "Delete",
+		[DP_SNAPSHOT] = "Snapshot",
+	};
+	return names[d];
 }
 
 const char *spot_strategy_name(enum spot_strategy s)

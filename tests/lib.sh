@@ -105,3 +105,23 @@ npm_install() {
 	mkdir -p "$tf_npm_dir"
 	timeout 600 npm install --prefix "$tf_npm_dir" --no-audit --no-fund "$@" >"$tf_npm_dir/install.log" 2>&1
 }
+
+# hooks_repo DIR [all]: a git repository in DIR with one commit of the
+# working tree's files that pre-commit's clone of trainforge needs to run
+# the hooks (.pre-commit-hooks.yaml, packaging/, the Makefile that sets
+# the version), or of every file git would track (all: for a source
+# build), tagged v$VERSION. Git's settings for the commit are the caller's.
+hooks_repo() {
+	mkdir -p "$1" &&
+		(
+			cd "$root" || exit 2
+			if [ "${2:-}" = all ]; then
+				git ls-files -z --cached --others --exclude-standard
+			else
+				printf '%s\0' .pre-commit-hooks.yaml Makefile
+				find packaging -type f -print0
+			fi | tar --null -T - -cf -
+		) | tar -xf - -C "$1" &&
+		git -C "$1" init -q && git -C "$1" add -A && git -C "$1" commit -qm hooks &&
+		git -C "$1" tag "v$(sed -n 's/^VERSION *:= *//p' "$root/Makefile")"
+}

@@ -85,7 +85,49 @@ TARGETS = [
 PARTIALS = [b"partial {{name}}\n  second line\n", b"{{#list}}{{>b}}{{/list}}", b"[{{.}}]"]
 
 
+def rpc_line(obj):
+    return json.dumps(obj).encode() + b"\n"
+
+
+def rpc_seeds():
+    """Message streams for the JSON-RPC target: MCP lines (the target sends
+    initialize first) and the same messages in Content-Length frames."""
+    broken = [{"path": f, "content": read(f).decode("utf-8", "replace")}
+              for f in ("examples/broken/cluster.yaml", "examples/broken/train.sbatch")]
+    job = {"path": "job.yaml", "content": read("examples/jobs/moe-176b-trn2.yaml").decode()}
+    calls = [
+        ("lint", {"files": broken, "shellcheck": "off"}),
+        ("lint", {"files": [{"path": "cluster.yaml"}], "select": ["PC"], "target": {"slurm": "22.05"}}),
+        ("fix", {"files": broken, "unsafe": True}),
+        ("gen", {"spec": job, "directory": "out"}),
+        ("gen_write", {"spec": job, "directory": "out", "force": True}),
+        ("plan", {"spec": job, "compare": ["p5.48xlarge"], "hours": 10}),
+        ("explain", {"rule": "PC2101"}),
+        ("diff", {"old": {"path": "cluster.yaml"}, "new": {"path": "new.yaml", "content": "a: 1\n"}}),
+        ("instances", {"family": "trn2", "efa": True}),
+        ("lint", {"files": [{"pathz": 1}], "kind": "docker"}),
+    ]
+    msgs = [{"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": n, "arguments": a}}
+            for i, (n, a) in enumerate(calls, 1)]
+    msgs += [{"jsonrpc": "2.0", "id": 20, "method": m} for m in
+             ("tools/list", "resources/list", "resources/templates/list", "prompts/list", "ping")]
+    msgs += [{"jsonrpc": "2.0", "id": 30, "method": "resources/read", "params": {"uri": u}} for u in
+             ("trainforge://rules/PC2101", "trainforge://schema/tco", "trainforge://instances")]
+    msgs.append({"jsonrpc": "2.0", "id": 40, "method": "prompts/get",
+                 "params": {"name": "review-cluster", "arguments": {"cluster": "cluster.yaml"}}})
+    msgs.append({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    for m in msgs:
+        put("rpc", rpc_line(m))
+    put("rpc", b"".join(rpc_line(m) for m in msgs[-8:]))
+    put("rpc", json.dumps(msgs[-8:-4]).encode() + b"\n")  # a batch
+    put("rpc", b"not json\n{\"jsonrpc\":\"2.0\",\"id\":[1],\"method\":\"ping\"}\n\r\n")
+    for m in msgs[-8:]:
+        body = json.dumps(m).encode()
+        put("rpc", b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+
 def build_corpora():
+    rpc_seeds()
     for f in YAML + SMALL_JSON:
         put("yamldoc", read(f))
     for f in YAML:
@@ -229,6 +271,14 @@ def build_dicts():
         "efa-without-placement-group", "**", "*", "?", "[a-z]", "{a,b}", "../", "./", "/",
         "*.yaml", "build/**", "clusters/test-*.yaml", "target:", "parallelcluster: ", "slurm: ",
         "\"3.13\"", "22.05", "3.16.0"])
+    write_dict("rpc", ["{", "}", "[", "]", ":", ",", "\\n", "\\u0000", "\\ud83d\\ude00", "null", "true",
+                       "false", "1e400", "-0", "\"jsonrpc\"", "\"2.0\"", "\"id\"", "\"method\"",
+                       "\"params\"", "\"result\"", "\"error\"", "\"arguments\"", "\"name\"",
+                       "\"files\"", "\"path\"", "\"content\"", "\"spec\"", "\"uri\"",
+                       "\"tools/call\"", "\"tools/list\"", "\"resources/read\"", "\"prompts/get\"",
+                       "\"initialize\"", "\"notifications/cancelled\"", "\"lint\"", "\"fix\"",
+                       "\"gen\"", "\"gen_write\"", "\"plan\"", "\"explain\"", "\"diff\"",
+                       "\"instances\"", "Content-Length: ", "\r\n\r\n"])
     write_dict("target", ["parallelcluster=", "slurm=", "3.", "22.", "25.11", "3.16", ".0", "\n"])
     write_dict("sbatch", SHELL_TOKENS + opts)
     write_dict("mustache", MUSTACHE_TOKENS + YAML_TOKENS[:24] + ["\x00"])

@@ -43,8 +43,12 @@ assert abs(e["time"]["runDays"] - 34.172 * 6 / 8) < 0.05'
 
 # ---- memory: ZeRO (Rajbhandari et al. 2020, figure 1) ------------------
 # 7.5B parameters, DP 64: 120 GB, 31.4 GB, 16.6 GB, 1.9 GB per device.
+# Stage 0 does not fit a 40 GiB A100: an error (JS5020), and the plan is
+# still printed.
 for stage in 0 1 2 3; do
-	expect_rc zero-stage$stage-plans 0 "$TF" plan --format json $S/zero-7.5b-stage$stage.yaml
+	want=0
+	[ $stage = 0 ] && want=1
+	expect_rc zero-stage$stage-plans $want "$TF" plan --format json $S/zero-7.5b-stage$stage.yaml
 	check zero-7.5b-stage$stage-paper "
 paper = [120, 31.4, 16.6, 1.9]
 got = [x / 1e9 for x in e['memory']['zeroStageBytes']]

@@ -288,21 +288,22 @@ static const char spec_text[] =
 	"batch: {micro: 1, global: 64}\n"
 	"training: {zero_stage: 1, recompute: full}\n"
 	"entry: {script: /fsx/train.py, args: [%s]}\n"
-	"cluster: {region: us-east-2, subnet: subnet-0123456789abcdef0, ssh_key: k}\n"
+	"cluster: {region: us-east-2, subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: k%s}\n"
 	"%s";
 
 /* What each framework needs beyond the spec: its instance, the
- * arguments it cannot start without, its software. */
+ * arguments it cannot start without, its software and, on Neuron, the
+ * AMI that carries it (docs/jobspec.md, "Neuron on ParallelCluster"). */
 static const struct {
 	const char *instance;
 	int nodes;
-	const char *model, *args, *software;
+	const char *model, *args, *software, *cluster;
 } per_fw[FW__COUNT] = {
 	/* a plain entry point's model is its own: the plan takes the count */
 	[FW_PLAIN] = { "p5.48xlarge", 4, "parameters: 4e8, ", "", "" },
 	[FW_MEGATRON] = { "p5.48xlarge", 4, "", "--lr, '1e-4', --tokenizer-type, NullTokenizer, --mock-data", "" },
 	[FW_NXD] = { "trn1.32xlarge", 1, "", "--lr, '1e-4', --training_config, /fsx/c, --training_dir, /fsx/d",
-		     "software: {neuron: '2.28.1'}\n" },
+		     "software: {neuron: '2.28.1'}\n", ", ami: ami-0a1b2c3d4e5f6a0b2" },
 	[FW_TORCHTITAN] = { "p5.48xlarge", 4, "", "--module, m, --config, c", "" },
 };
 
@@ -324,7 +325,8 @@ static char *generated_script(enum framework fw)
 	struct buf yaml = BUF_INIT;
 	bool vpp = fw_def(fw)->virtual_stages;
 	buf_printf(&yaml, spec_text, per_fw[fw].instance, per_fw[fw].nodes, fw_name(fw), vpp ? 2 : 1,
-		   per_fw[fw].model, per_fw[fw].args, per_fw[fw].software);
+		   per_fw[fw].model, per_fw[fw].args, per_fw[fw].cluster ? per_fw[fw].cluster : "",
+		   per_fw[fw].software);
 	size_t len = yaml.len;
 	struct source *src = source_new("flags.yaml", buf_detach(&yaml), len);
 	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);

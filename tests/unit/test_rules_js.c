@@ -8,7 +8,7 @@
 #define SPEC(instance, more)                                                              \
 	"trainforge: 1\nname: job\ninstance: " instance "\n"                              \
 	"entry: {script: /fsx/train.py}\n"                                                \
-	"cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n" more
+	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: training-key}\n" more
 /* Two trn1.32xlarge nodes: 64 processes. */
 #define TRN1(more) SPEC("trn1.32xlarge", "nodes: 2\n" more)
 /* A mixed fleet of trn1.32xlarge: 4 reserved and 2 spot nodes, TP 32. */
@@ -106,7 +106,8 @@ static void js_run(void **state)
 	verify(R_JS4001, TRN1("env: {LD_LIBRARY_PATH: \"/fsx/lib:${LD_LIBRARY_PATH}\"}\n"));
 	verify_not(R_JS4001, TRN1("env: {LD_LIBRARY_PATH: /opt/amazon/efa/lib}\n"));
 	verify_not(R_JS4001, TRN1("path_prepend: {PATH: [/fsx/venv/bin]}\n"));
-	verify(R_JS4002, SPEC("trn2.48xlarge", "nodes: 2\nlnc: 1\nenv: {NEURON_CC_FLAGS: -O1}\n"));
+	/* NEURON_CC_FLAGS is extended: flags without an LNC join the generated one */
+	verify_not(R_JS4002, SPEC("trn2.48xlarge", "nodes: 2\nlnc: 1\nenv: {NEURON_CC_FLAGS: -O1}\n"));
 	verify(R_JS4002, SPEC("trn2.48xlarge", "nodes: 2\nlnc: 1\nenv: {NEURON_CC_FLAGS: \"--logical-nc-config=2\"}\n"));
 	verify_not(R_JS4002, SPEC("trn2.48xlarge", "nodes: 2\nlnc: 1\nenv: {NEURON_CC_FLAGS: \"-O1 --logical-nc-config=1\"}\n"));
 	verify_not(R_JS4002, TRN1("env: {NEURON_CC_FLAGS: -O1}\n")); /* trn1: gen sets none */
@@ -124,10 +125,10 @@ static void js_run(void **state)
 #define SHAPE "model: {layers: 8, hidden_size: 1024, attention_heads: 8, seq_length: 2048, tokens: 1e9}\n"
 #define GPU(fw, more)                                                                       \
 	"trainforge: 1\nname: job\ninstance: p5.48xlarge\nnodes: 2\nframework: " fw "\n"    \
-	"cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key}\n" more
+	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: training-key}\n" more
 #define TRN2(fw, more)                                                                      \
 	"trainforge: 1\nname: job\ninstance: trn2.48xlarge\nnodes: 2\nframework: " fw "\n"  \
-	"cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key, os: ubuntu2404}\n"  \
+	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: training-key, os: ubuntu2404}\n"  \
 	"storage: {type: fsx-lustre, mount: /fsx}\n" more
 
 static void js_framework(void **state)
@@ -165,6 +166,83 @@ static void js_model(void **state)
 	verify_not(R_JS4012, GPU("megatron", "model: {parameters: 2e8, seq_length: 2048, tokens: 1e9}\n" MEGATRON_ARGS));
 }
 
+/* A spec with a cluster mapping of its own. */
+#define SPEC_AT(instance, cluster, more)                                            \
+	"trainforge: 1\nname: job\ninstance: " instance "\nnodes: 2\n"                \
+	"entry: {script: /fsx/train.py}\n"                                             \
+	"cluster: {subnet: subnet-0123456789abcdef0, ssh_key: training-key" cluster "}\n" more
+#define HEAD ", head_subnet: subnet-0123456789abcdef1"
+#define NEURON_VENV "software: {neuron: \"2.29.0\", python: {venv: /fsx/envs/neuron}}\n"
+#define DLC "763104351884.dkr.ecr.us-east-1.amazonaws.com#pytorch-training:2.6.0-gpu-py312-cu126-ubuntu22.04-ec2"
+
+static void js_neuron(void **state)
+{
+	(void)state;
+	verify(R_JS5001, SPEC_AT("trn2.48xlarge", HEAD, NEURON_VENV));
+	verify_not(R_JS5001, SPEC_AT("trn2.48xlarge", HEAD ", ami: ami-0123456789abcdef0", NEURON_VENV));
+	verify(R_JS5002, SPEC_AT("trn2.48xlarge", HEAD,
+				 "software: {neuron: \"2.29.0\", neuron_script: extrapolated, python: {venv: /fsx/v}}\n"));
+	verify(R_JS5005, SPEC_AT("trn2.48xlarge", HEAD, "software: {neuron: \"2.29.0\", neuron_script: extrapolated}\n"));
+	verify_not(R_JS5005, SPEC_AT("trn2.48xlarge", HEAD,
+				     "software: {neuron: \"2.29.0\", neuron_script: extrapolated, python: {venv: /fsx/v}}\n"));
+	verify(R_JS5004, SPEC_AT("trn2.48xlarge", HEAD ", ami: ami-0123456789abcdef0, root_volume_gib: 511", ""));
+	verify_not(R_JS5004, SPEC_AT("trn2.48xlarge", HEAD ", ami: ami-0123456789abcdef0, root_volume_gib: 512", ""));
+	verify(R_JS5006, SPEC_AT("trn2.48xlarge", HEAD,
+				 "software: {neuron: \"2.29.0\", neuron_image: {parent: ami-0123456789abcdef0}}\n"));
+	verify_not(R_JS5003, SPEC_AT("trn2.48xlarge", HEAD,
+				     "software: {neuron: \"2.29.0\", neuron_script: extrapolated, python: {venv: /fsx/v}}\n"));
+}
+
+static void js_cluster(void **state)
+{
+	(void)state;
+	verify(R_JS5012, SPEC_AT("p5.48xlarge", "", ""));
+	verify_not(R_JS5012, SPEC_AT("p5.48xlarge", HEAD, ""));
+	verify_not(R_JS5012, SPEC_AT("g5.48xlarge", "", "")); /* one network card */
+	verify(R_JS5013, SPEC_AT("c6in.32xlarge", "", ""));    /* EFA, cards not in the catalog */
+	verify(R_JS5010, SPEC_AT("p5.48xlarge", HEAD, "storage: {deletion_policy: delete}\n"));
+	verify_not(R_JS5010, SPEC_AT("p5.48xlarge", HEAD, "storage: {type: ebs, mount: /fsx, deletion_policy: snapshot}\n"));
+	verify(R_JS5011, SPEC_AT("p5.48xlarge", HEAD, "storage: {type: efs, mount: /fsx, deletion_policy: snapshot}\n"));
+	verify(R_JS5011, SPEC_AT("p5.48xlarge", HEAD, "storage: {id: fs-0123456789abcdef0, deletion_policy: retain}\n"));
+	verify(R_JS5014, SPEC_AT("p5.48xlarge", HEAD, "software: {container: {image: \"" DLC "\"}}\n"));
+	verify_not(R_JS5014, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x", "software: {container: {image: \"" DLC "\"}}\n"));
+	verify(R_JS5015, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x", "s3_buckets: [boot-bucket]\n"
+				 "software: {container: {image: \"" DLC "\"}}\n"));
+	verify(R_JS5016, SPEC_AT("p5.48xlarge", HEAD ", name: the-name-has-thirty-two-letters2", ""));
+	verify_not(R_JS5016, SPEC_AT("p5.48xlarge", HEAD ", name: the-name-has-thirty-one-letters", ""));
+	verify(R_JS5017, FLEET("{reserved: 4, spot: 2, placement_group: job-pg}"));
+	verify_not(R_JS5017, FLEET("{type: reservation, reservation_id: cr-0123456789abcdef0, reserved: 4, spot: 2, "
+				   "placement_group: job-pg}"));
+}
+
+static void js_runnable(void **state)
+{
+	(void)state;
+	verify(R_JS5020, SPEC_AT("p4d.24xlarge", HEAD,
+				 "model: {parameters: 7.5e9, layers: 32, hidden_size: 4096, seq_length: 2048}\n"));
+	verify_not(R_JS5020, SPEC_AT("p4d.24xlarge", HEAD,
+				     "model: {parameters: 7.5e9, layers: 32, hidden_size: 4096, seq_length: 2048}\n"
+				     "training: {zero_stage: 3}\n"));
+	verify(R_JS5021, SPEC_AT("p4d.24xlarge", HEAD, "model: {parameters: 1e9}\n"));
+	verify(R_JS5022, SPEC_AT("p5.48xlarge", HEAD, "paths: {checkpoints: /tmp/ckpt}\n"));
+	verify_not(R_JS5022, SPEC_AT("p5.48xlarge", HEAD, "paths: {checkpoints: /home/ubuntu/ckpt}\n"));
+	verify(R_JS5023, SPEC_AT("p5.48xlarge", HEAD ", ami: ami-0123456789abcdef0", "path_prepend: {PYTHONPATH: [/opt/code]}\n"));
+	verify(R_JS5024, SPEC_AT("p5.48xlarge", HEAD, "training: {precompile: true}\n"));
+	verify_not(R_JS5024, SPEC_AT("trn2.48xlarge", HEAD ", ami: ami-0123456789abcdef0", "training: {precompile: true}\n"));
+}
+
+static void js_container(void **state)
+{
+	(void)state;
+	verify(R_JS5032, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x",
+				 "software: {container: {image: \"nvcr.io#nvidia/pytorch:24.12-py3\"}}\n"));
+	verify_not(R_JS5032, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x",
+				     "software: {container: {image: \"nvcr.io#nvidia/pytorch:24.12-py3\", efa: true}}\n"));
+	verify(R_JS5031, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x", "software: {container: {image: /fsx/img.sqsh}}\n"));
+	verify_not(R_JS5031, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x", "software: {container: {image: \"" DLC "\"}}\n"));
+	verify_not(R_JS5030, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x", "software: {container: {image: \"" DLC "\"}}\n"));
+}
+
 /* JS4006 lints the rendered files, which cli/ composes from gen and lint;
  * the verify lines here link neither cli/ nor lint's run of outputs. */
 static void js_output(void **state)
@@ -192,6 +270,10 @@ int main(void)
 		cmocka_unit_test(js_framework),
 		cmocka_unit_test(js_model),
 		cmocka_unit_test(js_output),
+		cmocka_unit_test(js_neuron),
+		cmocka_unit_test(js_cluster),
+		cmocka_unit_test(js_runnable),
+		cmocka_unit_test(js_container),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

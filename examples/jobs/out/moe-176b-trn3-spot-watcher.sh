@@ -152,7 +152,9 @@ act_on() {
 	log "sent SIGUSR1 to $sent worker(s)"
 	[ -n "$steps" ] || return 0
 	# The checkpoint's time, then the unit goes, before the instance does.
-	local left=$((started + stop_after - $(date +%s)))
+	# date +%s drops the fraction of a second, so one more second keeps
+	# the wait at least the checkpoint's time.
+	local left=$((started + stop_after + 1 - $(date +%s)))
 	[ "$left" -le 0 ] || sleep "$left"
 	stop_unit
 }
