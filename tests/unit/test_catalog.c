@@ -300,9 +300,9 @@ static void test_check_name_valid(void **state)
 static void test_check_name_plausible(void **state)
 {
 	static const char *const plausible[] = {
-		"trn3p.48xlarge", "u-6tb1.112xlarge", "c7gd.metal", "m7i.metal-48xl",
-		"c7i-flex.large", "mac2-m2pro.metal", "t4g.nano", "x2iedn.32xlarge",
-		"c0.xlarge", "p6e-gb200.36xlarge", "g6f.medium", "r8g.micro",
+		"trn3p.48xlarge", "u-99tb1.112xlarge", "c9gd.metal", "m7i.metal-96xl",
+		"c9i-flex.large", "mac9-m9pro.metal", "t9g.nano", "x2iedn.64xlarge",
+		"c0.xlarge", "p6e-gb300.36xlarge", "g6f.medium", "r8g.micro",
 	};
 	char buf[64];
 
@@ -312,11 +312,22 @@ static void test_check_name_plausible(void **state)
 		assert_int_equal(check(plausible[i], buf, sizeof buf),
 				 CATALOG_UNKNOWN_PLAUSIBLE);
 	}
-	/* A likely typo of a known type gets the known type. */
+	/* A name EC2 could have is never corrected to another type: the
+	 * catalog has every type, so it is most likely a newer one. */
+	strcpy(buf, "junk");
 	assert_int_equal(check("p5.84xlarge", buf, sizeof buf), CATALOG_UNKNOWN_PLAUSIBLE);
-	assert_string_equal(buf, "p5.48xlarge");
-	assert_int_equal(check("u-6tb1.112xlarge", buf, sizeof buf), CATALOG_UNKNOWN_PLAUSIBLE);
 	assert_string_equal(buf, "");
+	assert_int_equal(check("c6i.large", buf, sizeof buf), CATALOG_KNOWN);
+	/* a name that cannot be EC2's still gets the nearest type */
+	assert_int_equal(check("c6i.larg", buf, sizeof buf), CATALOG_INVALID);
+	assert_string_equal(buf, "c6i.large");
+	/* what the family has, instead */
+	assert_true(catalog_family_sizes("p5.84xlarge", 11, buf, sizeof buf));
+	assert_string_equal(buf, "48xlarge, 4xlarge");
+	assert_false(catalog_family_sizes("zz9.large", 9, buf, sizeof buf));
+	assert_string_equal(buf, "");
+	assert_true(catalog_family_sizes("c6i.x", 5, buf, 12)); /* cut at a whole size */
+	assert_string_equal(buf, "12xlarge");
 }
 
 static void test_check_name_invalid(void **state)
@@ -665,11 +676,14 @@ static void test_gen_accepts_good(void **state)
 	assert_string_equal(errbuf, "");
 	snprintf(path, sizeof path, "%s/out.c", tmpdir);
 	slurp(path, out, sizeof out);
-	assert_non_null(strstr(out, "catalog__table[]"));
-	assert_non_null(strstr(out, ".name = \"p5.48xlarge\""));
+	assert_non_null(strstr(out, "catalog__rows[]"));
+	assert_non_null(strstr(out, "/* p5.48xlarge */"));
+	assert_non_null(strstr(out, "\"p5.48xlarge\" \"\\0\""));
 	assert_non_null(strstr(out, ".price_on_demand = 55.04,"));
-	assert_non_null(strstr(out, ".max_efa_interfaces = -1,"));
-	assert_non_null(strstr(out, ".gpudirect_rdma = TRI_UNKNOWN,"));
+	assert_non_null(strstr(out, ".max_efa = -1,"));
+	assert_non_null(strstr(out, ".gdr = TRI_UNKNOWN,"));
+	/* the table holds no pointer: strings are offsets into the pool */
+	assert_null(strstr(out, ".name = \""));
 }
 
 static void test_gen_duplicate_name(void **state)
@@ -720,10 +734,11 @@ static void test_gen_provisional(void **state)
 		"      - { ref: doc, fields: [vcpus], derived: \"768 vCPUs / 4 servers\" }\n"), 0);
 	snprintf(path, sizeof path, "%s/out.c", tmpdir);
 	slurp(path, out, sizeof out);
-	assert_non_null(strstr(out, ".provisional = \"not in the EC2 API yet\""));
-	assert_non_null(strstr(out, ".lnc_default = -1,"));
-	assert_non_null(strstr(out, ".neuron_cores_logical = -1,"));
-	assert_non_null(strstr(out, "\"vcpus: 768 vCPUs / 4 servers (\""));
+	assert_non_null(strstr(out, "\"not in the EC2 API yet\" \"\\0\""));
+	assert_null(strstr(out, ".provisional = 0,"));
+	assert_non_null(strstr(out, ".lnc = -1,"));
+	assert_non_null(strstr(out, ".nc_log = -1,"));
+	assert_non_null(strstr(out, "\"vcpus: 768 vCPUs / 4 servers (A document <https://example.com/doc> (2026-01-02))\""));
 	assert_non_null(strstr(out, ".derived = 0x80u,")); /* 1 << CATALOG_FIG_VCPUS */
 	/* a provisional entry says where its name was seen */
 	expect_error("provname", HEAD
@@ -785,10 +800,10 @@ static void test_gen_capacity_block(void **state)
 	snprintf(path, sizeof path, "%s/out.c", tmpdir);
 	slurp(path, out, sizeof out);
 	/* emitted in region, then date order */
-	assert_non_null(strstr(out, "{ 31.464, \"us-east-1\", \"2026-01-05\""));
-	assert_true(strstr(out, "\"2026-01-05\"") < strstr(out, "{ 41.528, \"us-east-1\", \"2026-07-22\""));
-	assert_true(strstr(out, "{ 41.528, \"us-east-1\"") < strstr(out, "{ 41.528, \"us-west-2\""));
-	assert_non_null(strstr(out, ".capacity_block_count = 3,"));
+	assert_non_null(strstr(out, "/* p5.48xlarge us-east-1 2026-01-05 */"));
+	assert_true(strstr(out, "{ 31.464,") < strstr(out, "/* p5.48xlarge us-east-1 2026-07-22 */"));
+	assert_true(strstr(out, "us-east-1 2026-07-22 */") < strstr(out, "/* p5.48xlarge us-west-2 2026-07-22 */"));
+	assert_non_null(strstr(out, ".cb_first = 0, .cb_count = 3 },"));
 	expect_error("cbdup", HEAD
 		"  - name: p5.48xlarge\n"
 		"    accel: nvidia-gpu\n"
