@@ -6,6 +6,7 @@
 #ifndef TF_CSVSCAN_H
 #define TF_CSVSCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A record longer than this is an error, not a reason to grow. */
@@ -26,8 +27,24 @@ void csv_scan_free(struct csv_scan *s);
 
 /* The next record's fields into f (at most CSV_MAX_FIELDS; valid until
  * the next call): their count, 0 at the end of the input, -1 on an error
- * (csv_error says what). */
+ * (csv_error says what). csv_raw then csv_split. */
 int csv_next(struct csv_scan *s, struct csv_field **f);
+/* The next record's bytes, its line break (and a CR before it) left out:
+ * 1, 0 at the end of the input, -1 on an error. A reader that drops most
+ * records tests these bytes before it splits them. Valid until the next
+ * call. */
+int csv_raw(struct csv_scan *s, char **rec, size_t *len);
+/* The fields of a record csv_raw gave (the quoted ones unescaped in
+ * place): their count, or -1 on an error. */
+int csv_split(struct csv_scan *s, char *rec, size_t len, struct csv_field **f);
+/* The commas of the last record csv_raw gave, quoted ones too: a record
+ * with fewer than its fields less one is cut short. */
+size_t csv_commas(const struct csv_scan *s);
+/* A word csv_raw looks for as it finds a record's end (in the same pass):
+ * csv_holds says whether the last record holds it (true when none is
+ * watched). A reader that keeps few records tests this first. */
+void csv_watch(struct csv_scan *s, const char *word);
+bool csv_holds(const struct csv_scan *s);
 /* The physical line the last record started on, and its number (1-based). */
 unsigned long csv_line(const struct csv_scan *s);
 unsigned long csv_record(const struct csv_scan *s);
