@@ -43,7 +43,11 @@ struct import_options {
 	size_t sort_memory;          /* bytes of the sort buffer; 0: the default */
 };
 
-#define IMPORT_SORT_MEMORY (16u << 20)
+/* Small enough that a big import's memory does not grow with its files
+ * (a full AmazonEC2 list keeps some 400,000 facts, tens of megabytes: a
+ * few dozen runs of this size), large enough that most imports never
+ * write a run. */
+#define IMPORT_SORT_MEMORY (2u << 20)
 
 /* Reads every file, then merges what they hold into the store in one
  * rename. False when a file is malformed or cannot be read, or the store

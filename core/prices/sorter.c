@@ -9,10 +9,11 @@
 
 #include "xalloc.h"
 
-/* One open file per run while merging: a bound far above what a price
- * list needs (a run holds the whole buffer, megabytes of facts). */
-#define MAX_RUNS 512
-#define READ_BUF (64u << 10)
+/* At most this many runs at once: when there are as many, they are
+ * merged into one, so the memory of the final merge (a read buffer and a
+ * line for each run) is bounded too, whatever the input's size. */
+#define MAX_RUNS 16
+#define READ_BUF (16u << 10)
 
 struct run {
 	FILE *f;
@@ -28,6 +29,7 @@ struct sorter {
 	size_t nlines, lines_cap;
 	FILE *runs[MAX_RUNS];
 	size_t nruns;
+	size_t made;         /* runs written in all, merged ones too */
 	unsigned long long total;
 	char err[200];
 };
@@ -49,7 +51,7 @@ const char *sorter_error(const struct sorter *s)
 
 size_t sorter_runs(const struct sorter *s)
 {
-	return s->nruns;
+	return s->made;
 }
 
 unsigned long long sorter_lines(const struct sorter *s)
@@ -66,6 +68,8 @@ static int by_line(const void *a, const void *b)
 
 static void sort_buffer(struct sorter *s)
 {
+	if (s->nlines == 0)
+		return; /* lines may still be NULL */
 	sort_base = s->mem;
 	qsort(s->lines, s->nlines, sizeof *s->lines, by_line);
 }
@@ -93,15 +97,46 @@ static FILE *temp_file(struct sorter *s)
 	return f;
 }
 
+static bool write_error(struct sorter *s, FILE *f)
+{
+	snprintf(s->err, sizeof s->err, "cannot write a temporary file in %s: %s", s->dir, strerror(errno));
+	fclose(f);
+	return false;
+}
+
+/* A run written: back to its start, buffered for reading. */
+static bool run_add(struct sorter *s, FILE *f)
+{
+	if (fflush(f) != 0 || ferror(f) || fseek(f, 0, SEEK_SET) != 0)
+		return write_error(s, f);
+	setvbuf(f, NULL, _IOFBF, READ_BUF);
+	s->runs[s->nruns++] = f;
+	s->made++;
+	return true;
+}
+
+static bool merge(struct sorter *s, bool (*emit)(const char *line, size_t len, void *ctx), void *ctx);
+
+static bool run_write(const char *line, size_t len, void *ctx)
+{
+	FILE *f = ctx;
+
+	return fwrite(line, 1, len, f) == len && putc('\n', f) != EOF;
+}
+
 static bool spill(struct sorter *s)
 {
 	FILE *f;
 
 	if (s->nlines == 0)
 		return true;
-	if (s->nruns == MAX_RUNS) {
-		snprintf(s->err, sizeof s->err, "more than %d runs of sorted facts", MAX_RUNS);
-		return false;
+	if (s->nruns == MAX_RUNS) { /* the runs so far become one */
+		if ((f = temp_file(s)) == NULL)
+			return false;
+		if (!merge(s, run_write, f))
+			return sorter_error(s) ? (fclose(f), false) : write_error(s, f);
+		if (!run_add(s, f))
+			return false;
 	}
 	if ((f = temp_file(s)) == NULL)
 		return false;
@@ -110,14 +145,8 @@ static bool spill(struct sorter *s)
 		fputs(s->mem + s->lines[i], f);
 		putc('\n', f);
 	}
-	if (fflush(f) != 0 || ferror(f) || fseek(f, 0, SEEK_SET) != 0) {
-		snprintf(s->err, sizeof s->err, "cannot write a temporary file in %s: %s", s->dir,
-			 strerror(errno));
-		fclose(f);
+	if (!run_add(s, f))
 		return false;
-	}
-	setvbuf(f, NULL, _IOFBF, READ_BUF);
-	s->runs[s->nruns++] = f;
 	s->used = 0;
 	s->nlines = 0;
 	return true;
@@ -171,21 +200,13 @@ static void sift_down(struct run **h, size_t n, size_t i)
 	}
 }
 
-bool sorter_finish(struct sorter *s, bool (*emit)(const char *line, size_t len, void *ctx), void *ctx)
+/* Merges every run into emit, closing them: s->nruns is 0 afterwards. */
+static bool merge(struct sorter *s, bool (*emit)(const char *line, size_t len, void *ctx), void *ctx)
 {
-	bool ok = true;
-
-	if (s->nruns == 0) { /* it all fitted: no file at all */
-		sort_buffer(s);
-		for (size_t i = 0; ok && i < s->nlines; i++)
-			ok = emit(s->mem + s->lines[i], strlen(s->mem + s->lines[i]), ctx);
-		s->nlines = s->used = 0;
-		return ok;
-	}
-	if (!spill(s))
-		return false;
 	struct run *runs = xcalloc(s->nruns, sizeof *runs), **heap = xcalloc(s->nruns, sizeof *heap);
 	size_t n = 0;
+	bool ok = true;
+
 	for (size_t i = 0; i < s->nruns; i++) {
 		runs[i].f = s->runs[i];
 		if (run_read(&runs[i]))
@@ -210,6 +231,20 @@ bool sorter_finish(struct sorter *s, bool (*emit)(const char *line, size_t len, 
 	free(runs);
 	free(heap);
 	return ok;
+}
+
+bool sorter_finish(struct sorter *s, bool (*emit)(const char *line, size_t len, void *ctx), void *ctx)
+{
+	bool ok = true;
+
+	if (s->nruns == 0) { /* it all fitted: no file at all */
+		sort_buffer(s);
+		for (size_t i = 0; ok && i < s->nlines; i++)
+			ok = emit(s->mem + s->lines[i], strlen(s->mem + s->lines[i]), ctx);
+		s->nlines = s->used = 0;
+		return ok;
+	}
+	return spill(s) && merge(s, emit, ctx);
 }
 
 void sorter_free(struct sorter *s)
