@@ -80,6 +80,10 @@ static bool source_parse(const char *p, size_t n, struct price_store_source *s)
 
 	if (n > SOURCE_LINE_MAX)
 		return false;
+	/* no control bytes: what is read is written back as C strings */
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)p[i] < 0x20 && p[i] != '\t')
+			return false;
 	for (size_t i = 0; i <= n && k < 6; i++) {
 		if (i < n && p[i] != '\t')
 			continue;

@@ -310,12 +310,14 @@ static bool old_line(struct merge *m, const char **p, size_t *n, struct price_li
 		const char *s = m->old_map + m->old_at;
 		const char *nl = memchr(s, '\n', m->old_size - m->old_at);
 		size_t len = nl ? (size_t)(nl - s) : m->old_size - m->old_at;
-		if (price_line_parse(s, len, l)) {
+		/* a line that is not a fact does not carry over, nor does a fact
+		 * whose source line is gone (it could not say where it came from) */
+		if (price_line_parse(s, len, l) && price_store_source(m->old, l->source) != NULL) {
 			*p = s;
 			*n = len;
 			return true;
 		}
-		m->old_at += len + 1; /* a line that is not a fact does not carry over */
+		m->old_at += len + 1;
 	}
 	return false;
 }
@@ -517,6 +519,8 @@ static void put_path(struct buf *b, const char *path)
 		buf_putc(b, (*p == '\t' || *p == '\n' || *p == '\r') ? '?' : *p);
 }
 
+/* The first byte that is not white space: '{' is JSON, anything else
+ * CSV; -1 at the end of the input, -2 on a read error. */
 static int sniff(int fd)
 {
 	char c;
@@ -524,12 +528,8 @@ static int sniff(int fd)
 
 	while ((n = read(fd, &c, 1)) == 1)
 		if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-			break;
-	if (n != 1)
-		return -1;
-	if ((c == (char)0xef)) /* a UTF-8 byte-order mark: look past it */
-		return lseek(fd, 3, SEEK_SET) == 3 ? sniff(fd) : -1;
-	return (unsigned char)c;
+			return (unsigned char)c;
+	return n == 0 ? -1 : -2;
 }
 
 static bool read_file(struct sink *k, const char *path)
@@ -555,11 +555,16 @@ static bool read_file(struct sink *k, const char *path)
 		strftime(k->published, sizeof k->published, "%Y-%m-%d", &tm);
 	}
 	c = sniff(fd);
-	if (c < 0 || lseek(fd, 0, SEEK_SET) != 0) {
-		if (c < 0)
-			sink_fail(k, 1, 1, "the file is empty");
-		else
-			sink_fail(k, 1, 1, "cannot seek (import a file, not a pipe)");
+	if (c == -2 || (c >= 0 && lseek(fd, 0, SEEK_SET) != 0)) {
+		buf_printf(k->err, "%s: %s", path, c == -2 ? strerror(errno)
+			   : "cannot seek back to its start (import a file, not a pipe)");
+		close(fd);
+		return false;
+	}
+	if (c < 0 || c == 0xef) {
+		/* AWS's files and the AWS CLI's output have no byte-order mark */
+		sink_fail(k, 1, 1, c < 0 ? "the file is empty"
+			  : "the file starts with a UTF-8 byte-order mark, which AWS's files do not have");
 		close(fd);
 		return false;
 	}
@@ -641,6 +646,13 @@ void import_report_free(struct import_report *r)
 	memset(r, 0, sizeof *r);
 }
 
+static bool count_fact(const struct price_line *l, void *ctx)
+{
+	(void)l;
+	++*(unsigned long long *)ctx;
+	return true;
+}
+
 bool prices_import(const char *const *files, size_t nfiles, const struct import_options *o,
 		   struct import_report *r, struct buf *err)
 {
@@ -676,6 +688,10 @@ bool prices_import(const char *const *files, size_t nfiles, const struct import_
 	if (old == NULL && !missing) {
 		buf_printf(err, "%s: %s; move it away to start a new store", o->store, why);
 		goto out;
+	}
+	if (old) {
+		size_t bad;
+		price_store_all(old, count_fact, &r->facts_before, &bad);
 	}
 	for (size_t i = 0; old && i < price_store_source_count(old); i++)
 		if (price_store_source_at(old, i)->id >= next)

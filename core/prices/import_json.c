@@ -103,6 +103,7 @@ struct jr {
 	bool seen_products, seen_terms, terms_first, second_pass;
 	bool ec2, sp, get_products, spot, types;
 	char offer_code[64];
+	char region[32];  /* a Savings Plans file's own regionCode, for rates without one */
 };
 
 static bool jfail(struct jr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -590,7 +591,7 @@ static bool sp_term_body(struct jr *r, const char *as_of)
 				if (strcmp(rt.service, "AmazonEC2") || strcmp(rt.operation, "RunInstances") ||
 				    !box_type(rt.usage) || !type || (rt.currency[0] && strcmp(rt.currency, "USD")))
 					continue;
-				const char *region = rt.region[0] ? rt.region : p->region;
+				const char *region = rt.region[0] ? rt.region : p->region[0] ? p->region : r->region;
 				if (!import_region_ok(region, strlen(region)))
 					continue; /* no Region named, or a Local Zone */
 				if (!import_price_ok(rt.price, strlen(rt.price)))
@@ -1159,8 +1160,14 @@ static bool top_level(struct jr *r)
 		} else if (text_is(r, "offerCode")) {
 			if (!string_member(r, "offerCode", r->offer_code, sizeof r->offer_code))
 				return false;
-			if (strcmp(r->offer_code, "AmazonEC2") != 0)
+			/* Savings Plans files are documented without one; accepted as
+			 * the CSV's preamble names them */
+			if (strcmp(r->offer_code, "AmazonEC2") && strcmp(r->offer_code, "AWSComputeSavingsPlan") &&
+			    strcmp(r->offer_code, "AmazonComputeSavingsPlan"))
 				return jfail(r, "the offer is '%s', not AmazonEC2: EC2 instance prices are in the AmazonEC2 offer file", r->offer_code);
+		} else if (!r->second_pass && text_is(r, "regionCode")) {
+			if (!string_member(r, "regionCode", r->region, sizeof r->region))
+				return false;
 		} else if (!r->second_pass && text_is(r, "PriceList")) {
 			if (!get_products(r))
 				return false;
