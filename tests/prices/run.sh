@@ -176,6 +176,15 @@ cat >"$F/sp.json" <<'EOF'
 EOF
 expect_rc import-sp-json 0 "$TF" prices import --prices "$t/spj.tsv" "$F/sp.json"
 has import-sp-json-report 'sp.json: savings-plans-json, published 2026-10-02: 1 record read, 1 price kept' "$t/out"
+# a file of one Region names it once at its top (regionCode), its rates not
+# at all: theirs is the file's
+sed -e 's/"publicationDate" : "2026-10-02T18:44:47Z",/&\n  "regionCode" : "eu-west-1",/' \
+	-e 's/, "discountedRegionCode" : "us-east-2"//' "$F/sp.json" >"$F/sp-region.json"
+expect_rc import-sp-json-region 0 "$TF" prices import --prices "$t/spr.tsv" "$F/sp-region.json"
+"$TF" prices list --prices "$t/spr.tsv" --format json >"$t/list" 2>/dev/null
+json_check sp-json-file-region "$t/list" '
+f = [(x["type"], x["region"], x["variant"], float(x["usdPerHour"])) for x in d["facts"]]
+assert f == [("trn2.48xlarge", "eu-west-1", "1yr/no-upfront/compute", 30.9)], f'
 
 # ---- aws pricing get-products: a JSON document in each string -----------------
 python3 - "$F/get-products.json" <<'PY'
@@ -204,6 +213,36 @@ json_check get-products-facts "$t/list" '
 f = {(x["term"], x["variant"]): x for x in d["facts"]}
 assert float(f[("on-demand", "-")]["usdPerHour"]) == 55.04 and f[("on-demand", "-")]["asOf"] == "2026-11-02"
 assert abs(float(f[("reserved", "1yr/partial-upfront/standard")]["usdPerHour"]) - (30 + 219000 / 8760)) < 1e-9'
+
+# ---- Capacity Block products: listed at $0.00 an hour, never a price --------
+# The Price List lists each Capacity Block type a second time, at $0.00 (a
+# block's price is set when it is bought), told apart only by MarketOption.
+{
+	pre 2026-09-01
+	row P5OD JRTCKXETXF 6YS6EN2CT7 OnDemand 'od' Hrs 55.0400000000 '' '' '' 'Compute Instance' p5.48xlarge Shared Linux NA Used us-east-1
+	row P5CB JRTCKXETXF 6YS6EN2CT7 OnDemand '$0.00 per Capacity Block Linux p5.48xlarge Instance Hour' Hrs 0.0000000000 '' '' '' 'Compute Instance' p5.48xlarge Shared Linux NA Used us-east-1 |
+		sed 's/"OnDemand","NA"/"CapacityBlock","NA"/'
+} >"$F/cb.csv"
+grep -q '"CapacityBlock"' "$F/cb.csv" && ok cb-csv-written || no cb-csv-written
+expect_rc import-cb-csv 0 "$TF" prices import --prices "$t/cb.tsv" "$F/cb.csv"
+python3 - "$F/cb.json" <<'PY'
+import json, sys
+def item(sku, market, usd):
+    return json.dumps({"product": {"productFamily": "Compute Instance", "sku": sku, "attributes": {
+        "instanceType": "p5.48xlarge", "regionCode": "us-east-2", "operatingSystem": "Linux", "tenancy": "Shared",
+        "locationType": "AWS Region", "capacitystatus": "Used", "preInstalledSw": "NA", "marketoption": market,
+        "operation": "RunInstances:CB" if market == "CapacityBlock" else "RunInstances"}},
+        "serviceCode": "AmazonEC2", "publicationDate": "2026-11-02T00:00:00Z", "terms": {"OnDemand": {
+        sku + ".JRTCKXETXF": {"sku": sku, "effectiveDate": "2026-11-01T00:00:00Z", "priceDimensions": {
+            sku + ".JRTCKXETXF.6YS6EN2CT7": {"unit": "Hrs", "pricePerUnit": {"USD": usd}}}, "termAttributes": {}}}}})
+json.dump({"PriceList": [item("CB", "CapacityBlock", "0.0000000000"), item("OD", "OnDemand", "55.0400000000")]},
+          open(sys.argv[1], "w"))
+PY
+expect_rc import-cb-get-products 0 "$TF" prices import --prices "$t/cb.tsv" "$F/cb.json"
+"$TF" prices list --prices "$t/cb.tsv" --format json >"$t/list" 2>/dev/null
+json_check cb-never-a-price "$t/list" '
+f = sorted((x["region"], x["term"], float(x["usdPerHour"])) for x in d["facts"])
+assert f == [("us-east-1", "on-demand", 55.04), ("us-east-2", "on-demand", 55.04)], f'
 
 # ---- aws ec2 describe-spot-price-history ---------------------------------------
 cat >"$F/spot.json" <<'EOF'
@@ -399,3 +438,22 @@ expect_rc lint-imported 0 "$TF" lint --prices "$t/c5.tsv" --format concise "$t/c
 has lint-imported-price 'MinCount 4 x c5.large: \$0.32/h while idle (\$236.52 a month), us-east-1 imported on-demand price of 2026-11-20, 11 days old' "$t/out"
 expect_rc lint-isolated-builtin 0 "$TF" lint --isolated --format concise "$t/c5.yaml"
 has lint-builtin-price 'MinCount 4 x c5.large: \$0.34/h while idle (\$248.20 a month), us-east-1 on-demand price of 2026-07-20, 134 days old' "$t/out"
+
+# ---- the catalog's EC2 table is the converter's output of the vendored data ---
+vendor=../shared/vendor/karpenter-1d92708
+if [ -d "$vendor" ]; then
+	python3 tools/ec2_types.py "$vendor" >"$t/ec2-types.tsv" 2>"$t/err" &&
+		cmp -s "$t/ec2-types.tsv" schemas/ec2-types.tsv && ok ec2-types-converted || no ec2-types-converted
+	# every type there is in the catalog, by name
+	cut -f1 schemas/ec2-types.tsv | grep -E '^[a-z0-9-]+\.[a-z0-9-]+$' | sort -u >"$t/names"
+	"$TF" instances --isolated --format json >"$t/all.json" 2>/dev/null
+	python3 - "$t/all.json" "$t/names" >"$t/err" 2>&1 <<'PY' && ok ec2-types-all-listed || no ec2-types-all-listed
+import json, sys
+listed = {i["name"] for i in json.load(open(sys.argv[1]))["instances"]}
+want = set(open(sys.argv[2]).read().split())
+assert len(want) > 1000 and want <= listed, sorted(want - listed)[:10]
+PY
+else
+	skip "ec2-types-converted $vendor is absent"
+	skip "ec2-types-all-listed $vendor is absent"
+fi

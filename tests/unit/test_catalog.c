@@ -860,6 +860,68 @@ static void test_gen_bad_numbers(void **state)
 		     "date.yaml:11: error:", "price needs the date");
 }
 
+/* The EC2 table beside the catalog (tools/ec2_types.py's format): its
+ * rows extend the catalog, a hand-checked figure it contradicts is an
+ * error, and a table that does not read is one, with its line. */
+#define EC2_TABLE_HEAD \
+	"# a table\n" \
+	"source\tec2\taws-api-derived\t2026-08-21\thttps://example.com/ec2\tEC2 types\n" \
+	"column\tname\tec2\tname\n" \
+	"column\tvcpus\tec2\tcpus\n" \
+	"column\taccel\tec2\tmaker\n"
+
+static int run_gen_table(const char *name, const char *yaml, const char *tsv)
+{
+	char yaml_path[128], tsv_path[128], cmd[1024], errpath[128];
+	FILE *f;
+	int status;
+
+	snprintf(yaml_path, sizeof yaml_path, "%s/%s.yaml", tmpdir, name);
+	snprintf(tsv_path, sizeof tsv_path, "%s/%s.tsv", tmpdir, name);
+	snprintf(errpath, sizeof errpath, "%s/err.txt", tmpdir);
+	assert_non_null(f = fopen(yaml_path, "wb"));
+	fputs(yaml, f);
+	fclose(f);
+	assert_non_null(f = fopen(tsv_path, "wb"));
+	fputs(tsv, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' > '%s/out.c' 2> '%s'", gen_path(), yaml_path,
+		 tsv_path, tmpdir, errpath);
+	status = system(cmd);
+	slurp(errpath, errbuf, sizeof errbuf);
+	return status == -1 || !WIFEXITED(status) ? -1 : WEXITSTATUS(status);
+}
+
+static void test_gen_ec2_table(void **state)
+{
+	static char out[1 << 16];
+	char path[128];
+
+	(void)state;
+	assert_int_equal(run_gen_table("table", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t192\tnvidia-gpu\nc7i.large\t2\tnone\n"), 0);
+	snprintf(path, sizeof path, "%s/out.c", tmpdir);
+	slurp(path, out, sizeof out);
+	assert_non_null(strstr(out, "/* c7i.large */"));   /* a row of the table alone */
+	assert_non_null(strstr(out, "/* p5.48xlarge */"));
+
+	assert_int_equal(run_gen_table("contradicts", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t96\tnvidia-gpu\n"), 1);
+	assert_non_null(strstr(errbuf, "contradicts.yaml:9: error: p5.48xlarge: vcpus is 192 here but 96 in the EC2 table (line 7)"));
+	assert_int_equal(run_gen_table("kind", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t192\tnone\n"), 1);
+	assert_non_null(strstr(errbuf, "p5.48xlarge: accel differs from the EC2 table (line 7)"));
+
+	assert_int_equal(run_gen_table("column", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\tcolour\n"), 1);
+	assert_non_null(strstr(errbuf, "column.tsv:6: error: column 'colour' is unknown or repeated"));
+	assert_int_equal(run_gen_table("fields", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t192\tnvidia-gpu\t7\n"), 1);
+	assert_non_null(strstr(errbuf, "fields.tsv:7: error: 4 fields where the header has 3"));
+	assert_int_equal(run_gen_table("unsourced", HEAD P5,
+				       "column\tname\tnowhere\tname\nname\tvcpus\n"), 1);
+	assert_non_null(strstr(errbuf, "unsourced.tsv:"));
+}
+
 static void test_gen_unsourced_figure(void **state)
 {
 	(void)state;
@@ -1078,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_gen_capacity_block),
 		cmocka_unit_test(test_gen_provisional),
 		cmocka_unit_test(test_gen_unsourced_figure),
+		cmocka_unit_test(test_gen_ec2_table),
 		cmocka_unit_test(test_gen_inconsistent),
 		cmocka_unit_test(test_gen_structure),
 		cmocka_unit_test(test_gen_public_sources_only),
