@@ -99,3 +99,4 @@ cp "$B/changed.yaml" "$B/repo/cluster.yaml"
 base_ms=$(median_ms "$TF lint -q --fail-level never --base HEAD $B/repo/cluster.yaml")
 printf '%-30s %9s ms | lint of the new one %s ms; lint --base HEAD %s ms\n' \
 	"diff of two configs" "$diff_ms" "$lint_ms" "$base_ms"
+sh tests/bench/prices.sh
