@@ -40,20 +40,33 @@ static bool is_date(const char *p, size_t n)
 	return true;
 }
 
-bool price_line_parse(const char *p, size_t n, struct price_line *l)
+size_t price_fields(const char *p, size_t n, const char **f, size_t *len, size_t max)
 {
-	const char *f[11];
-	size_t len[11], k = 0, start = 0;
-	unsigned long id = 0;
+	size_t k = 0, start = 0;
 
-	for (size_t i = 0; i <= n && k < 11; i++) {
+	for (size_t i = 0; i <= n && k < max; i++) {
 		if (i < n && p[i] != '\t')
 			continue;
 		f[k] = p + start;
 		len[k++] = i - start;
 		start = i + 1;
 	}
-	if (k < 10 || start <= n || len[0] == 0 || len[2] == 0 || len[9] == 0 || len[9] > 6 ||
+	return k;
+}
+
+/* Whether the k fields price_fields gave are the whole line. */
+static bool all_fields(const char *p, size_t n, const char **f, const size_t *len, size_t k)
+{
+	return k > 0 && f[k - 1] + len[k - 1] == p + n;
+}
+
+bool price_line_parse(const char *p, size_t n, struct price_line *l)
+{
+	const char *f[11];
+	size_t len[11], k = price_fields(p, n, f, len, 11);
+	unsigned long id = 0;
+
+	if (k < 10 || !all_fields(p, n, f, len, k) || len[0] == 0 || len[2] == 0 || len[9] == 0 || len[9] > 6 ||
 	    len[4] < 10 || !is_date(f[4], 10))
 		return false;
 	for (size_t i = 0; i < len[9]; i++) {
@@ -76,7 +89,7 @@ bool price_line_parse(const char *p, size_t n, struct price_line *l)
 static bool source_parse(const char *p, size_t n, struct price_store_source *s)
 {
 	const char *f[6];
-	size_t len[6], k = 0, start = 0;
+	size_t len[6], k;
 
 	if (n > SOURCE_LINE_MAX)
 		return false;
@@ -84,14 +97,8 @@ static bool source_parse(const char *p, size_t n, struct price_store_source *s)
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)p[i] < 0x20 && p[i] != '\t')
 			return false;
-	for (size_t i = 0; i <= n && k < 6; i++) {
-		if (i < n && p[i] != '\t')
-			continue;
-		f[k] = p + start;
-		len[k++] = i - start;
-		start = i + 1;
-	}
-	if (k != 6 || start <= n || !price_field_is(f[0], len[0], "source") || len[1] == 0 ||
+	k = price_fields(p, n, f, len, 6);
+	if (k != 6 || !all_fields(p, n, f, len, k) || !price_field_is(f[0], len[0], "source") || len[1] == 0 ||
 	    len[1] > 6 || len[2] == 0 || len[2] >= sizeof s->format ||
 	    !(price_field_is(f[3], len[3], "-") || is_date(f[3], len[3])) || !is_date(f[4], len[4]))
 		return false;

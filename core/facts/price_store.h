@@ -61,6 +61,9 @@ const struct price_store_source *price_store_source_at(const struct price_store 
  * fact line. Shared with the writer, which checks what it merges. */
 bool price_line_parse(const char *p, size_t n, struct price_line *l);
 
+/* A line's tab-separated fields, at most max: their count (the rest of
+ * a line with more is left out). */
+size_t price_fields(const char *p, size_t n, const char **f, size_t *len, size_t max);
 /* Whether a slice equals a C string. */
 bool price_field_is(const char *p, size_t n, const char *s);
 

@@ -215,21 +215,6 @@ bool sink_figures(struct sink *k, const char *type, size_t type_len, const char 
 
 /* ---- parts into facts ------------------------------------------------------ */
 
-/* A line split at tabs: at most max fields. */
-static size_t split(const char *p, size_t n, const char **f, size_t *len, size_t max)
-{
-	size_t k = 0, start = 0;
-
-	for (size_t i = 0; i <= n && k < max; i++) {
-		if (i < n && p[i] != '\t')
-			continue;
-		f[k] = p + start;
-		len[k++] = i - start;
-		start = i + 1;
-	}
-	return k;
-}
-
 /* Bytes of the first n tab-separated fields of line (the key), or the whole. */
 static size_t key_len(const char *p, size_t len, int n)
 {
@@ -244,7 +229,7 @@ static bool is_spot(const char *p, size_t len)
 	const char *f[4];
 	size_t l[4];
 
-	return split(p, len, f, l, 4) == 4 && import_eq(f[2], l[2], "spot");
+	return price_fields(p, len, f, l, 4) == 4 && import_eq(f[2], l[2], "spot");
 }
 
 struct fact {
@@ -401,7 +386,7 @@ static bool flush_offer(struct merge *m)
 
 	if (m->group.len == 0)
 		return true;
-	split(m->group.p, m->group.len, f, l, 6);
+	price_fields(m->group.p, m->group.len, f, l, 6);
 	spot = import_eq(f[2], l[2], "spot");
 	if (import_eq(f[2], l[2], "figures")) {
 		usd = -1;
@@ -465,7 +450,7 @@ static bool combine(const char *p, size_t n, void *ctx)
 {
 	struct merge *m = ctx;
 	const char *f[12];
-	size_t l[12], k = split(p, n, f, l, 12), gl = key_len(p, n, 5);
+	size_t l[12], k = price_fields(p, n, f, l, 12), gl = key_len(p, n, 5);
 	double v;
 
 	if (k < 11)

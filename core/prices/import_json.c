@@ -9,6 +9,7 @@
  * memory grows with them, not with the file. AWS writes products before
  * terms; a file with terms first is read twice. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,43 @@ static bool string_member(struct jr *r, const char *key, char *out, size_t cap)
 	return jfail(r, "%s is not a string", key);
 }
 
+/* A member of an object whose string value is kept: where it goes in a
+ * struct, and (unless NO_FLAG) a bool there set when the member is. */
+struct member {
+	const char *key;
+	size_t at, cap, seen;
+};
+#define NO_FLAG ((size_t)-1)
+#define MEMBER(type, key, field) { key, offsetof(type, field), sizeof ((type *)0)->field, NO_FLAG }
+#define MEMBER_SEEN(type, key, field, flag) \
+	{ key, offsetof(type, field), sizeof ((type *)0)->field, offsetof(type, flag) }
+
+/* An object (its '{' next) whose members of table m with string values
+ * are copied into the struct at into; other members and values are
+ * skipped. */
+static bool string_members(struct jr *r, const char *what, const struct member *m, size_t n, void *into)
+{
+	enum json_tok t;
+
+	if (!expect(r, JT_OBJECT, what))
+		return false;
+	while ((t = json_next(r->s)) == JT_KEY) {
+		const struct member *hit = NULL;
+		for (size_t i = 0; i < n && hit == NULL; i++)
+			if (text_is(r, m[i].key))
+				hit = &m[i];
+		t = json_next(r->s);
+		if (hit && t == JT_STRING) {
+			text_copy(r, (char *)into + hit->at, hit->cap);
+			if (hit->seen != NO_FLAG)
+				*(bool *)((char *)into + hit->seen) = true;
+		} else if (!json_skip(r->s, t)) {
+			return scan_fail(r);
+		}
+	}
+	return t == JT_OBJECT_END || scan_fail(r);
+}
+
 /* ---- the filter of EC2 products (the same as the CSV's) ------------------- */
 
 struct attrs {
@@ -178,20 +216,14 @@ struct attrs {
 	bool have_software, have_capacity, have_market;
 };
 
-static void attr_set(struct attrs *a, const char *key, size_t kn, struct jr *r)
-{
-#define A(name, field) if (import_eq(key, kn, name)) { text_copy(r, a->field, sizeof a->field);
-	A("instanceType", type) }
-	else A("regionCode", region) }
-	else A("operatingSystem", os) }
-	else A("tenancy", tenancy) }
-	else A("preInstalledSw", software) a->have_software = true; }
-	else A("capacitystatus", capacity) a->have_capacity = true; }
-	else A("locationType", location_type) }
-	else A("licenseModel", license) }
-	else A("marketoption", market) a->have_market = true; }
-#undef A
-}
+static const struct member attr_members[] = {
+	MEMBER(struct attrs, "instanceType", type), MEMBER(struct attrs, "regionCode", region),
+	MEMBER(struct attrs, "operatingSystem", os), MEMBER(struct attrs, "tenancy", tenancy),
+	MEMBER_SEEN(struct attrs, "preInstalledSw", software, have_software),
+	MEMBER_SEEN(struct attrs, "capacitystatus", capacity, have_capacity),
+	MEMBER(struct attrs, "locationType", location_type), MEMBER(struct attrs, "licenseModel", license),
+	MEMBER_SEEN(struct attrs, "marketoption", market, have_market),
+};
 
 static bool ec2_kept(const struct attrs *a)
 {
@@ -218,21 +250,9 @@ static bool ec2_product(struct jr *r, const char *sku_key, size_t sku_n, struct 
 			if (!string_member(r, "productFamily", a->family, sizeof a->family))
 				return false;
 		} else if (text_is(r, "attributes")) {
-			if (!expect(r, JT_OBJECT, "attributes to be an object"))
+			if (!string_members(r, "attributes to be an object", attr_members,
+					    sizeof attr_members / sizeof *attr_members, a))
 				return false;
-			while ((t = json_next(r->s)) == JT_KEY) {
-				char key[32];
-				size_t kn;
-				text_copy(r, key, sizeof key);
-				kn = strlen(key);
-				t = json_next(r->s);
-				if (t == JT_STRING)
-					attr_set(a, key, kn, r);
-				else if (!json_skip(r->s, t))
-					return scan_fail(r);
-			}
-			if (t != JT_OBJECT_END)
-				return scan_fail(r);
 		} else if (!json_skip(r->s, json_next(r->s))) {
 			return scan_fail(r);
 		}
@@ -345,22 +365,13 @@ static bool offer_object(struct jr *r, struct offer *o)
 			if (t != JT_OBJECT_END)
 				return scan_fail(r);
 		} else if (text_is(r, "termAttributes")) {
-			if (!expect(r, JT_OBJECT, "termAttributes to be an object"))
+			static const struct member m[] = {
+				MEMBER(struct offer, "LeaseContractLength", lease),
+				MEMBER(struct offer, "PurchaseOption", purchase),
+				MEMBER(struct offer, "OfferingClass", cls),
+			};
+			if (!string_members(r, "termAttributes to be an object", m, sizeof m / sizeof *m, o))
 				return false;
-			while ((t = json_next(r->s)) == JT_KEY) {
-				char *into = text_is(r, "LeaseContractLength") ? o->lease :
-					     text_is(r, "PurchaseOption") ? o->purchase :
-					     text_is(r, "OfferingClass") ? o->cls : NULL;
-				size_t cap = into == o->lease ? sizeof o->lease : into == o->purchase ?
-					     sizeof o->purchase : sizeof o->cls;
-				t = json_next(r->s);
-				if (into && t == JT_STRING)
-					text_copy(r, into, cap);
-				else if (!json_skip(r->s, t))
-					return scan_fail(r);
-			}
-			if (t != JT_OBJECT_END)
-				return scan_fail(r);
 		} else if (!json_skip(r->s, json_next(r->s))) {
 			return scan_fail(r);
 		}
@@ -452,7 +463,13 @@ static bool ec2_terms_of(struct jr *r, bool reserved, const char *as_of)
 static bool sp_product_body(struct jr *r)
 {
 	enum json_tok t;
-	char sku[80] = "", family[48] = "", term[16] = "", purchase[24] = "", region[32] = "";
+	char sku[80] = "", family[48] = "";
+	struct sp_attrs { char term[16], purchase[24], region[32]; } a = { "", "", "" };
+	static const struct member m[] = {
+		MEMBER(struct sp_attrs, "purchaseTerm", term),
+		MEMBER(struct sp_attrs, "purchaseOption", purchase),
+		MEMBER(struct sp_attrs, "regionCode", region),
+	};
 
 	while ((t = json_next(r->s)) == JT_KEY) {
 		if (text_is(r, "sku")) {
@@ -462,20 +479,8 @@ static bool sp_product_body(struct jr *r)
 			if (!string_member(r, "productFamily", family, sizeof family))
 				return false;
 		} else if (text_is(r, "attributes")) {
-			if (!expect(r, JT_OBJECT, "attributes to be an object"))
+			if (!string_members(r, "attributes to be an object", m, sizeof m / sizeof *m, &a))
 				return false;
-			while ((t = json_next(r->s)) == JT_KEY) {
-				char *into = text_is(r, "purchaseTerm") ? term : text_is(r, "purchaseOption") ?
-					     purchase : text_is(r, "regionCode") ? region : NULL;
-				size_t cap = into == term ? sizeof term : into == purchase ? sizeof purchase : sizeof region;
-				t = json_next(r->s);
-				if (into && t == JT_STRING)
-					text_copy(r, into, cap);
-				else if (!json_skip(r->s, t))
-					return scan_fail(r);
-			}
-			if (t != JT_OBJECT_END)
-				return scan_fail(r);
 		} else if (!json_skip(r->s, json_next(r->s))) {
 			return scan_fail(r);
 		}
@@ -490,9 +495,9 @@ static bool sp_product_body(struct jr *r)
 	struct product *p = products_add(&r->products, sku, strlen(sku));
 	p->term = TERM_SAVINGS_PLAN;
 	p->offer.cls = cls;
-	p->offer.years = import_years(term, strlen(term));
-	p->offer.purchase = import_purchase(purchase, strlen(purchase));
-	snprintf(p->region, sizeof p->region, "%s", region);
+	p->offer.years = import_years(a.term, strlen(a.term));
+	p->offer.purchase = import_purchase(a.purchase, strlen(a.purchase));
+	snprintf(p->region, sizeof p->region, "%s", a.region);
 	return true;
 }
 
