@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../core/facts/catalog.h"
+#include "../core/facts/catalog_table.h"
 
 #define MAX_INPUT (4u << 20) /* bytes; the real catalog is ~60 KB, the EC2 table ~110 KB */
 #define MAX_DEPTH 16
@@ -993,6 +994,9 @@ static void check_instance(struct ctx *c, struct doc *d, unsigned i, struct reso
 	else if (!catalog_name_plausible(in->name, strlen(in->name)))
 		err_at(c, p, "'%s' is not an instance type name (lower-case family, a dot, and a size such as large, 48xlarge or metal-48xl)",
 		       in->name);
+	else if (strlen(in->name) >= CATALOG_NAME_CAP)
+		err_at(c, p, "'%s' is longer than the %d bytes a name has in the table", in->name,
+		       CATALOG_NAME_CAP - 1);
 	for (int f = 0; f < CATALOG_FIG__COUNT; f++) {
 		const char *s = fig_number(in, f);
 		r->num[f] = -1;
@@ -1824,8 +1828,8 @@ static void emit_entry(FILE *o, struct pool *pl, const struct doc *d, const stru
 	unsigned mask;
 	const char *note = derived_note(d, in, &mask);
 
-	fprintf(o, "\t{ /* %s */\n\t\t.name = %u, .accel_model = %u, .arch = %u, .provisional = %u,\n",
-		in->name, pool_add(pl, in->name), pool_add(pl, in->accel_model),
+	fprintf(o, "\t{ /* %s */\n\t\t.accel_model = %u, .arch = %u, .provisional = %u,\n",
+		in->name, pool_add(pl, in->accel_model),
 		pool_add(pl, in->arch == ARCH_X86_64 ? "x86_64" : in->arch == ARCH_ARM64 ? "arm64" : NULL),
 		pool_add(pl, in->provisional));
 	fprintf(o, "\t\t.source = %u, .derived_note = %u, .derived = 0x%xu, .peak_note = %u,\n",
@@ -1878,6 +1882,20 @@ static void emit(FILE *o, const char *file, const struct doc *d,
 		putc(ch, o);
 	fclose(rows);
 	fputs("};\n\nconst size_t catalog__rows_len = sizeof catalog__rows / sizeof catalog__rows[0];\n\n", o);
+	fputs("const char catalog__names[][CATALOG_NAME_CAP] = {\n", o);
+	for (unsigned i = 0; i < d->instances_count; i++) {
+		fputs("\t", o);
+		put_str(o, d->instances[order[i]].name);
+		fputs(",\n", o);
+	}
+	fputs("};\n\nconst char catalog__name_index[][CATALOG_NAME_CAP] = {\n", o);
+	for (unsigned i = 0; i < d->instances_count; i += CATALOG_NAME_BLOCK) {
+		fputs("\t", o);
+		put_str(o, d->instances[order[i]].name);
+		fputs(",\n", o);
+	}
+	fputs("};\n\nconst size_t catalog__name_index_len =\n"
+	      "\tsizeof catalog__name_index / sizeof catalog__name_index[0];\n\n", o);
 	fputs("const struct catalog_cb_row catalog__cb[] = {\n", o);
 	for (unsigned i = 0; i < d->instances_count; i++) {
 		const struct inst *in = &d->instances[order[i]];

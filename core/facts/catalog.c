@@ -20,7 +20,7 @@ static const char *pool(catalog_str s)
 
 static const char *row_name(size_t i)
 {
-	return catalog__pool + catalog__rows[i].name;
+	return catalog__names[i];
 }
 
 /* The entry of row i, filled from the row the first time it is read. */
@@ -82,13 +82,25 @@ static int name_cmp(const char *entry, const char *s, size_t len)
 	return (elen > len) - (elen < len);
 }
 
-/* The row of name[0..len), or -1. */
+/* The row of name[0..len), or -1: the block whose first name is the
+ * last not after it, then the block. */
 static long row_find(const char *name, size_t len)
 {
-	size_t lo = 0, hi = catalog__rows_len;
+	size_t lo = 0, hi = catalog__name_index_len;
 
 	if (name == NULL)
 		return -1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (name_cmp(catalog__name_index[mid], name, len) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	lo = (lo - 1) * CATALOG_NAME_BLOCK;
+	hi = lo + CATALOG_NAME_BLOCK < catalog__rows_len ? lo + CATALOG_NAME_BLOCK : catalog__rows_len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = name_cmp(row_name(mid), name, len);

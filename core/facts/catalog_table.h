@@ -17,7 +17,7 @@
 typedef uint32_t catalog_str;
 
 struct catalog_row {
-	catalog_str name, accel_model, arch, provisional, source, derived_note, peak_note;
+	catalog_str accel_model, arch, provisional, source, derived_note, peak_note; /* name: catalog__names */
 	catalog_str accel_memory_source, gpu_memory_source, peak_source, efa_gbps_source;
 	catalog_str price_region, price_source, price_date;
 	catalog_str spot_region, spot_source, spot_date;
@@ -34,6 +34,17 @@ struct catalog_cb_row {
 	double usd_per_hour;
 	catalog_str region, date, source;
 };
+
+/* The names again, as fixed-size strings in row order, and the first of
+ * each block of CATALOG_NAME_BLOCK: a lookup searches the index, then
+ * one block, and reads the rows only at the end. Over the rows, each
+ * step of a binary search touched a page of its own (page faults are
+ * most of a short run's cost: docs/performance.md). */
+#define CATALOG_NAME_CAP 24
+#define CATALOG_NAME_BLOCK 128
+extern const char catalog__names[][CATALOG_NAME_CAP];
+extern const char catalog__name_index[][CATALOG_NAME_CAP];
+extern const size_t catalog__name_index_len;
 
 extern const char catalog__pool[];
 extern const struct catalog_row catalog__rows[];

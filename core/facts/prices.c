@@ -54,7 +54,10 @@ const char *prices_store_problem(void)
 
 void prices_release(void)
 {
-	catalog_overlay_release();
+	/* the overlay is made from a store only: without one its memory was
+	 * never touched, and a run need not fault its pages in to clear them */
+	if (g.store != NULL)
+		catalog_overlay_release();
 	price_store_close(g.store);
 	free(g.path);
 	memset(&g, 0, sizeof g);

@@ -214,6 +214,10 @@ static void test_table_order(void **state)
 	for (size_t i = 0; i < n; i++)
 		assert_ptr_equal(find(catalog_at(i)->name), catalog_at(i));
 	assert_null(catalog_at(n));
+	/* before the first name, after the last, and between two of a block */
+	assert_null(find("a0.large"));
+	assert_null(find("zz9.large"));
+	assert_null(find("c6i.2xlargf"));
 }
 
 /* Derived facts hold for every entry, whatever the YAML says. */
@@ -678,7 +682,8 @@ static void test_gen_accepts_good(void **state)
 	slurp(path, out, sizeof out);
 	assert_non_null(strstr(out, "catalog__rows[]"));
 	assert_non_null(strstr(out, "/* p5.48xlarge */"));
-	assert_non_null(strstr(out, "\"p5.48xlarge\" \"\\0\""));
+	assert_non_null(strstr(out, "catalog__names[][CATALOG_NAME_CAP] = {\n\t\"p5.48xlarge\",\n};"));
+	assert_non_null(strstr(out, "catalog__name_index[][CATALOG_NAME_CAP] = {\n\t\"p5.48xlarge\",\n};"));
 	assert_non_null(strstr(out, ".price_on_demand = 55.04,"));
 	assert_non_null(strstr(out, ".max_efa = -1,"));
 	assert_non_null(strstr(out, ".gdr = TRI_UNKNOWN,"));
@@ -979,6 +984,11 @@ static void test_gen_structure(void **state)
 		     "    accel: none\n"
 		     "    sources: [ { ref: doc, fields: [accel] } ]\n",
 		     "badname.yaml:9: error:", "'trn3-48xlarge' is not an instance type name");
+	expect_error("longname", HEAD
+		     "  - name: u7inh-32tb-extra-long.480xlarge\n"
+		     "    accel: none\n"
+		     "    sources: [ { ref: doc, fields: [accel] } ]\n",
+		     "longname.yaml:9: error:", "is longer than the 23 bytes a name has in the table");
 	expect_error("empty", "", "empty.yaml:1: error:", "the catalog is empty");
 	expect_error("syntax", "version: 1\ninstances: [\n", "syntax.yaml:",
 		     "YAML syntax");
