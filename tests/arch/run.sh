@@ -44,6 +44,12 @@ core/report lint.h no
 core/facts catalog.h yes
 core/facts yamldoc.h no
 core/facts diag.h no
+core/facts import.h no
+core/prices import.h yes
+core/prices prices.h yes
+core/prices diag.h no
+core/prices plan.h no
+gen import.h no
 lint/slurm options.h yes
 lint/slurm script.h no
 lint/slurm diag.h no
