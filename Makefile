@@ -66,6 +66,7 @@ INC_core/facts   := -Icore/facts -Icore/facts/frameworks $(INC_core)
 # training framework, and the facts beside it (the catalog, Neuron's
 # releases) that say where each runs.
 INC_core/facts/frameworks := $(INC_core/facts)
+INC_core/prices  := -Icore/prices $(INC_core/facts)
 INC_lint/slurm   := -Ilint/slurm $(INC_core)
 INC_lint/script  := -Ilint/script -Ilint/slurm $(INC_core)
 INC_lint/cluster := -Ilint/cluster -Icore/facts -Icore/facts/frameworks $(INC_core/yaml)
@@ -79,19 +80,19 @@ INC_lint         := -Ilint -Ilint/settings -Ilint/rules/pc -Ilint/rules/sb -Ilin
                     $(INC_RULES_BASE)
 INC_lint/settings := $(INC_lint)
 INC_gen          := -Igen -Icore/facts -Icore/facts/frameworks $(INC_core/report)
-INC_cli          := -Icli -Icli/rpc -Icli/lsp -Icli/mcp -Igen $(INC_lint)
+INC_cli          := -Icli -Icli/rpc -Icli/lsp -Icli/mcp -Igen -Icore/prices $(INC_lint)
 INC_cli/lsp      := $(INC_cli)
 INC_cli/rpc      := $(INC_cli)
 INC_cli/mcp      := $(INC_cli)
 # Programs outside the tree (tests, fuzz targets, benches) see every layer.
 INC_ALL          := $(INC_cli)
-LAYERS := core core/yaml core/report core/facts core/facts/frameworks lint/slurm lint/script lint/cluster lint/program \
+LAYERS := core core/yaml core/report core/facts core/facts/frameworks core/prices lint/slurm lint/script lint/cluster lint/program \
           lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp cli/rpc cli/mcp
 
 # EXCLUDE leaves files out of a build (work in progress in a checkout).
 EXCLUDE  ?=
 layer_src = $(filter-out $(EXCLUDE),$(wildcard $(addsuffix /*.c,$(1))))
-CORE_SRC := $(call layer_src,core core/yaml core/report core/facts core/facts/frameworks)
+CORE_SRC := $(call layer_src,core core/yaml core/report core/facts core/facts/frameworks core/prices)
 LINT_SRC := $(call layer_src,lint lint/slurm lint/script lint/cluster lint/program lint/rules/pc \
             lint/rules/sb lint/rules/ln lint/settings)
 GEN_SRC  := $(call layer_src,gen)
@@ -168,9 +169,9 @@ build/host/embed: $(EMBED_SRC) core/yaml/yamldoc.h core/yaml/yamldoc_image.h cor
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(INC_core/yaml) $(PKG_CFLAGS) -o $@ $(EMBED_SRC) $(PKG_LIBS)
 
-$(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml
+$(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml schemas/ec2-types.tsv
 	@mkdir -p $(dir $@)
-	build/host/catalog_gen schemas/instances.yaml > $@.tmp && mv $@.tmp $@
+	build/host/catalog_gen schemas/instances.yaml schemas/ec2-types.tsv > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/assets.c: build/host/embed $(SCHEMAS) $(TEMPLATES)
 	@mkdir -p $(dir $@)

@@ -16,11 +16,12 @@
 #include "cli_options.h"
 #include "output.h"
 #include "render.h"
+#include "prices_cli.h"
 #include "targets.h"
 
 struct gen_args {
-	const char *spec, *dir, *templates;
-	bool force, check;
+	const char *spec, *dir, *templates, *prices;
+	bool force, check, isolated;
 	struct target target;
 };
 
@@ -37,6 +38,8 @@ static int parse(struct gen_args *a, int argc, char **argv)
 		case OPT_CHECK: a->check = true; break;
 		case OPT_OUTPUT: a->dir = p.value; break;
 		case OPT_TEMPLATES: a->templates = p.value; break;
+		case OPT_PRICES: a->prices = p.value; break;
+		case OPT_ISOLATED: a->isolated = true; break;
 		case OPT_TARGET:
 			if (!targets_add(&req, p.value))
 				return EXIT_TROUBLE;
@@ -55,6 +58,8 @@ static int parse(struct gen_args *a, int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	a->target = target_apply(target_default(), &req);
+	if (!cli_prices_setup(a->prices, a->isolated))
+		return EXIT_TROUBLE;
 	/* A missing DIR is made when there is something to write (the
 	 * README's tour runs gen -o out/ first); another kind of file is not. */
 	struct stat st;

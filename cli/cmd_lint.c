@@ -19,6 +19,7 @@
 #include "noqa.h"
 #include "cli_options.h"
 #include "selectors.h"
+#include "prices_cli.h"
 #include "targets.h"
 
 struct lint_cli {
@@ -29,6 +30,7 @@ struct lint_cli {
 	bool quiet, fix, unsafe_fixes, diff, add_noqa, statistics;
 	bool diff_mode;     /* trainforge diff OLD NEW */
 	const char *show_config;
+	const char *prices;           /* --prices FILE */
 	struct target base_target;    /* --target over the default, without files */
 	char **paths;
 	int n_paths;
@@ -105,6 +107,7 @@ static int set_option(struct lint_cli *c, const struct options *p, int id)
 	switch (id) {
 	case OPT_QUIET: c->quiet = true; break;
 	case OPT_ISOLATED: c->flags.isolated = true; break;
+	case OPT_PRICES: c->prices = v; break;
 	case OPT_FIX: c->fix = true; break;
 	case OPT_UNSAFE_FIXES: c->unsafe_fixes = true; break;
 	case OPT_DIFF: c->diff = true; break;
@@ -218,6 +221,8 @@ static int parse_args(struct lint_cli *c, enum command cmd, int argc, char **arg
 		fputs("trainforge: --isolated and --config cannot be used together\n", stderr);
 		return EXIT_TROUBLE;
 	}
+	if (!cli_prices_setup(c->prices, c->flags.isolated))
+		return EXIT_TROUBLE;
 	/* --define wins over every --env-file */
 	struct tmpl_defs both = { 0 };
 	tmpl_defs_copy(&both, &c->env);

@@ -173,10 +173,12 @@ void docs_write_man(struct buf *b)
 		"\\fBNO_COLOR\\fR is set or \\fB\\-\\-color never\\fR is given.\n"
 		".SH FILES\n"
 		"\\fB.trainforge.yaml\\fR, found from each file's directory up to the repository root; "
-		"\\fB~/.config/trainforge/config.yaml\\fR.\n"
+		"\\fB~/.config/trainforge/config.yaml\\fR; "
+		"\\fB$XDG_DATA_HOME/trainforge/prices.tsv\\fR (\\fB~/.local/share/trainforge/prices.tsv\\fR), "
+		"the price store \\fBprices import\\fR writes and the other commands read.\n"
 		".SH SEE ALSO\n"
 		".BR sbatch (1),\n"
 		".BR shellcheck (1),\n"
 		"docs/rules.md, docs/updates.md, docs/update\\-policy.md, docs/jobspec.md, docs/plan.md, "
-		"docs/editors.md\n");
+		"docs/prices.md, docs/editors.md\n");
 }

@@ -19,7 +19,7 @@ _trainforge_reply() { # WORDS or @SOURCE: COMPREPLY for the word being completed
 _trainforge() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} flags args
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		_trainforge_reply "--help --version gen plan lint diff rules instances explain docs init schema completion lsp version mcp"
+		_trainforge_reply "--help --version gen plan lint diff rules instances prices explain docs init schema completion lsp version mcp"
 		return
 	fi
 	case ${COMP_WORDS[1]} in
@@ -28,8 +28,9 @@ _trainforge() {
 		-o|--output) _trainforge_reply "@dirs"; return ;;
 		--templates) _trainforge_reply "@dirs"; return ;;
 		--target) _trainforge_reply "@targets"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --version --output --force --check --templates --target"
+		flags="--help --version --output --force --check --templates --target --prices --isolated"
 		args="@files" ;;
 	plan)
 		case $prev in
@@ -41,8 +42,9 @@ _trainforge() {
 		--format) _trainforge_reply "text json"; return ;;
 		--svg) _trainforge_reply "@files"; return ;;
 		--target) _trainforge_reply "@targets"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --version --compare --same --deadline --hours --tco --format --svg --target"
+		flags="--help --version --compare --same --deadline --hours --tco --format --svg --target --prices --isolated"
 		args="@files" ;;
 	lint)
 		case $prev in
@@ -64,8 +66,9 @@ _trainforge() {
 		--env-file) _trainforge_reply "@files"; return ;;
 		--config) _trainforge_reply "@files"; return ;;
 		--show-config) _trainforge_reply "@files"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --version --no-ignore --format --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --select --ignore --severity --fail-level --max-file-size --target --color --quiet --define --env-file --config --isolated --show-config --fix --unsafe-fixes --diff --skip-unknown --pair-tracked --add-noqa --statistics"
+		flags="--help --version --no-ignore --format --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --select --ignore --severity --fail-level --max-file-size --target --color --quiet --define --env-file --config --isolated --show-config --fix --unsafe-fixes --diff --skip-unknown --pair-tracked --add-noqa --statistics --prices"
 		args="@files" ;;
 	diff)
 		case $prev in
@@ -86,8 +89,9 @@ _trainforge() {
 		--env-file) _trainforge_reply "@files"; return ;;
 		--config) _trainforge_reply "@files"; return ;;
 		--show-config) _trainforge_reply "@files"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --version --format --select --ignore --severity --fail-level --target --stdin-filename --max-file-size --color --quiet --kind --shellcheck --shellcheck-timeout --cluster --no-ignore --define --env-file --config --isolated --show-config"
+		flags="--help --version --format --select --ignore --severity --fail-level --target --stdin-filename --max-file-size --color --quiet --kind --shellcheck --shellcheck-timeout --cluster --no-ignore --define --env-file --config --isolated --show-config --prices"
 		args="@files" ;;
 	rules)
 		case $prev in
@@ -98,9 +102,19 @@ _trainforge() {
 		case $prev in
 		--family) _trainforge_reply "@families"; return ;;
 		-f|--format) _trainforge_reply "text json"; return ;;
+		--region) _trainforge_reply "@none"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --version --family --format"
+		flags="--help --version --family --format --region --prices --isolated"
 		args="@none" ;;
+	prices)
+		case $prev in
+		--prices) _trainforge_reply "@files"; return ;;
+		--region) _trainforge_reply "@none"; return ;;
+		-f|--format) _trainforge_reply "text json"; return ;;
+		esac
+		flags="--help --version --prices --region --format"
+		args="import list where" ;;
 	explain)
 		case $prev in
 		--format) _trainforge_reply "text markdown"; return ;;

@@ -463,12 +463,10 @@ static void estimate(struct plan *p, const struct job_spec *j)
 	p->grad_bytes = plan_grad_bytes(p);
 	/* a price counts only in the region it is for */
 	struct plan_price_inputs in;
-	struct plan_rate r[PRICE__COUNT];
 	plan_price_inputs_of(j, &in);
-	plan_rates(p->it, &in, r);
-	p->price_hour = r[PRICE_ON_DEMAND].from == RATE_CATALOG ? r[PRICE_ON_DEMAND].usd * p->nodes : -1;
-	p->cb = catalog_capacity_block(p->it, j->cluster->region, NULL);
-	p->cb_hour = p->cb ? p->cb->usd_per_hour * p->nodes : -1;
+	plan_rates(p->it, &in, p->rate);
+	p->price_hour = p->rate[PRICE_ON_DEMAND].usd >= 0 ? p->rate[PRICE_ON_DEMAND].usd * p->nodes : -1;
+	p->cb_hour = p->rate[PRICE_CAPACITY_BLOCK].usd >= 0 ? p->rate[PRICE_CAPACITY_BLOCK].usd * p->nodes : -1;
 }
 
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags)

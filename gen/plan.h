@@ -9,9 +9,73 @@
 
 #include "catalog.h"
 #include "layout.h"
+#include "prices.h"
 #include "spec.h"
 
 struct buf;
+
+/* ---- prices (gen/plan_price.c) --------------------------------------------
+ * A price is used only for the region it is for: a type the catalog
+ * prices elsewhere gets no figure, and the catalog's price in the
+ * nearest region is kept apart, labelled, for the reader. A price is the
+ * spec's own (capacity.prices, for its own instance type), else the
+ * newer of the built-in catalog's and the user's imported ones
+ * (core/facts/prices.h), else, for reserved and spot, on demand less the
+ * user's discount; never two of them silently. */
+
+enum plan_price { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED, PRICE_SPOT, PRICE__COUNT };
+
+/* RATE_CATALOG: built in; RATE_IMPORTED: from the user's price store;
+ * RATE_USER: a figure the user gave (capacity.prices, a TCO file). */
+enum rate_from { RATE_NONE, RATE_CATALOG, RATE_DISCOUNT, RATE_USER, RATE_IMPORTED };
+
+struct plan_rate {
+	enum plan_price kind;
+	double usd;                  /* one node-hour in the region; < 0 unknown */
+	enum rate_from from;
+	const char *region;          /* the region asked for */
+	const char *source;          /* RATE_CATALOG, RATE_IMPORTED */
+	struct price price;          /* RATE_CATALOG, RATE_IMPORTED: with its dates and origin */
+	double discount;             /* RATE_DISCOUNT: from on demand */
+	const char *assumption;      /* RATE_DISCOUNT, RATE_USER, a discount without a base: the key */
+	/* The catalog's rate in the nearest region that has one (shown as
+	 * its own figure, never used in costs); other_usd < 0: none. */
+	double other_usd;
+	const char *other_region, *other_date, *other_source;
+};
+
+/* What the user assumes: discounts in (0, 1), 0 when not given, each
+ * with the key that gave it; prices the user knows. */
+struct plan_price_inputs {
+	const char *region;
+	double reserved_discount, spot_discount;
+	const char *reserved_key, *spot_key;
+	double on_demand_usd;        /* the user's own on-demand rate (> 0), when the catalog has none */
+	const char *on_demand_key;
+	/* the spec's own prices per node-hour (> 0; 0 not given), for its own
+	 * type only: another type's prices are its own */
+	const char *own_type;
+	double user_usd[PRICE__COUNT];
+	const char *user_key[PRICE__COUNT];
+	/* which reserved offer prices the reserved nodes */
+	enum price_term reserved_term; /* TERM_RESERVED or TERM_SAVINGS_PLAN */
+	struct price_offer reserved_offer;
+};
+
+void plan_price_inputs_of(const struct job_spec *j, struct plan_price_inputs *in);
+void plan_rates(const struct instance_type *it, const struct plan_price_inputs *in,
+		struct plan_rate r[PRICE__COUNT]);
+const char *plan_price_name(enum plan_price k);
+const char *plan_price_key(enum plan_price k); /* its JSON key: "onDemand", ... */
+const char *plan_rate_from_name(enum rate_from f);
+/* Where a rate came from and how old it is, or why there is none (text),
+ * and its JSON members (gen/plan_report.c). */
+void plan_rate_text(const struct plan_rate *r, struct buf *b);
+/* "on demand" or the reserved offer: "1-year no-upfront standard Reserved Instance". */
+void plan_rate_offer(const struct plan_rate *r, char *buf, size_t cap);
+/* RATE_NONE: what is missing, into buf; "" otherwise. */
+void plan_rate_why(const struct plan_rate *r, char *buf, size_t cap);
+void plan_rate_json(const struct plan_rate *r, struct buf *b);
 
 /* A mixed fleet (gen/plan_fleet.c): the job is elastic between the
  * reserved nodes alone and reserved + spot; the plan's own nodes, DP and
@@ -97,8 +161,8 @@ struct plan {
 	double bubble;                    /* pipeline bubble fraction */
 	double grad_bytes;                /* gradient all-reduce bytes per step per rank; < 0 unknown */
 	double price_hour;                /* whole cluster, on demand; < 0 unknown */
-	const struct catalog_price *cb;   /* Capacity Block rate in the spec's region, or NULL */
-	double cb_hour;                   /* whole cluster at that rate; < 0 unknown */
+	double cb_hour;                   /* whole cluster at the Capacity Block rate; < 0 unknown */
+	struct plan_rate rate[PRICE__COUNT]; /* one node of the spec's type in its region */
 	const char *os;
 	struct plan_fleet fleet;
 	struct plan_cluster cl;
@@ -229,54 +293,6 @@ void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct pl
 /* Gradient all-reduce bytes per step per rank; < 0 unknown. */
 double plan_grad_bytes(const struct plan *p);
 void plan_moe_all_to_all(const struct plan *p, int ppn, enum recompute rc, struct plan_a2a *a);
-
-/* ---- prices (gen/plan_price.c) --------------------------------------------
- * A price is used only for the region it is for: a type the catalog
- * prices elsewhere gets no figure, and the catalog's price in the
- * nearest region is kept apart, labelled, for the reader. Reserved and
- * spot come from the catalog or from the user's discounts, never both
- * silently. */
-
-enum plan_price { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED, PRICE_SPOT, PRICE__COUNT };
-
-enum rate_from { RATE_NONE, RATE_CATALOG, RATE_DISCOUNT, RATE_USER };
-
-struct plan_rate {
-	enum plan_price kind;
-	double usd;                  /* one node-hour in the region; < 0 unknown */
-	enum rate_from from;
-	const char *region;          /* the region asked for */
-	const char *date, *source;   /* RATE_CATALOG */
-	double discount;             /* RATE_DISCOUNT: from on demand */
-	const char *assumption;      /* RATE_DISCOUNT, RATE_USER, a discount without a base: the key */
-	/* The catalog's rate in the nearest region that has one (shown as
-	 * its own figure, never used in costs); other_usd < 0: none. */
-	double other_usd;
-	const char *other_region, *other_date, *other_source;
-};
-
-/* What the user assumes: discounts in (0, 1), 0 when not given, each
- * with the key that gave it. */
-struct plan_price_inputs {
-	const char *region;
-	double reserved_discount, spot_discount;
-	const char *reserved_key, *spot_key;
-	double on_demand_usd;        /* the user's own on-demand rate (> 0), when the catalog has none */
-	const char *on_demand_key;
-};
-
-void plan_price_inputs_of(const struct job_spec *j, struct plan_price_inputs *in);
-void plan_rates(const struct instance_type *it, const struct plan_price_inputs *in,
-		struct plan_rate r[PRICE__COUNT]);
-const char *plan_price_name(enum plan_price k);
-const char *plan_price_key(enum plan_price k); /* its JSON key: "onDemand", ... */
-const char *plan_rate_from_name(enum rate_from f);
-/* Where a rate came from or why there is none (text), and its JSON
- * members (gen/plan_report.c). */
-void plan_rate_text(const struct plan_rate *r, struct buf *b);
-/* RATE_NONE: what is missing, into buf; "" otherwise. */
-void plan_rate_why(const struct plan_rate *r, char *buf, size_t cap);
-void plan_rate_json(const struct plan_rate *r, struct buf *b);
 
 /* ---- the model (gen/plan_model.c) ----------------------------------------- */
 /* Fills p->model once the layout and the nodes are known. */

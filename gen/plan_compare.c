@@ -52,8 +52,10 @@ static void candidate_init(struct candidate *c, const struct spec *spec,
 	c->job.capacity = &c->cap;
 	c->job.instance = (char *)it->name;
 	c->job.nodes = nodes;
-	if (strcmp(it->name, j->instance))
+	if (strcmp(it->name, j->instance)) {
 		c->job.processes_per_node = 0;
+		c->cap.prices = NULL; /* the user's prices are for the spec's own type */
+	}
 	/* the spec's LNC as the plan resolved it, where the type has it */
 	c->job.lnc = catalog_lnc_valid(it, lnc) ? lnc : 0;
 	c->spec = *spec;

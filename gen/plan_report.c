@@ -229,7 +229,9 @@ static void text_all_to_all(const struct plan_est *e, struct buf *b)
 static void text_time(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	buf_puts(b, "  throughput       ");
-	if (e->achieved < 0)
+	if (e->achieved < 0 && e->it->peak_note)
+		buf_printf(b, "unknown: %s\n", e->it->peak_note);
+	else if (e->achieved < 0)
 		buf_printf(b, "unknown: the catalog has no peak BF16 throughput for %s\n",
 			   e->it->accel_model ? e->it->accel_model : e->it->name);
 	else
@@ -268,15 +270,33 @@ static void text_time(const struct plan *p, const struct plan_est *e, struct buf
  * region is a figure of its own, never the row's. */
 void plan_rate_text(const struct plan_rate *r, struct buf *b)
 {
+	long age;
+
 	switch (r->from) {
 	case RATE_CATALOG:
-		buf_printf(b, "catalog, %s, %s", r->region, r->date ? r->date : "undated");
+	case RATE_IMPORTED:
+		age = prices_age_days(r->price.as_of);
+		buf_printf(b, "%s, %s, as of %s", r->from == RATE_IMPORTED ? "imported" : "built in",
+			   r->region, r->price.as_of[0] ? r->price.as_of : "an unknown date");
+		if (age >= 0)
+			buf_printf(b, " (%ld day%s old)", age, age == 1 ? "" : "s");
+		if (r->kind == PRICE_RESERVED) {
+			char offer[96];
+			plan_rate_offer(r, offer, sizeof offer);
+			buf_printf(b, ", %s", offer);
+		}
+		if (r->kind == PRICE_SPOT && r->price.zones > 1)
+			buf_printf(b, ", the highest of %d zones' latest (lowest $%.6g)", r->price.zones,
+				   r->price.low_usd);
+		if (r->from == RATE_IMPORTED)
+			buf_printf(b, "; %s, %s, imported %s", r->price.source ? r->price.source : "?",
+				   r->price.format ? r->price.format : "?", r->price.imported);
 		break;
 	case RATE_DISCOUNT:
 		buf_printf(b, "on demand less %.3g%%: the assumption %s", 100 * r->discount, r->assumption);
 		break;
 	case RATE_USER:
-		buf_printf(b, "the user's figure %s", r->assumption);
+		buf_printf(b, "your own price, %s", r->assumption);
 		break;
 	case RATE_NONE: {
 		char why[200];
@@ -343,8 +363,16 @@ static void text_sources(const struct plan_est *e, struct buf *b)
 	for (int k = 0; k < PRICE__COUNT; k++) {
 		const struct plan_rate *r = &e->rate[k];
 		if (r->from == RATE_CATALOG)
-			buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", plan_price_name((enum plan_price)k),
-				   r->usd, r->region, r->date, r->source);
+			buf_printf(b, "    %-14s $%.6g/h in %s, as of %s: %s\n", plan_price_name((enum plan_price)k),
+				   r->usd, r->region, r->price.as_of, r->source);
+		else if (r->from == RATE_IMPORTED)
+			buf_printf(b, "    %-14s $%.6g/h in %s, as of %s%s%s: imported %s from %s (%s)\n",
+				   plan_price_name((enum plan_price)k), r->usd, r->region, r->price.as_of,
+				   r->price.effective[0] ? ", effective " : "", r->price.effective,
+				   r->price.imported, r->source, r->price.format ? r->price.format : "?");
+		else if (r->from == RATE_USER)
+			buf_printf(b, "    %-14s $%.6g/h: your own price (%s)\n", plan_price_name((enum plan_price)k),
+				   r->usd, r->assumption);
 		else if (r->other_usd >= 0)
 			buf_printf(b, "    %-14s none in %s; $%.6g/h in %s, valid %s (not used): %s\n",
 				   plan_price_name((enum plan_price)k), r->region, r->other_usd,
@@ -367,6 +395,8 @@ static void text_row(const struct plan *p, const struct plan_row *r, struct buf 
 	}
 	if (r->status == ROW_NO_PEAK || r->status == ROW_NO_ACCEL || r->status == ROW_NO_RUN) {
 		buf_puts(b, r->status == ROW_NO_PEAK ? (r->why ? r->why : "no sourced peak: cannot size") : "");
+		if (r->status == ROW_NO_PEAK && it->peak_note)
+			buf_printf(b, " (%s)", it->peak_note);
 		buf_puts(b, r->status == ROW_NO_PEAK ? "\n"
 			    : r->status == ROW_NO_RUN ? "no run length to meet the deadline with: give model.tokens\n"
 			    : "no accelerators: the layout cannot run here\n");
@@ -475,8 +505,22 @@ void plan_rate_json(const struct plan_rate *r, struct buf *b)
 	out_jnum(b, "usdPerNodeHour", r->usd);
 	out_jstr(b, "from", plan_rate_from_name(r->from));
 	out_jstr(b, "region", r->region);
-	out_jstr(b, "source", r->from == RATE_CATALOG ? r->source : NULL);
-	out_jstr(b, "date", r->from == RATE_CATALOG ? r->date : NULL);
+	bool data = r->from == RATE_CATALOG || r->from == RATE_IMPORTED;
+	out_jstr(b, "source", data ? r->source : NULL);
+	out_jstr(b, "date", data ? r->price.as_of : NULL);
+	out_jnum(b, "ageDays", data ? (double)prices_age_days(r->price.as_of) : -1);
+	out_jstr(b, "effective", data && r->price.effective[0] ? r->price.effective : NULL);
+	out_jstr(b, "imported", r->from == RATE_IMPORTED ? r->price.imported : NULL);
+	out_jstr(b, "format", r->from == RATE_IMPORTED ? r->price.format : NULL);
+	if (data && r->kind == PRICE_RESERVED) {
+		char offer[96];
+		plan_rate_offer(r, offer, sizeof offer);
+		out_jstr(b, "offer", offer);
+	}
+	if (data && r->kind == PRICE_SPOT) {
+		out_jint(b, "zones", r->price.zones);
+		out_jnum(b, "lowUsdPerNodeHour", r->price.zones > 0 ? r->price.low_usd : -1);
+	}
 	out_jnum(b, "discount", r->assumption && r->from != RATE_USER ? r->discount : -1);
 	out_jstr(b, "assumption", r->assumption);
 	char why[200];

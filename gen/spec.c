@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "prices.h"
 #include "text.h"
 #include "schema.h"
 #include "xalloc.h"
@@ -30,6 +31,14 @@ static const cyaml_strval_t recompute_strings[] = {
 };
 static const cyaml_strval_t deletion_strings[] = {
 	{ "retain", DP_RETAIN }, { "delete", DP_DELETE }, { "snapshot", DP_SNAPSHOT },
+};
+static const cyaml_strval_t purchase_strings[] = {
+	{ "no-upfront", SP_NO_UPFRONT }, { "partial-upfront", SP_PARTIAL_UPFRONT },
+	{ "all-upfront", SP_ALL_UPFRONT },
+};
+static const cyaml_strval_t offer_class_strings[] = {
+	{ "standard", SP_STANDARD }, { "convertible", SP_CONVERTIBLE },
+	{ "compute-savings-plan", SP_COMPUTE_SP }, { "ec2-instance-savings-plan", SP_EC2_INSTANCE_SP },
 };
 static const cyaml_strval_t storage_strings[] = {
 	{ "fsx-lustre", ST_FSX_LUSTRE }, { "efs", ST_EFS }, { "ebs", ST_EBS },
@@ -116,6 +125,23 @@ static const cyaml_schema_field_t watcher_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t prices_fields[] = {
+	CYAML_FIELD_FLOAT("on_demand", OPT, struct spec_prices, on_demand),
+	CYAML_FIELD_FLOAT("reserved", OPT, struct spec_prices, reserved),
+	CYAML_FIELD_FLOAT("spot", OPT, struct spec_prices, spot),
+	CYAML_FIELD_FLOAT("capacity_block", OPT, struct spec_prices, capacity_block),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t reserved_offer_fields[] = {
+	INT("years", struct spec_reserved_offer, years),
+	CYAML_FIELD_ENUM("purchase", OPT | CYAML_FLAG_STRICT, struct spec_reserved_offer, purchase,
+			 purchase_strings, CYAML_ARRAY_LEN(purchase_strings)),
+	CYAML_FIELD_ENUM("class", OPT | CYAML_FLAG_STRICT, struct spec_reserved_offer, offer_class,
+			 offer_class_strings, CYAML_ARRAY_LEN(offer_class_strings)),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t capacity_fields[] = {
 	CYAML_FIELD_ENUM("type", OPT | CYAML_FLAG_STRICT, struct spec_capacity, type,
 			 capacity_strings, CYAML_ARRAY_LEN(capacity_strings)),
@@ -129,6 +155,9 @@ static const cyaml_schema_field_t capacity_fields[] = {
 			 spot_strategy_strings, CYAML_ARRAY_LEN(spot_strategy_strings)),
 	INT("max_restarts", struct spec_capacity, max_restarts),
 	CYAML_FIELD_MAPPING_PTR("watcher", OPT_PTR, struct spec_capacity, watcher, watcher_fields),
+	CYAML_FIELD_MAPPING_PTR("prices", OPT_PTR, struct spec_capacity, prices, prices_fields),
+	CYAML_FIELD_MAPPING_PTR("reserved_offer", OPT_PTR, struct spec_capacity, reserved_offer,
+				reserved_offer_fields),
 	CYAML_FIELD_END
 };
 
@@ -311,6 +340,29 @@ static void spec_apply_defaults(struct job_spec *j)
 		buf_printf(&u, "%s/%s-spot-watcher.sh", c->bootstrap, j->name);
 		w->script_url = buf_detach(&u);
 	}
+}
+
+void spec_reserved_offer(const struct job_spec *j, enum price_term *term, struct price_offer *o)
+{
+	const struct spec_reserved_offer *r = j->capacity->reserved_offer;
+	static const enum price_purchase purchase[] = {
+		[SP_PURCHASE_DEFAULT] = PURCHASE_ANY, [SP_NO_UPFRONT] = PURCHASE_NO_UPFRONT,
+		[SP_PARTIAL_UPFRONT] = PURCHASE_PARTIAL, [SP_ALL_UPFRONT] = PURCHASE_ALL,
+	};
+	static const enum price_class cls[] = {
+		[SP_CLASS_DEFAULT] = CLASS_ANY, [SP_STANDARD] = CLASS_STANDARD,
+		[SP_CONVERTIBLE] = CLASS_CONVERTIBLE, [SP_COMPUTE_SP] = CLASS_COMPUTE,
+		[SP_EC2_INSTANCE_SP] = CLASS_EC2_INSTANCE,
+	};
+	*o = (struct price_offer){ 0 };
+	*term = TERM_RESERVED;
+	if (r == NULL)
+		return;
+	o->years = r->years;
+	o->purchase = purchase[r->purchase];
+	o->cls = cls[r->offer_class];
+	if (r->offer_class == SP_COMPUTE_SP || r->offer_class == SP_EC2_INSTANCE_SP)
+		*term = TERM_SAVINGS_PLAN;
 }
 
 bool spec_mixed_fleet(const struct job_spec *j)

@@ -38,6 +38,14 @@ struct spec_cluster {
 };
 enum spot_strategy { SPOT_CAPACITY_OPTIMIZED, SPOT_LOWEST_PRICE, SPOT_PRICE_CAPACITY_OPTIMIZED };
 struct spec_watcher { char *script_url, *imds_endpoint; int poll_seconds; };
+/* Prices the user knows, USD per node-hour (0 when absent): they win over
+ * the catalog's and the imported ones, for the spec's own type. */
+struct spec_prices { double on_demand, reserved, spot, capacity_block; };
+/* Which reserved offer the reserved nodes are bought as (docs/jobspec.md);
+ * 0 members: the default, 1 year, no upfront, standard. */
+enum spec_purchase { SP_PURCHASE_DEFAULT, SP_NO_UPFRONT, SP_PARTIAL_UPFRONT, SP_ALL_UPFRONT };
+enum spec_offer_class { SP_CLASS_DEFAULT, SP_STANDARD, SP_CONVERTIBLE, SP_COMPUTE_SP, SP_EC2_INSTANCE_SP };
+struct spec_reserved_offer { int years; enum spec_purchase purchase; enum spec_offer_class offer_class; };
 /* A mixed fleet has reserved > 0 and spot > 0: `type` then says how the
  * reserved nodes are bought, and the spot nodes get a queue of their own. */
 struct spec_capacity {
@@ -49,6 +57,8 @@ struct spec_capacity {
 	enum spot_strategy spot_strategy;
 	int max_restarts;
 	struct spec_watcher *watcher;
+	struct spec_prices *prices;                 /* NULL when absent */
+	struct spec_reserved_offer *reserved_offer; /* NULL when absent */
 };
 /* DP_DEFAULT: not given; the planner applies the storage's default. */
 enum deletion_policy { DP_DEFAULT, DP_RETAIN, DP_DELETE, DP_SNAPSHOT };
@@ -155,5 +165,10 @@ const char *spot_strategy_name(enum spot_strategy s);
 const char *deletion_policy_name(enum deletion_policy d); /* ParallelCluster's: "Retain" */
 /* Both capacity.reserved and capacity.spot were given. */
 bool spec_mixed_fleet(const struct job_spec *j);
+/* The reserved offer of capacity.reserved_offer, as the price data names
+ * it: a Reserved Instance (TERM_RESERVED) or a Savings Plan. */
+enum price_term;
+struct price_offer;
+void spec_reserved_offer(const struct job_spec *j, enum price_term *term, struct price_offer *o);
 
 #endif

@@ -1,7 +1,8 @@
 /* The files that set what a batch script reads without setting it
  * (docs/design.md, "An open world"): the files it sources, by a path the
- * script names, and the shell files beside it that users source before
- * sbatch (MLPerf's config_<system>.sh beside run.sub). Read on the first
+ * script names, and the files those source in turn (WORLD_MAX_DEPTH
+ * deep), and the shell files beside it that users source before sbatch
+ * (MLPerf's config_<system>.sh beside run.sub). Read on the first
  * question only, parsed with the script model, and asked by name. */
 #include <dirent.h>
 #include <stdlib.h>
@@ -16,10 +17,12 @@
 enum {
 	WORLD_MAX_FILES = 64,            /* files beside a script that are read */
 	WORLD_MAX_BYTES = 1024 * 1024,   /* larger files are not read */
+	WORLD_MAX_DEPTH = 4,             /* source inside a sourced file, this deep */
 };
 
 struct world_name {
 	char *name;
+	char *value;  /* the literal value assigned, or NULL */
 	size_t file;  /* index into files */
 };
 
@@ -59,9 +62,16 @@ static bool has_sbatch_line(const char *text, size_t len)
 	return false;
 }
 
+static void read_sourced(struct lint_world *w, const sb_model *m, const char *from, bool sourced,
+			 unsigned depth);
+
 /* Reads one file and records the names it sets; another batch script
- * beside this one is a job of its own, not a file users source. */
-static void read_names(struct lint_world *w, const char *path, bool sourced)
+ * beside this one is a job of its own, not a file users source. The
+ * file's own source commands are followed, up to WORLD_MAX_DEPTH levels
+ * down (MLPerf's config_DGXA100_8x8.sh sources its _common.sh): what a
+ * file the script sources sources runs in the job too, and what a file
+ * beside it sources runs in the submitting shell. */
+static void read_names(struct lint_world *w, const char *path, bool sourced, unsigned depth)
 {
 	for (size_t i = 0; i < w->n_files; i++)
 		if (!strcmp(w->files[i], path)) {
@@ -87,18 +97,23 @@ static void read_names(struct lint_world *w, const char *path, bool sourced)
 		const struct sb_assign *a = sb_assign_at(m, i);
 		if (a->kind == SB_ASSIGN_UNSET || a->kind == SB_ASSIGN_PREFIX)
 			continue;
+		const char *v = a->value ? sb_word_value(a->value) : NULL;
 		w->names = xgrow(w->names, &w->cap_names, w->n_names + 1, sizeof *w->names);
-		w->names[w->n_names++] = (struct world_name){ xstrdup(a->name), w->n_files };
+		w->names[w->n_names++] =
+			(struct world_name){ xstrdup(a->name), v ? xstrdup(v) : NULL, w->n_files };
 	}
 	w->n_files++;
+	if (depth < WORLD_MAX_DEPTH)
+		read_sourced(w, m, path, sourced, depth + 1);
 	sb_free(m);
 }
 
-/* The path a `source X` or `. X` names, relative to the script's
- * directory: its literal value, or what follows a leading directory
- * expansion ($(dirname "$0")/x.sh, ${SCRIPT_DIR}/x.sh). NULL when it
- * names no file that can be read. */
-static char *sourced_path(const struct lint_world *w, const sb_word *arg)
+/* The path a `source X` or `. X` names: its literal value, relative to
+ * the script's directory (where sbatch runs it from), or what follows a
+ * leading directory expansion ($(dirname "$0")/x.sh,
+ * ${SCRIPT_DIR}/x.sh), relative to the directory of the file that
+ * sources it (from_dir). NULL when it names no file that can be read. */
+static char *sourced_path(const struct lint_world *w, const char *from_dir, const sb_word *arg)
 {
 	const char *v = sb_word_value(arg);
 	size_t len;
@@ -109,13 +124,14 @@ static char *sourced_path(const struct lint_world *w, const sb_word *arg)
 			buf_puts(&b, v);
 		else
 			buf_printf(&b, "%s%s", w->dir, strncmp(v, "./", 2) ? v : v + 2);
-	} else if (raw && raw[0] == '$') {
+	} else if (raw && (raw[0] == '$' || (raw[0] == '"' && len > 1 && raw[1] == '$'))) {
+		/* "$(dirname "$0")/x.sh" as often as $(dirname "$0")/x.sh */
 		/* the part after the last '/' that follows the expansion */
 		const char *slash = memchr(raw, '/', len);
 		size_t rest = slash ? len - (size_t)(slash + 1 - raw) : 0;
 		if (!slash || !rest || memchr(slash + 1, '$', rest))
 			return NULL;
-		buf_printf(&b, "%s%.*s", w->dir, (int)rest, slash + 1);
+		buf_printf(&b, "%s%.*s", from_dir, (int)rest, slash + 1);
 		while (b.len && (b.p[b.len - 1] == '"' || b.p[b.len - 1] == '\''))
 			b.p[--b.len] = '\0';
 	} else {
@@ -129,19 +145,31 @@ static char *sourced_path(const struct lint_world *w, const sb_word *arg)
 	return buf_detach(&b);
 }
 
-static void load(struct lint_world *w)
+/* The files that the script (from NULL) or a file it reads sources, read
+ * at depth; sourced: they run in the job (else in the submitting shell). */
+static void read_sourced(struct lint_world *w, const sb_model *m, const char *from, bool sourced,
+			 unsigned depth)
 {
-	w->loaded = true;
-	for (size_t i = 0; i < sb_cmd_count(w->m); i++) {
-		const sb_cmd *cmd = sb_cmd_at(w->m, i);
+	const char *slash = from ? strrchr(from, '/') : NULL;
+	char *from_dir = slash ? xstrndup(from, (size_t)(slash - from + 1))
+			       : xstrdup(from ? "" : w->dir);
+	for (size_t i = 0; i < sb_cmd_count(m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(m, i);
 		const char *w0 = sb_cmd_word_count(cmd) > 1 ? sb_word_value(sb_cmd_word(cmd, 0)) : NULL;
 		if (!w0 || (strcmp(w0, "source") && strcmp(w0, ".")))
 			continue;
-		char *path = sourced_path(w, sb_cmd_word(cmd, 1));
+		char *path = sourced_path(w, from_dir, sb_cmd_word(cmd, 1));
 		if (path)
-			read_names(w, path, true);
+			read_names(w, path, sourced, depth);
 		free(path);
 	}
+	free(from_dir);
+}
+
+static void load(struct lint_world *w)
+{
+	w->loaded = true;
+	read_sourced(w, w->m, NULL, true, 1);
 	DIR *d = opendir(*w->dir ? w->dir : ".");
 	if (!d)
 		return;
@@ -158,7 +186,7 @@ static void load(struct lint_world *w)
 		char *path = xmalloc(strlen(w->dir) + strlen(names[i]) + 1);
 		strcpy(path, w->dir);
 		strcat(path, names[i]);
-		read_names(w, path, false);
+		read_names(w, path, false, 1);
 		free(path);
 		free(names[i]);
 	}
@@ -183,6 +211,24 @@ static bool world_sets(void *ctx, const char *name, const char **file, bool *sou
 	return true;
 }
 
+/* The literal value the last assignment of name in a file beside the
+ * script gives (what the submitting shell holds when users source it
+ * before sbatch), or NULL. */
+static const char *world_value_beside(void *ctx, const char *name, const char **file)
+{
+	struct lint_world *w = ctx;
+	if (!w->loaded)
+		load(w);
+	const struct world_name *found = NULL;
+	for (size_t i = 0; i < w->n_names; i++)
+		if (!strcmp(w->names[i].name, name) && !w->sourced[w->names[i].file])
+			found = &w->names[i];
+	if (!found || !found->value)
+		return NULL;
+	*file = w->files[found->file];
+	return found->value;
+}
+
 struct lint_world *lint_world_new(const char *script, const sb_model *m)
 {
 	struct lint_world *w = xcalloc(1, sizeof *w);
@@ -195,7 +241,7 @@ struct lint_world *lint_world_new(const char *script, const sb_model *m)
 
 struct sb_world lint_world_of(struct lint_world *w)
 {
-	struct sb_world sw = { world_sets, w };
+	struct sb_world sw = { world_sets, world_value_beside, w };
 	return sw;
 }
 
@@ -203,8 +249,10 @@ void lint_world_free(struct lint_world *w)
 {
 	if (!w)
 		return;
-	for (size_t i = 0; i < w->n_names; i++)
+	for (size_t i = 0; i < w->n_names; i++) {
 		free(w->names[i].name);
+		free(w->names[i].value);
+	}
 	for (size_t i = 0; i < w->n_files; i++)
 		free(w->files[i]);
 	free(w->names);

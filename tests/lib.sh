@@ -30,6 +30,12 @@ pids=
 # The trap removes the directory made here, whatever a suite does to $t.
 tf_scratch=$(mktemp -d) || exit 2
 t=$tf_scratch
+# Outputs the suites compare do not depend on the day they run or on the
+# tester's own imported prices: "today" is fixed (prices' ages,
+# docs/prices.md) and the user's price store is an empty scratch one.
+SOURCE_DATE_EPOCH=${TF_TEST_EPOCH:-1796083200} # 2026-12-01
+XDG_DATA_HOME=$tf_scratch/xdg-data
+export SOURCE_DATE_EPOCH XDG_DATA_HOME
 # shellcheck disable=SC2317 # run by the EXIT trap
 tf_cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done

@@ -73,6 +73,7 @@ count fleet sh tests/plan/fleet.sh
 count moe sh tests/plan/moe.sh
 count compare sh tests/plan/compare.sh
 count tco sh tests/plan/tco.sh
+count prices sh tests/prices/run.sh
 count svg sh tests/plan/svg.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh

@@ -18,6 +18,7 @@
 #include "lint.h"
 #include "lsp.h"
 #include "cli_options.h"
+#include "prices_cli.h"
 #include "selectors.h"
 #include "text.h"
 #include "xalloc.h"
@@ -504,6 +505,8 @@ int cmd_lsp(int argc, char **argv)
 	int rc = parse_args(&s, argc, argv, &select, &ignore);
 	if (!rc)
 		rc = apply_selection(&s, select, ignore);
+	if (!rc && !cli_prices_setup(NULL, false))
+		rc = EXIT_TROUBLE;
 	if (rc)
 		return rc < 0 ? EXIT_CLEAN : rc;
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is a failed write, not a death */

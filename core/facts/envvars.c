@@ -13,22 +13,36 @@
 
 /* NCCL 2.23 user guide, Environment Variables (and the older names its
  * archives list: NCCL_RINGS, NCCL_MIN_NRINGS, NCCL_IB_GDR_LEVEL), the
- * three PyTorch read under NCCL_ before it renamed them TORCH_NCCL_, and
- * NCCL_IBEXT_DISABLE, which the SHARP plugin (Mellanox's
- * nccl-rdma-sharp-plugins) reads. */
+ * names PyTorch read under NCCL_ before it renamed them TORCH_NCCL_
+ * (NCCL_ASYNC_ERROR_HANDLING, NCCL_BLOCKING_WAIT, NCCL_DESYNC_DEBUG,
+ * NCCL_ENABLE_TIMING, NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK: pytorch/pytorch
+ * torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp @
+ * 0007e752d518810f0f8942a830dbbbfc69f34577), NCCL_IBEXT_DISABLE, which
+ * the SHARP plugin (Mellanox's nccl-rdma-sharp-plugins) reads, and the
+ * NCCL_PARAM declarations read in NVIDIA/nccl's own source so far:
+ * src/init.cc of 2.26.2 (f44ac759fee12ecb3cc6891e9e739a000f66fd70:
+ * GROUP_CUDA_STREAM, GRAPH_HELPER_DISABLE, GDRCOPY_FIFO_ENABLE,
+ * WORK_ARGS_BYTES) and src/transport/net_ib/common.cc of 2.31.2
+ * (889806836097808572f87a2019eefd01f27aae68: IB_PREPOST_RECEIVE_WORK_REQUESTS,
+ * IB_EVENT_BASED_LB, IB_EVENT_BASED_LB_REMOTE). The rest of src/ is not
+ * yet transcribed, so a name the table lacks may still be NCCL's: it is
+ * never reported, only a near miss of a listed one is. */
 static const char *const nccl[] = {
 	"NCCL_ALGO", "NCCL_ALLOC_P2P_NET_LL_BUFFERS", "NCCL_ASYNC_ERROR_HANDLING",
 	"NCCL_AVOID_RECORD_STREAMS", "NCCL_BLOCKING_WAIT", "NCCL_BUFFSIZE", "NCCL_CHECKS_DISABLE",
 	"NCCL_CHECK_POINTERS", "NCCL_COLLNET_ENABLE", "NCCL_COLLNET_NODE_THRESHOLD",
 	"NCCL_COMM_BLOCKING", "NCCL_COMM_ID", "NCCL_CONF_FILE", "NCCL_CROSS_NIC",
 	"NCCL_CTA_POLICY", "NCCL_CUMEM_ENABLE", "NCCL_CUMEM_HOST_ENABLE", "NCCL_DEBUG",
-	"NCCL_DEBUG_FILE", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_TIMESTAMP_FORMAT",
-	"NCCL_DMABUF_ENABLE", "NCCL_GDRCOPY_ENABLE", "NCCL_GRAPH_DUMP_FILE", "NCCL_GRAPH_FILE",
-	"NCCL_GRAPH_MIXING_SUPPORT", "NCCL_GRAPH_REGISTER", "NCCL_HOSTID", "NCCL_IBEXT_DISABLE",
-	"NCCL_IB_ADAPTIVE_ROUTING", "NCCL_IB_AR_THRESHOLD", "NCCL_IB_CUDA_SUPPORT",
-	"NCCL_IB_DISABLE", "NCCL_IB_ECE_ENABLE", "NCCL_IB_FIFO_TC", "NCCL_IB_GDR_LEVEL",
-	"NCCL_IB_GID_INDEX", "NCCL_IB_HCA", "NCCL_IB_MERGE_NICS", "NCCL_IB_MERGE_VFS",
-	"NCCL_IB_PCI_RELAXED_ORDERING", "NCCL_IB_QPS_PER_CONNECTION", "NCCL_IB_RETRY_CNT",
+	"NCCL_DEBUG_FILE", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_TIMESTAMP_FORMAT", "NCCL_DESYNC_DEBUG",
+	"NCCL_DMABUF_ENABLE", "NCCL_ENABLE_TIMING", "NCCL_GDRCOPY_ENABLE",
+	"NCCL_GDRCOPY_FIFO_ENABLE", "NCCL_GRAPH_DUMP_FILE", "NCCL_GRAPH_FILE",
+	"NCCL_GRAPH_HELPER_DISABLE", "NCCL_GRAPH_MIXING_SUPPORT", "NCCL_GRAPH_REGISTER",
+	"NCCL_GROUP_CUDA_STREAM", "NCCL_HOSTID", "NCCL_IBEXT_DISABLE", "NCCL_IB_ADAPTIVE_ROUTING",
+	"NCCL_IB_AR_THRESHOLD", "NCCL_IB_CUDA_SUPPORT", "NCCL_IB_DISABLE", "NCCL_IB_ECE_ENABLE",
+	"NCCL_IB_EVENT_BASED_LB", "NCCL_IB_EVENT_BASED_LB_REMOTE", "NCCL_IB_FIFO_TC",
+	"NCCL_IB_GDR_LEVEL", "NCCL_IB_GID_INDEX", "NCCL_IB_HCA", "NCCL_IB_MERGE_NICS",
+	"NCCL_IB_MERGE_VFS", "NCCL_IB_PCI_RELAXED_ORDERING",
+	"NCCL_IB_PREPOST_RECEIVE_WORK_REQUESTS", "NCCL_IB_QPS_PER_CONNECTION", "NCCL_IB_RETRY_CNT",
 	"NCCL_IB_RETURN_ASYNC_EVENTS", "NCCL_IB_ROCE_VERSION_NUM", "NCCL_IB_SL",
 	"NCCL_IB_SPLIT_DATA_ON_QPS", "NCCL_IB_TC", "NCCL_IB_TIMEOUT", "NCCL_IB_USE_INLINE",
 	"NCCL_IGNORE_CPU_AFFINITY", "NCCL_IGNORE_DISABLED_P2P", "NCCL_LAUNCH_MODE",
@@ -51,7 +65,8 @@ static const char *const nccl[] = {
 	"NCCL_SOCKET_FAMILY", "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_NTHREADS",
 	"NCCL_SOCKET_RETRY_CNT", "NCCL_SOCKET_RETRY_SLEEP_MSEC", "NCCL_TOPO_DUMP_FILE",
 	"NCCL_TOPO_FILE", "NCCL_TREE_THRESHOLD", "NCCL_TUNER_CONFIG_FILE", "NCCL_TUNER_PLUGIN",
-	"NCCL_WARN_ENABLE_DEBUG_INFO", "NCCL_WORK_FIFO_BYTES", "NCCL_WORK_FIFO_DEPTH",
+	"NCCL_USE_TENSOR_REGISTER_ALLOCATOR_HOOK", "NCCL_WARN_ENABLE_DEBUG_INFO",
+	"NCCL_WORK_ARGS_BYTES", "NCCL_WORK_FIFO_BYTES", "NCCL_WORK_FIFO_DEPTH",
 };
 
 /* libfabric: fi_efa(7), fi_shm(7) and fabric(7) (the core's FI_ names),
@@ -118,21 +133,31 @@ static const char *const libfabric[] = {
 	"FI_VERBS_USE_ODP", "FI_VERBS_XRCD_FILENAME",
 };
 
-/* Neuron: the runtime configuration guide (NEURON_RT_), the compiler and
- * its cache (neuron-caching), torch-neuronx's environment variables and
- * the Logical NeuronCore page. NEURON_COMPILE_CACHE_DIR is not Neuron's:
- * it is listed so that SB2104, which says so, is the one finding. */
+/* Neuron: the runtime configuration guide (NEURON_RT_:
+ * aws-neuron/aws-neuron-sdk neuron-runtime/guides/configuration-guide.rst
+ * @ 3afa0fdf40b9a7eb12d8d4b1ebfd924372465851, date-modified 2026-05-11,
+ * the page the docs publish as nrt-configuration, formerly
+ * nrt-configurable-parameters: its table and the per-component
+ * NEURON_RT_LOG_LEVEL_<TDRV|NMGR|NRT> and NEURON_RT_LOG_LOCATION_ forms),
+ * the compiler and its cache (neuron-caching), torch-neuronx's
+ * environment variables and the Logical NeuronCore page.
+ * NEURON_COMPILE_CACHE_DIR is not Neuron's: it is listed so that
+ * SB2104, which says so, is the one finding. */
 static const char *const neuron[] = {
 	"NEURON_CC_FLAGS", "NEURON_COMPILE_CACHE_DIR", "NEURON_COMPILE_CACHE_URL",
 	"NEURON_DUMP_HLO_SNAPSHOT", "NEURON_EXTRACT_GRAPHS_ONLY", "NEURON_FRAMEWORK_DEBUG",
 	"NEURON_FUSE_SOFTMAX", "NEURON_LOGICAL_NC_CONFIG", "NEURON_NUM_RECENT_MODELS_TO_KEEP",
-	"NEURON_PARALLEL_COMPILE_MAX_RETRIES", "NEURON_RT_ASYNC_EXEC_MAX_INFLIGHT_REQUESTS",
-	"NEURON_RT_EXEC_TIMEOUT", "NEURON_RT_INSPECT_ENABLE", "NEURON_RT_INSPECT_OUTPUT_DIR",
-	"NEURON_RT_IO_RING_CACHE_SIZE", "NEURON_RT_LOG_LEVEL", "NEURON_RT_LOG_LOCATION",
-	"NEURON_RT_NUMERICAL_ERRORS_VERBOSITY", "NEURON_RT_NUM_CORES", "NEURON_RT_RESET_CORES",
-	"NEURON_RT_ROOT_COMM_ID", "NEURON_RT_STOCHASTIC_ROUNDING_EN",
-	"NEURON_RT_STOCHASTIC_ROUNDING_SEED", "NEURON_RT_VIRTUAL_CORE_SIZE",
-	"NEURON_RT_VISIBLE_CORES", "NEURON_TRANSFER_WITH_STATIC_RING_OPS",
+	"NEURON_PARALLEL_COMPILE_MAX_RETRIES", "NEURON_RT_ALLOW_LEGACY_NEFF",
+	"NEURON_RT_ASYNC_EXEC_MAX_INFLIGHT_REQUESTS", "NEURON_RT_EXEC_TIMEOUT",
+	"NEURON_RT_INSPECT_ENABLE", "NEURON_RT_INSPECT_OUTPUT_DIR", "NEURON_RT_IO_RING_CACHE_SIZE",
+	"NEURON_RT_LOG_LEVEL", "NEURON_RT_LOG_LEVEL_NMGR", "NEURON_RT_LOG_LEVEL_NRT",
+	"NEURON_RT_LOG_LEVEL_TDRV", "NEURON_RT_LOG_LOCATION", "NEURON_RT_LOG_LOCATION_NMGR",
+	"NEURON_RT_LOG_LOCATION_NRT", "NEURON_RT_LOG_LOCATION_TDRV",
+	"NEURON_RT_MULTI_INSTANCE_SHARED_WEIGHTS", "NEURON_RT_NUMERICAL_ERRORS_VERBOSITY",
+	"NEURON_RT_NUM_CORES", "NEURON_RT_RESET_CORES", "NEURON_RT_ROOT_COMM_ID",
+	"NEURON_RT_STOCHASTIC_ROUNDING_EN", "NEURON_RT_STOCHASTIC_ROUNDING_SEED",
+	"NEURON_RT_VALIDATE_HASH", "NEURON_RT_VIRTUAL_CORE_SIZE", "NEURON_RT_VISIBLE_CORES",
+	"NEURON_TRANSFER_WITH_STATIC_RING_OPS",
 };
 
 /* CUDA C++ Programming Guide, CUDA Environment Variables; CUDA_HOME and
@@ -172,13 +197,27 @@ static const char *const torch[] = {
 	"TORCH_USE_CUDA_DSA",
 };
 
+/* torchrun (torch.distributed.elastic): the names it gives each worker
+ * and reads, as the python sources of PyTorch's elastic agent and
+ * launcher hold them (torch/distributed/elastic/, torch/distributed/run.py
+ * of PyTorch 1.13, which tests/unit/test_envvars.c checks when Debian's
+ * python3-torch is installed). */
+static const char *const torchelastic[] = {
+	"TORCHELASTIC_ENABLE_FILE_TIMER", "TORCHELASTIC_ERROR_FILE", "TORCHELASTIC_ETCD_BINARY_PATH",
+	"TORCHELASTIC_MAX_RESTARTS", "TORCHELASTIC_RESTART_COUNT", "TORCHELASTIC_RUN_ID",
+	"TORCHELASTIC_TIMER_FILE", "TORCHELASTIC_USE_AGENT_STORE",
+};
+
 /* glibc's malloc environment variables (the manual's Memory Allocation
- * Tunables and mallopt(3)): note the trailing underscores; MALLOC_CONF
- * is jemalloc's, listed so that it is not read as a misspelling. */
+ * Tunables, mallopt(3) and mtrace(3) for MALLOC_TRACE): note the
+ * trailing underscores; MALLOC_CONF is jemalloc's, listed so that it is
+ * not read as a misspelling. tests/unit/test_envvars.c checks the table
+ * against the names the dynamic loader of the machine holds (glibc's
+ * tunables' environment aliases). */
 static const char *const glibc[] = {
 	"MALLOC_ARENA_MAX", "MALLOC_ARENA_TEST", "MALLOC_CHECK_", "MALLOC_CONF",
 	"MALLOC_MMAP_MAX_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_PERTURB_", "MALLOC_TOP_PAD_",
-	"MALLOC_TRIM_THRESHOLD_",
+	"MALLOC_TRACE", "MALLOC_TRIM_THRESHOLD_",
 };
 
 /* Slurm's own names, from the man pages of Slurm 25.11.7 (the release in
@@ -302,9 +341,10 @@ static const struct env_family_def families[ENV__COUNT] = {
 	[ENV_NCCL] = FAMILY("NCCL_", "NCCL", "NCCL's user guide, Environment Variables", nccl),
 	[ENV_LIBFABRIC] = NOTED("FI_", "libfabric", "libfabric's fi_efa(7), fabric(7) and the EFA provider's efa_env.c",
 				libfabric, libfabric_notes),
-	[ENV_NEURON] = NOTED("NEURON_", "Neuron", "the Neuron runtime configuration guide", neuron, neuron_notes),
+	[ENV_NEURON] = NOTED("NEURON_", "Neuron", "the Neuron runtime configuration guide (2026-05-11)", neuron, neuron_notes),
 	[ENV_CUDA] = FAMILY("CUDA_", "CUDA", "the CUDA programming guide, CUDA Environment Variables, and CUDA-GDB's GPU core dump support", cuda),
 	[ENV_TORCH] = FAMILY("TORCH_", "PyTorch", "PyTorch's environment variables", torch),
+	[ENV_TORCHELASTIC] = FAMILY("TORCHELASTIC_", "torchrun", "torch.distributed.elastic's sources", torchelastic),
 	[ENV_GLIBC] = FAMILY("MALLOC_", "glibc", "glibc's manual, Memory Allocation Tunables", glibc),
 	[ENV_SLURM] = SLURM("SLURM_", slurm_set, ENV_SET),
 	[ENV_SLURM_INPUT] = SLURM("SLURM_", slurm_input, ENV_INPUT),

@@ -1,12 +1,12 @@
 /* The environment variables that the programs a launcher starts read,
  * and those Slurm sets and reads, as data: NCCL, libfabric (FI_, with
- * the EFA provider's FI_EFA_), Neuron, CUDA, PyTorch, glibc's malloc and
- * Slurm, each table with the source it was read from, to a commit or a
- * release (docs/frameworks.md, "Environment variables"). The linter
- * spells names against them (a misspelt knob is a knob that was never
- * set), knows which assignments must reach the workers, and calls a name
- * dead only where its table says it was removed or is not read, with the
- * version. */
+ * the EFA provider's FI_EFA_), Neuron, CUDA, PyTorch and torchrun,
+ * glibc's malloc and Slurm, each table with the source it was read
+ * from, to a commit or a release (docs/frameworks.md, "Environment
+ * variables"). The linter spells names against them (a misspelt knob
+ * is a knob that was never set), knows which assignments must reach the
+ * workers, and calls a name dead only where its table says it was
+ * removed or is not read, with the version. */
 #ifndef TF_ENVVARS_H
 #define TF_ENVVARS_H
 
@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 enum env_family {
-	ENV_NCCL, ENV_LIBFABRIC, ENV_NEURON, ENV_CUDA, ENV_TORCH, ENV_GLIBC,
+	ENV_NCCL, ENV_LIBFABRIC, ENV_NEURON, ENV_CUDA, ENV_TORCH, ENV_TORCHELASTIC, ENV_GLIBC,
 	ENV_SLURM, ENV_SLURM_INPUT, ENV_SBATCH, ENV_SBATCH_INPUT, ENV_SRUN, ENV_SRUN_INPUT,
 	ENV_SLURMD, ENV_SLURMD_INPUT, ENV__COUNT
 };

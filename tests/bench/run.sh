@@ -112,3 +112,4 @@ printf '%-30s %9s ms (%s to %s) | %-14s %9s ms | %s ms a round (budget: faster t
 set -- $("$B/mcp_latency" "$TF" "$runs" auto $pair)
 printf '%-30s %9s ms (%s to %s) | %-14s %9s ms | %s ms a round\n' \
 	"MCP lint call, shellcheck auto" "$1" "$4" "$5" "trainforge lint" "$2" "$3"
+sh tests/bench/prices.sh

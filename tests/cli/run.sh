@@ -194,7 +194,7 @@ assert p5["source"]
 '
 # a type with no on-demand price shows its Capacity Block rate, dated
 expect_rc instances-capacity-block 0 "$TF" instances --family trn2
-grep -q '^trn2.48xlarge .* unknown  *[0-9.]* (us-east-2, 20[0-9-]*)$' "$t/out" && ok instances-capacity-block-rate || no instances-capacity-block-rate
+grep -q '^trn2.48xlarge .* unknown  *[0-9.]* (us-east-2, 20[0-9-]*)  *[0-9,]*$' "$t/out" && ok instances-capacity-block-rate || no instances-capacity-block-rate
 # a job spec's type written short gets the catalog's full name
 printf 'trainforge: 1\nname: j\ninstance: trn1.32xl\nnodes: 2\nentry: {script: /fsx/t.py}\ncluster: {subnet: subnet-0123456789abcdef0, ssh_key: k}\n' >"$t/short-type.yaml"
 expect_rc spec-short-type 1 "$TF" lint "$t/short-type.yaml"

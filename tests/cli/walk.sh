@@ -3,7 +3,9 @@
 # read the #SBATCH lines of csh scripts, say what they skipped and why,
 # and say when they found nothing to lint (exit 0); a script's inputs
 # set by a file beside it are inputs (docs/design.md, "Kinds" and "An
-# open world"). Prints RESULT lines.
+# open world"), and so are those set by a file that one of them sources
+# in turn; SBATCH_EXPORT set there is the job's --export. Prints RESULT
+# lines.
 # shellcheck disable=SC2015
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/lib.sh
@@ -50,3 +52,37 @@ has walk-csh-directive "job.csh:4:.*\[SB1001\]" "$t/out"
 expect_rc walk-nothing 0 "$TF" lint "$w/nothing"
 has walk-nothing-said "Found nothing to lint" "$t/err"
 has walk-nothing-skipped "Skipped 1 file" "$t/err"
+
+# The open world beyond one file: a file beside the script that sources
+# another (MLPerf's config_DGXA100_8x8.sh sources its _common.sh) sets
+# what the submitting shell passes on; sizes (SB2601) ask the same.
+mkdir -p "$w/sizes/common"
+cat >"$w/sizes/job.sbatch" <<'SUB'
+#!/bin/bash
+#SBATCH --nodes=4
+#SBATCH --exclusive
+WORLD=$((NNODES * GPUS))
+srun --ntasks="$WORLD" --ntasks-per-node="$GPUS" python /fsx/train.py --data "$DATA_DIR"
+SUB
+printf 'export NNODES=4\nsource "$(dirname "${BASH_SOURCE[0]}")/common/gpus.sh"\n' >"$w/sizes/config_sys.sh"
+printf 'export GPUS=8\nexport DATA_DIR=/fsx/data\n' >"$w/sizes/common/gpus.sh"
+"$TF" lint --format concise --shellcheck off "$w/sizes/job.sbatch" >"$t/out" 2>&1
+hasnt world-nested-beside "SB2601\|SB2501\|SB2012" "$t/out"
+printf 'export GPUS_OTHER=8\nexport DATA_DIR=/fsx/data\n' >"$w/sizes/common/gpus.sh"
+"$TF" lint --format concise --shellcheck off "$w/sizes/job.sbatch" >"$t/out" 2>&1
+has world-nested-beside-unset "job.sbatch:4:.*GPUS is set nowhere.*submitting shell.*\[SB2601\]" "$t/out"
+# SBATCH_EXPORT in the submitting shell is --export (sbatch(1)), and
+# overrides the script's own: with NIL the job gets nothing of it, so a
+# name only the files beside set is never set in the job (an error); with
+# NONE only the login environment's
+printf 'export GPUS=8\nexport DATA_DIR=/fsx/data\n' >"$w/sizes/common/gpus.sh"
+printf 'export SBATCH_EXPORT=NIL\n' >"$w/sizes/export.env"
+"$TF" lint --format concise --shellcheck off "$w/sizes/job.sbatch" >"$t/out" 2>&1
+has world-sbatch-export-nil "job.sbatch:5:.*GPUS is never set.*--export=NIL.*\[SB2012\]" "$t/out"
+has world-sbatch-export-nil-size "job.sbatch:4:.*NNODES is set nowhere.*empty (--export=NIL.*\[SB2601\]" "$t/out"
+printf 'export SBATCH_EXPORT=NONE\n' >"$w/sizes/export.env"
+"$TF" lint --format concise --shellcheck off "$w/sizes/job.sbatch" >"$t/out" 2>&1
+has world-sbatch-export-none "job.sbatch:5:.*GPUS.*login environment.*\[SB2501\]" "$t/out"
+printf 'export SBATCH_EXPORT=ALL\n' >"$w/sizes/export.env"
+"$TF" lint --format concise --shellcheck off "$w/sizes/job.sbatch" >"$t/out" 2>&1
+hasnt world-sbatch-export-all "SB2601\|SB2501\|SB2012" "$t/out"

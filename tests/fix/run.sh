@@ -148,3 +148,21 @@ then ok "several-files"; else no "several-files"; cat "$t/several.patch"; fi
 [ $? = 2 ] && ok "stdin: --fix refused" || no "stdin: --fix not refused"
 "$TF" lint --diff --stdin-filename x.yaml - <tests/cases/PC1004/bad.yaml >"$t/stdin.patch" 2>/dev/null
 grep -q '^+++ b/x.yaml$' "$t/stdin.patch" && ok "stdin: --diff" || no "stdin: --diff"
+
+# A name EC2 could have is never rewritten to another type, safe fixes or
+# unsafe: c6i.large is a head node, not a misspelt c6i.xlarge at twice the
+# price, and c6i.64xlarge, which the catalog lacks, is most likely newer
+# than it. A name that cannot be a type still gets its repair.
+n=$t/names
+mkdir "$n"
+printf 'Region: us-east-1\nImage: {Os: alinux2023}\nHeadNode:\n  InstanceType: c6i.large\n  Networking: {SubnetId: subnet-0123456789abcdef0}\n  Ssh: {KeyName: k}\nScheduling:\n  Scheduler: slurm\n  SlurmQueues:\n  - Name: q\n    ComputeResources:\n    - {Name: a, InstanceType: c6i.64xlarge, MinCount: 0, MaxCount: 2}\n    - {Name: b, InstanceType: c6i.larg, MinCount: 0, MaxCount: 2}\n    Networking: {SubnetIds: [subnet-0123456789abcdef0]}\n' >"$n/c.yaml"
+cp "$n/c.yaml" "$n/before.yaml"
+"$TF" lint --fix --unsafe-fixes --isolated --shellcheck off -q "$n/c.yaml" >/dev/null 2>&1
+grep -q '^  InstanceType: c6i.large$' "$n/c.yaml" && ok "names: c6i.large kept" || no "names: c6i.large rewritten"
+grep -q 'InstanceType: c6i.64xlarge,' "$n/c.yaml" && ok "names: an unknown EC2-shaped name kept" ||
+	no "names: an unknown EC2-shaped name rewritten"
+grep -q 'InstanceType: c6i.large, MinCount' "$n/c.yaml" && ok "names: a name that cannot be a type repaired" ||
+	no "names: a name that cannot be a type not repaired"
+lint --isolated "$n/before.yaml" >"$t/names.out"
+grep -q "instance type 'c6i.64xlarge' is not in the catalog" "$t/names.out" &&
+	! grep -q "c6i.large.*not in the catalog" "$t/names.out" && ok "names: findings" || { no "names: findings"; cat "$t/names.out"; }

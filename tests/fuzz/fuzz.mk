@@ -86,7 +86,7 @@ $(FUZZ_DIR)/libtf.a: $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/libtf.list
 
 # The harnesses are not instrumented for coverage: their loops would
 # only feed libFuzzer noise and cost run time.
-$(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/jobspec_hook.h $(FUZZ_HDRS) | fuzz-deps
+$(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/jobspec_hook.h tests/fuzz/prices_hook.h $(FUZZ_HDRS) | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Werror -c -o $@ $<
 

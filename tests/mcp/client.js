@@ -30,7 +30,10 @@ function cli(args, cwd = root) {
 const cliJson = (args, cwd) => JSON.parse(cli(args, cwd).out);
 
 async function connect({ cwd = root, args = [], roots = null } = {}) {
-	const transport = new StdioClientTransport({ command: TF, args: ['mcp', ...args], cwd, stderr: 'pipe' });
+	// The SDK passes a server only HOME, PATH and a few more unless told:
+	// the CLI runs beside it with the tests' pinned clock and price store.
+	const transport = new StdioClientTransport({ command: TF, args: ['mcp', ...args], cwd, stderr: 'pipe',
+		env: { ...process.env } });
 	const srv = { stderr: '' };
 	transport.stderr.on('data', (d) => { srv.stderr += d; });
 	const client = new Client({ name: 'trainforge-tests', version: '1.0.0' },

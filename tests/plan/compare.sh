@@ -58,15 +58,22 @@ assert by["p5.48xlarge"]["nodes"] == 4096 // 8 and by["trn1.32xlarge"]["nodes"] 
 assert by["p5.48xlarge"]["ranks"] == 4096'
 
 # ---- no sourced peak ---------------------------------------------------------
-expect_rc no-peak-plans 0 "$TF" plan --format json --compare p5en.48xlarge,p6-b200.48xlarge,p6-b300.48xlarge $REF
+expect_rc no-peak-plans 0 "$TF" plan --format json --compare g6e.48xlarge,g7e.48xlarge,p6-b300.48xlarge $REF
 check no-peak-cannot-size "$pre"'
-for name in ("p5en.48xlarge", "p6-b200.48xlarge", "p6-b300.48xlarge"):
+for name in ("g6e.48xlarge", "g7e.48xlarge", "p6-b300.48xlarge"):
     r = by[name]
     assert r["status"] == "no-peak" and r["why"] == "no sourced peak: cannot size" and r["rank"] is None
     assert "nodes" not in r and "time" not in r'
 "$TF" plan --compare p6-b300.48xlarge $REF >"$t/text" 2>/dev/null
 has no-peak-text '^  -     p6-b300.48xlarge   no sourced peak: cannot size$' "$t/text"
-has no-peak-text-row '^p6-b300.48xlarge: no sourced peak: cannot size$' "$t/text"
+has no-peak-text-row '^p6-b300.48xlarge: no sourced peak: cannot size (NVIDIA has published no dense BF16 figure for the B300' "$t/text"
+# H200 and B200 have NVIDIA's peaks (half the figures it gives with sparsity)
+expect_rc nvidia-peaks-plans 0 "$TF" plan --format json --compare p5en.48xlarge,p6-b200.48xlarge $REF
+check nvidia-peaks-sized "$pre"'
+for name, tflops in (("p5en.48xlarge", 989.5), ("p6-b200.48xlarge", 2250)):
+    r = by[name]
+    assert r["status"] == "ok" and abs(r["time"]["peakFlopsPerAccelerator"] - tflops * 1e12) < 1e6, r
+    assert "nvidia.com" in r["time"]["peakSource"], r["time"]["peakSource"]
 
 # ---- a provisional type is sized, marked, and its LNC is the spec's -------
 expect_rc provisional-plans 0 "$TF" plan --format json --compare trn3.48xlarge $REF
@@ -95,17 +102,17 @@ has no-fit-text-note 'p4d.24xlarge does NOT fit in memory at this layout (116.0 
 has no-fit-text-rank '^  1     p5.48xlarge ' "$t/text"
 # A ranked row of a type without a sourced peak (sized here by nodes) has
 # a run cost but no cost per PFLOP-hour: "-", never a number.
-"$TF" plan --same nodes --hours 100 --compare p6-b200.48xlarge $S/zero-7.5b-stage0.yaml >"$t/text" 2>/dev/null
-has no-peak-per-pflop-hour-unknown '^  [0-9]     p6-b200.48xlarge .* \$[0-9]* *- *- *-  us-east-1$' "$t/text"
+"$TF" plan --same nodes --hours 100 --compare p6-b300.48xlarge $S/zero-7.5b-stage0.yaml >"$t/text" 2>/dev/null
+has no-peak-per-pflop-hour-unknown '^  [0-9]     p6-b300.48xlarge .* \$[0-9]* *- *- *-  us-east-1$' "$t/text"
 
 # ---- what rows are ranked by ------------------------------------------------
 # Per run when every rankable row has a run length; without model.tokens
 # (and without --hours), per PFLOP-hour. A type without a sourced peak
-# (p5e.48xlarge) has neither, and leaves the reference ranked per run.
-expect_rc rank-per-run-plans 0 "$TF" plan --format json --same nodes --compare p5.48xlarge,p5e.48xlarge $REF
+# (g6e.48xlarge) has neither, and leaves the reference ranked per run.
+expect_rc rank-per-run-plans 0 "$TF" plan --format json --same nodes --compare p5.48xlarge,g6e.48xlarge $REF
 check rank-per-run-despite-a-type-without-peak "$pre"'
 assert d["comparison"]["rankedBy"] == "usdPerRun", d["comparison"]
-assert by["p5e.48xlarge"]["rank"] is None and by["p5e.48xlarge"]["time"]["runDays"] is None
+assert by["g6e.48xlarge"]["rank"] is None and by["g6e.48xlarge"]["time"]["runDays"] is None
 assert by["trn2.48xlarge"]["rank"] == 1 and by["p5.48xlarge"]["rank"] == 2'
 expect_rc rank-per-pflop-hour-plans 0 "$TF" plan --format json --compare p5.48xlarge $S/zero-7.5b-stage3.yaml
 check rank-per-pflop-hour-without-tokens "$pre"'
@@ -150,8 +157,8 @@ o = od["otherRegion"]
 assert o["region"] == "us-east-1" and o["usdPerNodeHour"] == 16.288 and o["used"] is False and o["source"]
 assert d["costPerHour"] is None and d["priceRegion"] is None'
 "$TF" plan examples/jobs/bert-g5.yaml >"$t/text" 2>/dev/null
-has region-text-summary 'unknown: the catalog has no on-demand price for g5.48xlarge in us-west-2 (us-east-1: $16.29/h, not used)' "$t/text"
-has region-text-nearest 'no on-demand price for us-west-2 in the catalog; nearest region with one: us-east-1 at $16.288/node-hour, a separate figure not used here' "$t/text"
+has region-text-summary 'unknown: no on-demand price for us-west-2 in the catalog or the imported prices (us-east-1: $16.29/h, not used)' "$t/text"
+has region-text-nearest 'no on-demand price for us-west-2 in the catalog or the imported prices; nearest region with one: us-east-1 at $16.288/node-hour, a separate figure not used here' "$t/text"
 sed 's/region: us-west-2/region: us-east-1/' examples/jobs/bert-g5.yaml >"$t/east.yaml"
 expect_rc region-east-plans 0 "$TF" plan --format json "$t/east.yaml"
 check region-price-used-in-its-region '

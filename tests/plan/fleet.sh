@@ -68,7 +68,7 @@ assert abs(f["reservedUsdPerHour"] - 2 * 41.528) < 1e-9, f
 assert d["capacityBlockRegion"] == "us-east-1" and abs(d["capacityBlockPerHour"] - 4 * 41.528) < 1e-9, d
 assert f["spotUsdPerHour"] is None and f["usdPerHour"] is None, f'
 "$TF" plan $S/fleet-capacity-block.yaml >"$t/out" 2>&1
-grep -q 'spot unknown (no spot price in the catalog; set capacity.spot_discount)' "$t/out" \
+grep -q 'spot unknown (no spot price known: import spot price history, or set capacity.prices.spot or capacity.spot_discount)' "$t/out" \
 	&& ok unknown-spot-says-why || no unknown-spot-says-why
 
 expect_rc single-fleet-null 0 "$TF" plan --format json $S/minimal.yaml

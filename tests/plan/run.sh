@@ -106,7 +106,8 @@ g = by["g6e.48xlarge"]
 assert g["time"]["peakFlopsPerAccelerator"] is None and g["time"]["runDays"] is None and g["time"]["peakSource"] is None
 assert g["cost"]["onDemand"]["usdPerPflopHour"] is None and g["cost"]["onDemand"]["usdPerHour"] is not None
 p5e = by["p5e.48xlarge"]
-assert abs(p5e["memory"]["capacityBytes"] - 144384 * 2**20) < 1e3 and p5e["time"]["peakFlopsPerAccelerator"] is None
+# H200: half the 1,979 TFLOPS NVIDIA gives with sparsity (schemas/instances.yaml)
+assert abs(p5e["memory"]["capacityBytes"] - 144384 * 2**20) < 1e3 and abs(p5e["time"]["peakFlopsPerAccelerator"] - 989.5e12) < 1e6
 assert p5e["cost"]["onDemand"]["usdPerHour"] is None
 trn = by["trn2u.48xlarge"]
 assert trn["nodes"] == 16 and trn["processesPerNode"] == 64
@@ -115,8 +116,8 @@ assert trn["cost"]["onDemand"]["usdPerRun"] is None and trn["time"]["runDays"] i
 grep -q 'throughput       unknown: the catalog has no peak BF16 throughput for L40S' "$t/text" &&
 	ok text-unknown-peak-named || no text-unknown-peak-named
 grep -q '^  -     g6e.48xlarge  .* - ' "$t/text" && ok text-table-marks-unknown || no text-table-marks-unknown
-grep -q '^  spot             unknown: no spot price in the catalog: give capacity.spot_discount$' "$t/text" &&
-	grep -q '^  reserved         unknown: no reserved price in the catalog: give capacity.reserved_discount$' "$t/text" &&
+grep -q '^  spot             unknown: no spot price in the catalog or the imported prices: import one (trainforge prices import) or give capacity.prices.spot or capacity.spot_discount$' "$t/text" &&
+	grep -q '^  reserved         unknown: no reserved price in the catalog or the imported prices: import one (trainforge prices import) or give capacity.prices.reserved or capacity.reserved_discount$' "$t/text" &&
 	ok text-missing-prices || no text-missing-prices
 "$TF" plan --compare g6e.48xlarge $S/gpt3-175b.yaml >"$t/text" 2>/dev/null
 grep -q '^g6e.48xlarge: no sourced peak: cannot size$' "$t/text" &&
@@ -153,8 +154,12 @@ grep -q "no-params.yaml:5:17: error: model.tokens asks for the run's time and co
 expect_rc compare-unknown-type-exit-2 2 "$TF" plan --compare p5.48xlarge,p9.48xlarge $S/gpt3-175b.yaml
 grep -q "unknown instance type 'p9.48xlarge' in --compare" "$t/err" && [ ! -s "$t/out" ] &&
 	ok compare-unknown-type-message || no compare-unknown-type-message
-expect_rc compare-typo-suggests 2 "$TF" plan --compare p5.84xlarge $S/gpt3-175b.yaml
-grep -q "did you mean p5.48xlarge" "$t/err" && ok compare-typo-suggestion || no compare-typo-suggestion
+# a name EC2 could have is never corrected to another type: the family's sizes instead
+expect_rc compare-plausible-unknown 2 "$TF" plan --compare p5.84xlarge $S/gpt3-175b.yaml
+grep -q "unknown instance type 'p5.84xlarge' in --compare (the catalog's p5 sizes: 48xlarge, 4xlarge)" "$t/err" &&
+	! grep -q "did you mean" "$t/err" && ok compare-plausible-not-corrected || no compare-plausible-not-corrected
+expect_rc compare-invalid-suggests 2 "$TF" plan --compare p5-48xlarge $S/gpt3-175b.yaml
+grep -q "did you mean p5.48xlarge" "$t/err" && ok compare-invalid-suggestion || no compare-invalid-suggestion
 expect_rc compare-empty-exit-2 2 "$TF" plan --compare p5.48xlarge, $S/gpt3-175b.yaml
 expect_rc svg-unwritable-exit-2 2 "$TF" plan --svg "$t/no/such/dir/x.svg" $S/gpt3-175b.yaml
 

@@ -44,6 +44,11 @@ static void near_misses(void **state)
 	assert_string_equal(env_near("ALLOC_ARENA_MAX"), "MALLOC_ARENA_MAX");
 	assert_string_equal(env_near("MALLOC_MMAP_THRESHOLD"), "MALLOC_MMAP_THRESHOLD_");
 	assert_string_equal(env_near("NCCL_DEBG"), "NCCL_DEBUG");
+	/* names of the tables' later transcriptions */
+	assert_string_equal(env_near("NEURON_RT_VALIDATE_HSH"), "NEURON_RT_VALIDATE_HASH");
+	assert_string_equal(env_near("TORCHELASTIC_EROR_FILE"), "TORCHELASTIC_ERROR_FILE");
+	assert_string_equal(env_near("NCCL_IB_EVENT_BASED_LB_REMOT"), "NCCL_IB_EVENT_BASED_LB_REMOTE");
+	assert_null(env_near("NCCL_IB_EVENT_BASED_LB"));
 	/* known names, far names and short names are not misspellings */
 	assert_null(env_near("NCCL_DEBUG"));
 	assert_null(env_near("NCCL_HOME"));
@@ -223,6 +228,79 @@ static void slurm_against_man_pages(void **state)
 	assert_string_equal(env_near("SLURM_NNODE"), "SLURM_NNODES");
 }
 
+/* The environment names of glibc's malloc tunables (the env_alias of
+ * each glibc.malloc tunable, and mtrace's MALLOC_TRACE) are strings of
+ * the dynamic loader itself: every MALLOC_ name the machine's ld.so
+ * holds is in the glibc table, and every name of the table but
+ * jemalloc's MALLOC_CONF is in ld.so. Skips when no loader is found. */
+static bool ldso_has(const char *text, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+	for (size_t i = 0; i + n < len; i++)
+		if (!memcmp(text + i, name, n) && !text[i + n] && (!i || !text[i - 1]))
+			return true;
+	return false;
+}
+
+static void glibc_against_ldso(void **state)
+{
+	(void)state;
+	static const char *const loaders[] = { "/lib64/ld-linux-x86-64.so.2",
+					       "/lib/ld-linux-aarch64.so.1" };
+	FILE *f = NULL;
+	for (size_t i = 0; !f && i < sizeof loaders / sizeof loaders[0]; i++)
+		f = fopen(loaders[i], "rb");
+	if (!f)
+		skip(); /* no glibc loader at the usual paths */
+	size_t cap = 4 << 20, len = 0;
+	char *text = malloc(cap);
+	assert_non_null(text);
+	len = fread(text, 1, cap, f);
+	fclose(f);
+	size_t seen = 0;
+	for (size_t i = 0; i + 8 < len; i++) {
+		if ((i && text[i - 1]) || memcmp(text + i, "MALLOC_", 7))
+			continue;
+		size_t n = strspn(text + i, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+		if (n == 7 || text[i + n] || n >= 64)
+			continue; /* "MALLOC_", the prefix glibc matches, or not a name */
+		char name[64];
+		memcpy(name, text + i, n);
+		name[n] = '\0';
+		seen++;
+		if (!env_known(name))
+			fail_msg("ld.so holds %s, which the glibc table lacks", name);
+	}
+	const struct env_family_def *g = env_family(ENV_GLIBC);
+	for (size_t i = 0; i < g->n; i++)
+		if (strcmp(g->names[i], "MALLOC_CONF") && !ldso_has(text, len, g->names[i]))
+			fail_msg("the glibc table lists %s, which ld.so does not hold", g->names[i]);
+	free(text);
+	assert_true(seen >= 8);
+}
+
+/* The TORCHELASTIC_ names of PyTorch's own python sources, when Debian's
+ * python3-torch is installed: each is in the torchrun table. */
+static void torchelastic_against_torch(void **state)
+{
+	(void)state;
+	FILE *p = popen("grep -rhoE 'TORCHELASTIC_[A-Z0-9_]+' --include=*.py "
+			"/usr/lib/python3/dist-packages/torch/distributed 2>/dev/null | sort -u", "r");
+	char line[256];
+	size_t seen = 0;
+	while (p && fgets(line, sizeof line, p)) {
+		line[strcspn(line, "\n")] = '\0';
+		seen++;
+		if (!env_known(line))
+			fail_msg("PyTorch's sources read %s, which the torchrun table lacks", line);
+	}
+	if (p)
+		pclose(p);
+	if (!seen)
+		skip(); /* python3-torch is not installed */
+	assert_true(seen >= 5);
+}
+
 /* Statuses other than read come with their version and source. */
 static void notes_have_sources(void **state)
 {
@@ -256,6 +334,8 @@ int main(void)
 		cmocka_unit_test(nvlink),
 		cmocka_unit_test(libfabric_against_fi_info),
 		cmocka_unit_test(slurm_against_man_pages),
+		cmocka_unit_test(glibc_against_ldso),
+		cmocka_unit_test(torchelastic_against_torch),
 		cmocka_unit_test(notes_have_sources),
 	};
 	return cmocka_run_group_tests_name("envvars", tests, NULL, NULL);

@@ -199,7 +199,11 @@ static void js_cluster(void **state)
 	verify(R_JS5012, SPEC_AT("p5.48xlarge", "", ""));
 	verify_not(R_JS5012, SPEC_AT("p5.48xlarge", HEAD, ""));
 	verify_not(R_JS5012, SPEC_AT("g5.48xlarge", "", "")); /* one network card */
-	verify(R_JS5013, SPEC_AT("c6in.32xlarge", "", ""));    /* EFA, cards not in the catalog */
+	verify(R_JS5012, SPEC_AT("c6in.32xlarge", "", ""));    /* EFA, two cards in the catalog */
+	verify(R_JS5013, "trainforge: 1\nname: job\ninstance: trn3.48xlarge\nlnc: 2\nnodes: 2\n" /* provisional: */
+			 "entry: {script: /fsx/train.py}\n"                           /* cards not in */
+			 "cluster: {subnet: subnet-0123456789abcdef0, ssh_key: k, ami: ami-0123456789abcdef0}\n" /* the catalog */
+			 "software: {neuron: \"2.29.0\"}\n");
 	verify(R_JS5010, SPEC_AT("p5.48xlarge", HEAD, "storage: {deletion_policy: delete}\n"));
 	verify_not(R_JS5010, SPEC_AT("p5.48xlarge", HEAD, "storage: {type: ebs, mount: /fsx, deletion_policy: snapshot}\n"));
 	verify(R_JS5011, SPEC_AT("p5.48xlarge", HEAD, "storage: {type: efs, mount: /fsx, deletion_policy: snapshot}\n"));

@@ -141,8 +141,11 @@ static bool upper_nccl(const char *name)
 /* SB2613 nccl-variable-on-neuron: Neuron's collectives are its own
  * (the Neuron runtime and its collectives library, over libfabric's
  * EFA provider); a Trainium or Inferentia node has no NCCL, and the
- * runtime's settings are NEURON_RT_* and FI_* (Neuron's runtime and
- * collectives environment-variable guides). */
+ * runtime's settings are NEURON_RT_* and FI_* (Neuron's runtime
+ * configuration guide, docs/frameworks.md). The collectives library
+ * takes its socket interface as CCOM_SOCKET_IFNAME in AWS's own samples,
+ * where NCCL's is NCCL_SOCKET_IFNAME; no Neuron page lists an NCCL_
+ * name it reads, so none is exempt here. */
 static void nccl_variable_on_neuron(struct sbc *c)
 {
 	if (!c->it || !catalog_is_neuron(c->it))
@@ -176,8 +179,15 @@ static bool custom_ami(const struct sbc *c)
  * ParallelCluster user guide shows it in "Enable Intel MPI":
  * /usr/share/Modules/modulefiles holds dot, libfabric-aws, module-git,
  * module-info, modules, null, openmpi, use.own; intelmpi comes from
- * /opt/intel/mpi; openmpi5 from the EFA installer's Open MPI 5). Neuron
- * is installed as packages, not as a module. */
+ * /opt/intel/mpi). openmpi5 is the EFA installer's Open MPI 5: the
+ * cookbook runs the full installer (aws/aws-parallelcluster-cookbook
+ * cookbooks/aws-parallelcluster-environment/resources/efa/partial/_common.rb
+ * @ 0caaaedf1e42328672f3a6efef3864adac4206a3: `efa_installer.sh -y`,
+ * not --minimal), whose openmpi50-aws package (installer 1.30 on)
+ * installs /opt/amazon/openmpi5 with a module of that name beside
+ * libfabric-aws; on an AMI with an older installer the module is absent,
+ * which this list does not know, so it stays silent there. Neuron is
+ * installed as packages, not as a module. */
 static bool ami_module(const char *name, size_t len)
 {
 	static const char *const modules[] = {

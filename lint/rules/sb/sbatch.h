@@ -25,9 +25,13 @@ struct sb_programs {
 /* The world a batch script runs in beyond its own text (docs/design.md,
  * "An open world"): whether a file the script sources, or one beside it
  * that users source before sbatch (MLPerf's config_<system>.sh), sets a
- * name; *file: that file, *sourced: the script sources it. */
+ * name; *file: that file, *sourced: the script sources it (or a file
+ * it sources does). value_beside: the literal value a file beside the
+ * script gives name, which the submitting shell then holds (sbatch reads
+ * SBATCH_EXPORT so), or NULL. */
 struct sb_world {
 	bool (*sets)(void *ctx, const char *name, const char **file, bool *sourced);
+	const char *(*value_beside)(void *ctx, const char *name, const char **file);
 	void *ctx;
 };
 

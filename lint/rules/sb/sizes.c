@@ -8,33 +8,17 @@
  * NODES empty, [ fails with "unary operator expected" and the other
  * branch always runs, whatever the node count), and a parallel-size
  * flag of the program (--tp-size $TP: the flag takes the next word as
- * its value). A launcher's count and a framework flag the tables know
- * are SB2012's (launch.c). A script started on each node by another
+ * its value). Who can set a name is the open world's one answer
+ * (sbc_var_origin): a file the script sources or one beside it that
+ * sets the name silences the finding, and the message states the same
+ * assumption as every other finding about a variable. A launcher's
+ * count and a framework flag the tables know are SB2012's (launch.c).
+ * A script started on each node by another
  * gets its environment from its starter, and is not judged here. */
 #include <ctype.h>
 #include <string.h>
 
 #include "sb.h"
-
-/* Names every job's environment has without the script. */
-static bool environment_name(const char *n)
-{
-	static const char *const prefixes[] = { "SLURM_", "SBATCH_", "SRUN_", "PMI_", "PMIX_", "OMPI_" };
-	static const char *const names[] = {
-		"HOME", "USER", "LOGNAME", "PATH", "PWD", "OLDPWD", "HOSTNAME", "SHELL", "TMPDIR",
-		"RANDOM", "SECONDS", "LINENO", "UID", "EUID", "PPID", "BASHPID", "RANK", "LOCAL_RANK",
-		"WORLD_SIZE", "LOCAL_WORLD_SIZE", "NODE_RANK", "CUDA_VISIBLE_DEVICES",
-	};
-	if (!isalpha((unsigned char)n[0]) && n[0] != '_')
-		return true; /* $1, $#, $? */
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
-			return true;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(n, names[i]))
-			return true;
-	return false;
-}
 
 /* ${NAME:-8}, ${NAME:?}, ${NAME=8}: the word reads NAME with care. */
 static bool guarded(const sb_word *w, const char *name)
@@ -48,22 +32,28 @@ static bool guarded(const sb_word *w, const char *name)
 	return false;
 }
 
-/* A name nothing visible sets when `at` runs: not the script (anywhere,
- * nor a file it sources before), not Slurm, not the login. */
-static bool unset_input(struct sbc *c, const char *name, const sb_cmd *at)
+/* Who can set name when `at` runs (the open world's one answer,
+ * world.c): an input nothing visible sets is ORIGIN_SUBMITTER or after.
+ * $1, $# and $? are the shell's; a near miss of a Slurm name is SB2012's
+ * wherever it stands. */
+static enum sbc_origin origin_of(struct sbc *c, const char *name, const sb_cmd *at)
 {
-	struct sb_resolved r;
-	return !environment_name(name) && !sbc_assigned(c, name) &&
-	       sb_resolve(c->m, name, at, &r) == SB_RES_ENV && !r.after_source && r.var &&
-	       !strcmp(r.var, name);
+	const char *file;
+	if ((!isalpha((unsigned char)name[0]) && name[0] != '_') || sbc_slurm_misspelt(name))
+		return ORIGIN_ENVIRONMENT;
+	return sbc_var_origin(c, name, at, &file);
 }
 
-/* The first name a word reads that nothing sets, or NULL. */
-static const char *unset_ref(struct sbc *c, const sb_word *w, const sb_cmd *at)
+/* The first name a word reads that nothing visible sets, or NULL;
+ * *o: who can then set it. */
+static const char *unset_ref(struct sbc *c, const sb_word *w, const sb_cmd *at, enum sbc_origin *o)
 {
 	for (size_t r = 0; w && r < sb_word_ref_count(w); r++) {
 		const char *name = sb_word_ref(w, r);
-		if (unset_input(c, name, at) && !guarded(w, name))
+		if (guarded(w, name))
+			continue;
+		*o = origin_of(c, name, at);
+		if (*o >= ORIGIN_SUBMITTER)
 			return name;
 	}
 	return NULL;
@@ -86,8 +76,6 @@ static bool arithmetic(const sb_word *w)
 	return false;
 }
 
-static const char *assumption = "unless the submitting shell exports it (sbatch passes its environment on), it is empty";
-
 /* NNODES=4 ... $((NNODES*8)): arithmetic that feeds a launcher. */
 /* SB2601 size-from-unset-variable */
 static void unset_in_arithmetic(struct sbc *c)
@@ -96,12 +84,13 @@ static void unset_in_arithmetic(struct sbc *c)
 		const struct sb_assign *a = sb_assign_at(c->m, i);
 		if (!a->value || !arithmetic(a->value) || (sb_cmd_context(a->cmd) & SB_CTX_NESTED))
 			continue;
-		const char *name = unset_ref(c, a->value, a->cmd);
+		enum sbc_origin o;
+		const char *name = unset_ref(c, a->value, a->cmd, &o);
 		if (!name || !sbc_launchers_read(c, a->name))
 			continue;
 		struct diag *g = sbc_report(c, R_SB2601, sb_word_span(a->value),
-			"$%s is set by nothing the script shows: %s, and %s is computed as if it were 0, a size the launcher then reads",
-			name, assumption, a->name);
+			"$%s is set nowhere the linter can see (not in the script, a file it sources or a file beside it): its value is %s, and if empty %s is computed as if it were 0, a size the launcher then reads",
+			name, sbc_origin_assumption(o), a->name);
 		diag_set_help(g, "set %s in the script, or read it as ${%s:?set %s before sbatch} so that an empty value stops the job at once",
 			      name, name, name);
 	}
@@ -132,12 +121,13 @@ static void unset_in_test(struct sbc *c)
 				continue;
 			for (size_t w = 1; w < sb_cmd_word_count(conds[k]); w++) {
 				const sb_word *word = sb_cmd_word(conds[k], w);
-				const char *name = unset_ref(c, word, conds[k]);
+				enum sbc_origin o;
+				const char *name = unset_ref(c, word, conds[k], &o);
 				if (!name)
 					continue;
 				struct diag *g = sbc_report(c, R_SB2601, sb_word_span(word),
-					"$%s is set by nothing the script shows: %s, and then this test cannot compare it (%s), so the branch it picks (%s=... on line %u among them) does not follow the node count",
-					name, assumption,
+					"$%s is set nowhere the linter can see (not in the script, a file it sources or a file beside it): its value is %s, and if empty this test cannot compare it (%s), so the branch it picks (%s=... on line %u among them) does not follow the node count",
+					name, sbc_origin_assumption(o),
 					sb_word_flags(word) & SB_W_QUOTED ? "an empty string is no number" : "[ sees no operand: unary operator expected",
 					a->name, a->span.line);
 				diag_set_help(g, "compare a count Slurm sets ($SLURM_JOB_NUM_NODES), or set %s first", name);
@@ -162,11 +152,12 @@ static void unset_in_size_flag(struct sbc *c)
 				continue;
 			const sb_word *v = sb_cmd_word(cmd, w + 1);
 			const char *var = sb_word_var(v);
-			if (!var || !unset_input(c, var, cmd) || guarded(v, var))
+			enum sbc_origin o = var && !guarded(v, var) ? origin_of(c, var, cmd) : ORIGIN_SCRIPT;
+			if (o < ORIGIN_SUBMITTER)
 				continue;
 			struct diag *g = sbc_report(c, R_SB2601, sb_word_span(v),
-				"$%s is set by nothing the script shows: %s, and %.*s then takes the next word as its size, or none",
-				var, assumption, (int)len, raw);
+				"$%s is set nowhere the linter can see (not in the script, a file it sources or a file beside it): its value is %s, and if empty %.*s takes the next word as its size, or none",
+				var, sbc_origin_assumption(o), (int)len, raw);
 			diag_set_help(g, "set %s in the script, or write ${%s:?} so that an empty value stops the job at once", var, var);
 		}
 	}

@@ -79,11 +79,20 @@ static bool assigned_anywhere(const struct sbc *c, const char *name)
 }
 
 /* The --export of the job (sbatch(1) of Slurm 25.11, --export): ALL
- * unless an #SBATCH line says otherwise. */
+ * unless an #SBATCH line says otherwise, or SBATCH_EXPORT in the
+ * submitting shell, which a file beside the script that users source
+ * before sbatch sets: sbatch reads it as --export, and "Environment
+ * variables will override any options set in a batch script" (sbatch(1),
+ * INPUT ENVIRONMENT VARIABLES). */
 static enum sbc_export job_export(const struct sbc *c, const char *name)
 {
 	const struct sb_directive *d = sb_directive_find(c->alloc ? c->alloc : c->m, "export");
-	const char *v = d ? d->value : NULL;
+	const char *v = d ? d->value : NULL, *file;
+	const char *env = c->world && c->world->value_beside
+				  ? c->world->value_beside(c->world->ctx, "SBATCH_EXPORT", &file)
+				  : NULL;
+	if (env)
+		v = env;
 	if (!v || !*v)
 		return EXPORT_ALL;
 	if (!strcmp(v, "NIL"))
@@ -115,19 +124,26 @@ enum sbc_origin sbc_var_origin(const struct sbc *c, const char *name, const sb_c
 		return ORIGIN_ENVIRONMENT;
 	if (documented_input(c, name) || guarded(c, name))
 		return ORIGIN_DOCUMENTED;
-	bool sourced = false;
-	if (c->world && c->world->sets && c->world->sets(c->world->ctx, name, file, &sourced))
-		return sourced ? ORIGIN_SOURCED : ORIGIN_BESIDE;
+	bool sourced = false, beside = false;
+	if (c->world && c->world->sets && c->world->sets(c->world->ctx, name, file, &sourced)) {
+		if (sourced)
+			return ORIGIN_SOURCED;
+		beside = true;
+	}
+	/* a file beside the script sets the submitting shell's names, which
+	 * reach the job only with --export=ALL */
 	switch (job_export(c, name)) {
 	case EXPORT_NIL:
+		*file = NULL;
 		return ORIGIN_NOTHING;
 	case EXPORT_NONE:
 	case EXPORT_LIST:
+		*file = NULL;
 		return ORIGIN_LOGIN;
 	case EXPORT_ALL:
 		break;
 	}
-	return ORIGIN_SUBMITTER;
+	return beside ? ORIGIN_BESIDE : ORIGIN_SUBMITTER;
 }
 
 const char *sbc_origin_assumption(enum sbc_origin o)
