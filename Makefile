@@ -61,33 +61,38 @@ endif
 INC_core         := -Icore
 INC_core/yaml    := -Icore/yaml $(INC_core)
 INC_core/report  := -Icore/report $(INC_core/yaml)
-INC_core/facts   := -Icore/facts $(INC_core)
+INC_core/facts   := -Icore/facts -Icore/facts/frameworks $(INC_core)
+# core/facts/frameworks/ is a part of the facts layer: one file per
+# training framework, and the facts beside it (the catalog, Neuron's
+# releases) that say where each runs.
+INC_core/facts/frameworks := $(INC_core/facts)
 INC_core/prices  := -Icore/prices $(INC_core/facts)
 INC_lint/slurm   := -Ilint/slurm $(INC_core)
 INC_lint/script  := -Ilint/script -Ilint/slurm $(INC_core)
-INC_lint/cluster := -Ilint/cluster -Icore/facts $(INC_core/yaml)
+INC_lint/cluster := -Ilint/cluster -Icore/facts -Icore/facts/frameworks $(INC_core/yaml)
 INC_lint/program := -Ilint/program $(INC_core)
-INC_RULES_BASE   := -Ilint/script -Ilint/slurm -Ilint/cluster -Ilint/program -Icore/facts $(INC_core/report)
+INC_RULES_BASE   := -Ilint/script -Ilint/slurm -Ilint/cluster -Ilint/program -Icore/facts \
+                    -Icore/facts/frameworks $(INC_core/report)
 INC_lint/rules/pc := -Ilint/rules/pc $(INC_RULES_BASE)
 INC_lint/rules/sb := -Ilint/rules/sb $(INC_RULES_BASE)
 INC_lint/rules/ln := -Ilint/rules/ln $(INC_RULES_BASE)
 INC_lint         := -Ilint -Ilint/settings -Ilint/rules/pc -Ilint/rules/sb -Ilint/rules/ln \
                     $(INC_RULES_BASE)
 INC_lint/settings := $(INC_lint)
-INC_gen          := -Igen -Icore/facts $(INC_core/report)
+INC_gen          := -Igen -Icore/facts -Icore/facts/frameworks $(INC_core/report)
 INC_cli          := -Icli -Icli/rpc -Icli/lsp -Icli/mcp -Igen -Icore/prices $(INC_lint)
 INC_cli/lsp      := $(INC_cli)
 INC_cli/rpc      := $(INC_cli)
 INC_cli/mcp      := $(INC_cli)
 # Programs outside the tree (tests, fuzz targets, benches) see every layer.
 INC_ALL          := $(INC_cli)
-LAYERS := core core/yaml core/report core/facts core/prices lint/slurm lint/script lint/cluster lint/program \
+LAYERS := core core/yaml core/report core/facts core/facts/frameworks core/prices lint/slurm lint/script lint/cluster lint/program \
           lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp cli/rpc cli/mcp
 
 # EXCLUDE leaves files out of a build (work in progress in a checkout).
 EXCLUDE  ?=
 layer_src = $(filter-out $(EXCLUDE),$(wildcard $(addsuffix /*.c,$(1))))
-CORE_SRC := $(call layer_src,core core/yaml core/report core/facts core/prices)
+CORE_SRC := $(call layer_src,core core/yaml core/report core/facts core/facts/frameworks core/prices)
 LINT_SRC := $(call layer_src,lint lint/slurm lint/script lint/cluster lint/program lint/rules/pc \
             lint/rules/sb lint/rules/ln lint/settings)
 GEN_SRC  := $(call layer_src,gen)

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "commands.h"
 #include "cli_options.h"
+#include "frameworks.h"
 #include "releases.h"
 #include "version.h"
 
@@ -32,8 +33,8 @@ static const char helpers_tail[] =
 	"\tmapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
 	"}\n\n";
 
-/* @targets: every ParallelCluster line from the oldest target on, and
- * every Slurm line, as --target spells them. */
+/* @targets: every ParallelCluster line from the oldest target on, every
+ * Slurm line and every framework version, as --target spells them. */
 static void put_targets(FILE *out)
 {
 	struct version oldest = pc_oldest_target(), last = { 0 };
@@ -48,6 +49,9 @@ static void put_targets(FILE *out)
 	}
 	for (size_t i = 0; i < slurm_line_count(); i++)
 		fprintf(out, " slurm=%s", SLURM_TEXT(slurm_line_at(i)));
+	for (int f = 0; f < FW__COUNT; f++)
+		for (size_t i = 0; f != FW_PLAIN && i < fw_version_count(f); i++)
+			fprintf(out, " %s=%s", fw_name(f), fw_version_at(f, i)->name);
 }
 
 static void put_values(FILE *out, const char *values)

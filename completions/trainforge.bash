@@ -10,7 +10,7 @@ _trainforge_reply() { # WORDS or @SOURCE: COMPREPLY for the word being completed
 	@selectors) words="ALL PC JS SB LN SC $(trainforge rules 2>/dev/null | awk 'NR > 1 {print $1, $2}')" ;;
 	@families) words=$(trainforge instances 2>/dev/null | awk 'NR > 1 && /\./ {sub(/\..*/, "", $1); print $1}' | sort -u) ;;
 	@types) words=$(trainforge instances 2>/dev/null | awk 'NR > 1 && /\./ {print $1}') ;;
-	@targets) words="parallelcluster=3.11 parallelcluster=3.12 parallelcluster=3.13 parallelcluster=3.14 parallelcluster=3.15 parallelcluster=3.16 slurm=22.05 slurm=23.02 slurm=23.11 slurm=24.05 slurm=24.11 slurm=25.05 slurm=25.11 slurm=26.05" ;;
+	@targets) words="parallelcluster=3.11 parallelcluster=3.12 parallelcluster=3.13 parallelcluster=3.14 parallelcluster=3.15 parallelcluster=3.16 slurm=22.05 slurm=23.02 slurm=23.11 slurm=24.05 slurm=24.11 slurm=25.05 slurm=25.11 slurm=26.05 megatron=0.20 nxd=fbac349 torchtitan=0.2 torchtitan=0.3" ;;
 	*) words=$1 ;;
 	esac
 	mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")

@@ -47,7 +47,7 @@ static struct tv *parallel_flags(const struct plan *p)
 	for (size_t i = 0; i < fw->nflags; i++) {
 		const struct fw_flag *f = &fw->flags[i];
 		/* entry.args with the same flag and value: not written twice */
-		if (!fw_flag_written(f, v) || plan_arg_given(p, f))
+		if (!fw_flag_at_version(f, p->fw_version) || !fw_flag_written(f, v) || plan_arg_given(p, f))
 			continue;
 		switch (f->form) {
 		case FW_INT:

@@ -391,11 +391,12 @@ static bool report_fault(const struct world_report *r, const struct layout_findi
 static bool tokens_without_parameters(const struct spec *spec, struct diag_list *diags)
 {
 	const struct spec_model *m = spec->job->model;
-	if (!(m->tokens > 0) || m->parameters > 0)
+	bool counted = fw_def(spec->job->framework)->count && m->layers && m->hidden_size && m->attention_heads;
+	if (!(m->tokens > 0) || m->parameters > 0 || counted)
 		return true;
 	struct diag *d = spec_report(spec, diags, R_JS2013, "model.tokens",
-		"model.tokens asks for the run's time and cost, but model.parameters is missing");
-	diag_set_help(d, "add model.parameters (e.g. 7e9), or remove model.tokens");
+		"model.tokens asks for the run's time and cost, but model.parameters is missing (and the shape that would count them)");
+	diag_set_help(d, "add model.parameters (e.g. 7e9), or layers, hidden_size and attention_heads, or remove model.tokens");
 	return false;
 }
 
@@ -473,6 +474,7 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	const struct job_spec *j = spec->job;
 	memset(p, 0, sizeof *p);
 	p->job = j;
+	p->fw_version = target_fw_version(&spec->target, j->framework);
 	p->tp = j->parallel->tensor;
 	p->pp = j->parallel->pipeline;
 	p->vpp = j->parallel->virtual_stages;
@@ -492,6 +494,9 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	if (ok)
 		ok = plan_fleet_check(p, spec, diags);
 	ok &= check_model(&r);
+	plan_model_derive(p);
+	ok &= plan_model_check(p, spec, diags);
+	ok &= plan_framework_check(p, spec, diags);
 	ok &= fsx_size_invalid(spec, diags);
 	ok &= compile_cache_not_shared(p, spec, diags);
 	ok &= plan_run_check(p, spec, diags);

@@ -104,6 +104,24 @@ struct plan_fleet_cost {
 	double step_factor_one, step_factor_all;  /* step time over the full fleet's */
 };
 
+/* The model as the framework builds it (gen/plan_model.c): its counts
+ * by the framework's own accounting when the spec gives the shape, else
+ * as the spec states them; its FLOPs per token; the training length and
+ * the interval between saves the line is written with. */
+struct plan_model {
+	bool from_shape;             /* layers, hidden and heads given: counted from the shape */
+	struct fw_shape shape;
+	struct fw_params counts;     /* from_shape */
+	double parameters, active;   /* the plan's figures; < 0 unknown */
+	struct fw_flops flops;       /* model FLOPs per token; flops.per_token < 0: unknown */
+	bool flops_with_attention;   /* sequence, layers and hidden given */
+	double hw_factor;            /* hardware over model FLOPs: 4/3 when full recomputation runs the forward again */
+	long long samples, steps;    /* the training length: model.tokens / seq_length, / global batch; 0 unknown */
+	double step_seconds;         /* at the plan's utilization; < 0 unknown */
+	long long save_interval;     /* steps between periodic saves; 0 none */
+	long long kv_replicator;     /* NxD: TP / gcd(TP, query groups); 0 not needed */
+};
+
 /* How the Neuron SDK reaches the compute nodes (gen/plan_boot.c,
  * docs/jobspec.md, "Neuron on ParallelCluster"). The head node has no
  * Neuron device and gets none of it. */
@@ -133,6 +151,8 @@ struct plan_cluster {
 
 struct plan {
 	const struct job_spec *job;
+	size_t fw_version;                /* the framework's version (target.h), an index of its table */
+	struct plan_model model;
 	const struct instance_type *it;
 	bool neuron, gpu;
 	int nodes, ppn, lnc, world;
@@ -242,6 +262,7 @@ enum moe_from {
 	MOE_UNSPLIT,     /* experts, but not enough to tell their share */
 	MOE_FROM_ACTIVE, /* from active_parameters, experts and experts_per_token */
 	MOE_FROM_FFN,    /* from layers, experts, hidden and expert_ffn_hidden_size */
+	MOE_FROM_SHAPE,  /* from the whole shape, by the framework's accounting */
 };
 
 struct plan_moe {
@@ -266,12 +287,25 @@ struct plan_a2a {
 	int peers_in_node;          /* EP peers on the rank's node, itself included */
 };
 
-void plan_moe_split(const struct spec_model *m, struct plan_moe *moe);
+void plan_moe_split(const struct plan *p, struct plan_moe *moe);
 const char *plan_moe_from_name(enum moe_from f);
 void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct plan_shards *s);
 /* Gradient all-reduce bytes per step per rank; < 0 unknown. */
 double plan_grad_bytes(const struct plan *p);
 void plan_moe_all_to_all(const struct plan *p, int ppn, enum recompute rc, struct plan_a2a *a);
+
+/* ---- the model (gen/plan_model.c) ----------------------------------------- */
+/* Fills p->model once the layout and the nodes are known. */
+void plan_model_derive(struct plan *p);
+/* JS4012: the counts the spec states against the shape's (2%). */
+bool plan_model_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
+/* How far two counts may differ before the spec's is refused. */
+#define PLAN_COUNT_TOLERANCE 0.02
+/* The utilization the plan assumes when the spec gives none: of peak
+ * dense BF16, in hardware FLOPs (the framework's model FLOPs, with the
+ * forward pass again under full recomputation). An assumption
+ * (docs/plan.md, "Utilization"). */
+#define PLAN_DEFAULT_UTILIZATION 0.4
 
 /* ---- what every worker runs (gen/plan_run.c) -----------------------------
  * env and entry.args against what gen writes itself (JS40xx). */
@@ -281,6 +315,12 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT]);
 /* Whether entry.args already gives row f with the value gen would write
  * (gen then does not write it twice). */
 bool plan_arg_given(const struct plan *p, const struct fw_flag *f);
+/* Whether entry.args gives flag ('-' and '_' alike). */
+bool plan_args_have(const struct plan *p, const char *flag);
+/* JS4007-JS4011 (gen/plan_framework.c): the framework on the instance,
+ * its release and generation, its expert parallelism, and the arguments
+ * it cannot start without. */
+bool plan_framework_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
 /* Megatron's CUDA_DEVICE_MAX_CONNECTIONS=1 is needed. */
 bool plan_cuda_max_connections(const struct plan *p);
 /* A variable the generated script sets itself: its value (NULL for the
@@ -295,7 +335,6 @@ bool plan_cc_flags_agree(const struct plan *p, const char *user);
  * Every figure that needs an input the spec or the catalog lacks is
  * negative (unknown) and shown as such: nothing is filled in. */
 
-#define PLAN_DEFAULT_UTILIZATION 0.4
 #define PLAN_DEFAULT_RECOMPUTE RC_SELECTIVE
 
 struct plan_est {

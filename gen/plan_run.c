@@ -21,7 +21,8 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT])
 	v[FK_VPP] = p->vpp;
 	v[FK_CP] = p->cp;
 	v[FK_EP] = p->ep;
-	v[FK_DP] = p->dp;
+	/* a mixed fleet trains at two sizes: torchtitan takes the leftover ranks (-1) */
+	v[FK_DP] = p->fleet.mixed ? -1 : p->dp;
 	v[FK_MICRO] = p->micro;
 	v[FK_GLOBAL] = p->global;
 	v[FK_RANK_BATCH] = p->dp ? p->global / p->dp : 0;
@@ -36,6 +37,20 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT])
 	enum recompute rc = j->training->recompute != RC_UNSET ? j->training->recompute
 								: PLAN_DEFAULT_RECOMPUTE;
 	v[FK_RECOMPUTE] = rc == RC_NONE ? FW_RC_NONE : rc == RC_FULL ? FW_RC_FULL : FW_RC_SELECTIVE;
+	/* the shape beyond the layout: each size the spec gives, top-k with
+	 * the experts, and the two booleans the spec always has */
+	/* a dense FFN is always written, its default when the spec leaves
+	 * it out, so that the line says the size the plan counted */
+	v[FK_FFN] = m->experts > 1 ? m->ffn_hidden_size : fw_ffn_size(&p->model.shape);
+	v[FK_EXPERT_FFN] = m->experts > 1 ? m->expert_ffn_hidden_size : 0;
+	v[FK_TOPK] = m->experts > 1 ? m->experts_per_token : 0;
+	v[FK_VOCAB] = m->vocab_size;
+	v[FK_GATED] = m->gated_ffn;
+	v[FK_UNTIED] = !m->tied_embeddings;
+	v[FK_TRAIN_SAMPLES] = p->model.samples;
+	v[FK_TRAIN_STEPS] = p->model.steps;
+	v[FK_SAVE_INTERVAL] = p->model.save_interval;
+	v[FK_KV_REPLICATOR] = p->model.kv_replicator;
 }
 
 bool plan_cuda_max_connections(const struct plan *p)
@@ -116,7 +131,13 @@ static const char *knob_key(enum fw_knob k)
 		[FK_HEADS] = "model.attention_heads", [FK_GROUPS] = "model.query_groups",
 		[FK_EXPERTS] = "model.experts", [FK_SEQ] = "model.seq_length",
 		[FK_CHECKPOINTS] = "paths.checkpoints", [FK_ZERO] = "training.zero_stage",
-		[FK_RECOMPUTE] = "training.recompute",
+		[FK_RECOMPUTE] = "training.recompute", [FK_FFN] = "model.ffn_hidden_size",
+		[FK_EXPERT_FFN] = "model.expert_ffn_hidden_size", [FK_TOPK] = "model.experts_per_token",
+		[FK_VOCAB] = "model.vocab_size", [FK_GATED] = "model.gated_ffn",
+		[FK_UNTIED] = "model.tied_embeddings", [FK_TRAIN_SAMPLES] = "model.tokens / model.seq_length",
+		[FK_TRAIN_STEPS] = "model.tokens / (model.seq_length x batch.global)",
+		[FK_SAVE_INTERVAL] = "the plan's save interval",
+		[FK_KV_REPLICATOR] = "parallel.tensor / model.query_groups",
 	};
 	return keys[k];
 }
@@ -146,7 +167,7 @@ static bool judge_flag(const struct plan *p, const struct user_flag *u, const lo
 	*written = *against = NULL;
 	for (size_t i = 0; i < fw->nflags; i++) {
 		const struct fw_flag *f = &fw->flags[i];
-		if (!flag_eq(u->name, u->name_len, f->flag))
+		if (!fw_flag_at_version(f, p->fw_version) || !flag_eq(u->name, u->name_len, f->flag))
 			continue;
 		known = true;
 		if (fw_flag_written(f, v)) {
@@ -191,6 +212,15 @@ static bool same_value(const struct plan *p, const struct fw_flag *f, const stru
 		return !*end && got == v[f->knob];
 	}
 	return !strcmp(u->value, want);
+}
+
+bool plan_args_have(const struct plan *p, const char *flag)
+{
+	struct user_flag u;
+	for (unsigned i = 0; i < p->job->entry->args_count; i++)
+		if (user_flag_at(p->job, i, &u) && flag_eq(u.name, u.name_len, flag))
+			return true;
+	return false;
 }
 
 bool plan_arg_given(const struct plan *p, const struct fw_flag *f)

@@ -72,6 +72,9 @@ static const cyaml_schema_field_t model_fields[] = {
 	INT("experts_per_token", struct spec_model, experts_per_token),
 	INT("expert_ffn_hidden_size", struct spec_model, expert_ffn_hidden_size),
 	CYAML_FIELD_BOOL("gated_ffn", OPT, struct spec_model, gated_ffn),
+	INT("ffn_hidden_size", struct spec_model, ffn_hidden_size),
+	INT("vocab_size", struct spec_model, vocab_size),
+	CYAML_FIELD_BOOL("tied_embeddings", OPT, struct spec_model, tied_embeddings),
 	CYAML_FIELD_END
 };
 

@@ -21,7 +21,9 @@ struct spec_model {
 	double parameters, tokens, active_parameters; /* 0 when absent */
 	int layers, hidden_size, attention_heads, query_groups, experts, seq_length;
 	int experts_per_token, expert_ffn_hidden_size; /* 0 when absent */
+	int ffn_hidden_size, vocab_size;              /* 0 when absent */
 	bool gated_ffn, gated_ffn_given;              /* true unless the spec says false */
+	bool tied_embeddings;                         /* false unless the spec says true */
 };
 /* utilization 0 = not given; zero_stage 0 is also the default. */
 struct spec_training { double utilization; enum recompute recompute; int zero_stage; bool precompile; };

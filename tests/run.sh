@@ -88,6 +88,7 @@ count config sh tests/config/run.sh
 count targets sh tests/targets/run.sh
 count versions sh tests/versions/run.sh
 count oracle sh tests/oracle/run.sh
+count frameworks sh tests/frameworks/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
 count update sh tests/update/run.sh

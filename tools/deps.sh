@@ -35,6 +35,12 @@ need_py yaml python3-yaml
 need_py boto3 python3-boto3
 need_py pkg_resources python3-pkg-resources
 need_py jinja2 python3-jinja2 # tests/oracle renders the templates of the rule cases
+# tests/frameworks: the frameworks' own argument parsers and counts
+# (../shared/tools/megatron_oracle.py, argparse_oracle.py) import these
+need_py numpy python3-numpy
+need_py packaging python3-packaging
+need_py psutil python3-psutil
+need_py typing_extensions python3-typing-extensions
 need_cmd node nodejs   # the lsp and schema suites drive real editor clients
 need_cmd npm npm
 need_cmd shellcheck shellcheck

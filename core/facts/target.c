@@ -14,7 +14,7 @@ static struct version slurm_of(struct version pc)
 
 struct target target_default(void)
 {
-	struct target t = { pc_newest(), slurm_of(pc_newest()), true };
+	struct target t = { pc_newest(), slurm_of(pc_newest()), true, { 0 } };
 	return t;
 }
 
@@ -29,13 +29,27 @@ struct target target_apply(struct target t, const struct target_request *req)
 		t.slurm = req->slurm;
 		t.slurm_of_pc = false;
 	}
+	for (int f = 0; f < FW__COUNT; f++)
+		if (req->fw[f])
+			t.fw[f] = req->fw[f];
 	return t;
+}
+
+size_t target_fw_version(const struct target *t, enum framework f)
+{
+	return t && t->fw[f] ? (size_t)(t->fw[f] - 1) : fw_version_default(f);
+}
+
+bool target_fw_named(const struct target *t, enum framework f)
+{
+	return t && t->fw[f];
 }
 
 bool target_equal(const struct target *a, const struct target *b)
 {
 	return version_cmp(a->pc, b->pc) == 0 && a->pc.line == b->pc.line &&
-	       version_cmp(a->slurm, b->slurm) == 0 && a->slurm.line == b->slurm.line;
+	       version_cmp(a->slurm, b->slurm) == 0 && a->slurm.line == b->slurm.line &&
+	       !memcmp(a->fw, b->fw, sizeof a->fw);
 }
 
 /* "3.11 to 3.16, or a release: 3.11.0, ..." */
@@ -98,6 +112,28 @@ bool target_parse_slurm(const char *s, size_t len, struct version *out, char *er
 	return false;
 }
 
+bool target_parse_fw(enum framework f, const char *s, size_t len, unsigned char *out, char *err,
+		     size_t cap)
+{
+	int i = fw_version_find(f, s, len);
+	if (i >= 0) {
+		*out = (unsigned char)(i + 1);
+		return true;
+	}
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "unknown %s version '%.*s'; known:", fw_def(f)->title, (int)len, s);
+	for (size_t k = 0; k < fw_version_count(f); k++) {
+		const struct fw_version *v = fw_version_at(f, k);
+		buf_printf(&b, "%s %s", k ? "," : "", v->name);
+		if (v->alias)
+			buf_printf(&b, " (%s)", v->alias);
+	}
+	buf_printf(&b, "; the default is %s", fw_version_at(f, fw_version_default(f))->name);
+	snprintf(err, cap, "%s", b.p);
+	buf_free(&b);
+	return false;
+}
+
 bool target_parse_arg(const char *arg, struct target_request *req, char *err, size_t cap)
 {
 	static const char *const names[] = { "parallelcluster", "slurm" };
@@ -110,8 +146,21 @@ bool target_parse_arg(const char *arg, struct target_request *req, char *err, si
 		return i == 0 ? target_parse_pc(v, strlen(v), &req->pc, err, cap)
 			      : target_parse_slurm(v, strlen(v), &req->slurm, err, cap);
 	}
-	snprintf(err, cap, "'%s' is not parallelcluster=VERSION or slurm=VERSION", arg);
+	enum framework f;
+	if (eq && fw_from_name(arg, n, &f) && f != FW_PLAIN)
+		return target_parse_fw(f, eq + 1, strlen(eq + 1), &req->fw[f], err, cap);
+	snprintf(err, cap,
+		 "'%s' is not parallelcluster=VERSION, slurm=VERSION, megatron=VERSION, nxd=VERSION or torchtitan=VERSION",
+		 arg);
 	return false;
+}
+
+struct target_text target_fw_describe(const struct target *t, enum framework f)
+{
+	struct target_text d;
+	snprintf(d.s, sizeof d.s, "%s, %s", fw_version_at(f, target_fw_version(t, f))->title,
+		 target_fw_named(t, f) ? "the target" : "the pinned default");
+	return d;
 }
 
 struct target_text target_describe(const struct target *t)

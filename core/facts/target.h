@@ -17,20 +17,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "frameworks.h"
 #include "releases.h"
 #include "version.h"
 
+/* A training framework's version: 0 is its pinned default, else the
+ * index of a version of its table plus one (frameworks.h). */
 struct target {
 	struct version pc;    /* a line (3.16) or a release in the table (3.16.0) */
 	struct version slurm; /* a line (22.05) or a release (25.11.8) */
 	bool slurm_of_pc;     /* slurm is what pc ships, not named */
+	unsigned char fw[FW__COUNT];
 };
 
-/* What one settings layer names; an unset part (the zero version) is
- * left to the layers below. */
+/* What one settings layer names; an unset part (the zero version, a
+ * framework's 0) is left to the layers below. */
 struct target_request {
 	struct version pc, slurm;
+	unsigned char fw[FW__COUNT];
 };
+
+/* The version of framework f a target checks against (an index of its
+ * table), and whether the target names it (else it is the pinned
+ * default). */
+size_t target_fw_version(const struct target *t, enum framework f);
+bool target_fw_named(const struct target *t, enum framework f);
 
 struct target target_default(void);
 /* t with req applied over it (see above). */
@@ -44,13 +55,22 @@ bool target_equal(const struct target *a, const struct target *b);
  * versions into err (cap bytes) and leaves out untouched. */
 bool target_parse_pc(const char *s, size_t len, struct version *out, char *err, size_t cap);
 bool target_parse_slurm(const char *s, size_t len, struct version *out, char *err, size_t cap);
-/* One --target value, "parallelcluster=V" or "slurm=V", into req. */
+/* A version of framework f (its name or alias in the table) into *out
+ * (index plus one); on failure a message that lists the known ones. */
+bool target_parse_fw(enum framework f, const char *s, size_t len, unsigned char *out, char *err,
+		     size_t cap);
+/* One --target value, "parallelcluster=V", "slurm=V" or "FRAMEWORK=V"
+ * (megatron, nxd, torchtitan), into req. */
 bool target_parse_arg(const char *arg, struct target_request *req, char *err, size_t cap);
+
 
 /* "ParallelCluster 3.16 (Slurm 25.11.8)": for summaries and reports. */
 struct target_text {
-	char s[64];
+	char s[96];
 };
 struct target_text target_describe(const struct target *t);
+/* "Megatron-LM 0.20 (d98e8a6), the pinned default" or "... (the
+ * target)": the version a finding judged by, for messages. */
+struct target_text target_fw_describe(const struct target *t, enum framework f);
 
 #endif

@@ -219,6 +219,18 @@ static void check_target(struct reader *r)
 			complain(r, v, NULL, "target.%s: %s", keys[i], err);
 		*(i == 0 ? &r->f->target_pc_line : &r->f->target_slurm_line) = yd_span(d, v).line;
 	}
+	/* a framework's version: megatron, nxd, torchtitan */
+	for (int f = 0; f < FW__COUNT && yd_kind(d, t) == YD_MAPPING; f++) {
+		yd_node v = f == FW_PLAIN ? 0 : yd_get(d, t, fw_name(f));
+		size_t len;
+		const char *text = v ? yd_str(d, v, &len) : NULL;
+		if (!text)
+			continue;
+		char err[512];
+		if (!target_parse_fw(f, text, len, &r->f->target.fw[f], err, sizeof err))
+			complain(r, v, NULL, "target.%s: %s", fw_name(f), err);
+		r->f->target_fw_line[f] = yd_span(d, v).line;
+	}
 }
 
 /* ---- copying into the file ------------------------------------------- */

@@ -65,6 +65,7 @@ struct settings_file {
 	uint32_t idle_cost_line;
 	struct target_request target; /* target: parts unset when absent */
 	uint32_t target_pc_line, target_slurm_line;
+	uint32_t target_fw_line[FW__COUNT];
 };
 
 struct settings_files {

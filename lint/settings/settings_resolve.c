@@ -25,6 +25,7 @@ struct origin {
 struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
 	struct origin fail, shellcheck, shellcheck_timeout, cluster, excluded, base, idle_cost, target_pc, target_slurm;
+	struct origin target_fw[FW__COUNT];
 	struct origin docs_url;
 	struct origin *define; /* by index of the resolved defines */
 	size_t cap_define;
@@ -201,7 +202,7 @@ static void add_defines(struct resolved *res, struct origins *org, const struct 
  * brings its Slurm (target.h), so the Slurm's origin moves with it. */
 static void apply_target(struct lint_options *o, struct origins *org,
 			 const struct target_request *req, struct origin pc_from,
-			 struct origin slurm_from)
+			 struct origin slurm_from, const struct origin *fw_from)
 {
 	o->target = target_apply(o->target, req);
 	if (!org)
@@ -210,6 +211,9 @@ static void apply_target(struct lint_options *o, struct origins *org,
 		org->target_pc = org->target_slurm = pc_from;
 	if (version_is_set(req->slurm))
 		org->target_slurm = slurm_from;
+	for (int f = 0; f < FW__COUNT; f++)
+		if (req->fw[f])
+			org->target_fw[f] = fw_from[f];
 }
 
 static void apply_file(const settings *cfg, const struct settings_file *f, struct lint_options *o,
@@ -264,8 +268,15 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 		if (org)
 			org->cluster = AT(f, f->cluster_line, "cluster");
 	}
+	static const char *const fw_keys[FW__COUNT] = {
+		[FW_MEGATRON] = "target.megatron", [FW_NXD] = "target.nxd",
+		[FW_TORCHTITAN] = "target.torchtitan", [FW_PLAIN] = "target",
+	};
+	struct origin fw_from[FW__COUNT];
+	for (int k = 0; k < FW__COUNT; k++)
+		fw_from[k] = AT(f, f->target_fw_line[k], fw_keys[k]);
 	apply_target(o, org, &f->target, AT(f, f->target_pc_line, "target.parallelcluster"),
-		     AT(f, f->target_slurm_line, "target.slurm"));
+		     AT(f, f->target_slurm_line, "target.slurm"), fw_from);
 }
 
 /* Builds the options for one input; false when its config is invalid. */
@@ -344,7 +355,10 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 		org->shellcheck = FLAG("shellcheck");
 	if (org && cfg->flags.shellcheck_timeout_set)
 		org->shellcheck_timeout = FLAG("shellcheck-timeout");
-	apply_target(o, org, &cfg->base.target_flags, FLAG("target"), FLAG("target"));
+	struct origin fw_flag_from[FW__COUNT];
+	for (int k = 0; k < FW__COUNT; k++)
+		fw_flag_from[k] = FLAG("target");
+	apply_target(o, org, &cfg->base.target_flags, FLAG("target"), FLAG("target"), fw_flag_from);
 	if (org && o->cluster_path)
 		org->cluster = FLAG("cluster");
 	if (org && cfg->base.base_rev)
@@ -465,6 +479,12 @@ static void show_target(FILE *out, const struct target *t, const struct origins 
 	if (r)
 		snprintf(prefix, sizeof prefix, "what ParallelCluster %s ships, by ", PC_TEXT(r->pc));
 	origin_tail(out, prefix, &org->target_slurm);
+	for (int f = 0; f < FW__COUNT; f++) {
+		if (f == FW_PLAIN)
+			continue;
+		fprintf(out, "  %s: \"%s\"", fw_name(f), fw_version_at(f, target_fw_version(t, f))->name);
+		origin_print(out, &org->target_fw[f]);
+	}
 }
 
 static const char *level_name(int level)

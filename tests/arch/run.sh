@@ -44,6 +44,13 @@ core/report lint.h no
 core/facts catalog.h yes
 core/facts yamldoc.h no
 core/facts diag.h no
+core/facts frameworks.h yes
+core/facts/frameworks frameworks.h yes
+core/facts/frameworks catalog.h yes
+core/facts/frameworks neuron.h yes
+core/facts/frameworks yamldoc.h no
+core/facts/frameworks diag.h no
+core/facts/frameworks plan.h no
 core/facts import.h no
 core/prices import.h yes
 core/prices prices.h yes

@@ -23,7 +23,7 @@ done
 	&& ok lint-examples-clean || { no lint-examples-clean; cat "$t/out"; }
 "$TF" lint --format concise -q --select ALL --fail-level never examples/jobs >"$t/out" 2>&1
 if [ "$(grep -c '' "$t/out")" = 3 ] &&
-	grep -q '^examples/jobs/moe-176b-trn3-mixed.yaml:10:11: info: trn3.48xlarge is provisional in the catalog.*\[JS1005\]$' "$t/out" &&
+	grep -q '^examples/jobs/moe-176b-trn3-mixed.yaml:12:11: info: trn3.48xlarge is provisional in the catalog.*\[JS1005\]$' "$t/out" &&
 	[ "$(grep -c '^examples/jobs/out/moe-176b-trn3-cluster.yaml:[0-9]*:[0-9]*: info: instance type .trn3.48xlarge. is provisional.*\[PC1005\]$' "$t/out")" = 2 ]
 then ok examples-provisional-notes; else no examples-provisional-notes; cat "$t/out"; fi
 for f in examples/jobs/out/*.sbatch; do
@@ -70,10 +70,22 @@ if fw == "megatron":
         want["--recompute-granularity"] = a["recompute"]
     if a["recompute"] == "full":
         want.update({"--recompute-method": "uniform", "--recompute-num-layers": "1"})
+    # the shape the plan counted, and the training length from the tokens
+    m = plan["model"]
+    if m["experts"] > 1:
+        want.update({"--num-experts": str(m["experts"]), "--moe-router-topk": str(m["expertsPerToken"])})
+    if plan["assumptions"]["gatedFfn"]:
+        want["--swiglu"] = True
+    if m["vocabSize"]:
+        want["--vocab-size"] = str(m["vocabSize"])
+    want["--train-samples"] = str(m["trainSamples"])
+    want["--save-interval"] = str(m["saveInterval"])
 elif fw == "torchtitan":
+    # a mixed fleet trains at two sizes: the leftover ranks (-1)
     want = {"--parallelism.tensor_parallel_degree": str(plan["tensor"]),
-            "--parallelism.data_parallel_shard_degree": str(plan["data"]),
-            "--activation_checkpoint.mode": a["recompute"]}
+            "--parallelism.data_parallel_shard_degree": "-1" if plan.get("fleet") else str(plan["data"]),
+            "--activation_checkpoint.mode": a["recompute"],
+            "--training.steps": str(plan["model"]["trainSteps"])}
     assert a["zeroStage"] == 3, "torchtitan's FSDP is stage 3"
 elif fw == "nxd":
     # run_llama_nxd.py's 0/1 switches (docs/frameworks.md); no bf16 flag
@@ -87,6 +99,8 @@ elif fw == "nxd":
     want["--use_selective_checkpoint"] = "1" if a["recompute"] == "selective" else "0"
     for w in ("--use_zero_1", "--sequence_parallel_enabled", "--selective_checkpoint_enabled", "--bf16"):
         assert w not in words, f"{w}: another script's spelling"
+    want["--max_steps"] = str(plan["model"]["trainSteps"])
+    want["--loading_step"] = "latest_if_exists"
 for flag, v in want.items():
     assert value(flag) == v, f"{flag}: {value(flag)}, the plan says {v}"
 print(fw, a, "ok")
@@ -103,7 +117,9 @@ nodes: 2
 framework: megatron
 parallel: {tensor: 8}
 training: {zero_stage: 1, recompute: full}
-entry: {script: /fsx/Megatron-LM/pretrain_gpt.py, args: [--bf16, --tensor-model-parallel-size, "8", --recompute-method=uniform]}
+model: {layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 4096, tokens: 1e9}
+entry: {script: /fsx/Megatron-LM/pretrain_gpt.py, args: [--bf16, --tensor-model-parallel-size, "8", --recompute-method=uniform,
+  --lr, "3e-4", --tokenizer-type, NullTokenizer, --vocab-size, "32000", --mock-data]}
 cluster: {subnet: subnet-0a1b2c3d4e5f60004, head_subnet: subnet-0a1b2c3d4e5f6a0b1, ssh_key: key}
 EOF2
 "$TF" gen -o "$t/od" "$t/dup.yaml" >/dev/null 2>&1
@@ -112,8 +128,8 @@ EOF2
 	&& ok args-not-written-twice || { no args-not-written-twice; cat "$t/od/dup.sbatch"; }
 sed 's/"8", --recompute-method=uniform/"4", --recompute-method=uniform/' "$t/dup.yaml" >"$t/contra.yaml"
 "$TF" gen -o "$t/oc" "$t/contra.yaml" >/dev/null 2>"$t/err"; rc=$?
-[ $rc = 1 ] && grep -q 'contra.yaml:8:.*JS4003' "$t/err" && [ ! -e "$t/oc" ] && ok args-contradiction-refused || { no "args-contradiction-refused ($rc)"; cat "$t/err"; }
-"$TF" lint --format concise "$t/contra.yaml" >"$t/lint" 2>&1; grep -q 'contra.yaml:8:.*JS4003' "$t/lint" \
+[ $rc = 1 ] && grep -q 'contra.yaml:9:.*JS4003' "$t/err" && [ ! -e "$t/oc" ] && ok args-contradiction-refused || { no "args-contradiction-refused ($rc)"; cat "$t/err"; }
+"$TF" lint --format concise "$t/contra.yaml" >"$t/lint" 2>&1; grep -q 'contra.yaml:9:.*JS4003' "$t/lint" \
 	&& ok args-contradiction-in-lint || { no args-contradiction-in-lint; cat "$t/lint"; }
 
 # path_prepend: the old value kept, on purpose; run with stand-ins, PATH
@@ -240,10 +256,17 @@ sed 's/ ami: ami-0123456789abcdef0,//' "$t/neuron-ami.yaml" >"$t/neuron-pending.
 
 # Every example's cluster, generated at target 3.11, lints clean there and
 # passes ParallelCluster 3.11's schema and offline validators (the Neuron
-# ones with the install action JS3003 asks for).
+# ones with the install action JS3003 asks for). An example on Ubuntu
+# 24.04 (the Neuron releases with native PyTorch have no 22.04) needs
+# ParallelCluster 3.13, and gen says so at 3.11.
 for spec in examples/jobs/*.yaml; do
 	name=$(basename "$spec" .yaml)
 	d="$t/ex311-$name"
+	if grep -q 'os: ubuntu2404' "$spec"; then
+		expect_rc "example-pcluster-3.11-refused/$name" 1 "$TF" gen --target parallelcluster=3.11 -o "$d" "$spec"
+		has "example-pcluster-3.11-says-why/$name" "'ubuntu2404' needs ParallelCluster 3.13 or later; the target is 3.11 \\[JS0005\\]" "$t/err"
+		continue
+	fi
 	if ! "$TF" gen --target parallelcluster=3.11 -o "$d" "$spec" >"$t/out" 2>&1; then
 		no "example-pcluster-3.11/$name"; cat "$t/out"; continue
 	fi

@@ -44,6 +44,9 @@ for f in examples/clusters/*.yaml examples/broken/cluster.yaml examples/jobs/out
 done
 mkdir -p "$t/gen"
 for job in examples/jobs/*.yaml; do
+	# Ubuntu 24.04 needs ParallelCluster 3.13 (tests/gen/run.sh checks
+	# that gen says so at 3.11): no config of such a job is 3.11's
+	grep -q 'os: ubuntu2404' "$job" && continue
 	if ! "$TF" gen --target parallelcluster=3.11 -o "$t/gen" "$job" >/dev/null 2>"$t/err"; then
 		no "gen-$job: trainforge gen --target parallelcluster=3.11 failed"
 		head -5 "$t/err"

@@ -13,7 +13,6 @@
 
 #include "catalog.h"
 #include "envvars.h"
-#include "megatron_args.h"
 #include "nvlink.h"
 #include "text.h"
 
@@ -150,28 +149,6 @@ static void nvlink(void **state)
 	assert_int_equal(nvlink_of(catalog_find("g5.48xlarge", 11)), TRI_NO);
 	assert_int_equal(nvlink_of(catalog_find("trn2.48xlarge", 13)), TRI_UNKNOWN);
 	assert_int_equal(nvlink_of(NULL), TRI_UNKNOWN);
-}
-
-/* Megatron's table: sorted (the lookup is a binary search), found by
- * exact name, and near misses by separator or one edit. */
-static void megatron_table(void **state)
-{
-	(void)state;
-	assert_true(megatron_flag_count() > 250);
-	for (size_t i = 1; i < megatron_flag_count(); i++)
-		assert_true(strcmp(megatron_flag_at(i - 1)->name, megatron_flag_at(i)->name) < 0);
-	for (size_t i = 0; i < megatron_flag_count(); i++) {
-		const char *n = megatron_flag_at(i)->name;
-		assert_ptr_equal(megatron_flag_find(n, strlen(n)), megatron_flag_at(i));
-	}
-	assert_true(megatron_flag_find("--bf16", 6)->is_switch);
-	assert_false(megatron_flag_find("--lr", 4)->is_switch);
-	assert_null(megatron_flag_find("--l", 3));
-	assert_null(megatron_flag_find("--lr-warmup", 11));
-	assert_string_equal(megatron_flag_near("--log_interval")->name, "--log-interval");
-	assert_string_equal(megatron_flag_near("--sequence-paralel")->name, "--sequence-parallel");
-	assert_null(megatron_flag_near("--use-torch-fsdp2"));
-	assert_null(megatron_flag_at(megatron_flag_count()));
 }
 
 /* The tables against the machine-readable sources installed here:
@@ -355,7 +332,6 @@ int main(void)
 		cmocka_unit_test(near_misses_match_plain_search),
 		cmocka_unit_test(read_by_workers),
 		cmocka_unit_test(nvlink),
-		cmocka_unit_test(megatron_table),
 		cmocka_unit_test(libfabric_against_fi_info),
 		cmocka_unit_test(slurm_against_man_pages),
 		cmocka_unit_test(glibc_against_ldso),

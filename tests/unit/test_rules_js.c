@@ -120,6 +120,52 @@ static void js_run(void **state)
 	verify_not(R_JS4005, SPEC("p5.48xlarge", "nodes: 2\nframework: nxd\ntraining: {zero_stage: 1}\n"));
 }
 
+/* The framework (its cases with whole specs are tests/cases/JS4007-JS4011). */
+#define MEGATRON_ARGS "entry: {script: /fsx/pretrain_gpt.py, args: [--lr, '1e-4', --tokenizer-type, NullTokenizer, --mock-data]}\n"
+#define SHAPE "model: {layers: 8, hidden_size: 1024, attention_heads: 8, seq_length: 2048, tokens: 1e9}\n"
+#define GPU(fw, more)                                                                       \
+	"trainforge: 1\nname: job\ninstance: p5.48xlarge\nnodes: 2\nframework: " fw "\n"    \
+	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: training-key}\n" more
+#define TRN2(fw, more)                                                                      \
+	"trainforge: 1\nname: job\ninstance: trn2.48xlarge\nnodes: 2\nframework: " fw "\n"  \
+	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: training-key, os: ubuntu2404}\n"  \
+	"storage: {type: fsx-lustre, mount: /fsx}\n" more
+
+static void js_framework(void **state)
+{
+	(void)state;
+	verify(R_JS4007, TRN2("megatron", SHAPE MEGATRON_ARGS "software: {neuron: '2.34.0'}\n"));
+	verify_not(R_JS4007, GPU("megatron", SHAPE MEGATRON_ARGS));
+	verify(R_JS4007, GPU("nxd", SHAPE "entry: {script: /fsx/run_llama_nxd.py}\n"));
+	verify_not(R_JS4007, TRN2("plain", "entry: {script: /fsx/train.py}\nsoftware: {neuron: '2.34.0'}\n"));
+	verify(R_JS4008, TRN2("torchtitan", SHAPE "entry: {script: /fsx/t.py, args: [--module, m, --config, c]}\n"
+				 "training: {zero_stage: 3}\nsoftware: {neuron: '2.31.0'}\n"));
+	verify_not(R_JS4008, TRN2("torchtitan", SHAPE "entry: {script: /fsx/t.py, args: [--module, m, --config, c]}\n"
+				     "training: {zero_stage: 3}\nsoftware: {neuron: '2.33.0'}\n"));
+	verify(R_JS4009, GPU("torchtitan", SHAPE "entry: {script: /fsx/t.py, args: [--job.config_file, /fsx/a.toml]}\n"));
+	verify_not(R_JS4009, GPU("torchtitan", SHAPE "entry: {script: /fsx/t.py, args: [--module, m, --config, c]}\n"));
+	verify(R_JS4010, TRN2("torchtitan", SHAPE "parallel: {expert: 2}\n"
+				 "entry: {script: /fsx/t.py, args: [--module, m, --config, c]}\nsoftware: {neuron: '2.34.0'}\n"));
+	verify_not(R_JS4010, GPU("torchtitan", SHAPE "parallel: {expert: 2}\n"
+				     "entry: {script: /fsx/t.py, args: [--module, m, --config, c]}\n"));
+	verify(R_JS4011, GPU("megatron", SHAPE "entry: {script: /fsx/pretrain_gpt.py}\n"));
+	verify(R_JS4011, GPU("megatron", "model: {seq_length: 2048, tokens: 1e9}\n" MEGATRON_ARGS));
+	verify_not(R_JS4011, GPU("megatron", SHAPE MEGATRON_ARGS));
+	verify_not(R_JS4011, GPU("plain", ""));
+}
+
+/* The model: stated counts against the shape's (2%). */
+static void js_model(void **state)
+{
+	(void)state;
+	/* 8 layers at hidden 1024, FFN 2816 gated, vocabulary 32000 (padded to 32768), untied: 1.683e8 */
+	verify(R_JS4012, GPU("megatron", "model: {parameters: 2e8, layers: 8, hidden_size: 1024, attention_heads: 8,"
+					 " ffn_hidden_size: 2816, vocab_size: 32000, seq_length: 2048, tokens: 1e9}\n" MEGATRON_ARGS));
+	verify_not(R_JS4012, GPU("megatron", "model: {parameters: 1.68e8, layers: 8, hidden_size: 1024, attention_heads: 8,"
+					     " ffn_hidden_size: 2816, vocab_size: 32000, seq_length: 2048, tokens: 1e9}\n" MEGATRON_ARGS));
+	verify_not(R_JS4012, GPU("megatron", "model: {parameters: 2e8, seq_length: 2048, tokens: 1e9}\n" MEGATRON_ARGS));
+}
+
 /* A spec with a cluster mapping of its own. */
 #define SPEC_AT(instance, cluster, more)                                            \
 	"trainforge: 1\nname: job\ninstance: " instance "\nnodes: 2\n"                \
@@ -225,6 +271,8 @@ int main(void)
 		cmocka_unit_test(js_fleet),
 		cmocka_unit_test(js_software),
 		cmocka_unit_test(js_run),
+		cmocka_unit_test(js_framework),
+		cmocka_unit_test(js_model),
 		cmocka_unit_test(js_output),
 		cmocka_unit_test(js_neuron),
 		cmocka_unit_test(js_cluster),

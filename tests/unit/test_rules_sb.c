@@ -229,6 +229,32 @@ static void sb_program(void **state)
 	verify_not(R_SB2301, JOB("", LAUNCH(" --no-such-flag")));
 }
 
+/* The framework the launcher starts, at the target's version. */
+static void sb_framework(void **state)
+{
+	(void)state;
+	verify(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --use-quantum-attention\n"));
+	verify_not(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --use-flash-attn\n"));
+	/* Megatron-DeepSpeed is another command line */
+	verify_not(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --deepspeed --zero-stage 1\n"));
+	verify(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/torchtitan/torchtitan/train.py --training.stepz 10\n"));
+	/* a section trainforge does not hold in full is left alone */
+	verify_not(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/torchtitan/torchtitan/train.py --optimizer.lr 3e-4\n"));
+	verify(R_SB2402, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --num-experts 8 --moe-ffn-hidden-size 1024\n"));
+	verify_not(R_SB2402, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --num-experts 8 --moe-router-topk 1 --moe-ffn-hidden-size 1024\n"));
+	verify(R_SB2403, JOB("", "export NEURON_COMPILE_CACHE_URL=/fsx/cache\n" HEAD_IP
+			     "srun torchrun --nnodes=2 --nproc_per_node=64" RDZV " /fsx/Megatron-LM/pretrain_gpt.py\n"));
+	verify_not(R_SB2403, JOB("", "export NEURON_COMPILE_CACHE_URL=/fsx/cache\n" HEAD_IP
+				 "srun torchrun --nnodes=2 --nproc_per_node=64" RDZV " /fsx/torchtitan/torchtitan/train.py\n"));
+}
+
 static void sb_cluster(void **state)
 {
 	(void)state;
@@ -528,6 +554,7 @@ int main(void)
 		cmocka_unit_test(sb_layout),
 		cmocka_unit_test(sb_elastic),
 		cmocka_unit_test(sb_program),
+		cmocka_unit_test(sb_framework),
 		cmocka_unit_test(sb_cluster),
 		cmocka_unit_test(sb_sizes),
 		cmocka_unit_test(sb_rendezvous),

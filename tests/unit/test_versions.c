@@ -153,7 +153,7 @@ static void parse_errors(void **state)
 	assert_non_null(strstr(err, "22.05, 23.02, 23.11, 24.05, 24.11, 25.05, 25.11, 26.05"));
 	assert_false(target_parse_arg("slurm=", &req, err, sizeof err));
 	assert_false(target_parse_arg("pcluster=3.13", &req, err, sizeof err));
-	assert_non_null(strstr(err, "parallelcluster=VERSION or slurm=VERSION"));
+	assert_non_null(strstr(err, "parallelcluster=VERSION, slurm=VERSION"));
 	assert_false(target_parse_arg("3.13", &req, err, sizeof err));
 	assert_false(version_is_set(req.pc) || version_is_set(req.slurm));
 	assert_true(target_parse_arg("parallelcluster=3.11.1", &req, err, sizeof err));

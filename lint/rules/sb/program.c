@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "megatron_args.h"
+#include "frameworks.h"
 #include "pyargs.h"
 #include "sb.h"
 #include "text.h"
@@ -242,18 +242,19 @@ static void data_prefix_with_extension(struct sbc *c, const sb_cmd *cmd, const s
 	}
 }
 
-/* Megatron's entry points share one argument set (megatron_args.h); a
- * flag outside the table is reported only as a near miss of one in it,
- * since later Megatron releases add flags. */
+/* Megatron's entry points share one argument set (frameworks.h, at the
+ * target's version); a flag outside the table is reported only as a
+ * near miss of one in it, since later Megatron releases add flags. */
 static void megatron_flags(struct sbc *c, const sb_part *p)
 {
 	for (size_t f = 0; f < sb_part_flag_count(p); f++) {
 		const struct sb_flag *fl = sb_part_flag(p, f);
 		if (!fl->written || strncmp(fl->written, "--", 2) || (sb_word_flags(fl->word) & SB_W_EXPANSION))
 			continue;
-		const struct megatron_flag *m = megatron_flag_find(fl->written, strlen(fl->written));
+		size_t ver = target_fw_version(c->target, FW_MEGATRON);
+		const struct fw_known_flag *m = fw_known_find(FW_MEGATRON, ver, fl->written, strlen(fl->written));
 		if (!m) {
-			const struct megatron_flag *near = megatron_flag_near(fl->written);
+			const struct fw_known_flag *near = fw_known_near(FW_MEGATRON, ver, fl->written);
 			if (!near)
 				continue;
 			struct diag *g = sbc_report(c, R_SB2301, sb_word_span(fl->word),

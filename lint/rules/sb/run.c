@@ -389,6 +389,7 @@ void sbatch_lint_in(struct source *script, const sb_model *m, const struct clust
 		/* what reaches the workers, and the program's own flags */
 		sbc_check_reach(&c);
 		sbc_check_program(&c);
+		sbc_check_framework(&c);
 	}
 	sbc_check_cluster(&c);
 	sbc_check_paired(&c);

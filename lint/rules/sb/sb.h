@@ -156,6 +156,7 @@ void sbc_check_parallel(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
 void sbc_check_program(struct sbc *c);
+void sbc_check_framework(struct sbc *c);
 void sbc_check_sizes(struct sbc *c);
 void sbc_check_rendezvous(struct sbc *c);
 void sbc_check_direct(struct sbc *c);
