@@ -43,7 +43,7 @@ static void write_all(const struct diag_list *l, size_t size)
 		if (f < 0 || (strcmp(formats[i], "sarif") == 0 && size % 16 != 5))
 			continue;
 		struct format_target t = { "3.16", "25.11.8" };
-		struct format_run props = { &t, 1 };
+		struct format_run props = { &t, 1, NULL };
 		format_write_run(null, (enum format)f, l, false, &props);
 		if (f == FMT_TEXT && size % 4 == 1)
 			format_write(null, FMT_TEXT, l, true);

@@ -14,19 +14,56 @@
 #include "trouble.h"
 #include "xalloc.h"
 
+/* Two specs that plan without an error: the reference MoE example on trn2
+ * (examples/jobs/moe-176b-trn2.yaml without its comments) and a small
+ * mixed fleet of p5 nodes. */
 static const char *const specs[] = {
-	"trainforge: 1\nname: moe-176b\ninstance: trn2.48xlarge\nnodes: 64\nframework: megatron\n"
-	"parallel: {tensor: 8, pipeline: 4, virtual_stages: 2, expert: 8}\n"
-	"model: {parameters: 176e9, active_parameters: 33e9, experts: 64, experts_per_token: 1, tokens: 1e12,"
-	" layers: 96, hidden_size: 12288, attention_heads: 96, query_groups: 8, seq_length: 4096}\n"
-	"batch: {micro: 1, global: 1024}\ntraining: {zero_stage: 1, recompute: full}\n"
-	"entry: {script: /fsx/train.py}\ncluster: {region: us-east-2, subnet: subnet-0fedcba9876543210, ssh_key: k}\n"
-	"storage: {type: fsx-lustre, mount: /fsx, size_gib: 9600}\nsoftware: {neuron: \"2.29.0\"}\n",
-	"trainforge: 1\nname: p5-mixed\ninstance: p5.48xlarge\nframework: megatron\nparallel: {tensor: 8}\n"
-	"model: {parameters: 70e9, tokens: 1e12, layers: 80, hidden_size: 8192, attention_heads: 64, seq_length: 4096}\n"
-	"batch: {micro: 1, global: 64}\nentry: {script: /fsx/train.py}\n"
-	"capacity: {reserved: 2, spot: 2, spot_discount: 0.5, placement_group: pg, watcher: {script_url: https://x/w.sh}}\n"
-	"cluster: {subnet: subnet-0123456789abcdef0, ssh_key: k}\n",
+	"trainforge: 1\n"
+	"name: moe-176b\n"
+	"instance: trn2.48xlarge\n"
+	"nodes: 64\n"
+	"framework: torchtitan\n"
+	"parallel: {tensor: 8, pipeline: 4}\n"
+	"model:\n"
+	"  parameters: 176e9\n"
+	"  active_parameters: 34.5e9\n"
+	"  experts: 64\n"
+	"  experts_per_token: 1\n"
+	"  expert_ffn_hidden_size: 640\n"
+	"  tokens: 0.8e12\n"
+	"  layers: 96\n"
+	"  hidden_size: 12288\n"
+	"  attention_heads: 96\n"
+	"  query_groups: 8\n"
+	"  vocab_size: 32000\n"
+	"  seq_length: 4096\n"
+	"batch: {micro: 1, global: 1024}\n"
+	"training: {zero_stage: 3, recompute: full}\n"
+	"entry:\n"
+	"  script: /fsx/torchtitan/torchtitan/train.py\n"
+	"  args: [--module, moe176b.config_registry, --config, moe_176b_top1, --hf_assets_path, /fsx/tokenizer]\n"
+	"cluster:\n"
+	"  region: us-east-2\n"
+	"  subnet: subnet-0fedcba9876543210\n"
+	"  head_subnet: subnet-0fedcba9876543211\n"
+	"  ssh_key: training-key\n"
+	"  os: ubuntu2404\n"
+	"  ami: ami-0a1b2c3d4e5f67001\n"
+	"storage: {type: fsx-lustre, mount: /fsx, size_gib: 9600}\n"
+	"time_limit: 12-00:00:00\n"
+	"software:\n"
+	"  neuron: \"2.34.0\"\n"
+	"  neuron_image: {parent: ami-0f1e2d3c4b5a69001}\n",
+	"trainforge: 1\n"
+	"name: p5-mixed\n"
+	"instance: p5.48xlarge\n"
+	"framework: megatron\n"
+	"parallel: {tensor: 8}\n"
+	"model: {tokens: 1e11, layers: 32, hidden_size: 4096, ffn_hidden_size: 14336, attention_heads: 32, query_groups: 8, vocab_size: 128256, seq_length: 4096}\n"
+	"batch: {micro: 1, global: 96}\n"
+	"entry: {script: /fsx/Megatron-LM/pretrain_gpt.py, args: [--lr, \"3e-4\", --tokenizer-type, NullTokenizer, --mock-data]}\n"
+	"capacity: {reserved: 2, spot: 2, spot_discount: 0.5, placement_group: pg}\n"
+	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: k, bootstrap: s3://boot-bucket/p5}\n",
 };
 
 struct fixed {
