@@ -495,6 +495,8 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	if (ok)
 		ok = plan_fleet_check(p, spec, diags);
 	ok &= check_model(&r);
+	if (ok)
+		ok = plan_survival_derive(p, spec, diags);
 	ok &= fsx_size_invalid(spec, diags);
 	ok &= compile_cache_not_shared(p, spec, diags);
 	ok &= plan_run_check(p, spec, diags);

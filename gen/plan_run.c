@@ -36,6 +36,7 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT])
 	enum recompute rc = j->training->recompute != RC_UNSET ? j->training->recompute
 								: PLAN_DEFAULT_RECOMPUTE;
 	v[FK_RECOMPUTE] = rc == RC_NONE ? FW_RC_NONE : rc == RC_FULL ? FW_RC_FULL : FW_RC_SELECTIVE;
+	v[FK_SAVE_INTERVAL] = p->survival.interval_steps;
 }
 
 bool plan_cuda_max_connections(const struct plan *p)
@@ -205,6 +206,16 @@ bool plan_arg_given(const struct plan *p, const struct fw_flag *f)
 		    flag_eq(u.name, u.name_len, f->flag) && same_value(p, w, &u, v))
 			return true;
 	}
+	return false;
+}
+
+bool plan_args_have(const struct plan *p, const char *flag)
+{
+	const struct job_spec *j = p->job;
+	struct user_flag u;
+	for (unsigned i = 0; i < j->entry->args_count; i++)
+		if (user_flag_at(j, i, &u) && flag_eq(u.name, u.name_len, flag))
+			return true;
 	return false;
 }
 

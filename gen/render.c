@@ -24,7 +24,7 @@ static const struct {
 	{ "-spot-watcher.sh", "spot-watcher.sh.mustache", esc_shell, "script", true },
 };
 
-static const char *const partials[] = { "env-neuron", "env-gpu" };
+static const char *const partials[] = { "env-neuron", "env-gpu", "fleet" };
 
 /* The text of a template: DIR/name when it exists, else the embedded
  * one. The caller frees *owned (NULL for embedded text). */

@@ -119,6 +119,8 @@ static const cyaml_schema_field_t capacity_fields[] = {
 			 spot_strategy_strings, CYAML_ARRAY_LEN(spot_strategy_strings)),
 	INT("max_restarts", struct spec_capacity, max_restarts),
 	CYAML_FIELD_MAPPING_PTR("watcher", OPT_PTR, struct spec_capacity, watcher, watcher_fields),
+	CYAML_FIELD_FLOAT("spot_interruption_rate", OPT, struct spec_capacity, spot_interruption_rate),
+	CYAML_FIELD_FLOAT("spot_return_hours", OPT, struct spec_capacity, spot_return_hours),
 	CYAML_FIELD_END
 };
 
@@ -128,6 +130,12 @@ static const cyaml_schema_field_t storage_fields[] = {
 	STR("mount", struct spec_storage, mount),
 	INT("size_gib", struct spec_storage, size_gib),
 	STR("id", struct spec_storage, id),
+	CYAML_FIELD_FLOAT("write_mb_per_s", OPT, struct spec_storage, write_mb_per_s),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t checkpoint_fields[] = {
+	CYAML_FIELD_FLOAT("interval_minutes", OPT, struct spec_checkpoint, interval_minutes),
 	CYAML_FIELD_END
 };
 
@@ -174,6 +182,7 @@ static const cyaml_schema_field_t job_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("capacity", OPT_PTR, struct job_spec, capacity, capacity_fields),
 	CYAML_FIELD_MAPPING_PTR("storage", OPT_PTR, struct job_spec, storage, storage_fields),
 	CYAML_FIELD_MAPPING_PTR("paths", OPT_PTR, struct job_spec, paths, paths_fields),
+	CYAML_FIELD_MAPPING_PTR("checkpoint", OPT_PTR, struct job_spec, checkpoint, checkpoint_fields),
 	CYAML_FIELD_SEQUENCE("s3_buckets", OPT_PTR, struct job_spec, s3_buckets, &string_entry, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("software", OPT_PTR, struct job_spec, software, software_fields),
 	STR("time_limit", struct job_spec, time_limit),

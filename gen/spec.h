@@ -41,8 +41,14 @@ struct spec_capacity {
 	enum spot_strategy spot_strategy;
 	int max_restarts;
 	struct spec_watcher *watcher;
+	/* 0 when absent: the plan then uses its stated assumptions */
+	double spot_interruption_rate;           /* spot nodes reclaimed per month (0..1) */
+	double spot_return_hours;                /* how long reclaimed capacity stays away */
 };
-struct spec_storage { enum storage type; char *mount; int size_gib; char *id; };
+/* write_mb_per_s: 0 when absent (the plan takes what gen creates). */
+struct spec_storage { enum storage type; char *mount; int size_gib; char *id; double write_mb_per_s; };
+/* interval_minutes: 0 when absent (the plan derives one). */
+struct spec_checkpoint { double interval_minutes; };
 struct spec_paths { char *compile_cache, *checkpoints, *logs; };
 /* What the nodes run; NULL members when not given. */
 struct spec_python { char *venv; };
@@ -72,6 +78,7 @@ struct job_spec {
 	struct spec_capacity *capacity;
 	struct spec_storage *storage;
 	struct spec_paths *paths;
+	struct spec_checkpoint *checkpoint; /* NULL when absent */
 	char **s3_buckets;
 	unsigned s3_buckets_count;
 	struct spec_software *software; /* NULL when absent */

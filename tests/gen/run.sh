@@ -42,7 +42,8 @@ for spec in examples/jobs/*.yaml; do
 import json, re, sys
 plan = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read()
-args = re.search(r"^train_args=\(\n(.*?)^\)", text, re.S | re.M).group(1)
+# a mixed fleet's are set in a function, per round
+args = re.search(r"^\s*train_args=\(\n(.*?)^\s*\)", text, re.S | re.M).group(1)
 words = [w.strip("'") for line in args.splitlines() for w in line.split()]
 a, fw = plan["assumptions"], plan["framework"]
 def value(flag):
@@ -69,7 +70,7 @@ if fw == "megatron":
         want.update({"--recompute-method": "uniform", "--recompute-num-layers": "1"})
 elif fw == "torchtitan":
     want = {"--parallelism.tensor_parallel_degree": str(plan["tensor"]),
-            "--parallelism.data_parallel_shard_degree": str(plan["data"]),
+            "--parallelism.data_parallel_shard_degree": '"$dp"' if plan["fleet"] else str(plan["data"]),
             "--activation_checkpoint.mode": a["recompute"]}
     assert a["zeroStage"] == 3, "torchtitan's FSDP is stage 3"
 elif fw == "nxd":
@@ -84,6 +85,23 @@ elif fw == "nxd":
     want["--use_selective_checkpoint"] = "1" if a["recompute"] == "selective" else "0"
     for w in ("--use_zero_1", "--sequence_parallel_enabled", "--selective_checkpoint_enabled", "--bf16"):
         assert w not in words, f"{w}: another script's spelling"
+# ... and saves periodically at the plan's interval, on the signal it
+# handles, and resumes (core/facts/frameworks: fw_checkpoint)
+ck = plan["checkpoints"]
+if fw == "megatron":
+    want.update({"--save": '"$CHECKPOINT_DIR"', "--load": '"$CHECKPOINT_DIR"',
+                 "--save-interval": str(ck["intervalSteps"]), "--exit-signal-handler": True,
+                 "--exit-signal": "SIGUSR1"})
+elif fw == "torchtitan":
+    # without a step count, its own interval (500 steps) applies
+    want["--checkpoint.folder"] = '"$CHECKPOINT_DIR"'
+    if ck["intervalSteps"]:
+        want["--checkpoint.interval"] = str(ck["intervalSteps"])
+    assert "--checkpoint.enable" in words or "--checkpoint.enable_checkpoint" in words, "checkpointing off"
+elif fw == "nxd":
+    want.update({"--checkpoint_dir": '"$CHECKPOINT_DIR"', "--checkpoint_freq": str(ck["intervalSteps"]),
+                 "--loading_step": "latest_if_exists"})
+assert "RESUME=latest" not in text, "RESUME=latest, which no framework reads"
 for flag, v in want.items():
     assert value(flag) == v, f"{flag}: {value(flag)}, the plan says {v}"
 print(fw, a, "ok")

@@ -263,6 +263,7 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 	sbc_check_neuron(&c);
 	sbc_check_parallel(&c);
 	sbc_check_elastic(&c);
+	sbc_check_survival(&c);
 	if (sb_complete(m)) {
 		/* what reaches the workers, and the program's own flags */
 		sbc_check_reach(&c);
