@@ -82,6 +82,10 @@ struct plan_survival {
 	 * it loses all the training since the last periodic save); both
 	 * < 0 when no reclaim does, or unknown. */
 	double risk_from_s, risk_to_s;
+	/* The reclaim that ends the run latest, capacity never back: at the
+	 * time the most training is lost (worst_at_s), finishing at
+	 * worst_finish_s; both < 0 when unknown. */
+	double worst_at_s, worst_finish_s;
 	double expected_s;                 /* the expected finish at the rates */
 	double expected_reclaims, expected_faults;
 };

@@ -156,6 +156,7 @@ static void deadline(struct plan_survival *s, const struct plan *p)
 	if (j->time_limit && !slurm_time_seconds(j->time_limit, strlen(j->time_limit), &s->limit_s))
 		s->limit_s = -1;
 	s->full_s = s->reserved_s = s->risk_from_s = s->risk_to_s = s->expected_s = -1;
+	s->worst_at_s = s->worst_finish_s = -1;
 	s->step_factor = -1;
 	if (!(s->steps > 0) || !(s->step_s > 0))
 		return;
@@ -181,6 +182,13 @@ static void deadline(struct plan_survival *s, const struct plan *p)
 	 * = t + R + (full - t + min(t, L)) x f, f = reserved / full. It
 	 * rises to t = L, then falls: the reclaims that end past the limit
 	 * are a window [from, to). */
+	if (s->reserved_s > s->full_s) {
+		/* finish(t) peaks at t = L, the reclaim that loses the most:
+		 * L + R + full x f = L + R + reserved. */
+		double L = s->reclaim_loss_s > 0 ? s->reclaim_loss_s : 0;
+		s->worst_at_s = L < s->full_s ? L : s->full_s;
+		s->worst_finish_s = s->worst_at_s + s->restart_s + s->reserved_s;
+	}
 	if (s->limit_s > 0 && s->reserved_s > s->full_s) {
 		double f = s->reserved_s / s->full_s, L = s->reclaim_loss_s > 0 ? s->reclaim_loss_s : 0;
 		double from = s->limit_s - s->restart_s - s->reserved_s;  /* rising part: t + R + reserved > limit */
@@ -433,6 +441,18 @@ static void text_deadline(const struct plan *p, const struct plan_survival *s, s
 	buf_putc(b, '\n');
 	if (!p->fleet.mixed || s->limit_s <= 0)
 		return;
+	if (s->worst_finish_s > 0) {
+		buf_puts(b, "  worst reclaim    at hour ");
+		buf_printf(b, "%.1f (the most training lost), the spot capacity never back: the run ends at hour %.1f, ",
+			   s->worst_at_s / 3600, s->worst_finish_s / 3600);
+		if (s->worst_finish_s > s->limit_s)
+			buf_printf(b, "%.1f h past", (s->worst_finish_s - s->limit_s) / 3600);
+		else
+			buf_printf(b, "%.1f h within", (s->limit_s - s->worst_finish_s) / 3600);
+		buf_puts(b, " the time limit of ");
+		hours(b, s->limit_s);
+		buf_putc(b, '\n');
+	}
 	buf_puts(b, "  deadline         ");
 	if (s->risk_to_s < 0)
 		buf_puts(b, "any reclaim, even one whose spot capacity never comes back, leaves the run within the time limit\n");
@@ -491,6 +511,8 @@ void plan_survival_json(const struct plan *p, struct buf *b)
 	out_jnum(b, "reservedSeconds", s->reserved_s);
 	out_jnum(b, "reclaimRiskFromSeconds", s->risk_from_s);
 	out_jnum(b, "reclaimRiskToSeconds", s->risk_to_s);
+	out_jnum(b, "worstReclaimSeconds", s->worst_at_s);
+	out_jnum(b, "worstFinishSeconds", s->worst_finish_s);
 	out_jnum(b, "expectedSeconds", s->expected_s);
 	buf_putc(b, '}');
 }

@@ -47,10 +47,17 @@ L, R, reserved = i["reclaimLossSeconds"], i["restartSeconds"], l["reservedSecond
 frm = max(0, l["timeLimitSeconds"] - R - reserved)
 to = min(full, ((full + L) * reserved / full + R - l["timeLimitSeconds"]) / (reserved / full - 1))
 assert close(l["reclaimRiskFromSeconds"], frm) and close(l["reclaimRiskToSeconds"], to), (l, frm, to)
+# the worst reclaim: the one that loses the most, at L, finishes at L + R + reserved
+assert close(l["worstReclaimSeconds"], min(L, full)), l
+assert close(l["worstFinishSeconds"], min(L, full) + R + reserved) and l["worstFinishSeconds"] > l["timeLimitSeconds"], l
+print("%.1f %.1f %.1f" % (l["worstReclaimSeconds"] / 3600, l["worstFinishSeconds"] / 3600,
+                          (l["worstFinishSeconds"] - l["timeLimitSeconds"]) / 3600), file=open(sys.argv[1] + ".worst", "w"))
 PY
 "$TF" plan examples/jobs/moe-176b-trn2-mixed.yaml >"$t/text" 2>&1
 has reference-text-notice '^  reclaim notice   cannot end in a checkpoint .*the job relies on the last periodic save; a reclaim loses at most .* of training' "$t/text"
-has reference-text-deadline '^  deadline         ' "$t/text"
+has reference-text-deadline '^  deadline         any reclaim whose spot capacity does not come back ends the run past the time limit$' "$t/text"
+read -r w_at w_end w_past <"$t/out.worst"
+has reference-text-worst-reclaim "^  worst reclaim    at hour $w_at (the most training lost), the spot capacity never back: the run ends at hour $w_end, $w_past h past the time limit of 288.0 h\$" "$t/text"
 has reference-text-run-time '^  run time         .* at 64 nodes, .* at the 48 reserved alone; expected .* time limit 288.0 h' "$t/text"
 has reference-js7001-suppressed-with-reason 'trainforge disable=JS7001 # ' examples/jobs/moe-176b-trn2-mixed.yaml
 
@@ -68,6 +75,14 @@ check interval-key-used '
 c = d["checkpoints"]
 assert c["intervalFrom"] == "checkpoint.interval_minutes", c
 assert abs(c["intervalSteps"] * c["stepSeconds"] - 1800) <= c["stepSeconds"], c'
+with_keys "" "time_limit: 30-00:00:00"
+expect_rc long-limit 0 "$TF" plan --format json "$t/spec.yaml"
+check long-limit-worst-within '
+l, i = d["deadline"], d["interruptions"]
+assert l["reclaimRiskToSeconds"] is None and 0 < l["worstFinishSeconds"] < l["timeLimitSeconds"], l
+assert abs(l["worstFinishSeconds"] - (l["worstReclaimSeconds"] + i["restartSeconds"] + l["reservedSeconds"])) < 1, (l, i)'
+"$TF" plan "$t/spec.yaml" >"$t/text" 2>&1
+has long-limit-text '^  worst reclaim    at hour .* h within the time limit of 720.0 h$' "$t/text"
 with_keys "spot_interruption_rate: 0.05, spot_return_hours: 2,"
 expect_rc rate-key 0 "$TF" plan --format json "$t/spec.yaml"
 check rate-key-used '
