@@ -6,6 +6,11 @@ HOSTCC  ?= $(CC)
 PREFIX  ?= /usr/local
 PKGS    := yaml-0.1 libcyaml libpcre2-8
 VERSION := 0.1.0
+# Where the repository's files are published: rule links are
+# $(DOCS_URL)/docs/rules.md#ID-NAME and the schemas' $id are
+# $(DOCS_URL)/schemas/NAME; docs-url: in .trainforge.yaml moves the links
+# of one project (a fork, a mirror).
+DOCS_URL ?= https://github.com/trainforge/trainforge/blob/main
 
 ifeq ($(SAN),1)
 BUILD   := build/san
@@ -21,7 +26,7 @@ OPT     := -O2 -g
 endif
 
 WARN    := -std=c11 -Wall -Wextra -Werror
-DEFS    := -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -DTF_VERSION='"$(VERSION)"'
+DEFS    := -D_POSIX_C_SOURCE=200809L -D_GNU_SOURCE -DTF_VERSION='"$(VERSION)"' -DTF_DOCS_URL='"$(DOCS_URL)"'
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # -MMD -MP: each object records the headers it read, so editing a header
@@ -61,6 +66,7 @@ INC_core/facts   := -Icore/facts -Icore/facts/frameworks $(INC_core)
 # training framework, and the facts beside it (the catalog, Neuron's
 # releases) that say where each runs.
 INC_core/facts/frameworks := $(INC_core/facts)
+INC_core/prices  := -Icore/prices $(INC_core/facts)
 INC_lint/slurm   := -Ilint/slurm $(INC_core)
 INC_lint/script  := -Ilint/script -Ilint/slurm $(INC_core)
 INC_lint/cluster := -Ilint/cluster -Icore/facts -Icore/facts/frameworks $(INC_core/yaml)
@@ -74,21 +80,23 @@ INC_lint         := -Ilint -Ilint/settings -Ilint/rules/pc -Ilint/rules/sb -Ilin
                     $(INC_RULES_BASE)
 INC_lint/settings := $(INC_lint)
 INC_gen          := -Igen -Icore/facts -Icore/facts/frameworks $(INC_core/report)
-INC_cli          := -Icli -Icli/lsp -Igen $(INC_lint)
+INC_cli          := -Icli -Icli/rpc -Icli/lsp -Icli/mcp -Igen -Icore/prices $(INC_lint)
 INC_cli/lsp      := $(INC_cli)
+INC_cli/rpc      := $(INC_cli)
+INC_cli/mcp      := $(INC_cli)
 # Programs outside the tree (tests, fuzz targets, benches) see every layer.
 INC_ALL          := $(INC_cli)
-LAYERS := core core/yaml core/report core/facts core/facts/frameworks lint/slurm lint/script lint/cluster lint/program \
-          lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp
+LAYERS := core core/yaml core/report core/facts core/facts/frameworks core/prices lint/slurm lint/script lint/cluster lint/program \
+          lint/rules/pc lint/rules/sb lint/rules/ln lint lint/settings gen cli cli/lsp cli/rpc cli/mcp
 
 # EXCLUDE leaves files out of a build (work in progress in a checkout).
 EXCLUDE  ?=
 layer_src = $(filter-out $(EXCLUDE),$(wildcard $(addsuffix /*.c,$(1))))
-CORE_SRC := $(call layer_src,core core/yaml core/report core/facts core/facts/frameworks)
+CORE_SRC := $(call layer_src,core core/yaml core/report core/facts core/facts/frameworks core/prices)
 LINT_SRC := $(call layer_src,lint lint/slurm lint/script lint/cluster lint/program lint/rules/pc \
             lint/rules/sb lint/rules/ln lint/settings)
 GEN_SRC  := $(call layer_src,gen)
-CLI_SRC  := $(call layer_src,cli cli/lsp)
+CLI_SRC  := $(call layer_src,cli cli/lsp cli/rpc cli/mcp)
 GENERATED := $(BUILD)/catalog_data.c $(BUILD)/assets.c
 LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC)) \
             $(BUILD)/catalog_data.o $(BUILD)/assets.o
@@ -98,7 +106,7 @@ UNIT_BIN := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 SCHEMAS  := $(wildcard schemas/*.json)
 TEMPLATES := $(wildcard templates/*.mustache)
 
-.PHONY: all deps test unit demo bench install clean e2e e2e-slurm print-inc FORCE
+.PHONY: all deps test unit demo bench install clean e2e e2e-slurm print-inc FORCE dist deb image
 .DEFAULT_GOAL := all
 
 all: trainforge
@@ -161,9 +169,9 @@ build/host/embed: $(EMBED_SRC) core/yaml/yamldoc.h core/yaml/yamldoc_image.h cor
 	@mkdir -p $(dir $@)
 	$(HOSTCC) -std=c11 -O1 -Wall -Wextra -Werror $(DEFS) $(INC_core/yaml) $(PKG_CFLAGS) -o $@ $(EMBED_SRC) $(PKG_LIBS)
 
-$(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml
+$(BUILD)/catalog_data.c: build/host/catalog_gen schemas/instances.yaml schemas/ec2-types.tsv
 	@mkdir -p $(dir $@)
-	build/host/catalog_gen schemas/instances.yaml > $@.tmp && mv $@.tmp $@
+	build/host/catalog_gen schemas/instances.yaml schemas/ec2-types.tsv > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/assets.c: build/host/embed $(SCHEMAS) $(TEMPLATES)
 	@mkdir -p $(dir $@)
@@ -222,11 +230,31 @@ bench: deps
 
 install: trainforge
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+		$(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BUILD)/trainforge $(DESTDIR)$(PREFIX)/bin/trainforge
 	install -m 644 docs/trainforge.1 $(DESTDIR)$(PREFIX)/share/man/man1/trainforge.1
 	install -m 644 completions/trainforge.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/trainforge
+	install -m 644 completions/_trainforge $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_trainforge
+	install -m 644 completions/trainforge.fish \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/trainforge.fish
+	@sh tools/install-hint.sh "$(PREFIX)" "$(DESTDIR)"
+
+# Releases (docs/release.md), in build/dist: `make dist` the tarballs of
+# the commit at HEAD (DIST_REV=REV: another one) for x86_64 and aarch64
+# with SHA256SUMS; `make deb` and `make image` the Debian packages and the
+# OCI images made from them.
+dist:
+	@sh tools/deps.sh dist
+	@sh packaging/dist.sh build/dist
+
+deb: dist
+	@sh packaging/deb.sh build/dist
+
+image: dist
+	@sh packaging/image.sh build/dist
 
 clean:
 	rm -rf build trainforge

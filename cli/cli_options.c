@@ -121,6 +121,7 @@ void options_usage(FILE *out, enum command cmd)
 		}
 	}
 	put_row(out, 'h', "help", NULL, "print this help");
+	put_row(out, 0, "version", NULL, "print the version and exit");
 }
 
 void options_commands(FILE *out)
@@ -154,6 +155,25 @@ static int help(struct options *p)
 	return OPTS_HELP;
 }
 
+void options_version(FILE *out)
+{
+	fprintf(out, "trainforge %s (C11, built %s with %s)\n", TF_VERSION, __DATE__,
+#ifdef __clang__
+		"clang " __clang_version__
+#else
+		"gcc " __VERSION__
+#endif
+	);
+}
+
+/* Installers ask `trainforge lsp --version` of every command they run;
+ * it answers as --help does: on stdout, then exit 0. */
+static int version(void)
+{
+	options_version(stdout);
+	return OPTS_HELP;
+}
+
 /* The value of a flag that takes one: inline (after = or the letter),
  * else the next argument. */
 static int take_value(struct options *p, const struct option_row *r, const char *inline_value)
@@ -177,6 +197,8 @@ static int long_flag(struct options *p, const char *arg)
 	p->flag = p->flag_buf;
 	if (len == 4 && !strncmp(name, "help", 4) && !eq)
 		return help(p);
+	if (len == 7 && !strncmp(name, "version", 7) && !eq)
+		return version();
 	for (size_t i = 0; i < option_count; i++) {
 		const struct option_row *r = &option_table[i];
 		if (r->cmd != p->cmd || r->id < 0 || strlen(r->long_name) != len ||

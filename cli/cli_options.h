@@ -64,6 +64,9 @@ int command_find(const char *name);
  * row with its help, wrapped at 80 columns. */
 void options_usage(FILE *out, enum command cmd);
 
+/* `trainforge --version` and `trainforge COMMAND --version`. */
+void options_version(FILE *out);
+
 /* The command list of `trainforge --help`: each name and its summary. */
 void options_commands(FILE *out);
 
@@ -71,7 +74,7 @@ void options_commands(FILE *out);
 enum {
 	OPTS_OPERAND = -1, /* a positional argument: in p->value */
 	OPTS_DONE = -2,
-	OPTS_HELP = -3,    /* -h or --help: the usage is on stdout; exit 0 */
+	OPTS_HELP = -3,    /* -h, --help or --version: answered on stdout; exit 0 */
 	OPTS_ERROR = -4,   /* a message and the usage are on stderr; exit 2 */
 };
 

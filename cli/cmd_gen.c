@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
+#include "buf.h"
+#include "color.h"
 #include "commands.h"
 #include "fileio.h"
 #include "format.h"
@@ -13,11 +16,12 @@
 #include "cli_options.h"
 #include "output.h"
 #include "render.h"
+#include "prices_cli.h"
 #include "targets.h"
 
 struct gen_args {
-	const char *spec, *dir, *templates;
-	bool force, check;
+	const char *spec, *dir, *templates, *prices;
+	bool force, check, isolated;
 	struct target target;
 };
 
@@ -34,6 +38,8 @@ static int parse(struct gen_args *a, int argc, char **argv)
 		case OPT_CHECK: a->check = true; break;
 		case OPT_OUTPUT: a->dir = p.value; break;
 		case OPT_TEMPLATES: a->templates = p.value; break;
+		case OPT_PRICES: a->prices = p.value; break;
+		case OPT_ISOLATED: a->isolated = true; break;
 		case OPT_TARGET:
 			if (!targets_add(&req, p.value))
 				return EXIT_TROUBLE;
@@ -52,6 +58,8 @@ static int parse(struct gen_args *a, int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	a->target = target_apply(target_default(), &req);
+	if (!cli_prices_setup(a->prices, a->isolated))
+		return EXIT_TROUBLE;
 	/* A missing DIR is made when there is something to write (the
 	 * README's tour runs gen -o out/ first); another kind of file is not. */
 	struct stat st;
@@ -77,7 +85,9 @@ static int write_files(const struct gen_args *a, const struct gen_files *files)
 		case OUTPUT_WRITTEN: what = "wrote"; break;
 		case OUTPUT_UNCHANGED: what = "unchanged"; break;
 		case OUTPUT_DRIFT:
-			what = "differs from the spec (run trainforge gen)";
+		case OUTPUT_MISSING:
+			what = r == OUTPUT_DRIFT ? "differs from the spec (run trainforge gen)"
+						 : "missing (run trainforge gen)";
 			if (rc == EXIT_CLEAN)
 				rc = EXIT_FINDINGS;
 			break;
@@ -90,7 +100,10 @@ static int write_files(const struct gen_args *a, const struct gen_files *files)
 			rc = EXIT_TROUBLE;
 			continue;
 		}
-		fprintf(stderr, "%s/%s: %s\n", a->dir, f->name, what);
+		struct buf path = BUF_INIT;
+		output_path(&path, a->dir, f->name);
+		fprintf(stderr, "%s: %s\n", path.p, what);
+		buf_free(&path);
 	}
 	return rc;
 }
@@ -105,41 +118,31 @@ int cmd_gen(int argc, char **argv)
 	struct jobspec js;
 	if (!jobspec_open(&js, a.spec, &a.target, &diags))
 		return EXIT_TROUBLE;
-	struct gen_files files = { 0 };
-	struct jobspec_templates templates = { 0 };
-	char err[512];
 	/* What a spec value or a user template causes in a generated file is
 	 * the user's finding (JS4006), and nothing is written; what nothing
 	 * explains is trainforge's bug, on stderr after the findings. */
-	char *bug = NULL;
-	size_t bug_len = 0;
-	FILE *internal = js.ok ? open_memstream(&bug, &bug_len) : NULL;
-	int unexplained = 0;
-	size_t before = diags.len;
-	if (js.ok)
-		unexplained = jobspec_outputs_check(&js, a.spec, a.templates, a.dir, &a.target, &files,
-						    &diags, internal, &templates, err, sizeof err);
-	if (internal)
-		fclose(internal);
-	for (size_t i = before; i < diags.len; i++)
-		js.ok &= diags.v[i].sev < SEV_WARNING;
+	struct jobspec_output out;
+	jobspec_generate(&js, a.spec, a.templates, a.dir, &a.target, &diags, &out);
 	diag_list_sort(&diags);
-	format_write(stderr, FMT_TEXT, &diags, false);
+	format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 	rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
-	if (unexplained < 0) {
-		fprintf(stderr, "trainforge: template error: %s\n", err);
+	if (out.unexplained < 0) {
+		fprintf(stderr, "trainforge: template error: %s\n", out.err);
 		rc = EXIT_TROUBLE;
-	} else if (unexplained > 0) {
-		fputs(bug, stderr);
+	} else if (out.unexplained > 0) {
+		fputs(out.bug, stderr);
 		rc = EXIT_TROUBLE;
 	} else if (js.ok) {
-		rc = write_files(&a, &files);
-		if (!a.check)
+		rc = write_files(&a, &out.files);
+		if (!a.check && rc == EXIT_CLEAN) {
+			struct buf steps = BUF_INIT;
 			plan_print_text(&js.plan, stdout, 0);
+			plan_next_steps(&js.plan, a.dir, a.spec, &steps);
+			fputs(steps.p, stdout);
+			buf_free(&steps);
+		}
 	}
-	free(bug);
-	gen_files_free(&files);
-	jobspec_templates_free(&templates);
+	jobspec_output_free(&out);
 	jobspec_close(&js);
 	diag_list_free(&diags);
 	source_free(js.src);

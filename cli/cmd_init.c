@@ -58,6 +58,10 @@ static const char config_text[] =
 	"# lint and in the editor.\n"
 	"# base: main\n"
 	"\n"
+	"# Where rule links (editor, SARIF) point: a fork's or a mirror's copy of\n"
+	"# trainforge's repository; they go to DOCS-URL/docs/rules.md#ID-NAME.\n"
+	"# docs-url: https://git.example.com/tools/trainforge/blob/main\n"
+	"\n"
 	"# USD per hour: above it, the idle cost of a config's static nodes\n"
 	"# (MinCount above zero) is a warning (PC6001), not an info.\n"
 	"# idle-cost-warning: 100\n"
@@ -92,20 +96,26 @@ static const char job_text[] =
 static const char stanza[] =
 	"To lint on every commit, add this to .pre-commit-config.yaml (trainforge\n"
 	"must be on PATH; the trainforge repository's .pre-commit-hooks.yaml has the\n"
-	"same hooks for `repo: URL, rev: TAG`):\n"
+	"same hooks for `repo: URL, rev: TAG`), then run `pre-commit install`.\n"
+	"require_serial keeps every file of a commit in one run, so that a batch\n"
+	"script is checked against the cluster config committed with it:\n"
 	"repos:\n"
 	"  - repo: local\n"
 	"    hooks:\n"
 	"      - id: trainforge\n"
 	"        name: trainforge lint\n"
-	"        entry: trainforge lint\n"
+	"        entry: trainforge lint --skip-unknown --pair-tracked\n"
 	"        language: system\n"
 	"        files: '\\.(ya?ml|sbatch|slurm|sh|bash)$'\n"
+	"        require_serial: true\n"
 	"      - id: trainforge-update-check\n"
 	"        name: trainforge update check\n"
 	"        entry: sh -c 'git rev-parse -q --verify HEAD >/dev/null || exit 0; exec trainforge lint --base HEAD --select PC5 \"$@\"' -\n"
 	"        language: system\n"
-	"        files: '\\.ya?ml$'\n";
+	"        files: '\\.ya?ml$'\n"
+	"        require_serial: true\n"
+	"Then:\n"
+	"  pre-commit install\n";
 
 static const struct {
 	const char *name, *text;

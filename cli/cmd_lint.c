@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "commands.h"
 #include "fileio.h"
 #include "settings.h"
@@ -15,8 +16,10 @@
 #include "lint.h"
 #include "jobspec.h"
 #include "lint_cli.h"
+#include "noqa.h"
 #include "cli_options.h"
 #include "selectors.h"
+#include "prices_cli.h"
 #include "targets.h"
 
 struct lint_cli {
@@ -24,9 +27,10 @@ struct lint_cli {
 	struct settings_flags flags;  /* select, ignore, fail level, --settings */
 	enum format fmt;
 	int color;          /* -1 auto, 0 never, 1 always */
-	bool quiet, fix, unsafe_fixes, diff;
+	bool quiet, fix, unsafe_fixes, diff, add_noqa, statistics;
 	bool diff_mode;     /* trainforge diff OLD NEW */
 	const char *show_config;
+	const char *prices;           /* --prices FILE */
 	struct target base_target;    /* --target over the default, without files */
 	char **paths;
 	int n_paths;
@@ -52,7 +56,7 @@ static bool choose(const struct choice *c, const char *word, int *out)
 
 static const struct choice kinds[] = {
 	{ "auto", KIND_AUTO }, { "pcluster", KIND_PCLUSTER }, { "jobspec", KIND_JOBSPEC },
-	{ "sbatch", KIND_SBATCH }, { NULL, 0 },
+	{ "sbatch", KIND_SBATCH }, { "settings", KIND_SETTINGS }, { NULL, 0 },
 };
 static const struct choice shellcheck_modes[] = {
 	{ "auto", SHELLCHECK_AUTO }, { "off", SHELLCHECK_OFF }, { "required", SHELLCHECK_REQUIRED },
@@ -103,10 +107,15 @@ static int set_option(struct lint_cli *c, const struct options *p, int id)
 	switch (id) {
 	case OPT_QUIET: c->quiet = true; break;
 	case OPT_ISOLATED: c->flags.isolated = true; break;
+	case OPT_PRICES: c->prices = v; break;
 	case OPT_FIX: c->fix = true; break;
 	case OPT_UNSAFE_FIXES: c->unsafe_fixes = true; break;
 	case OPT_DIFF: c->diff = true; break;
 	case OPT_NO_IGNORE: c->opt.no_ignore = true; break;
+	case OPT_SKIP_UNKNOWN: c->opt.skip_unknown = true; break;
+	case OPT_PAIR_TRACKED: c->opt.pair_tracked = true; break;
+	case OPT_ADD_NOQA: c->add_noqa = true; break;
+	case OPT_STATISTICS: c->statistics = true; break;
 	case OPT_FORMAT:
 		if ((n = format_parse(v)) < 0)
 			return options_bad_value(p);
@@ -212,6 +221,8 @@ static int parse_args(struct lint_cli *c, enum command cmd, int argc, char **arg
 		fputs("trainforge: --isolated and --config cannot be used together\n", stderr);
 		return EXIT_TROUBLE;
 	}
+	if (!cli_prices_setup(c->prices, c->flags.isolated))
+		return EXIT_TROUBLE;
 	/* --define wins over every --env-file */
 	struct tmpl_defs both = { 0 };
 	tmpl_defs_copy(&both, &c->env);
@@ -221,34 +232,62 @@ static int parse_args(struct lint_cli *c, enum command cmd, int argc, char **arg
 	c->defines = both;
 	if (c->defines.len)
 		c->opt.defines = &c->defines;
-	for (int i = 0; c->fix && !c->diff && i < c->n_paths; i++)
+	for (int i = 0; (c->fix || c->add_noqa) && !c->diff && i < c->n_paths; i++)
 		if (!strcmp(c->paths[i], "-")) {
-			fputs("trainforge: --fix cannot rewrite stdin; use --diff\n", stderr);
+			fprintf(stderr, "trainforge: %s cannot rewrite stdin; use --diff\n",
+				c->fix ? "--fix" : "--add-noqa");
 			return EXIT_TROUBLE;
 		}
+	if (c->fix && c->add_noqa) {
+		fputs("trainforge: --fix and --add-noqa cannot be used together: fix first, then accept what remains\n",
+		      stderr);
+		return EXIT_TROUBLE;
+	}
 	return EXIT_CLEAN;
 }
 
-static bool want_color(int setting)
+/* What the directory walks left out, and why: a walk is never silent
+ * about the files it did not lint. */
+static void skipped_line(const struct lint_run *run, FILE *out)
 {
-	if (setting >= 0)
-		return setting;
-	const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
-	return isatty(1) && !(no && *no) && !(term && !strcmp(term, "dumb"));
+	static const char *const why[SKIP__COUNT] = {
+		[SKIP_NO_KIND] = "not a cluster config, job spec or batch script by name or content",
+		[SKIP_LANGUAGE] = "in another language than sh or bash",
+		[SKIP_IGNORED] = "ignored by .gitignore",
+	};
+	size_t total = 0;
+	for (int k = 0; k < SKIP__COUNT; k++)
+		total += run->skipped[k];
+	if (!run->walks || !total)
+		return;
+	fprintf(out, "Skipped %zu file%s:", total, total == 1 ? "" : "s");
+	const char *sep = " ";
+	for (int k = 0; k < SKIP__COUNT; k++)
+		if (run->skipped[k]) {
+			fprintf(out, "%s%zu %s", sep, run->skipped[k], why[k]);
+			sep = "; ";
+		}
+	fputs(".\n", out);
 }
 
-static void summary(const struct lint_run *run)
+void lint_cli_summary(const struct lint_run *run, FILE *out)
 {
 	size_t count[3] = { 0 };
+	skipped_line(run, out);
+	if (run->walks && !run->files_checked && !run->diags.len) {
+		fputs("Found nothing to lint: no cluster config, job spec or batch script in the directories given.\n",
+		      out);
+		return;
+	}
 	for (size_t i = 0; i < run->diags.len; i++)
 		count[run->diags.v[i].sev]++;
 	size_t total = run->diags.len;
 	if (!total) {
-		fprintf(stderr, "No problems found in %zu file%s.\n", run->files_checked,
+		fprintf(out, "No problems found in %zu file%s.\n", run->files_checked,
 			run->files_checked == 1 ? "" : "s");
 		return;
 	}
-	fprintf(stderr, "Found %zu problem%s (%zu error%s, %zu warning%s, %zu info) in %zu file%s.\n",
+	fprintf(out, "Found %zu problem%s (%zu error%s, %zu warning%s, %zu info) in %zu file%s.\n",
 		total, total == 1 ? "" : "s", count[SEV_ERROR], count[SEV_ERROR] == 1 ? "" : "s",
 		count[SEV_WARNING], count[SEV_WARNING] == 1 ? "" : "s", count[SEV_INFO],
 		run->files_checked, run->files_checked == 1 ? "" : "s");
@@ -270,10 +309,8 @@ static void unsafe_hint(const struct lint_run *run, bool unsafe)
 		fprintf(stderr, "%zu more %s available with --unsafe-fixes.\n", n, plural(n, "fix is", "fixes are"));
 }
 
-/* The distinct targets of the run's files (the command line's when it
- * linted none), for the json and sarif run properties. */
-static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
-			  struct format_target *out, size_t cap)
+size_t lint_cli_targets(const struct lint_run *run, const struct target *base,
+			struct format_target *out, size_t cap)
 {
 	size_t n = 0;
 	struct target seen[16];
@@ -282,7 +319,7 @@ static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
 		if (i < run->n_files && run->files[i]->input && run->files[i]->kind != KIND_UNKNOWN)
 			t = &lint_options_of(run, run->files[i]->src)->target;
 		else if (i == run->n_files && n == 0)
-			t = &c->base_target;
+			t = base;
 		else
 			continue;
 		bool dup = false;
@@ -296,6 +333,89 @@ static size_t run_targets(const struct lint_run *run, const struct lint_cli *c,
 		n++;
 	}
 	return n;
+}
+
+const char *lint_cli_docs_url(const struct lint_run *run)
+{
+	for (size_t i = 0; i < run->n_files; i++)
+		if (run->files[i]->input)
+			return lint_options_of(run, run->files[i]->src)->docs_url;
+	return run->opt->docs_url;
+}
+
+static void lint_all(struct lint_run *run, const struct lint_cli *c);
+
+/* --statistics: each rule's count (shellcheck's codes each their own),
+ * most first, then by ID; a rule with a fix is marked, as ruff marks its
+ * fixable rules. */
+struct stat_row {
+	char id[8];
+	size_t count;
+	enum rule_id rule;
+};
+
+static int by_count(const void *a, const void *b)
+{
+	const struct stat_row *x = a, *y = b;
+	return x->count != y->count ? (x->count < y->count ? 1 : -1) : strcmp(x->id, y->id);
+}
+
+static void statistics(const struct lint_run *run, FILE *out)
+{
+	struct stat_row *rows = calloc(run->diags.len ? run->diags.len : 1, sizeof *rows);
+	size_t n = 0;
+	for (size_t i = 0; rows && i < run->diags.len; i++) {
+		char buf[8];
+		const char *id = diag_id(&run->diags.v[i], buf);
+		size_t k = 0;
+		while (k < n && strcmp(rows[k].id, id))
+			k++;
+		if (k == n) {
+			snprintf(rows[n].id, sizeof rows[n].id, "%s", id);
+			rows[n++].rule = run->diags.v[i].rule;
+		}
+		rows[k].count++;
+	}
+	qsort(rows, n, sizeof *rows, by_count);
+	for (size_t i = 0; i < n; i++) {
+		const struct rule *r = &rule_table[rows[i].rule];
+		fprintf(out, "%6zu  %s  %-8s %s%s\n", rows[i].count, rows[i].id,
+			severity_name(r->level), r->name,
+			r->fix != FIX_NONE ? " [fix]" : "");
+	}
+	free(rows);
+}
+
+/* After --fix or --add-noqa wrote files, the report comes from a fresh
+ * run over what they hold now. */
+static int relint(struct lint_cli *c, struct lint_run *run, struct fix_result *res, int rc)
+{
+	if (!c->diff && res->len && rc != EXIT_TROUBLE) {
+		lint_run_fini(run);
+		lint_all(run, c);
+	}
+	fix_result_free(res);
+	return rc;
+}
+
+/* --add-noqa: a directive for each finding, written (or shown with
+ * --diff); the report after it comes from a fresh run. */
+static int add_noqa(struct lint_cli *c, struct lint_run *run)
+{
+	struct fix_result res;
+	noqa_run(run, "accepted (trainforge lint --add-noqa)", &res);
+	int rc = EXIT_CLEAN;
+	if (c->diff) { /* as --fix --diff: 1 when there is something to add */
+		fix_diff(&res, stdout);
+		rc = res.len ? EXIT_FINDINGS : EXIT_CLEAN;
+	} else if (!fix_write(&res, &run->trouble)) {
+		trouble_flush(&run->trouble, stderr);
+		rc = EXIT_TROUBLE;
+	}
+	if (!c->quiet)
+		fprintf(stderr, "%s %zu %s to %zu %s.\n", c->diff ? "Would add" : "Added", res.fixes,
+			plural(res.fixes, "directive", "directives"), res.len, plural(res.len, "file", "files"));
+	return relint(c, run, &res, rc);
 }
 
 static void lint_all(struct lint_run *run, const struct lint_cli *c)
@@ -330,12 +450,7 @@ static int fix(struct lint_cli *c, struct lint_run *run)
 		fprintf(stderr, "Fixed %zu %s in %zu %s.\n", res.fixes,
 			plural(res.fixes, "problem", "problems"), res.len, plural(res.len, "file", "files"));
 	}
-	if (!c->diff && res.len && rc != EXIT_TROUBLE) {
-		lint_run_fini(run);
-		lint_all(run, c);
-	}
-	fix_result_free(&res);
-	return rc;
+	return relint(c, run, &res, rc);
 }
 
 /* diff OLD NEW lints NEW with OLD as its old version. Its findings are
@@ -401,29 +516,42 @@ int lint_command(int argc, char **argv, const struct lint_mode *mode)
 	lint_all(&run, &c);
 	trouble_flush(&trouble, stderr);
 	trouble_flush(&run.trouble, stderr);
-	int fixed = c.fix || c.diff ? fix(&c, &run) : EXIT_CLEAN;
+	int fixed = c.add_noqa ? add_noqa(&c, &run) : c.fix || c.diff ? fix(&c, &run) : EXIT_CLEAN;
 	trouble_flush(&trouble, stderr);
 	trouble_flush(&run.trouble, stderr);
 	rc = EXIT_CLEAN;
 	if (c.diff) {
 		rc = fixed;
+	} else if (c.statistics) {
+		diag_list_sort(&run.diags);
+		statistics(&run, stdout);
+		fflush(stdout);
+		if (!c.quiet && !(run.io_failed || settings_failed(cfg)))
+			lint_cli_summary(&run, stderr);
+		for (size_t i = 0; i < run.diags.len; i++)
+			if ((int)run.diags.v[i].sev >= settings_fail_level(cfg, run.diags.v[i].src->path))
+				rc = EXIT_FINDINGS;
 	} else {
 		diag_list_sort(&run.diags);
 		struct format_target targets[16];
 		c.base_target = target_apply(target_default(), &c.opt.target_flags);
-		struct format_run props = { targets, run_targets(&run, &c, targets, 16) };
-		format_write_run(stdout, c.fmt, &run.diags, c.fmt == FMT_TEXT && want_color(c.color),
+		struct format_run props = { targets, lint_cli_targets(&run, &c.base_target, targets, 16),
+					    lint_cli_docs_url(&run) };
+		format_write_run(stdout, c.fmt, &run.diags, color_wanted(c.color, STDOUT_FILENO),
 				 &props);
 		fflush(stdout);
-		if (!c.quiet)
-			summary(&run);
+		/* after trouble (exit 2) no line may read as success */
+		bool trouble = run.io_failed || run.shellcheck_failed || settings_failed(cfg) ||
+			       fixed == EXIT_TROUBLE;
+		if (!c.quiet && !(trouble && !run.diags.len))
+			lint_cli_summary(&run, stderr);
 		for (size_t i = 0; i < run.diags.len; i++)
 			if ((int)run.diags.v[i].sev >= settings_fail_level(cfg, run.diags.v[i].src->path))
 				rc = EXIT_FINDINGS;
 		if (fixed == EXIT_TROUBLE)
 			rc = EXIT_TROUBLE;
 	}
-	if ((c.fix || c.diff) && !c.quiet)
+	if ((c.fix || c.diff) && !c.add_noqa && !c.quiet)
 		unsafe_hint(&run, c.unsafe_fixes);
 	if (run.io_failed || run.shellcheck_failed || settings_failed(cfg))
 		rc = EXIT_TROUBLE;

@@ -4,8 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "catalog.h"
+#include "color.h"
 #include "commands.h"
 #include "format.h"
 #include "fileio.h"
@@ -13,6 +15,7 @@
 #include "jobspec.h"
 #include "cli_options.h"
 #include "plan_cluster.h"
+#include "prices_cli.h"
 #include "targets.h"
 #include "tco.h"
 #include "trouble.h"
@@ -28,11 +31,16 @@ static bool parse_compare(const char *list, const struct instance_type **types, 
 		size_t len = strcspn(s, ",");
 		const struct instance_type *it = catalog_find(s, len);
 		if (!it) {
-			char suggestion[96];
-			catalog_check_name(s, len, suggestion, sizeof suggestion);
-			fprintf(stderr, "trainforge: unknown instance type '%.*s' in --compare%s%s%s\n",
-				(int)len, s, suggestion[0] ? " (did you mean " : "", suggestion,
-				suggestion[0] ? "?)" : "; `trainforge plan --help` lists how to compare");
+			char suggestion[96], sizes[200];
+			/* a name EC2 could have is not corrected: the family's sizes instead */
+			if (catalog_check_name(s, len, suggestion, sizeof suggestion) == CATALOG_UNKNOWN_PLAUSIBLE &&
+			    catalog_family_sizes(s, len, sizes, sizeof sizes))
+				fprintf(stderr, "trainforge: unknown instance type '%.*s' in --compare (the catalog's %.*s sizes: %s)\n",
+					(int)len, s, (int)catalog_family_len(s, len), s, sizes);
+			else
+				fprintf(stderr, "trainforge: unknown instance type '%.*s' in --compare%s%s%s\n",
+					(int)len, s, suggestion[0] ? " (did you mean " : "", suggestion,
+					suggestion[0] ? "?)" : "; `trainforge instances` lists the catalog");
 			return false;
 		}
 		bool dup = false;
@@ -114,7 +122,7 @@ static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
 		src->kind = KIND_PCLUSTER;
 		issues_report(&diags, src, doc, KIND_PCLUSTER);
 		diag_list_sort(&diags);
-		format_write(stderr, FMT_TEXT, &diags, false);
+		format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 		rc = yamldoc_broken(doc) ? EXIT_FINDINGS : plan_cluster(src, doc, !strcmp(fmt, "json"));
 		diag_list_free(&diags);
 	}
@@ -126,6 +134,8 @@ static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL, *tco_path = NULL;
+	const char *prices = NULL;
+	bool isolated = false;
 	double hours = 0, deadline = 0;
 	enum plan_same same = SAME_PEAK;
 	bool same_given = false;
@@ -163,6 +173,8 @@ int cmd_plan(int argc, char **argv)
 			same_given = true;
 			break;
 		case OPT_TCO: tco_path = v; break;
+		case OPT_PRICES: prices = v; break;
+		case OPT_ISOLATED: isolated = true; break;
 		case OPT_COMPARE: compare = v; break;
 		case OPT_SVG: svg = v; break;
 		case OPT_TARGET:
@@ -190,6 +202,8 @@ int cmd_plan(int argc, char **argv)
 		fputs("trainforge: --deadline sizes types by their estimated run time; --hours would replace it\n", stderr);
 		return EXIT_TROUBLE;
 	}
+	if (!cli_prices_setup(prices, isolated))
+		return EXIT_TROUBLE;
 	int handled = plan_if_cluster(path, fmt, hours > 0 || svg || compare || tco_path || deadline > 0 || same_given);
 	if (handled >= 0)
 		return handled;
@@ -213,9 +227,11 @@ int cmd_plan(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	diag_list_sort(&diags);
-	format_write(stderr, FMT_TEXT, &diags, false);
+	format_write(stderr, FMT_TEXT, &diags, color_wanted(-1, STDERR_FILENO));
 	int rc = js.ok ? EXIT_CLEAN : EXIT_FINDINGS;
-	if (js.ok) {
+	/* a layout the cluster checks refuse (one that does not fit) is
+	 * still shown: the plan says why */
+	if (js.ok || js.plan.derived) {
 		types[ntypes++] = js.plan.it;
 		for (size_t i = 0; i < nlisted; i++)
 			if (listed[i] != js.plan.it)

@@ -1,4 +1,4 @@
-/* trainforge schema jobspec|parallelcluster|tco [--target T] [--all-releases]:
+/* trainforge schema jobspec|parallelcluster|tco|config [--target T] [--all-releases]:
  * prints an embedded JSON Schema, for editors (yaml-language-server) and
  * other validators, as the target release has it. */
 #include <stdio.h>
@@ -18,6 +18,7 @@ static const struct {
 	{ "jobspec", "jobspec.schema.json" },
 	{ "parallelcluster", "parallelcluster.schema.json" },
 	{ "tco", "tco.schema.json" },
+	{ "config", "trainforge-config.schema.json" },
 };
 
 static int write_out(const char *text, size_t len)
@@ -84,7 +85,7 @@ int cmd_schema(int argc, char **argv)
 		/* a job spec's versioned values are the config's: the same release */
 		return print(a, all, t.pc);
 	}
-	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster, tco)\n", name);
+	fprintf(stderr, "trainforge: unknown schema '%s' (jobspec, parallelcluster, tco, config)\n", name);
 	options_usage(stderr, CMD_SCHEMA);
 	return EXIT_TROUBLE;
 }

@@ -13,8 +13,10 @@ int cmd_explain(int argc, char **argv);
 int cmd_docs(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_lsp(int argc, char **argv);
+int cmd_mcp(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_instances(int argc, char **argv);
+int cmd_prices(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 

@@ -150,7 +150,8 @@ void docs_write_man(struct buf *b)
 		".PP\n"
 		"Flags take their value as the next argument or after \\fB=\\fR (\\fB\\-\\-format json\\fR, "
 		"\\fB\\-\\-format=json\\fR; \\fB\\-f json\\fR, \\fB\\-fjson\\fR); \\fB\\-\\-\\fR ends the flags, "
-		"and \\fB\\-\\fR is standard input. Every command takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR.\n");
+		"and \\fB\\-\\fR is standard input. Every command takes \\fB\\-h\\fR, \\fB\\-\\-help\\fR and "
+		"\\fB\\-\\-version\\fR.\n");
 	put_commands(b);
 	put_options(b);
 	buf_puts(b,
@@ -163,14 +164,21 @@ void docs_write_man(struct buf *b)
 		"over the limits), or drift under \\fBgen \\-\\-check\\fR. 2: the tool could not do its job "
 		"(bad flag, unknown rule, missing or unreadable input), with a message on stderr.\n"
 		".SH ENVIRONMENT\n"
+		".TP\n"
 		".B NO_COLOR\n"
-		"set and not empty: no colour in text output unless \\fB\\-\\-color always\\fR.\n"
+		"set and not empty: no colour in text and concise output unless \\fB\\-\\-color always\\fR.\n"
+		".TP\n"
+		".BR FORCE_COLOR \", \" CLICOLOR_FORCE\n"
+		"set, not empty and not 0: colour even when the output is no terminal (CI logs), unless "
+		"\\fBNO_COLOR\\fR is set or \\fB\\-\\-color never\\fR is given.\n"
 		".SH FILES\n"
 		"\\fB.trainforge.yaml\\fR, found from each file's directory up to the repository root; "
-		"\\fB~/.config/trainforge/config.yaml\\fR.\n"
+		"\\fB~/.config/trainforge/config.yaml\\fR; "
+		"\\fB$XDG_DATA_HOME/trainforge/prices.tsv\\fR (\\fB~/.local/share/trainforge/prices.tsv\\fR), "
+		"the price store \\fBprices import\\fR writes and the other commands read.\n"
 		".SH SEE ALSO\n"
 		".BR sbatch (1),\n"
 		".BR shellcheck (1),\n"
 		"docs/rules.md, docs/updates.md, docs/update\\-policy.md, docs/jobspec.md, docs/plan.md, "
-		"docs/editors.md\n");
+		"docs/prices.md, docs/editors.md\n");
 }

@@ -10,6 +10,7 @@
 #include "fileio.h"
 #include "format.h"
 #include "lint.h"
+#include "output.h"
 #include "render.h"
 #include "issues.h"
 #include "suppress.h"
@@ -197,6 +198,24 @@ static struct source *user_template(const char *dir, const char *name, struct jo
 	return t->v[t->len++] = source_new(path, text, len);
 }
 
+/* Findings about a setting the spec states once, whose value may be too
+ * short to find on the generated line (processes_per_node: 2). */
+static const struct {
+	enum rule_id rule;
+	const char *key;
+} rule_keys[] = {
+	{ R_SB3203, "processes_per_node" },
+	{ R_SB2612, "processes_per_node" },
+};
+
+static yd_node key_of_rule(const yamldoc *d, enum rule_id rule)
+{
+	for (size_t i = 0; i < sizeof rule_keys / sizeof rule_keys[0]; i++)
+		if (rule_keys[i].rule == rule)
+			return yd_get(d, yd_root(d), rule_keys[i].key);
+	return 0;
+}
+
 /* JS4006 generated-file-finding */
 static bool generated_file_finding(struct jobspec *js, const struct gen_file *f, const struct diag *g,
 				   const char *templates_dir, struct jobspec_templates *templates,
@@ -229,6 +248,8 @@ static bool generated_file_finding(struct jobspec *js, const struct gen_file *f,
 			next += n;
 		}
 		if (!best)
+			best = key_of_rule(js->doc, g->rule);
+		if (!best)
 			return false;
 		d = spec_report_at(&js->spec, diags, R_JS4006, best,
 				   "this value makes the generated %s:%u:%u: %s [%s]", f->name, g->line,
@@ -255,14 +276,20 @@ int jobspec_outputs_check(struct jobspec *js, const char *spec_path, const char 
 	struct lint_run run;
 	lint_run_init(&run, &opt);
 	/* the config first, so that the script pairs with it; the spot
-	 * watcher is a plain shell script, which shellcheck lints in the tests */
-	char paths[4][4096];
+	 * watcher and Pyxis's set-up are plain shell scripts, which
+	 * shellcheck lints in the tests, and the image config is
+	 * ParallelCluster's build-image format, which the tests give to its
+	 * own schema */
+	char paths[GEN_FILES_MAX][4096];
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < files->len; i++) {
 			if ((strcmp(files->v[i].kind, "pcluster") == 0) != (pass == 0) ||
-			    strcmp(files->v[i].kind, "script") == 0)
+			    (strcmp(files->v[i].kind, "pcluster") && strcmp(files->v[i].kind, "sbatch")))
 				continue;
-			snprintf(paths[i], sizeof paths[i], "%s/%s", dir, files->v[i].name);
+			struct buf path = BUF_INIT;
+			output_path(&path, dir, files->v[i].name);
+			snprintf(paths[i], sizeof paths[i], "%s", path.p);
+			buf_free(&path);
 			lint_text(&run, paths[i], files->v[i].text, files->v[i].len, true);
 		}
 	lint_run_finish(&run);
@@ -274,7 +301,8 @@ int jobspec_outputs_check(struct jobspec *js, const char *spec_path, const char 
 			continue; /* notes (a type newer than the catalog) are not defects */
 		const struct gen_file *f = NULL;
 		for (size_t k = 0; k < files->len; k++)
-			if (g->src && !strcmp(g->src->path, paths[k]) && strcmp(files->v[k].kind, "script"))
+			if (g->src && !strcmp(g->src->path, paths[k]) &&
+			    (!strcmp(files->v[k].kind, "pcluster") || !strcmp(files->v[k].kind, "sbatch")))
 				f = &files->v[k];
 		if (f && generated_file_finding(js, f, g, templates_dir, templates, diags))
 			continue;
@@ -299,4 +327,31 @@ void jobspec_templates_free(struct jobspec_templates *t)
 	for (size_t i = 0; i < t->len; i++)
 		source_free(t->v[i]);
 	t->len = 0;
+}
+
+int jobspec_generate(struct jobspec *js, const char *spec_path, const char *templates_dir,
+		     const char *dir, const struct target *target, struct diag_list *diags,
+		     struct jobspec_output *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!js->ok)
+		return 0;
+	FILE *internal = open_memstream(&out->bug, &out->bug_len);
+	size_t before = diags->len;
+	out->unexplained = jobspec_outputs_check(js, spec_path, templates_dir, dir, target, &out->files,
+						 diags, internal, &out->templates, out->err,
+						 sizeof out->err);
+	if (internal)
+		fclose(internal);
+	for (size_t i = before; i < diags->len; i++)
+		js->ok &= diags->v[i].sev < SEV_WARNING;
+	return out->unexplained;
+}
+
+void jobspec_output_free(struct jobspec_output *out)
+{
+	gen_files_free(&out->files);
+	jobspec_templates_free(&out->templates);
+	free(out->bug);
+	memset(out, 0, sizeof *out);
 }

@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "plan.h"
+#include "render.h"
 #include "spec.h"
 #include "yamldoc.h"
 
@@ -46,5 +47,20 @@ int jobspec_outputs_check(struct jobspec *js, const char *spec_path, const char 
 			  struct diag_list *diags, FILE *internal,
 			  struct jobspec_templates *templates, char *err, size_t cap);
 void jobspec_templates_free(struct jobspec_templates *t);
+/* What gen makes of an opened spec (jobspec_generate). */
+struct jobspec_output {
+	struct gen_files files;           /* the rendered files */
+	struct jobspec_templates templates;
+	int unexplained;                  /* jobspec_outputs_check's answer; 0 when it did not run */
+	char *bug;                        /* what no spec value explains (unexplained > 0) */
+	size_t bug_len;
+	char err[512];                    /* a template error (unexplained < 0) */
+};
+/* jobspec_outputs_check when js->ok, and js->ok false after a finding at
+ * warning level or above in the files. Returns out->unexplained. */
+int jobspec_generate(struct jobspec *js, const char *spec_path, const char *templates_dir,
+		     const char *dir, const struct target *target, struct diag_list *diags,
+		     struct jobspec_output *out);
+void jobspec_output_free(struct jobspec_output *out);
 
 #endif

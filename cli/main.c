@@ -13,13 +13,7 @@ int cmd_version(int argc, char **argv)
 	for (int id; (id = options_next(&p)) != OPTS_DONE;)
 		if (id == OPTS_HELP || id == OPTS_ERROR)
 			return id == OPTS_HELP ? EXIT_CLEAN : EXIT_TROUBLE;
-	printf("trainforge %s (C11, built %s with %s)\n", TF_VERSION, __DATE__,
-#ifdef __clang__
-	       "clang " __clang_version__
-#else
-	       "gcc " __VERSION__
-#endif
-	);
+	options_version(stdout);
 	return EXIT_CLEAN;
 }
 

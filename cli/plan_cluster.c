@@ -246,6 +246,11 @@ bool plan_cluster_is(const yamldoc *doc)
 
 int plan_cluster(struct source *src, const yamldoc *doc, bool json)
 {
+	return plan_cluster_write(src, doc, json, stdout);
+}
+
+int plan_cluster_write(struct source *src, const yamldoc *doc, bool json, FILE *out)
+{
 	struct cluster c = cluster_of(src, doc);
 	yd_node queues = cluster_queues(&c);
 	size_t n = 0, cap = 0;
@@ -262,8 +267,8 @@ int plan_cluster(struct source *src, const yamldoc *doc, bool json)
 		write_json(&b, src->path, &c, rows, n);
 	else
 		write_text(&b, src->path, &c, rows, n);
-	fwrite(b.p, 1, b.len, stdout);
+	fwrite(b.p, 1, b.len, out);
 	buf_free(&b);
 	free(rows);
-	return ferror(stdout) ? EXIT_TROUBLE : EXIT_CLEAN;
+	return ferror(out) ? EXIT_TROUBLE : EXIT_CLEAN;
 }

@@ -4,6 +4,7 @@
 #define TF_PLAN_CLUSTER_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "source.h"
 #include "yamldoc.h"
@@ -12,5 +13,7 @@
 bool plan_cluster_is(const yamldoc *doc);
 /* Prints the plan of the config in src (parsed as doc); an exit code. */
 int plan_cluster(struct source *src, const yamldoc *doc, bool json);
+/* The same into out. */
+int plan_cluster_write(struct source *src, const yamldoc *doc, bool json, FILE *out);
 
 #endif

@@ -19,7 +19,7 @@ _trainforge_reply() { # WORDS or @SOURCE: COMPREPLY for the word being completed
 _trainforge() {
 	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} flags args
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		_trainforge_reply "--help --version gen plan lint diff rules instances explain docs init schema completion lsp version"
+		_trainforge_reply "--help --version gen plan lint diff rules instances prices explain docs init schema completion lsp version mcp"
 		return
 	fi
 	case ${COMP_WORDS[1]} in
@@ -28,8 +28,9 @@ _trainforge() {
 		-o|--output) _trainforge_reply "@dirs"; return ;;
 		--templates) _trainforge_reply "@dirs"; return ;;
 		--target) _trainforge_reply "@targets"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --output --force --check --templates --target"
+		flags="--help --version --output --force --check --templates --target --prices --isolated"
 		args="@files" ;;
 	plan)
 		case $prev in
@@ -41,13 +42,14 @@ _trainforge() {
 		--format) _trainforge_reply "text json"; return ;;
 		--svg) _trainforge_reply "@files"; return ;;
 		--target) _trainforge_reply "@targets"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --compare --same --deadline --hours --tco --format --svg --target"
+		flags="--help --version --compare --same --deadline --hours --tco --format --svg --target --prices --isolated"
 		args="@files" ;;
 	lint)
 		case $prev in
-		-f|--format) _trainforge_reply "text concise json jsonl sarif github checkstyle"; return ;;
-		--kind) _trainforge_reply "auto pcluster jobspec sbatch"; return ;;
+		-f|--format) _trainforge_reply "text concise json jsonl sarif github checkstyle gitlab"; return ;;
+		--kind) _trainforge_reply "auto pcluster jobspec sbatch settings"; return ;;
 		--cluster) _trainforge_reply "@files"; return ;;
 		--base) _trainforge_reply "@none"; return ;;
 		--shellcheck) _trainforge_reply "auto off required"; return ;;
@@ -64,12 +66,13 @@ _trainforge() {
 		--env-file) _trainforge_reply "@files"; return ;;
 		--config) _trainforge_reply "@files"; return ;;
 		--show-config) _trainforge_reply "@files"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --no-ignore --format --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --select --ignore --severity --fail-level --max-file-size --target --color --quiet --define --env-file --config --isolated --show-config --fix --unsafe-fixes --diff"
+		flags="--help --version --no-ignore --format --kind --cluster --base --shellcheck --shellcheck-timeout --stdin-filename --select --ignore --severity --fail-level --max-file-size --target --color --quiet --define --env-file --config --isolated --show-config --fix --unsafe-fixes --diff --skip-unknown --pair-tracked --add-noqa --statistics --prices"
 		args="@files" ;;
 	diff)
 		case $prev in
-		-f|--format) _trainforge_reply "text concise json jsonl sarif github checkstyle"; return ;;
+		-f|--format) _trainforge_reply "text concise json jsonl sarif github checkstyle gitlab"; return ;;
 		--select) _trainforge_reply "@selectors"; return ;;
 		--ignore) _trainforge_reply "@selectors"; return ;;
 		--severity) _trainforge_reply "@none"; return ;;
@@ -78,7 +81,7 @@ _trainforge() {
 		--stdin-filename) _trainforge_reply "@files"; return ;;
 		--max-file-size) _trainforge_reply "@none"; return ;;
 		--color) _trainforge_reply "auto always never"; return ;;
-		--kind) _trainforge_reply "auto pcluster jobspec sbatch"; return ;;
+		--kind) _trainforge_reply "auto pcluster jobspec sbatch settings"; return ;;
 		--shellcheck) _trainforge_reply "auto off required"; return ;;
 		--shellcheck-timeout) _trainforge_reply "@none"; return ;;
 		--cluster) _trainforge_reply "@files"; return ;;
@@ -86,49 +89,60 @@ _trainforge() {
 		--env-file) _trainforge_reply "@files"; return ;;
 		--config) _trainforge_reply "@files"; return ;;
 		--show-config) _trainforge_reply "@files"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --format --select --ignore --severity --fail-level --target --stdin-filename --max-file-size --color --quiet --kind --shellcheck --shellcheck-timeout --cluster --no-ignore --define --env-file --config --isolated --show-config"
+		flags="--help --version --format --select --ignore --severity --fail-level --target --stdin-filename --max-file-size --color --quiet --kind --shellcheck --shellcheck-timeout --cluster --no-ignore --define --env-file --config --isolated --show-config --prices"
 		args="@files" ;;
 	rules)
 		case $prev in
 		esac
-		flags="--help --where"
+		flags="--help --version --where"
 		args="@none" ;;
 	instances)
 		case $prev in
 		--family) _trainforge_reply "@families"; return ;;
 		-f|--format) _trainforge_reply "text json"; return ;;
+		--region) _trainforge_reply "@none"; return ;;
+		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --family --format"
+		flags="--help --version --family --format --region --prices --isolated"
 		args="@none" ;;
+	prices)
+		case $prev in
+		--prices) _trainforge_reply "@files"; return ;;
+		--region) _trainforge_reply "@none"; return ;;
+		-f|--format) _trainforge_reply "text json"; return ;;
+		esac
+		flags="--help --version --prices --region --format"
+		args="import list where" ;;
 	explain)
 		case $prev in
 		--format) _trainforge_reply "text markdown"; return ;;
 		--example) _trainforge_reply "bad good cluster bad-old good-old"; return ;;
 		esac
-		flags="--help --format --example"
+		flags="--help --version --format --example"
 		args="@rules" ;;
 	docs)
 		case $prev in
 		esac
-		flags="--help"
+		flags="--help --version"
 		args="rules update-policy versions man" ;;
 	init)
 		case $prev in
 		esac
-		flags="--help --force"
+		flags="--help --version --force"
 		args="@dirs" ;;
 	schema)
 		case $prev in
 		--target) _trainforge_reply "@targets"; return ;;
 		esac
-		flags="--help --target --all-releases"
-		args="jobspec parallelcluster tco" ;;
+		flags="--help --version --target --all-releases"
+		args="jobspec parallelcluster tco config" ;;
 	completion)
 		case $prev in
 		esac
-		flags="--help"
-		args="bash" ;;
+		flags="--help --version"
+		args="bash zsh fish" ;;
 	lsp)
 		case $prev in
 		--shellcheck) _trainforge_reply "auto off required"; return ;;
@@ -136,12 +150,19 @@ _trainforge() {
 		--ignore) _trainforge_reply "@selectors"; return ;;
 		--clientProcessId) _trainforge_reply "@none"; return ;;
 		esac
-		flags="--help --shellcheck --select --ignore --stdio --clientProcessId"
+		flags="--help --version --shellcheck --select --ignore --stdio --clientProcessId"
 		args="@none" ;;
 	version)
 		case $prev in
 		esac
-		flags="--help"
+		flags="--help --version"
+		args="@none" ;;
+	mcp)
+		case $prev in
+		--shellcheck) _trainforge_reply "auto off required"; return ;;
+		--timeout) _trainforge_reply "@none"; return ;;
+		esac
+		flags="--help --version --shellcheck --timeout"
 		args="@none" ;;
 	*) return ;;
 	esac

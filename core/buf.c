@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "text.h"
 #include "xalloc.h"
 
 static void buf_reserve(struct buf *b, size_t extra)
@@ -17,7 +18,8 @@ static void buf_reserve(struct buf *b, size_t extra)
 void buf_put(struct buf *b, const char *s, size_t len)
 {
 	buf_reserve(b, len);
-	memcpy(b->p + b->len, s, len);
+	if (len) /* s may be an empty buf's NULL */
+		memcpy(b->p + b->len, s, len);
 	b->len += len;
 	b->p[b->len] = '\0';
 }
@@ -78,6 +80,22 @@ void buf_put_json(struct buf *b, const char *s, size_t len)
 			}
 		}
 	}
+}
+
+void buf_put_json_utf8(struct buf *b, const char *s, size_t len)
+{
+	size_t run = 0, i = 0;
+	while (i < len) {
+		size_t adv;
+		if (utf8_decode(s + i, len - i, &adv) >= 0) {
+			i += adv;
+			continue;
+		}
+		buf_put_json(b, s + run, i - run);
+		buf_puts(b, "\\ufffd");
+		run = ++i;
+	}
+	buf_put_json(b, s + run, len - run);
 }
 
 void buf_reset(struct buf *b)

@@ -20,6 +20,9 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 void buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 /* Appends s as the body of a JSON string (without the quotes). */
 void buf_put_json(struct buf *b, const char *s, size_t len);
+/* The same, with each byte that is not UTF-8 written as U+FFFD, so that
+ * the JSON is valid whatever s holds. */
+void buf_put_json_utf8(struct buf *b, const char *s, size_t len);
 void buf_reset(struct buf *b);
 /* Returns the string and leaves b empty; the caller frees it. */
 char *buf_detach(struct buf *b);

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -86,6 +87,31 @@ static pid_t spawn(char *const *argv, int out, int *error)
 	return rc == 0 ? pid : -1;
 }
 
+/* A program with a memory bound: posix_spawn cannot set a limit in the
+ * child, so this one forks, sets RLIMIT_AS there and execs. A program
+ * that cannot be run exits 127 with nothing written (exec_failed). */
+static pid_t spawn_bounded(char *const *argv, int out, size_t max_memory, int *error)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		*error = errno;
+		return -1;
+	}
+	if (pid == 0) {
+		struct rlimit as = { (rlim_t)max_memory, (rlim_t)max_memory };
+		int null_in = open("/dev/null", O_RDONLY), null_out = open("/dev/null", O_WRONLY);
+		if (null_in < 0 || null_out < 0 || dup2(null_in, 0) < 0 || dup2(out, 1) < 0 ||
+		    dup2(null_out, 2) < 0 || setpgid(0, 0) != 0 || setrlimit(RLIMIT_AS, &as) != 0)
+			_exit(127);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid); /* as the child does: the group exists before a kill */
+	*error = 0;
+	return pid;
+}
+
 /* A file no name leads to, gone with its last descriptor. */
 static int scratch_file(void)
 {
@@ -111,7 +137,8 @@ static bool start(struct slot *s, struct proc *p)
 		p->start_error = errno;
 		return false;
 	}
-	pid_t pid = spawn(p->argv, out, &p->start_error);
+	pid_t pid = p->max_memory ? spawn_bounded(p->argv, out, p->max_memory, &p->start_error)
+				  : spawn(p->argv, out, &p->start_error);
 	if (pid < 0) {
 		close(out);
 		return false;

@@ -12,6 +12,8 @@
 struct proc {
 	char *const *argv;  /* argv[0] is looked up in PATH */
 	double timeout;     /* seconds from its start; past it, it is stopped */
+	size_t max_memory;  /* bytes of address space it may map (RLIMIT_AS,
+			       set in the child before exec); 0: no bound */
 	/* what came of it */
 	struct buf out;     /* its standard output */
 	int status;         /* its exit status; -1 when it could not be

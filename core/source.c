@@ -92,6 +92,7 @@ const char *file_kind_name(enum file_kind kind)
 {
 	static const char *const names[] = {
 		[KIND_PCLUSTER] = "pcluster", [KIND_JOBSPEC] = "jobspec", [KIND_SBATCH] = "sbatch",
+		[KIND_SETTINGS] = "settings",
 	};
 	return kind < sizeof names / sizeof names[0] ? names[kind] : NULL;
 }

@@ -8,7 +8,8 @@
 
 /* What a file is, once classified (KIND_AUTO: not decided, or --kind
  * auto on the command line; KIND_UNKNOWN: none of the kinds). */
-enum file_kind { KIND_AUTO, KIND_PCLUSTER, KIND_JOBSPEC, KIND_SBATCH, KIND_UNKNOWN };
+enum file_kind { KIND_AUTO, KIND_PCLUSTER, KIND_JOBSPEC, KIND_SBATCH, KIND_UNKNOWN,
+		 KIND_SETTINGS /* .trainforge.yaml */ };
 
 struct source {
 	char *path;        /* as shown to the user */

@@ -6,6 +6,7 @@
 
 #include "buf.h"
 #include "interrupts.h"
+#include "neuron_pcluster.h"
 #include "xalloc.h"
 
 /* Absent values are null, not missing: templates render strictly, and a
@@ -129,6 +130,10 @@ static struct tv *env_list(const struct plan *p, const struct spec *spec)
 		struct tv *e = tv_map_new();
 		tv_map_set(e, "name", tv_str(name));
 		tv_map_set(e, "value", tv_str(value));
+		/* NEURON_CC_FLAGS is extended, never replaced: the flags the
+		 * environment carries (Neuron's launchers set some) stay */
+		tv_map_set(e, "old", tv_str(!strcmp(name, "NEURON_CC_FLAGS")
+						? "\"${NEURON_CC_FLAGS:+$NEURON_CC_FLAGS }\"" : ""));
 		tv_list_push(l, e);
 	}
 	return l;
@@ -176,89 +181,179 @@ static const char *const storage_types[] = {
 	[ST_FSX_LUSTRE] = "FsxLustre", [ST_EFS] = "Efs", [ST_EBS] = "Ebs",
 };
 
-/* The queue's own S3 access: every bucket of the spec with write access,
- * plus read access to the bucket the spot watcher is fetched from. */
-static struct tv *queue_buckets(const struct job_spec *j, const char *watcher_bucket)
+/* One S3Access entry; key restricts it to a prefix (NULL: the bucket). */
+static void bucket(struct tv *list, const char *name, size_t len, const char *key, bool write)
 {
-	struct tv *l = tv_list_new();
-	bool listed = false;
-	for (unsigned i = 0; i < j->s3_buckets_count; i++) {
-		struct tv *b = tv_map_new();
-		set_str(b, "name", j->s3_buckets[i]);
-		set_str(b, "write", "true");
-		tv_list_push(l, b);
-		listed |= watcher_bucket && !strcmp(watcher_bucket, j->s3_buckets[i]);
-	}
-	if (watcher_bucket && !listed) {
-		struct tv *b = tv_map_new();
-		set_str(b, "name", watcher_bucket);
-		set_str(b, "write", "false");
-		tv_list_push(l, b);
-	}
-	return l;
+	struct tv *b = tv_map_new();
+	tv_map_set(b, "name", tv_strn(name, len));
+	tv_map_set(b, "key", key ? tv_str(key) : tv_null());
+	set_str(b, "write", write ? "true" : "false");
+	tv_list_push(list, b);
 }
 
-/* The bucket of an s3:// URL, or NULL. */
-static char *s3_bucket(const char *url)
+/* Read access to the place gen's scripts are fetched from: the bootstrap
+ * prefix (or the watcher's own s3:// URL), apart from the buckets the
+ * job writes to, so that no job can replace what the nodes run as root
+ * (JS5015 refuses a writable one). */
+static void script_access(struct tv *list, const char *url)
 {
 	if (!url || strncmp(url, "s3://", 5))
-		return NULL;
+		return;
 	const char *b = url + 5;
-	return xstrndup(b, strcspn(b, "/"));
+	size_t blen = strcspn(b, "/");
+	struct buf key = BUF_INIT;
+	if (b[blen] == '/')
+		buf_printf(&key, "%s/*", b + blen + 1);
+	for (size_t i = 0; i < tv_len(list); i++) { /* once per place */
+		const struct tv *e = tv_item(list, i);
+		size_t n;
+		const char *name = tv_str_get(tv_map_get(e, "name", 4), &n);
+		const char *k = tv_str_get(tv_map_get(e, "key", 3), NULL);
+		if (n == blen && !memcmp(name, b, blen) && ((!k && !key.p) || (k && key.p && !strcmp(k, key.p)))) {
+			buf_free(&key);
+			return;
+		}
+	}
+	bucket(list, b, blen, key.p, false);
+	buf_free(&key);
 }
 
-static struct tv *watcher_map(const struct spec_watcher *w)
+/* The directory part of an s3:// script URL, as gen's bootstrap place. */
+static void dir_access(struct tv *list, const char *url)
+{
+	const char *slash = url ? strrchr(url, '/') : NULL;
+	if (!slash || slash < url + 5)
+		return;
+	struct buf dir = BUF_INIT;
+	buf_printf(&dir, "%.*s", (int)(slash - url), url);
+	script_access(list, dir.p);
+	buf_free(&dir);
+}
+
+static struct tv *script_entry(const char *url, const struct spec_watcher *w)
 {
 	struct tv *m = tv_map_new();
-	set_str(m, "url", w->script_url);
-	set_str(m, "endpoint", w->imds_endpoint);
-	char n[16];
-	snprintf(n, sizeof n, "%d", w->poll_seconds);
-	set_str(m, "interval", n);
+	set_str(m, "url", url);
+	struct tv *args = tv_list_new();
+	if (w) {
+		char n[16];
+		snprintf(n, sizeof n, "%d", w->poll_seconds);
+		tv_list_push(args, tv_str("--endpoint"));
+		tv_list_push(args, tv_str(w->imds_endpoint));
+		tv_list_push(args, tv_str("--interval"));
+		tv_list_push(args, tv_str(n));
+	}
+	tv_map_set(m, "has_args", tv_bool(w != NULL));
+	tv_map_set(m, "args", args);
 	return m;
+}
+
+/* OnNodeConfigured: Neuron's install script and, on a spot queue, the
+ * watcher; one Script, or a Sequence of both. */
+static struct tv *on_configured(const struct plan *p, bool spot_of_mixed)
+{
+	struct tv *entries[2];
+	size_t n = 0;
+	struct buf url = BUF_INIT;
+	if (plan_neuron_install(p, &url))
+		entries[n++] = script_entry(url.p, NULL);
+	buf_free(&url);
+	if (spot_of_mixed) {
+		const struct spec_watcher *w = p->job->capacity->watcher;
+		entries[n++] = script_entry(w->script_url, w);
+	}
+	if (!n)
+		return tv_null();
+	struct tv *ev = tv_map_new();
+	if (n == 1) {
+		tv_map_set(ev, "single", entries[0]);
+		tv_map_set(ev, "sequence", tv_null());
+		return ev;
+	}
+	struct tv *seq = tv_map_new(), *scripts = tv_list_new();
+	for (size_t i = 0; i < n; i++)
+		tv_list_push(scripts, entries[i]);
+	tv_map_set(seq, "scripts", scripts);
+	tv_map_set(ev, "single", tv_null());
+	tv_map_set(ev, "sequence", seq);
+	return ev;
+}
+
+/* Where the cluster fetches one of gen's scripts, or NULL (none). */
+static char *script_url(const struct plan *p, enum plan_script which)
+{
+	struct buf name = BUF_INIT, url = BUF_INIT;
+	bool have = plan_script_name(p, which, &name) && plan_bootstrap_url(p, name.p, &url);
+	buf_free(&name);
+	if (!have) {
+		buf_free(&url);
+		return NULL;
+	}
+	return buf_detach(&url);
 }
 
 /* One queue of the cluster config. A mixed fleet has two: the reserved
  * nodes as the spec buys them, and the spot nodes with their allocation
  * strategy and the watcher. */
-static struct tv *queue_map(const struct plan *p, const char *name, enum capacity cap,
-			    int nodes, bool spot_of_mixed)
+static struct tv *queue_map(const struct plan *p, enum capacity cap, int nodes, bool spot_of_mixed)
 {
 	const struct job_spec *j = p->job;
 	const struct spec_capacity *c = j->capacity;
 	struct tv *q = tv_map_new();
-	set_str(q, "queue", name);
+	struct buf name = BUF_INIT;
+	plan_queue_name(p, spot_of_mixed, &name);
+	set_str(q, "queue", name.p);
+	buf_free(&name);
 	set_str(q, "capacity_type", capacity_types[cap]);
 	set_str(q, "reservation_id", cap == CAP_SPOT ? NULL : c->reservation_id);
 	set_str(q, "spot_strategy", spot_of_mixed ? spot_strategy_name(c->spot_strategy) : NULL);
+	set_str(q, "queue_ami", p->neuron ? j->cluster->ami : NULL);
+	if (p->cl.root_volume_gib)
+		set_int(q, "root_volume", p->cl.root_volume_gib);
+	else
+		tv_map_set(q, "root_volume", tv_null());
 	char cr[64];
-	snprintf(cr, sizeof cr, "%s", j->instance);
-	for (char *s = cr; *s; s++)
-		if (*s == '.')
-			*s = '-';
+	plan_compute_resource(p, cr, sizeof cr);
 	set_str(q, "compute_resource", cr);
-	set_int(q, "min_count", cap == CAP_CAPACITY_BLOCK ? nodes : 0);
+	set_str(q, "instance", j->instance);
+	/* a reservation's nodes are static: what is reserved is held */
+	bool stat = cap != CAP_SPOT && p->cl.static_reserved;
+	tv_map_set(q, "static", tv_bool(stat));
+	set_int(q, "min_count", stat ? nodes : 0);
 	set_int(q, "max_count", nodes);
+	tv_map_set(q, "efa", tv_bool(p->it->efa == TRI_YES));
 	/* Capacity blocks are placed by AWS; a reservation brings its own group. */
 	tv_map_set(q, "placement_group", tv_bool(p->it->efa == TRI_YES && cap != CAP_CAPACITY_BLOCK));
 	set_str(q, "placement_group_name", c->placement_group);
-	tv_map_set(q, "watcher", spot_of_mixed ? watcher_map(c->watcher) : tv_null());
 	struct buf url = BUF_INIT;
 	bool install = plan_neuron_install(p, &url);
-	/* One OnNodeConfigured action: a Sequence when the queue has both */
-	tv_map_set(q, "actions", tv_bool(install || spot_of_mixed));
-	tv_map_set(q, "sequence", tv_bool(install && spot_of_mixed));
-	char *bucket = spot_of_mixed ? s3_bucket(c->watcher->script_url) : NULL;
-	tv_map_set(q, "queue_s3", tv_bool(j->s3_buckets_count > 0 || bucket || install));
-	struct tv *buckets = queue_buckets(j, bucket);
-	if (install) {
-		struct tv *b = tv_map_new();
-		set_str(b, "name", PLAN_NEURON_BUCKET);
-		set_str(b, "write", "false");
-		tv_list_push(buckets, b);
+	char *pyxis = script_url(p, SCRIPT_PYXIS_COMPUTE);
+	struct tv *configured = on_configured(p, spot_of_mixed);
+	bool any = pyxis || tv_kind(configured) != TV_NULL;
+	struct tv *actions = any ? tv_map_new() : tv_null();
+	if (any) {
+		tv_map_set(actions, "neuron_install", tv_bool(install));
+		tv_map_set(actions, "watcher", tv_bool(spot_of_mixed));
+		tv_map_set(actions, "on_start", pyxis ? tv_str(pyxis) : tv_null());
+		tv_map_set(actions, "on_configured", configured);
+	} else {
+		tv_free(configured);
 	}
+	tv_map_set(q, "actions", actions);
+	/* S3 access: the spec's buckets with write access, read access to
+	 * Neuron's script and to gen's scripts */
+	struct tv *buckets = tv_list_new();
+	for (unsigned i = 0; i < j->s3_buckets_count; i++)
+		bucket(buckets, j->s3_buckets[i], strlen(j->s3_buckets[i]), NULL, true);
+	if (install)
+		bucket(buckets, NEURON_SCRIPT_BUCKET, strlen(NEURON_SCRIPT_BUCKET), NULL, false);
+	if (pyxis)
+		dir_access(buckets, pyxis);
+	if (spot_of_mixed)
+		dir_access(buckets, c->watcher->script_url);
+	tv_map_set(q, "queue_s3", tv_bool(tv_len(buckets) > 0));
 	tv_map_set(q, "buckets", buckets);
-	free(bucket);
+	free(pyxis);
 	buf_free(&url);
 	return q;
 }
@@ -268,17 +363,39 @@ static struct tv *queue_list(const struct plan *p)
 	const struct job_spec *j = p->job;
 	struct tv *l = tv_list_new();
 	if (!p->fleet.mixed) {
-		tv_list_push(l, queue_map(p, j->cluster->queue, j->capacity->type, p->nodes, false));
+		tv_list_push(l, queue_map(p, j->capacity->type, p->nodes, false));
 		return l;
 	}
-	struct buf name = BUF_INIT;
-	buf_printf(&name, "%s-reserved", j->cluster->queue);
-	tv_list_push(l, queue_map(p, name.p, j->capacity->type, p->fleet.reserved, false));
-	buf_reset(&name);
-	buf_printf(&name, "%s-spot", j->cluster->queue);
-	tv_list_push(l, queue_map(p, name.p, CAP_SPOT, p->fleet.spot, true));
-	buf_free(&name);
+	tv_list_push(l, queue_map(p, j->capacity->type, p->fleet.reserved, false));
+	tv_list_push(l, queue_map(p, CAP_SPOT, p->fleet.spot, true));
 	return l;
+}
+
+/* What the cluster config's comment says the storage keeps. */
+static const char *keeps(enum deletion_policy d)
+{
+	switch (d) {
+	case DP_RETAIN: return "Kept when the cluster is deleted: checkpoints, logs and compiled graphs stay.";
+	case DP_SNAPSHOT: return "A snapshot is kept when the cluster is deleted: the data stays.";
+	case DP_DELETE: return "Deleted with the cluster, and everything on it (storage.deletion_policy).";
+	case DP_DEFAULT: break;
+	}
+	return NULL;
+}
+
+static void head_keys(struct tv *c, const struct plan *p)
+{
+	const struct job_spec *j = p->job;
+	char *pyxis = script_url(p, SCRIPT_PYXIS_HEAD);
+	set_str(c, "head_script", pyxis);
+	struct tv *buckets = tv_list_new();
+	for (unsigned i = 0; i < j->s3_buckets_count; i++)
+		bucket(buckets, j->s3_buckets[i], strlen(j->s3_buckets[i]), NULL, true);
+	if (pyxis)
+		dir_access(buckets, pyxis);
+	tv_map_set(c, "head_iam", tv_bool(tv_len(buckets) > 0));
+	tv_map_set(c, "head_buckets", buckets);
+	free(pyxis);
 }
 
 static void cluster_keys(struct tv *c, const struct plan *p)
@@ -287,18 +404,15 @@ static void cluster_keys(struct tv *c, const struct plan *p)
 	const struct spec_cluster *cl = j->cluster;
 	set_str(c, "region", cl->region);
 	set_str(c, "os", p->os);
-	set_str(c, "ami", cl->ami);
+	/* on Neuron, the compute queues' AMI alone (queue_map) */
+	set_str(c, "ami_all", p->neuron ? NULL : cl->ami);
 	set_str(c, "head_node", cl->head_node);
 	set_str(c, "head_subnet", cl->head_subnet);
 	set_str(c, "subnet", cl->subnet);
 	set_str(c, "ssh_key", cl->ssh_key);
-	set_str(c, "instance", j->instance);
-	/* gen reports a provisional type once, for the spec (JS1005); the
-	 * config it writes says so where the type is, instead of again. */
-	tv_map_set(c, "provisional", tv_bool(p->it->provisional != NULL));
+	head_keys(c, p);
 	tv_map_set(c, "queues", queue_list(p));
-	bool efa = p->it->efa == TRI_YES;
-	tv_map_set(c, "efa", tv_bool(efa));
+	tv_map_set(c, "efa", tv_bool(p->it->efa == TRI_YES));
 	tv_map_set(c, "efa_device_rdma", tv_bool(p->it->efa_device_rdma == TRI_YES));
 	const struct spec_storage *st = j->storage;
 	set_str(c, "storage_type", storage_types[st->type]);
@@ -308,16 +422,8 @@ static void cluster_keys(struct tv *c, const struct plan *p)
 	set_str(c, "mount", st->mount);
 	set_int(c, "size_gib", st->size_gib);
 	set_str(c, "storage_id", st->id);
-	/* The Neuron SDK, on the head node and every compute node, from
-	 * Neuron's install script (JS3002 when there is none for the OS). */
-	struct buf url = BUF_INIT;
-	bool install = plan_neuron_install(p, &url);
-	set_str(c, "neuron_install", install ? url.p : NULL);
-	buf_free(&url);
-	tv_map_set(c, "neuron_bucket", install ? tv_str(PLAN_NEURON_BUCKET) : tv_null());
-	tv_map_set(c, "head_iam", tv_bool(j->s3_buckets_count > 0 || install));
-	tv_map_set(c, "has_s3", tv_bool(j->s3_buckets_count > 0));
-	tv_map_set(c, "s3_buckets", string_list(j->s3_buckets, j->s3_buckets_count));
+	set_str(c, "deletion_policy", p->cl.deletion != DP_DEFAULT ? deletion_policy_name(p->cl.deletion) : NULL);
+	set_str(c, "keeps", keeps(p->cl.deletion));
 }
 
 /* The batch script's view of a mixed fleet: the reserved nodes are the
@@ -409,6 +515,8 @@ static void batch_keys(struct tv *c, const struct plan *p, const struct spec *sp
 	set_str(c, "checkpoint_comment", checkpoint_comment(p, &comment));
 	buf_free(&comment);
 	set_str(c, "compile_cache", j->paths->compile_cache);
+	tv_map_set(c, "cache_dir", tv_bool(strncmp(j->paths->compile_cache, "s3://", 5) != 0));
+	tv_map_set(c, "precompile", tv_bool(p->neuron && j->training->precompile));
 	tv_map_set(c, "neuron", tv_bool(p->neuron));
 	tv_map_set(c, "gpu", tv_bool(p->gpu));
 	if (catalog_has_lnc(p->it))
@@ -427,6 +535,28 @@ static void batch_keys(struct tv *c, const struct plan *p, const struct spec *sp
 	software_keys(c, p);
 }
 
+/* software.neuron_image: the build-image config's values. */
+static void image_keys(struct tv *c, const struct plan *p)
+{
+	const struct job_spec *j = p->job;
+	const struct spec_neuron_image *im = j->software ? j->software->neuron_image : NULL;
+	if (!p->cl.image || !im) {
+		tv_map_set(c, "image", tv_null());
+		return;
+	}
+	struct tv *m = tv_map_new();
+	struct buf id = BUF_INIT;
+	plan_image_id(p, &id);
+	set_str(m, "image_name", id.p);
+	buf_free(&id);
+	set_str(m, "parent", im->parent);
+	set_str(m, "neuron", j->software->neuron);
+	const char *os = neuron_dlami_os(p->os);
+	set_str(m, "os_name", os ? os : p->os);
+	set_str(m, "build_instance", im->instance ? im->instance : j->cluster->head_node);
+	tv_map_set(c, "image", m);
+}
+
 struct tv *context_build(const struct plan *p, const struct spec *spec,
 			 const char *spec_path)
 {
@@ -436,6 +566,7 @@ struct tv *context_build(const struct plan *p, const struct spec *spec,
 	const char *slash = strrchr(spec_path, '/');
 	set_str(c, "spec_path", slash ? slash + 1 : spec_path);
 	cluster_keys(c, p);
+	image_keys(c, p);
 	batch_keys(c, p, spec);
 	if (p->fleet.mixed) { /* the spot watcher's defaults */
 		const struct spec_watcher *w = p->job->capacity->watcher;

@@ -24,17 +24,25 @@ static int same_content(const char *path, const char *text, size_t len)
 	return same;
 }
 
+void output_path(struct buf *path, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	buf_printf(path, "%.*s%s%s", (int)n, dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
 enum output_result output_write(const char *dir, const char *name, const char *text,
 				size_t len, bool force, bool check)
 {
 	struct buf path = BUF_INIT;
-	buf_printf(&path, "%s/%s", dir, name);
+	output_path(&path, dir, name);
 	int same = same_content(path.p, text, len);
 	enum output_result r;
 	if (same == 1) {
 		r = OUTPUT_UNCHANGED;
 	} else if (check) {
-		r = OUTPUT_DRIFT;
+		r = same < 0 ? OUTPUT_MISSING : OUTPUT_DRIFT;
 	} else if (same == 0 && !force) {
 		r = OUTPUT_EXISTS;
 	} else {

@@ -11,10 +11,15 @@ enum output_result {
 	OUTPUT_WRITTEN,
 	OUTPUT_UNCHANGED,  /* the file already holds exactly this */
 	OUTPUT_EXISTS,     /* differs, and force was not given */
-	OUTPUT_DRIFT,      /* check mode: differs or is missing */
+	OUTPUT_DRIFT,      /* check mode: differs */
+	OUTPUT_MISSING,    /* check mode: not there */
 	OUTPUT_FAILED,     /* errno says why */
 };
 
+struct buf;
+/* dir/name into path, without a doubled slash however dir ends
+ * ("out/" and "out" give out/name; "/" gives /name). */
+void output_path(struct buf *path, const char *dir, const char *name);
 /* Writes text to dir/name (or, with check, only compares). */
 enum output_result output_write(const char *dir, const char *name, const char *text,
 				size_t len, bool force, bool check);

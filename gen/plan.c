@@ -391,11 +391,12 @@ static bool report_fault(const struct world_report *r, const struct layout_findi
 static bool tokens_without_parameters(const struct spec *spec, struct diag_list *diags)
 {
 	const struct spec_model *m = spec->job->model;
-	if (!(m->tokens > 0) || m->parameters > 0)
+	bool counted = fw_def(spec->job->framework)->count && m->layers && m->hidden_size && m->attention_heads;
+	if (!(m->tokens > 0) || m->parameters > 0 || counted)
 		return true;
 	struct diag *d = spec_report(spec, diags, R_JS2013, "model.tokens",
-		"model.tokens asks for the run's time and cost, but model.parameters is missing");
-	diag_set_help(d, "add model.parameters (e.g. 7e9), or remove model.tokens");
+		"model.tokens asks for the run's time and cost, but model.parameters is missing (and the shape that would count them)");
+	diag_set_help(d, "add model.parameters (e.g. 7e9), or layers, hidden_size and attention_heads, or remove model.tokens");
 	return false;
 }
 
@@ -462,12 +463,10 @@ static void estimate(struct plan *p, const struct job_spec *j)
 	p->grad_bytes = plan_grad_bytes(p);
 	/* a price counts only in the region it is for */
 	struct plan_price_inputs in;
-	struct plan_rate r[PRICE__COUNT];
 	plan_price_inputs_of(j, &in);
-	plan_rates(p->it, &in, r);
-	p->price_hour = r[PRICE_ON_DEMAND].from == RATE_CATALOG ? r[PRICE_ON_DEMAND].usd * p->nodes : -1;
-	p->cb = catalog_capacity_block(p->it, j->cluster->region, NULL);
-	p->cb_hour = p->cb ? p->cb->usd_per_hour * p->nodes : -1;
+	plan_rates(p->it, &in, p->rate);
+	p->price_hour = p->rate[PRICE_ON_DEMAND].usd >= 0 ? p->rate[PRICE_ON_DEMAND].usd * p->nodes : -1;
+	p->cb_hour = p->rate[PRICE_CAPACITY_BLOCK].usd >= 0 ? p->rate[PRICE_CAPACITY_BLOCK].usd * p->nodes : -1;
 }
 
 bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diags)
@@ -495,6 +494,9 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	if (ok)
 		ok = plan_fleet_check(p, spec, diags);
 	ok &= check_model(&r);
+	plan_model_derive(p);
+	ok &= plan_model_check(p, spec, diags);
+	ok &= plan_framework_check(p, spec, diags);
 	if (ok)
 		ok = plan_survival_derive(p, spec, diags);
 	ok &= fsx_size_invalid(spec, diags);
@@ -504,5 +506,17 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	ok &= plan_software_check(p, spec, diags);
 	if (ok)
 		estimate(p, j);
+	p->derived = ok;
+	/* the cluster around the job, and what cannot run on it: the spec's
+	 * own, not a layout plan --compare tries; `plan` still shows the
+	 * layout they refuse (p->derived) */
+	if (!spec->compare) {
+		bool cl = plan_boot_check(p, spec, diags);
+		cl &= plan_container_check(p, spec, diags);
+		cl &= plan_cluster_check(p, spec, diags);
+		if (ok)
+			cl &= plan_runnable_check(p, spec, diags);
+		ok &= cl;
+	}
 	return ok;
 }

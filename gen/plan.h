@@ -9,9 +9,73 @@
 
 #include "catalog.h"
 #include "layout.h"
+#include "prices.h"
 #include "spec.h"
 
 struct buf;
+
+/* ---- prices (gen/plan_price.c) --------------------------------------------
+ * A price is used only for the region it is for: a type the catalog
+ * prices elsewhere gets no figure, and the catalog's price in the
+ * nearest region is kept apart, labelled, for the reader. A price is the
+ * spec's own (capacity.prices, for its own instance type), else the
+ * newer of the built-in catalog's and the user's imported ones
+ * (core/facts/prices.h), else, for reserved and spot, on demand less the
+ * user's discount; never two of them silently. */
+
+enum plan_price { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED, PRICE_SPOT, PRICE__COUNT };
+
+/* RATE_CATALOG: built in; RATE_IMPORTED: from the user's price store;
+ * RATE_USER: a figure the user gave (capacity.prices, a TCO file). */
+enum rate_from { RATE_NONE, RATE_CATALOG, RATE_DISCOUNT, RATE_USER, RATE_IMPORTED };
+
+struct plan_rate {
+	enum plan_price kind;
+	double usd;                  /* one node-hour in the region; < 0 unknown */
+	enum rate_from from;
+	const char *region;          /* the region asked for */
+	const char *source;          /* RATE_CATALOG, RATE_IMPORTED */
+	struct price price;          /* RATE_CATALOG, RATE_IMPORTED: with its dates and origin */
+	double discount;             /* RATE_DISCOUNT: from on demand */
+	const char *assumption;      /* RATE_DISCOUNT, RATE_USER, a discount without a base: the key */
+	/* The catalog's rate in the nearest region that has one (shown as
+	 * its own figure, never used in costs); other_usd < 0: none. */
+	double other_usd;
+	const char *other_region, *other_date, *other_source;
+};
+
+/* What the user assumes: discounts in (0, 1), 0 when not given, each
+ * with the key that gave it; prices the user knows. */
+struct plan_price_inputs {
+	const char *region;
+	double reserved_discount, spot_discount;
+	const char *reserved_key, *spot_key;
+	double on_demand_usd;        /* the user's own on-demand rate (> 0), when the catalog has none */
+	const char *on_demand_key;
+	/* the spec's own prices per node-hour (> 0; 0 not given), for its own
+	 * type only: another type's prices are its own */
+	const char *own_type;
+	double user_usd[PRICE__COUNT];
+	const char *user_key[PRICE__COUNT];
+	/* which reserved offer prices the reserved nodes */
+	enum price_term reserved_term; /* TERM_RESERVED or TERM_SAVINGS_PLAN */
+	struct price_offer reserved_offer;
+};
+
+void plan_price_inputs_of(const struct job_spec *j, struct plan_price_inputs *in);
+void plan_rates(const struct instance_type *it, const struct plan_price_inputs *in,
+		struct plan_rate r[PRICE__COUNT]);
+const char *plan_price_name(enum plan_price k);
+const char *plan_price_key(enum plan_price k); /* its JSON key: "onDemand", ... */
+const char *plan_rate_from_name(enum rate_from f);
+/* Where a rate came from and how old it is, or why there is none (text),
+ * and its JSON members (gen/plan_report.c). */
+void plan_rate_text(const struct plan_rate *r, struct buf *b);
+/* "on demand" or the reserved offer: "1-year no-upfront standard Reserved Instance". */
+void plan_rate_offer(const struct plan_rate *r, char *buf, size_t cap);
+/* RATE_NONE: what is missing, into buf; "" otherwise. */
+void plan_rate_why(const struct plan_rate *r, char *buf, size_t cap);
+void plan_rate_json(const struct plan_rate *r, struct buf *b);
 
 /* A mixed fleet (gen/plan_fleet.c): the job is elastic between the
  * reserved nodes alone and reserved + spot; the plan's own nodes, DP and
@@ -90,9 +154,55 @@ struct plan_survival {
 	double expected_reclaims, expected_faults;
 };
 
+/* The model as the framework builds it (gen/plan_model.c): its counts
+ * by the framework's own accounting when the spec gives the shape, else
+ * as the spec states them; its FLOPs per token; the training length and
+ * the interval between saves the line is written with. */
+struct plan_model {
+	bool from_shape;             /* layers, hidden and heads given: counted from the shape */
+	struct fw_shape shape;
+	struct fw_params counts;     /* from_shape */
+	double parameters, active;   /* the plan's figures; < 0 unknown */
+	struct fw_flops flops;       /* model FLOPs per token; flops.per_token < 0: unknown */
+	bool flops_with_attention;   /* sequence, layers and hidden given */
+	double hw_factor;            /* hardware over model FLOPs: 4/3 when full recomputation runs the forward again */
+	long long samples, steps;    /* the training length: model.tokens / seq_length, / global batch; 0 unknown */
+	double step_seconds;         /* at the plan's utilization; < 0 unknown */
+	long long save_interval;     /* steps between periodic saves; 0 none */
+	long long kv_replicator;     /* NxD: TP / gcd(TP, query groups); 0 not needed */
+};
+
+/* How the Neuron SDK reaches the compute nodes (gen/plan_boot.c,
+ * docs/jobspec.md, "Neuron on ParallelCluster"). The head node has no
+ * Neuron device and gets none of it. */
+enum neuron_route {
+	ROUTE_NONE,    /* not a Neuron instance, or no route (JS3002, JS3003) */
+	ROUTE_AMI,     /* cluster.ami carries it */
+	ROUTE_PENDING, /* software.neuron_image without cluster.ami: the image comes first */
+	ROUTE_SCRIPT,  /* Neuron's install script at every boot */
+};
+
+/* What the generated cluster is made of beyond the layout: the Neuron
+ * route, the scripts gen asks it to run, its network, storage and name
+ * (gen/plan_boot.c, gen/plan_cluster.c, gen/plan_container.c). */
+struct plan_cluster {
+	enum neuron_route route;
+	bool extrapolated;           /* ROUTE_SCRIPT at a path no sample shows */
+	bool image;                  /* gen writes NAME-image.yaml */
+	int root_volume_gib;         /* the compute nodes' root volume; 0: ParallelCluster's default */
+	bool pyxis;                  /* a container: Pyxis's set-up scripts */
+	bool scripts;                /* gen writes scripts the cluster fetches (watcher, Pyxis) */
+	enum deletion_policy deletion; /* of a storage gen creates; DP_DEFAULT for an existing one */
+	int network_cards;           /* > 1 several, 1 one, -1 unknown (the catalog's EFA interfaces) */
+	size_t name_max;             /* the longest cluster name the node names allow */
+	bool static_reserved;        /* the reserved (or only) queue's nodes are static: a reservation */
+	int fits;                    /* memory: 1 fits, 0 does not, -1 unknown */
+};
+
 struct plan {
 	const struct job_spec *job;
 	size_t fw_version;                /* the framework's version (target.h), an index of its table */
+	struct plan_model model;
 	const struct instance_type *it;
 	bool neuron, gpu;
 	int nodes, ppn, lnc, world;
@@ -101,11 +211,14 @@ struct plan {
 	double bubble;                    /* pipeline bubble fraction */
 	double grad_bytes;                /* gradient all-reduce bytes per step per rank; < 0 unknown */
 	double price_hour;                /* whole cluster, on demand; < 0 unknown */
-	const struct catalog_price *cb;   /* Capacity Block rate in the spec's region, or NULL */
-	double cb_hour;                   /* whole cluster at that rate; < 0 unknown */
+	double cb_hour;                   /* whole cluster at the Capacity Block rate; < 0 unknown */
+	struct plan_rate rate[PRICE__COUNT]; /* one node of the spec's type in its region */
 	const char *os;
 	struct plan_fleet fleet;
 	struct plan_survival survival;
+	struct plan_cluster cl;
+	bool derived;                     /* the layout and its estimates stand, whatever the
+					   * cluster's checks found */
 };
 
 /* Derives the plan; adds JS findings and returns false on any error. */
@@ -139,12 +252,46 @@ bool plan_check_smallest(const struct plan *p, const struct spec *spec, struct d
  * (gen/plan_software.c); false after an error finding. */
 bool plan_software_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
 /* Neuron's ParallelCluster install script for the spec's software.neuron
- * on the plan's OS, appended to url; false when gen installs nothing (no
- * Neuron, no software.neuron, a cluster.ami, or an OS without one). */
-#define PLAN_NEURON_BUCKET "neuron-s3"
+ * on the plan's OS, appended to url; false unless the route is
+ * ROUTE_SCRIPT. */
 struct buf;
 bool plan_neuron_install(const struct plan *p, struct buf *url);
-const char *plan_neuron_install_os(const char *os);
+
+/* ---- the cluster around the job (gen/plan_boot.c, gen/plan_cluster.c,
+ * gen/plan_container.c, gen/plan_runnable.c) ------------------------------
+ * Each adds its JS50xx findings; false after an error. Not run for the
+ * layouts plan --compare tries. */
+bool plan_boot_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+bool plan_cluster_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+bool plan_container_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+bool plan_runnable_check(struct plan *p, const struct spec *spec, struct diag_list *diags);
+/* The URL the cluster fetches one of gen's scripts from (file is its
+ * name, NAME-spot-watcher.sh), appended to url; false without
+ * cluster.bootstrap. */
+bool plan_bootstrap_url(const struct plan *p, const char *file, struct buf *url);
+/* The image id and AMI name of software.neuron_image's build:
+ * NAME-neuron-2-29-0. */
+void plan_image_id(const struct plan *p, struct buf *id);
+/* The scripts gen writes for the cluster to run, in upload order. */
+enum plan_script { SCRIPT_WATCHER, SCRIPT_PYXIS_HEAD, SCRIPT_PYXIS_COMPUTE, SCRIPT__COUNT };
+/* Its file name (NAME-spot-watcher.sh) into name; false when the plan
+ * has no such script. */
+bool plan_script_name(const struct plan *p, enum plan_script s, struct buf *name);
+/* The queues' names, as the cluster config and the batch script use them. */
+void plan_queue_name(const struct plan *p, bool spot, struct buf *name);
+/* The compute resource's name, from the instance type (trn2-48xlarge). */
+void plan_compute_resource(const struct plan *p, char *out, size_t cap);
+/* What the storage keeps after pcluster delete-cluster and its cost a
+ * month, for the plan's storage line. */
+void plan_storage_text(const struct plan *p, struct buf *b);
+void plan_capacity_text(const struct plan *p, struct buf *b);
+/* Where the Neuron SDK and the container come from, and the image's EFA
+ * stack: the lines gen's summary says them in. */
+void plan_software_text(const struct plan *p, struct buf *b);
+void plan_container_text(const struct plan *p, struct buf *b);
+/* The commands that take the generated files to a running job, in order
+ * (gen/plan_steps.c): dir is where gen wrote them, spec_path the spec. */
+void plan_next_steps(const struct plan *p, const char *dir, const char *spec_path, struct buf *b);
 
 /* The mixed fleet: plan_fleet_nodes before the node count is derived,
  * plan_fleet_check once the full fleet's layout and batch are known. */
@@ -176,6 +323,7 @@ enum moe_from {
 	MOE_UNSPLIT,     /* experts, but not enough to tell their share */
 	MOE_FROM_ACTIVE, /* from active_parameters, experts and experts_per_token */
 	MOE_FROM_FFN,    /* from layers, experts, hidden and expert_ffn_hidden_size */
+	MOE_FROM_SHAPE,  /* from the whole shape, by the framework's accounting */
 };
 
 struct plan_moe {
@@ -200,60 +348,25 @@ struct plan_a2a {
 	int peers_in_node;          /* EP peers on the rank's node, itself included */
 };
 
-void plan_moe_split(const struct spec_model *m, struct plan_moe *moe);
+void plan_moe_split(const struct plan *p, struct plan_moe *moe);
 const char *plan_moe_from_name(enum moe_from f);
 void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct plan_shards *s);
 /* Gradient all-reduce bytes per step per rank; < 0 unknown. */
 double plan_grad_bytes(const struct plan *p);
 void plan_moe_all_to_all(const struct plan *p, int ppn, enum recompute rc, struct plan_a2a *a);
 
-/* ---- prices (gen/plan_price.c) --------------------------------------------
- * A price is used only for the region it is for: a type the catalog
- * prices elsewhere gets no figure, and the catalog's price in the
- * nearest region is kept apart, labelled, for the reader. Reserved and
- * spot come from the catalog or from the user's discounts, never both
- * silently. */
-
-enum plan_price { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK, PRICE_RESERVED, PRICE_SPOT, PRICE__COUNT };
-
-enum rate_from { RATE_NONE, RATE_CATALOG, RATE_DISCOUNT, RATE_USER };
-
-struct plan_rate {
-	enum plan_price kind;
-	double usd;                  /* one node-hour in the region; < 0 unknown */
-	enum rate_from from;
-	const char *region;          /* the region asked for */
-	const char *date, *source;   /* RATE_CATALOG */
-	double discount;             /* RATE_DISCOUNT: from on demand */
-	const char *assumption;      /* RATE_DISCOUNT, RATE_USER, a discount without a base: the key */
-	/* The catalog's rate in the nearest region that has one (shown as
-	 * its own figure, never used in costs); other_usd < 0: none. */
-	double other_usd;
-	const char *other_region, *other_date, *other_source;
-};
-
-/* What the user assumes: discounts in (0, 1), 0 when not given, each
- * with the key that gave it. */
-struct plan_price_inputs {
-	const char *region;
-	double reserved_discount, spot_discount;
-	const char *reserved_key, *spot_key;
-	double on_demand_usd;        /* the user's own on-demand rate (> 0), when the catalog has none */
-	const char *on_demand_key;
-};
-
-void plan_price_inputs_of(const struct job_spec *j, struct plan_price_inputs *in);
-void plan_rates(const struct instance_type *it, const struct plan_price_inputs *in,
-		struct plan_rate r[PRICE__COUNT]);
-const char *plan_price_name(enum plan_price k);
-const char *plan_price_key(enum plan_price k); /* its JSON key: "onDemand", ... */
-const char *plan_rate_from_name(enum rate_from f);
-/* Where a rate came from or why there is none (text), and its JSON
- * members (gen/plan_report.c). */
-void plan_rate_text(const struct plan_rate *r, struct buf *b);
-/* RATE_NONE: what is missing, into buf; "" otherwise. */
-void plan_rate_why(const struct plan_rate *r, char *buf, size_t cap);
-void plan_rate_json(const struct plan_rate *r, struct buf *b);
+/* ---- the model (gen/plan_model.c) ----------------------------------------- */
+/* Fills p->model once the layout and the nodes are known. */
+void plan_model_derive(struct plan *p);
+/* JS4012: the counts the spec states against the shape's (2%). */
+bool plan_model_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
+/* How far two counts may differ before the spec's is refused. */
+#define PLAN_COUNT_TOLERANCE 0.02
+/* The utilization the plan assumes when the spec gives none: of peak
+ * dense BF16, in hardware FLOPs (the framework's model FLOPs, with the
+ * forward pass again under full recomputation). An assumption
+ * (docs/plan.md, "Utilization"). */
+#define PLAN_DEFAULT_UTILIZATION 0.4
 
 /* ---- what every worker runs (gen/plan_run.c) -----------------------------
  * env and entry.args against what gen writes itself (JS40xx). */
@@ -265,6 +378,10 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT]);
 bool plan_arg_given(const struct plan *p, const struct fw_flag *f);
 /* Whether entry.args gives flag ('-' and '_' alike). */
 bool plan_args_have(const struct plan *p, const char *flag);
+/* JS4007-JS4011 (gen/plan_framework.c): the framework on the instance,
+ * its release and generation, its expert parallelism, and the arguments
+ * it cannot start without. */
+bool plan_framework_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
 /* Megatron's CUDA_DEVICE_MAX_CONNECTIONS=1 is needed. */
 bool plan_cuda_max_connections(const struct plan *p);
 /* A variable the generated script sets itself: its value (NULL for the
@@ -279,7 +396,6 @@ bool plan_cc_flags_agree(const struct plan *p, const char *user);
  * Every figure that needs an input the spec or the catalog lacks is
  * negative (unknown) and shown as such: nothing is filled in. */
 
-#define PLAN_DEFAULT_UTILIZATION 0.4
 #define PLAN_DEFAULT_RECOMPUTE RC_SELECTIVE
 
 struct plan_est {

@@ -52,13 +52,16 @@ static void candidate_init(struct candidate *c, const struct spec *spec,
 	c->job.capacity = &c->cap;
 	c->job.instance = (char *)it->name;
 	c->job.nodes = nodes;
-	if (strcmp(it->name, j->instance))
+	if (strcmp(it->name, j->instance)) {
 		c->job.processes_per_node = 0;
+		c->cap.prices = NULL; /* the user's prices are for the spec's own type */
+	}
 	/* the spec's LNC as the plan resolved it, where the type has it */
 	c->job.lnc = catalog_lnc_valid(it, lnc) ? lnc : 0;
 	c->spec = *spec;
 	c->spec.job = &c->job;
 	c->spec.candidate = strcmp(it->name, j->instance) != 0;
+	c->spec.compare = true;
 }
 
 /* Derives the candidate's plan; on failure, the first error's message

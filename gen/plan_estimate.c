@@ -8,23 +8,26 @@
 
 #define GIB 1073741824.0
 
-/* ZeRO (Rajbhandari et al. 2020): mixed-precision Adam keeps 2 bytes of
- * fp16/bf16 weights, 2 of gradients and K = 12 of optimizer state (fp32
- * master weights, momentum, variance) per parameter; stage 1 partitions
- * the optimizer state over the N_d data-parallel ranks, stage 2 also the
- * gradients, stage 3 also the weights. The experts' shard is
- * partitioned over the ranks that hold the same experts instead. */
-static void model_states(struct plan_est *e, const struct plan_shards *s, int stage)
+/* Weights, gradients and optimizer state per rank at each ZeRO stage,
+ * by the framework's byte convention (core/facts/frameworks: Megatron's
+ * 18 bytes per parameter, 6 + 12/d with its distributed optimizer; the
+ * ZeRO paper's 16 for plain): a rank's dense slice divided over DP, its
+ * experts over the ranks that hold the same experts. */
+static void model_states(struct plan_est *e, const struct plan *p, const struct plan_shards *s, int stage)
 {
-	const double w = 2, g = 2, k = 12;
-	double d = s->dense, x = s->expert, nd = s->dense_dp, nx = s->expert_dp;
-	e->states[0] = (w + g + k) * (d + x);
-	e->states[1] = (w + g) * (d + x) + k * (d / nd + x / nx);
-	e->states[2] = w * (d + x) + (g + k) * (d / nd + x / nx);
-	e->states[3] = (w + g + k) * (d / nd + x / nx);
-	e->weights = w * (stage >= 3 ? d / nd + x / nx : d + x);
-	e->grads = g * (stage >= 2 ? d / nd + x / nx : d + x);
-	e->optim = k * (stage >= 1 ? d / nd + x / nx : d + x);
+	enum framework f = p->job->framework;
+	for (int z = 0; z < 4; z++) {
+		struct fw_bytes b;
+		fw_state_bytes(f, z, &b);
+		e->states[z] = s->dense * fw_bytes_per_param(&b, s->dense_dp) +
+			       s->expert * fw_bytes_per_param(&b, s->expert_dp);
+		if (z != stage)
+			continue;
+		double dd = s->dense_dp, xd = s->expert_dp;
+		e->weights = b.weights * (s->dense / (b.weights_sharded ? dd : 1) + s->expert / (b.weights_sharded ? xd : 1));
+		e->grads = b.grads * (s->dense / (b.grads_sharded ? dd : 1) + s->expert / (b.grads_sharded ? xd : 1));
+		e->optim = b.optim * (s->dense / (b.optim_sharded ? dd : 1) + s->expert / (b.optim_sharded ? xd : 1));
+	}
 }
 
 /* Korthikanti et al. 2022, activation memory of one transformer layer
@@ -56,14 +59,14 @@ static void memory(struct plan_est *e, const struct plan *p, enum recompute rc, 
 {
 	const struct instance_type *it = e->it;
 
-	plan_moe_split(p->job->model, &e->moe);
+	plan_moe_split(p, &e->moe);
 	plan_moe_shards(p, &e->moe, &e->shards);
 	e->params_rank = e->shards.dense >= 0 ? e->shards.dense + e->shards.expert : -1;
 	for (int i = 0; i < 4; i++)
 		e->states[i] = -1;
 	e->weights = e->grads = e->optim = -1;
 	if (e->params_rank > 0)
-		model_states(e, &e->shards, stage);
+		model_states(e, p, &e->shards, stage);
 	activations(e, p);
 	e->act_used = e->act[rc];
 	e->total = e->states[stage] >= 0 && e->act_used >= 0 ? e->states[stage] + e->act_used : -1;
@@ -87,22 +90,24 @@ static void memory(struct plan_est *e, const struct plan *p, enum recompute rc, 
 		e->fits = e->total <= e->capacity;
 }
 
-/* 6 FLOPs per parameter per token (forward 2, backward 4), 8 when full
- * recomputation runs the forward pass again (Narayanan et al. 2021). */
-static void timing(struct plan_est *e, const struct plan *p, double util, enum recompute rc)
+/* The model FLOPs per token by the framework's convention (gen/plan_model.c),
+ * times the hardware factor (the forward pass again under full
+ * recomputation), at the plan's utilization of peak. */
+static void timing(struct plan_est *e, const struct plan *p, double util)
 {
 	const struct spec_model *m = p->job->model;
-	double active = e->moe.active;
+	const struct plan_model *mm = &p->model;
+	double per_token = mm->flops.per_token > 0 ? mm->flops.per_token * mm->hw_factor : -1;
 
-	e->factor = rc == RC_FULL ? 8 : 6;
+	e->factor = mm->flops.per_token > 0 && e->moe.active > 0 ? per_token / e->moe.active : -1;
 	e->peak = e->it->accel_peak_bf16_tflops > 0 ? e->it->accel_peak_bf16_tflops * 1e12 : -1;
 	e->node_peak = e->peak > 0 && e->it->accel_count > 0 ? e->peak * e->it->accel_count : -1;
 	e->achieved = e->peak > 0 && e->accels > 0 ? e->accels * e->peak * util : -1;
-	e->total_flops = active > 0 && m->tokens > 0 ? e->factor * active * m->tokens : -1;
+	e->total_flops = per_token > 0 && m->tokens > 0 ? per_token * m->tokens : -1;
 	e->run_seconds = e->total_flops > 0 && e->achieved > 0 ? e->total_flops / e->achieved : -1;
 	double step_tokens = m->seq_length ? (double)p->global * m->seq_length : -1;
-	e->step_seconds = active > 0 && step_tokens > 0 && e->achieved > 0
-		? e->factor * active * step_tokens / e->achieved : -1;
+	e->step_seconds = per_token > 0 && step_tokens > 0 && e->achieved > 0
+		? per_token * step_tokens / e->achieved : -1;
 	e->steps = m->tokens > 0 && step_tokens > 0 ? m->tokens / step_tokens : -1;
 }
 
@@ -181,7 +186,7 @@ void plan_estimate_at(const struct plan *p, const struct instance_type *it, int 
 	e->tp = p->tp, e->pp = p->pp, e->cp = p->cp, e->ep = p->ep, e->dp = p->dp;
 	e->accels = it->accel_count > 0 ? e->nodes * it->accel_count : 0;
 	memory(e, p, rc, stage);
-	timing(e, p, plan_utilization(p), rc);
+	timing(e, p, plan_utilization(p));
 	network(e, p, stage, rc);
 	cost(e, p, hours);
 }

@@ -206,7 +206,6 @@ static void fleets_cross_placement_groups(const struct spec *spec, struct diag_l
 
 bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list *diags)
 {
-	const struct job_spec *j = spec->job;
 	struct plan_fleet *f = &p->fleet;
 	if (!f->mixed)
 		return true;
@@ -224,57 +223,62 @@ bool plan_fleet_check(struct plan *p, const struct spec *spec, struct diag_list 
 		if (f->unit > f->layout_unit)
 			elastic_gap_sizes(p, spec, diags);
 	}
-	if (!j->capacity->watcher->script_url) {
-		struct diag *d = spec_missing_key(spec, diags, spec_node(spec, "capacity.spot"),
-			"the spot watcher needs a place the cluster fetches it from (CustomActions take s3:// or https:// URLs)");
-		diag_set_help(d, "give capacity.watcher.script_url, or s3_buckets (it then goes under s3://<first bucket>/trainforge/%s/)", j->name);
-		ok = false;
-	}
 	fleets_cross_placement_groups(spec, diags);
 	return ok;
 }
 
-/* Per-node prices of the two fleets; < 0 unknown. An On-Demand Capacity
- * Reservation bills at the on-demand rate; a Capacity Block at its own
- * rate, which the catalog keeps per region. */
+/* Per-node prices of the two fleets; < 0 unknown. Reserved Instances and
+ * Savings Plans bill on-demand use (and an On-Demand Capacity
+ * Reservation's) at their own rate, so the reserved nodes cost the
+ * reserved price when one is known, else the on-demand one; a Capacity
+ * Block has its own rate, which the catalog keeps per region. */
 static double reserved_price(const struct plan *p, const char **how)
 {
+	const struct plan_rate *res = &p->rate[PRICE_RESERVED], *od = &p->rate[PRICE_ON_DEMAND];
 	switch (p->job->capacity->type) {
 	case CAP_ONDEMAND:
-		*how = p->it->price_on_demand < 0 && p->cb
-			? "on demand, which the catalog lacks; capacity.type: capacity-block prices them at the region's Capacity Block rate"
-			: "on demand";
-		return p->it->price_on_demand;
 	case CAP_RESERVATION:
-		*how = "capacity reservation, billed at the on-demand rate";
-		return p->it->price_on_demand;
-	default:
-		if (p->cb) {
-			*how = "Capacity Block rate in the spec's region";
-			return p->cb->usd_per_hour;
+		if (res->usd >= 0) {
+			*how = res->from == RATE_USER ? "reserved, your own price"
+			     : res->from == RATE_DISCOUNT ? "reserved: on demand less the spec's capacity.reserved_discount"
+			     : res->from == RATE_IMPORTED ? "reserved, imported price" : "reserved, built-in price";
+			return res->usd;
 		}
-		*how = "Capacity Block: the catalog has no rate for this type in the spec's region";
+		if (od->usd >= 0) {
+			*how = p->job->capacity->type == CAP_RESERVATION
+				? "capacity reservation at the on-demand rate: no reserved price known"
+				: "on demand: no reserved price known";
+			return od->usd;
+		}
+		*how = p->rate[PRICE_CAPACITY_BLOCK].usd >= 0
+			? "no reserved or on-demand price known; capacity.type: capacity-block prices them at the region's Capacity Block rate"
+			: "no reserved or on-demand price known: import one (trainforge prices import) or give capacity.prices";
+		return -1;
+	default:
+		if (p->rate[PRICE_CAPACITY_BLOCK].usd >= 0) {
+			*how = "Capacity Block rate in the spec's region";
+			return p->rate[PRICE_CAPACITY_BLOCK].usd;
+		}
+		*how = "Capacity Block: no rate for this type in the spec's region";
 		return -1;
 	}
 }
 
 static double spot_price(const struct plan *p, const char **how)
 {
-	double discount = p->job->capacity->spot_discount;
-	if (p->it->price_spot >= 0) {
-		*how = "catalog";
-		return p->it->price_spot;
+	const struct plan_rate *r = &p->rate[PRICE_SPOT];
+	switch (r->from) {
+	case RATE_USER: *how = "your own price"; break;
+	case RATE_IMPORTED: *how = "imported spot price history"; break;
+	case RATE_CATALOG: *how = "built-in price"; break;
+	case RATE_DISCOUNT: *how = "on demand less the spec's capacity.spot_discount"; break;
+	case RATE_NONE:
+		*how = p->job->capacity->spot_discount > 0
+			? "capacity.spot_discount applies to an on-demand price, which is not known"
+			: "no spot price known: import spot price history, or set capacity.prices.spot or capacity.spot_discount";
+		break;
 	}
-	if (discount > 0 && p->it->price_on_demand >= 0) {
-		*how = "on demand less the spec's capacity.spot_discount";
-		return p->it->price_on_demand * (1 - discount);
-	}
-	if (discount > 0) {
-		*how = "capacity.spot_discount applies to an on-demand price, which the catalog lacks";
-		return -1;
-	}
-	*how = "no spot price in the catalog; set capacity.spot_discount";
-	return -1;
+	return r->usd;
 }
 
 void plan_fleet_costs(const struct plan *p, struct plan_fleet_cost *c)

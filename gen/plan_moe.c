@@ -14,14 +14,25 @@ static int ffn_matrices(const struct spec_model *m)
 	return m->gated_ffn ? 3 : 2;
 }
 
-void plan_moe_split(const struct spec_model *m, struct plan_moe *moe)
+void plan_moe_split(const struct plan *p, struct plan_moe *moe)
 {
+	const struct spec_model *m = p->job->model;
 	double P = m->parameters, A = m->active_parameters;
 	double E = m->experts, k = m->experts_per_token;
 
 	memset(moe, 0, sizeof *moe);
 	moe->experts = m->experts;
 	moe->topk = m->experts_per_token;
+	if (p->model.from_shape) {
+		/* the framework's own count of the shape */
+		const struct fw_params *c = &p->model.counts;
+		moe->from = m->experts > 1 ? MOE_FROM_SHAPE : MOE_DENSE;
+		moe->expert_params = c->expert_layers;
+		moe->dense_params = c->total - c->expert_layers;
+		moe->active = c->active;
+		moe->active_derived = !(A > 0);
+		return;
+	}
 	moe->active = A > 0 ? A : P > 0 ? P : -1;
 	moe->expert_params = 0;
 	moe->dense_params = P > 0 ? P : -1;
@@ -70,6 +81,7 @@ const char *plan_moe_from_name(enum moe_from f)
 	static const char *const names[] = {
 		[MOE_DENSE] = "dense", [MOE_UNSPLIT] = "unsplit",
 		[MOE_FROM_ACTIVE] = "active-parameters", [MOE_FROM_FFN] = "expert-ffn",
+		[MOE_FROM_SHAPE] = "shape",
 	};
 	return names[f];
 }
@@ -90,6 +102,19 @@ void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct pl
 	memset(s, 0, sizeof *s);
 	s->dense_dp = p->dp;
 	s->expert_dp = expert_dp(p);
+	if (p->model.from_shape) {
+		/* the framework's sharding: the first stage's embedding, what
+		 * TP does not divide, FSDP's shards */
+		struct fw_rank_state r;
+		struct fw_layout l = { p->world, p->tp, p->pp, p->cp, p->ep, p->dp };
+		fw_rank_state(p->job->framework, &p->model.shape, &p->model.counts, &l,
+			      p->job->training->zero_stage, &r);
+		s->dense = r.dense;
+		s->expert = r.expert;
+		s->dense_dp = r.dense_dp;
+		s->expert_dp = r.expert_dp;
+		return;
+	}
 	if (moe->from == MOE_UNSPLIT || moe->from == MOE_DENSE) {
 		/* unsplit: every parameter as if dense, an upper bound */
 		double P = p->job->model->parameters;
@@ -107,7 +132,7 @@ double plan_grad_bytes(const struct plan *p)
 {
 	struct plan_moe moe;
 	struct plan_shards s;
-	plan_moe_split(p->job->model, &moe);
+	plan_moe_split(p, &moe);
 	plan_moe_shards(p, &moe, &s);
 	if (s.dense < 0)
 		return -1;

@@ -20,8 +20,9 @@ static void count(struct buf *b, double v)
 		buf_printf(b, "%.4g", v);
 }
 
-static void text_experts(const struct plan_moe *moe, const struct spec_model *m, struct buf *b)
+static void text_experts(const struct plan *p, const struct plan_moe *moe, struct buf *b)
 {
+	const struct spec_model *m = p->job->model;
 	if (moe->from == MOE_DENSE)
 		return;
 	buf_puts(b, "  experts          ");
@@ -31,8 +32,12 @@ static void text_experts(const struct plan_moe *moe, const struct spec_model *m,
 		return;
 	}
 	buf_printf(b, "%.4g parameters = %.4g dense (attention, embeddings, router: over TP x PP) + %.4g in %d experts (over EP x TP x PP), ",
-		   m->parameters, moe->dense_params, moe->expert_params, moe->experts);
-	if (moe->from == MOE_FROM_FFN)
+		   p->model.parameters, moe->dense_params, moe->expert_params, moe->experts);
+	if (moe->from == MOE_FROM_SHAPE)
+		buf_printf(b, "from the shape: top-%lld of %d experts of FFN %lld\n",
+			   p->model.shape.topk > 0 ? p->model.shape.topk : 0, moe->experts,
+			   p->model.shape.expert_ffn > 0 ? p->model.shape.expert_ffn : p->model.shape.ffn);
+	else if (moe->from == MOE_FROM_FFN)
 		buf_printf(b, "from %d layers x %d experts x %d x %d x %d (%s%s)\n", m->layers, moe->experts,
 			   m->gated_ffn ? 3 : 2, m->hidden_size, m->expert_ffn_hidden_size,
 			   m->gated_ffn ? "gated" : "not gated", m->gated_ffn_given ? "" : ", the default; model.gated_ffn");
@@ -41,29 +46,53 @@ static void text_experts(const struct plan_moe *moe, const struct spec_model *m,
 			   moe->experts);
 }
 
-/* Where each formula comes from: a document a user can open. */
+/* Where each formula comes from: a document a user can open. The
+ * framework's own (its count, FLOPs and bytes) are named beside them. */
 static const struct {
 	const char *formula, *source;
 } formula_sources[] = {
-	{ "training FLOPs", "Narayanan et al. 2021, SC21, eq. 4 <https://arxiv.org/abs/2104.04473>" },
-	{ "model states", "Rajbhandari et al. 2020, ZeRO, section 5 <https://arxiv.org/abs/1910.02054>" },
 	{ "expert shards", "NVIDIA/Megatron-LM megatron/core/parallel_state.py (initialize_model_parallel) "
 			   "<https://github.com/NVIDIA/Megatron-LM/blob/00caa53af30912914981c86f39db123961678bbd/megatron/core/parallel_state.py>" },
 	{ "activations", "Korthikanti et al. 2022, table 2 <https://arxiv.org/abs/2205.05198>" },
+	{ "full recomputation", "Narayanan et al. 2021, SC21, eq. 4 (the forward pass again: 8 FLOPs per parameter per token, not 6) <https://arxiv.org/abs/2104.04473>" },
+	{ "utilization", "an assumption; for scale, PaLM reports 46.2% model FLOPs utilization at 540B (Chowdhery et al. 2022, section 4.1) <https://arxiv.org/abs/2204.02311>" },
 };
 
-static void text_formula_sources(struct buf *b)
+static void text_formula_sources(const struct plan *p, struct buf *b)
 {
+	struct fw_bytes bytes;
+	fw_state_bytes(p->job->framework, p->job->training->zero_stage, &bytes);
+	buf_printf(b, "  formula sources  parameters: %s\n", p->model.from_shape ? p->model.counts.source
+					 : "the spec's model.parameters (no shape the framework counts)");
+	buf_printf(b, "                   training FLOPs: %s\n", p->model.flops.convention ? p->model.flops.convention
+					 : "unknown: give model.parameters");
+	buf_printf(b, "                   model states: %s\n", bytes.source);
 	for (size_t i = 0; i < sizeof formula_sources / sizeof formula_sources[0]; i++)
-		buf_printf(b, "  %-16s %s: %s\n", i ? "" : "formula sources", formula_sources[i].formula,
-			   formula_sources[i].source);
+		buf_printf(b, "  %-16s %s: %s\n", "", formula_sources[i].formula, formula_sources[i].source);
 }
 
-static void json_formula_sources(struct buf *b)
+/* Each formula the plan used, with a document a user can open. */
+static void json_formula_sources(const struct plan *p, struct buf *b)
 {
+	struct fw_bytes bytes;
+	fw_state_bytes(p->job->framework, p->job->training->zero_stage, &bytes);
 	out_jarr(b, "formulaSources");
+	const char *own[][2] = {
+		{ "parameters", p->model.from_shape ? p->model.counts.source : NULL },
+		{ "training FLOPs", p->model.flops.convention },
+		{ "model states", bytes.source },
+	};
+	int n = 0;
+	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+		if (!own[i][1])
+			continue;
+		buf_puts(b, n++ ? ",{" : "{");
+		out_jstr(b, "formula", own[i][0]);
+		out_jstr(b, "source", own[i][1]);
+		buf_putc(b, '}');
+	}
 	for (size_t i = 0; i < sizeof formula_sources / sizeof formula_sources[0]; i++) {
-		buf_puts(b, i ? ",{" : "{");
+		buf_puts(b, n++ ? ",{" : "{");
 		out_jstr(b, "formula", formula_sources[i].formula);
 		out_jstr(b, "source", formula_sources[i].source);
 		buf_putc(b, '}');
@@ -75,30 +104,57 @@ static void text_model(const struct plan *p, struct buf *b)
 {
 	const struct spec_model *m = p->job->model;
 	const struct spec_training *tr = p->job->training;
+	const struct plan_model *mm = &p->model;
 	struct plan_moe moe;
-	plan_moe_split(m, &moe);
+	plan_moe_split(p, &moe);
+	struct fw_bytes bytes;
+	fw_state_bytes(p->job->framework, tr->zero_stage, &bytes);
 
 	buf_puts(b, "  model            parameters ");
-	count(b, m->parameters);
-	if (moe.active > 0 && moe.active != m->parameters)
+	count(b, mm->parameters);
+	if (moe.active > 0 && moe.active != mm->parameters)
 		buf_printf(b, " (%.4g active per token%s)", moe.active,
-			   moe.active_derived ? ", derived from the experts" : "");
+			   mm->from_shape ? "" : moe.active_derived ? ", derived from the experts" : "");
+	if (mm->from_shape)
+		buf_printf(b, ", counted from the shape by %s's accounting", fw_def(p->job->framework)->title);
 	buf_puts(b, ", tokens ");
 	count(b, m->tokens);
-	buf_printf(b, ", layers %d, hidden %d, heads %d, sequence %d (0: not given)\n", m->layers,
-		   m->hidden_size, m->attention_heads, m->seq_length);
-	text_experts(&moe, m, b);
-	buf_printf(b, "  assumptions      utilization %.3g of peak dense BF16%s; recompute %s%s; ZeRO stage %d%s\n",
-		   plan_utilization(p), tr->utilization > 0 ? "" : " (default; set training.utilization)",
+	buf_printf(b, ", layers %d, hidden %d, heads %d, sequence %d", m->layers, m->hidden_size,
+		   m->attention_heads, m->seq_length);
+	if (mm->from_shape) {
+		if (mm->shape.experts > 1)
+			buf_printf(b, ", expert FFN %lld", mm->shape.expert_ffn);
+		else if (mm->shape.ffn > 0)
+			buf_printf(b, ", FFN %lld", mm->shape.ffn);
+		else
+			buf_printf(b, ", FFN %lld (the default for this hidden size)", fw_ffn_size(&mm->shape));
+		buf_printf(b, "%s, vocabulary %lld%s", mm->shape.gated ? " gated" : "", mm->shape.vocab,
+			   mm->shape.untied ? " untied" : " tied");
+	}
+	buf_puts(b, " (0: not given)\n");
+	if (mm->steps > 0)
+		buf_printf(b, "  training length  %lld samples of %d tokens = %lld steps of %d; a save every %lld steps\n",
+			   mm->samples, m->seq_length, mm->steps, p->global, mm->save_interval);
+	text_experts(p, &moe, b);
+	buf_printf(b, "  assumptions      utilization %.3g of peak dense BF16 in hardware FLOPs%s (model FLOPs utilization %.3g%s); recompute %s%s; ZeRO stage %d%s\n",
+		   plan_utilization(p), tr->utilization > 0 ? "" : " (default, an assumption; set training.utilization)",
+		   plan_utilization(p) / mm->hw_factor, mm->hw_factor > 1 ? ": the forward pass runs again" : "",
 		   recompute_name(plan_recompute(p)), tr->recompute != RC_UNSET ? "" : " (default; training.recompute)",
 		   tr->zero_stage, tr->zero_stage ? "" : " (training.zero_stage)");
-	buf_puts(b, "  formulas         training FLOPs = 6 x active parameters x tokens (8 with full recomputation);\n"
-		    "                   model states per rank (ZeRO, 16 bytes/parameter for mixed-precision Adam):\n"
-		    "                   0: 16 psi, 1: 4 psi + 12 psi/DP, 2: 2 psi + 14 psi/DP, 3: 16 psi/DP, psi = dense/(TP x PP)\n"
+	buf_printf(b, "  formulas         training FLOPs = model FLOPs per token x tokens%s; per token ",
+		   mm->hw_factor > 1 ? " x 4/3 (full recomputation)" : "");
+	if (mm->flops.per_token > 0)
+		buf_printf(b, "%.4g", mm->flops.per_token);
+	else
+		buf_puts(b, "unknown (give model.parameters, or layers, hidden_size and attention_heads)");
+	if (mm->flops_with_attention)
+		buf_printf(b, " (%.4g of it attention over %d tokens)", mm->flops.attention, m->seq_length);
+	buf_printf(b, ";\n                   model states per rank: %s;\n", bytes.how);
+	buf_puts(b, "                   psi = the rank's slice: dense/(TP x PP) with the first stage's embedding,\n"
 		    "                   + experts/(EP x TP x PP), the experts' shards over DP x CP / EP ranks;\n"
 		    "                   activations per rank (sequence parallel): L x s b h x\n"
 		    "                   (34 + 5 a s/h) / TP without, 34 / TP selective, 2 / TP full recomputation\n");
-	text_formula_sources(b);
+	text_formula_sources(p, b);
 }
 
 static void text_memory(const struct plan *p, const struct plan_est *e, struct buf *b)
@@ -173,7 +229,9 @@ static void text_all_to_all(const struct plan_est *e, struct buf *b)
 static void text_time(const struct plan *p, const struct plan_est *e, struct buf *b)
 {
 	buf_puts(b, "  throughput       ");
-	if (e->achieved < 0)
+	if (e->achieved < 0 && e->it->peak_note)
+		buf_printf(b, "unknown: %s\n", e->it->peak_note);
+	else if (e->achieved < 0)
 		buf_printf(b, "unknown: the catalog has no peak BF16 throughput for %s\n",
 			   e->it->accel_model ? e->it->accel_model : e->it->name);
 	else
@@ -212,15 +270,33 @@ static void text_time(const struct plan *p, const struct plan_est *e, struct buf
  * region is a figure of its own, never the row's. */
 void plan_rate_text(const struct plan_rate *r, struct buf *b)
 {
+	long age;
+
 	switch (r->from) {
 	case RATE_CATALOG:
-		buf_printf(b, "catalog, %s, %s", r->region, r->date ? r->date : "undated");
+	case RATE_IMPORTED:
+		age = prices_age_days(r->price.as_of);
+		buf_printf(b, "%s, %s, as of %s", r->from == RATE_IMPORTED ? "imported" : "built in",
+			   r->region, r->price.as_of[0] ? r->price.as_of : "an unknown date");
+		if (age >= 0)
+			buf_printf(b, " (%ld day%s old)", age, age == 1 ? "" : "s");
+		if (r->kind == PRICE_RESERVED) {
+			char offer[96];
+			plan_rate_offer(r, offer, sizeof offer);
+			buf_printf(b, ", %s", offer);
+		}
+		if (r->kind == PRICE_SPOT && r->price.zones > 1)
+			buf_printf(b, ", the highest of %d zones' latest (lowest $%.6g)", r->price.zones,
+				   r->price.low_usd);
+		if (r->from == RATE_IMPORTED)
+			buf_printf(b, "; %s, %s, imported %s", r->price.source ? r->price.source : "?",
+				   r->price.format ? r->price.format : "?", r->price.imported);
 		break;
 	case RATE_DISCOUNT:
 		buf_printf(b, "on demand less %.3g%%: the assumption %s", 100 * r->discount, r->assumption);
 		break;
 	case RATE_USER:
-		buf_printf(b, "the user's figure %s", r->assumption);
+		buf_printf(b, "your own price, %s", r->assumption);
 		break;
 	case RATE_NONE: {
 		char why[200];
@@ -287,8 +363,16 @@ static void text_sources(const struct plan_est *e, struct buf *b)
 	for (int k = 0; k < PRICE__COUNT; k++) {
 		const struct plan_rate *r = &e->rate[k];
 		if (r->from == RATE_CATALOG)
-			buf_printf(b, "    %-14s $%.6g/h in %s, valid %s: %s\n", plan_price_name((enum plan_price)k),
-				   r->usd, r->region, r->date, r->source);
+			buf_printf(b, "    %-14s $%.6g/h in %s, as of %s: %s\n", plan_price_name((enum plan_price)k),
+				   r->usd, r->region, r->price.as_of, r->source);
+		else if (r->from == RATE_IMPORTED)
+			buf_printf(b, "    %-14s $%.6g/h in %s, as of %s%s%s: imported %s from %s (%s)\n",
+				   plan_price_name((enum plan_price)k), r->usd, r->region, r->price.as_of,
+				   r->price.effective[0] ? ", effective " : "", r->price.effective,
+				   r->price.imported, r->source, r->price.format ? r->price.format : "?");
+		else if (r->from == RATE_USER)
+			buf_printf(b, "    %-14s $%.6g/h: your own price (%s)\n", plan_price_name((enum plan_price)k),
+				   r->usd, r->assumption);
 		else if (r->other_usd >= 0)
 			buf_printf(b, "    %-14s none in %s; $%.6g/h in %s, valid %s (not used): %s\n",
 				   plan_price_name((enum plan_price)k), r->region, r->other_usd,
@@ -311,6 +395,8 @@ static void text_row(const struct plan *p, const struct plan_row *r, struct buf 
 	}
 	if (r->status == ROW_NO_PEAK || r->status == ROW_NO_ACCEL || r->status == ROW_NO_RUN) {
 		buf_puts(b, r->status == ROW_NO_PEAK ? (r->why ? r->why : "no sourced peak: cannot size") : "");
+		if (r->status == ROW_NO_PEAK && it->peak_note)
+			buf_printf(b, " (%s)", it->peak_note);
 		buf_puts(b, r->status == ROW_NO_PEAK ? "\n"
 			    : r->status == ROW_NO_RUN ? "no run length to meet the deadline with: give model.tokens\n"
 			    : "no accelerators: the layout cannot run here\n");
@@ -419,8 +505,22 @@ void plan_rate_json(const struct plan_rate *r, struct buf *b)
 	out_jnum(b, "usdPerNodeHour", r->usd);
 	out_jstr(b, "from", plan_rate_from_name(r->from));
 	out_jstr(b, "region", r->region);
-	out_jstr(b, "source", r->from == RATE_CATALOG ? r->source : NULL);
-	out_jstr(b, "date", r->from == RATE_CATALOG ? r->date : NULL);
+	bool data = r->from == RATE_CATALOG || r->from == RATE_IMPORTED;
+	out_jstr(b, "source", data ? r->source : NULL);
+	out_jstr(b, "date", data ? r->price.as_of : NULL);
+	out_jnum(b, "ageDays", data ? (double)prices_age_days(r->price.as_of) : -1);
+	out_jstr(b, "effective", data && r->price.effective[0] ? r->price.effective : NULL);
+	out_jstr(b, "imported", r->from == RATE_IMPORTED ? r->price.imported : NULL);
+	out_jstr(b, "format", r->from == RATE_IMPORTED ? r->price.format : NULL);
+	if (data && r->kind == PRICE_RESERVED) {
+		char offer[96];
+		plan_rate_offer(r, offer, sizeof offer);
+		out_jstr(b, "offer", offer);
+	}
+	if (data && r->kind == PRICE_SPOT) {
+		out_jint(b, "zones", r->price.zones);
+		out_jnum(b, "lowUsdPerNodeHour", r->price.zones > 0 ? r->price.low_usd : -1);
+	}
 	out_jnum(b, "discount", r->assumption && r->from != RATE_USER ? r->discount : -1);
 	out_jstr(b, "assumption", r->assumption);
 	char why[200];
@@ -492,12 +592,28 @@ void plan_est_json(const struct plan_est *e, struct buf *b)
 static void json_model(const struct plan *p, struct buf *b)
 {
 	const struct spec_model *m = p->job->model;
+	const struct plan_model *mm = &p->model;
 	struct plan_moe moe;
-	plan_moe_split(m, &moe);
+	plan_moe_split(p, &moe);
 	out_jobj(b, "model");
-	out_jnum(b, "parameters", m->parameters > 0 ? m->parameters : -1);
+	out_jnum(b, "parameters", mm->parameters);
 	out_jnum(b, "activeParameters", moe.active);
 	out_jbool(b, "activeDerived", moe.active_derived);
+	out_jbool(b, "countedFromShape", mm->from_shape);
+	out_jstr(b, "accounting", mm->from_shape ? mm->counts.accounting : NULL);
+	out_jnum(b, "statedParameters", m->parameters > 0 ? m->parameters : -1);
+	out_jnum(b, "statedActiveParameters", m->active_parameters > 0 ? m->active_parameters : -1);
+	/* the dense FFN: none in a model whose every layer is an expert layer */
+	out_jint(b, "ffnHiddenSize", (int)(mm->shape.experts > 1 ? mm->shape.ffn : fw_ffn_size(&mm->shape)));
+	out_jint(b, "vocabSize", m->vocab_size);
+	out_jnum(b, "paddedVocabSize", mm->from_shape ? mm->counts.padded_vocab : -1);
+	out_jbool(b, "tiedEmbeddings", m->tied_embeddings);
+	out_jnum(b, "flopsPerToken", mm->flops.per_token);
+	out_jnum(b, "attentionFlopsPerToken", mm->flops_with_attention ? mm->flops.attention : -1);
+	out_jstr(b, "flopsConvention", mm->flops.convention);
+	out_jnum(b, "trainSamples", mm->samples > 0 ? (double)mm->samples : -1);
+	out_jnum(b, "trainSteps", mm->steps > 0 ? (double)mm->steps : -1);
+	out_jnum(b, "saveInterval", mm->save_interval > 0 ? (double)mm->save_interval : -1);
 	out_jnum(b, "tokens", m->tokens > 0 ? m->tokens : -1);
 	out_jint(b, "layers", m->layers);
 	out_jint(b, "hiddenSize", m->hidden_size);
@@ -524,13 +640,15 @@ void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE 
 	out_jobj(&b, "assumptions");
 	out_jnum(&b, "utilization", plan_utilization(p));
 	out_jbool(&b, "utilizationDefault", !(tr->utilization > 0));
+	out_jstr(&b, "utilizationConvention", "hardware FLOPs of peak dense BF16: the framework's model FLOPs, with the forward pass again under full recomputation");
+	out_jnum(&b, "modelFlopsUtilization", plan_utilization(p) / p->model.hw_factor);
 	out_jstr(&b, "recompute", recompute_name(plan_recompute(p)));
 	out_jbool(&b, "recomputeDefault", tr->recompute == RC_UNSET);
 	out_jint(&b, "zeroStage", tr->zero_stage);
 	out_jbool(&b, "gatedFfn", p->job->model->gated_ffn);
 	out_jbool(&b, "gatedFfnDefault", !p->job->model->gated_ffn_given);
 	buf_putc(&b, '}');
-	json_formula_sources(&b);
+	json_formula_sources(p, &b);
 	if (plan_compare_run(p, rq, &c)) {
 		plan_compare_json(&c, &b);
 		plan_compare_free(&c);

@@ -21,7 +21,8 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT])
 	v[FK_VPP] = p->vpp;
 	v[FK_CP] = p->cp;
 	v[FK_EP] = p->ep;
-	v[FK_DP] = p->dp;
+	/* a mixed fleet trains at two sizes: torchtitan takes the leftover ranks (-1) */
+	v[FK_DP] = p->fleet.mixed ? -1 : p->dp;
 	v[FK_MICRO] = p->micro;
 	v[FK_GLOBAL] = p->global;
 	v[FK_RANK_BATCH] = p->dp ? p->global / p->dp : 0;
@@ -36,7 +37,20 @@ void plan_knob_values(const struct plan *p, long long v[FK__COUNT])
 	enum recompute rc = j->training->recompute != RC_UNSET ? j->training->recompute
 								: PLAN_DEFAULT_RECOMPUTE;
 	v[FK_RECOMPUTE] = rc == RC_NONE ? FW_RC_NONE : rc == RC_FULL ? FW_RC_FULL : FW_RC_SELECTIVE;
-	v[FK_SAVE_INTERVAL] = p->survival.interval_steps;
+	/* the shape beyond the layout: each size the spec gives, top-k with
+	 * the experts, and the two booleans the spec always has */
+	/* a dense FFN is always written, its default when the spec leaves
+	 * it out, so that the line says the size the plan counted */
+	v[FK_FFN] = m->experts > 1 ? m->ffn_hidden_size : fw_ffn_size(&p->model.shape);
+	v[FK_EXPERT_FFN] = m->experts > 1 ? m->expert_ffn_hidden_size : 0;
+	v[FK_TOPK] = m->experts > 1 ? m->experts_per_token : 0;
+	v[FK_VOCAB] = m->vocab_size;
+	v[FK_GATED] = m->gated_ffn;
+	v[FK_UNTIED] = !m->tied_embeddings;
+	v[FK_TRAIN_SAMPLES] = p->model.samples;
+	v[FK_TRAIN_STEPS] = p->model.steps;
+	v[FK_SAVE_INTERVAL] = p->model.save_interval;
+	v[FK_KV_REPLICATOR] = p->model.kv_replicator;
 }
 
 bool plan_cuda_max_connections(const struct plan *p)
@@ -117,7 +131,13 @@ static const char *knob_key(enum fw_knob k)
 		[FK_HEADS] = "model.attention_heads", [FK_GROUPS] = "model.query_groups",
 		[FK_EXPERTS] = "model.experts", [FK_SEQ] = "model.seq_length",
 		[FK_CHECKPOINTS] = "paths.checkpoints", [FK_ZERO] = "training.zero_stage",
-		[FK_RECOMPUTE] = "training.recompute",
+		[FK_RECOMPUTE] = "training.recompute", [FK_FFN] = "model.ffn_hidden_size",
+		[FK_EXPERT_FFN] = "model.expert_ffn_hidden_size", [FK_TOPK] = "model.experts_per_token",
+		[FK_VOCAB] = "model.vocab_size", [FK_GATED] = "model.gated_ffn",
+		[FK_UNTIED] = "model.tied_embeddings", [FK_TRAIN_SAMPLES] = "model.tokens / model.seq_length",
+		[FK_TRAIN_STEPS] = "model.tokens / (model.seq_length x batch.global)",
+		[FK_SAVE_INTERVAL] = "the plan's save interval",
+		[FK_KV_REPLICATOR] = "parallel.tensor / model.query_groups",
 	};
 	return keys[k];
 }
@@ -442,22 +462,19 @@ static bool env_overrides_generated(const struct plan *p, const struct spec *spe
 	const struct plan_env_set *g = plan_env_generated(p, name);
 	if (!g || (g->value && !strcmp(g->value, value)))
 		return true;
-	if (!strcmp(name, "NEURON_CC_FLAGS") && plan_cc_flags_agree(p, value))
-		return true; /* it carries the generated setting: gen writes it alone */
+	if (!strcmp(name, "NEURON_CC_FLAGS") && (plan_cc_flags_agree(p, value) || !cc_flags_lnc(value)))
+		return true; /* both extend NEURON_CC_FLAGS; one carrying the LNC is written alone */
 	struct diag *d;
 	if (!g->value) {
 		d = spec_report_at(spec, diags, R_JS4002, key,
 			"env.%s is a variable the generated script sets itself (%s)", name, g->why);
 		diag_set_help(d, "choose another name");
 	} else if (!strcmp(name, "NEURON_CC_FLAGS")) {
-		int cc = cc_flags_lnc(value);
-		char cc_text[48] = "LNC 2 (its default)";
-		if (cc)
-			snprintf(cc_text, sizeof cc_text, "LNC %d", cc);
 		d = spec_report_at(spec, diags, R_JS4002, key,
-			"env.NEURON_CC_FLAGS='%s' replaces the generated NEURON_CC_FLAGS=\"%s\" (from %s): the compiler would build for %s while the runtime runs NEURON_LOGICAL_NC_CONFIG=%d",
-			value, g->value, g->why, cc_text, p->lnc);
-		diag_set_help(d, "add %s to env.NEURON_CC_FLAGS; gen then writes yours alone", g->value);
+			"env.NEURON_CC_FLAGS='%s' compiles for LNC %d, and the generated NEURON_CC_FLAGS (from %s) "
+			"for %d, as the runtime runs it (NEURON_LOGICAL_NC_CONFIG=%d)",
+			value, cc_flags_lnc(value), g->why, p->lnc, p->lnc);
+		diag_set_help(d, "write %s in env.NEURON_CC_FLAGS, or leave the LNC out of it (gen adds it)", g->value);
 	} else {
 		d = spec_report_at(spec, diags, R_JS4002, key,
 			"env.%s='%s' replaces the generated %s=%s (from %s)", name, value, name, g->value, g->why);

@@ -11,6 +11,7 @@
 #include "buf.h"
 
 #include "neuron.h"
+#include "neuron_pcluster.h"
 
 /* JS3001 spec-neuron-sdk-too-old */
 static bool spec_neuron_sdk_too_old(const struct plan *p, const struct spec *spec,
@@ -28,44 +29,28 @@ static bool spec_neuron_sdk_too_old(const struct plan *p, const struct spec *spe
 	return false;
 }
 
-/* The OS part of Neuron's ParallelCluster install script path
- * (docs/versions.md, neuron-parallelcluster): the samples name u20 for
- * ubuntu2004 and al2 for alinux2; u22 and u24 follow the same pattern.
- * NULL: no script for that OS (a Neuron DLAMI as cluster.ami instead). */
-const char *plan_neuron_install_os(const char *os)
-{
-	static const struct { const char *os, *dir; } dirs[] = {
-		{ "ubuntu2004", "u20" }, { "ubuntu2204", "u22" }, { "ubuntu2404", "u24" },
-		{ "alinux2", "al2" },
-	};
-	for (size_t i = 0; os && i < sizeof dirs / sizeof dirs[0]; i++)
-		if (!strcmp(os, dirs[i].os))
-			return dirs[i].dir;
-	return NULL;
-}
-
 bool plan_neuron_install(const struct plan *p, struct buf *url)
 {
-	const struct spec_software *sw = p->job->software;
-	const char *dir = plan_neuron_install_os(p->os);
-	if (!p->neuron || !sw || !sw->neuron || p->job->cluster->ami || !dir)
+	const struct neuron_script_os *os = neuron_script_os(p->os);
+	if (p->cl.route != ROUTE_SCRIPT || !os)
 		return false;
-	buf_printf(url, "s3://%s/pcluster/post-install-scripts/neuron-installation/v%s/%s/pt/install_neuron.sh",
-		   PLAN_NEURON_BUCKET, sw->neuron, dir);
+	neuron_script_url(url, p->job->software->neuron, os->dir);
 	return true;
 }
 
-/* JS3002 neuron-install-unavailable */
+/* JS3002 neuron-install-unavailable: no path at all for the OS (a path
+ * the samples do not show is JS5001's). */
 static bool neuron_install_unavailable(const struct plan *p, const struct spec *spec,
 				       struct diag_list *diags)
 {
 	const struct spec_software *sw = p->job->software;
-	if (!p->neuron || !sw || !sw->neuron || p->job->cluster->ami || plan_neuron_install_os(p->os))
+	if (!p->neuron || !sw || !sw->neuron || sw->neuron_image || p->job->cluster->ami ||
+	    neuron_script_os(p->os))
 		return true;
 	struct diag *d = spec_report(spec, diags, R_JS3002, "software.neuron",
 		"Neuron's ParallelCluster install script has no %s version, so gen cannot install Neuron %s on the nodes",
 		p->os, sw->neuron);
-	diag_set_help(d, "use cluster.os ubuntu2204 or ubuntu2404, or give a Neuron DLAMI as cluster.ami");
+	diag_set_help(d, "build a ParallelCluster AMI from a Neuron DLAMI (software.neuron_image) and give it as cluster.ami");
 	return false;
 }
 
@@ -94,14 +79,10 @@ static bool neuron_software_missing(const struct plan *p, const struct spec *spe
 		"%s is a Neuron instance, but the spec gives neither software.neuron nor cluster.ami, "
 		"so the nodes come up without the Neuron SDK",
 		p->it->name);
-	if (plan_neuron_install_os(p->os))
-		diag_set_help(d, "add `software: {neuron: \"%s\"}` (gen installs it on the head and compute nodes), "
-			      "or give a Neuron DLAMI as `cluster: {ami: ami-...}`, which brings the SDK itself",
-			      release);
-	else /* no install script for the OS: JS3002 would follow */
-		diag_set_help(d, "give a Neuron DLAMI as `cluster: {ami: ami-...}`, which brings the SDK itself, "
-			      "or use cluster.os ubuntu2204 or ubuntu2404 with `software: {neuron: \"%s\"}`",
-			      release);
+	diag_set_help(d, "add `software: {neuron: \"%s\", neuron_image: {parent: ami-...}}` (gen writes the "
+		      "pcluster build-image config that makes a ParallelCluster AMI from that release's Neuron DLAMI; "
+		      "its result goes in cluster.ami), or give such an AMI as `cluster: {ami: ami-...}`",
+		      release);
 	return false;
 }
 

@@ -15,6 +15,32 @@ static void money(struct buf *b, double usd)
 		buf_printf(b, "$%.2f", usd);
 }
 
+/* One node's rate times the nodes, and where the rate came from. */
+static void summary_price(struct buf *b, const struct plan *p, const char *label,
+			  const struct plan_rate *r, double hours, const char *what)
+{
+	buf_printf(b, "  %-16s ", label);
+	if (r->usd < 0) {
+		char why[200];
+		plan_rate_why(r, why, sizeof why);
+		buf_printf(b, "unknown: %s", why);
+		if (r->other_usd >= 0)
+			buf_printf(b, " (%s: $%.2f/h, not used)", r->other_region, r->other_usd);
+		buf_putc(b, '\n');
+		return;
+	}
+	buf_printf(b, "%d x $%.6g/h = ", p->nodes, r->usd);
+	money(b, r->usd * p->nodes);
+	buf_printf(b, "/h%s", what);
+	if (hours > 0) {
+		buf_printf(b, "; %.0f h: ", hours);
+		money(b, r->usd * p->nodes * hours);
+	}
+	buf_puts(b, " (");
+	plan_rate_text(r, b);
+	buf_puts(b, ")\n");
+}
+
 void plan_print_text(const struct plan *p, FILE *out, double hours)
 {
 	const struct job_spec *j = p->job;
@@ -53,36 +79,16 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 	if (p->grad_bytes >= 0)
 		buf_printf(&b, "  gradients        %.2f GB all-reduced per step per rank (bf16, ring, DP %d)\n",
 			   p->grad_bytes / 1e9, p->dp);
-	buf_puts(&b, "  cost             ");
-	if (p->price_hour < 0 && it->price_on_demand >= 0) {
-		buf_printf(&b, "unknown: the catalog has no on-demand price for %s in %s (%s: $%.2f/h, not used)\n",
-			   it->name, j->cluster->region, it->price_region ? it->price_region : "?",
-			   it->price_on_demand);
-	} else if (p->price_hour >= 0) {
-		buf_printf(&b, "%d x $%.2f/h = ", p->nodes, it->price_on_demand);
-		money(&b, p->price_hour);
-		buf_puts(&b, "/h on demand");
-		if (hours > 0) {
-			buf_printf(&b, "; %.0f h: ", hours);
-			money(&b, p->price_hour * hours);
-		}
-		buf_printf(&b, " (%s, %s, %s)\n", it->price_region ? it->price_region : "?",
-			   it->price_source ? it->price_source : "?", it->price_date ? it->price_date : "?");
-	} else {
-		buf_printf(&b, "unknown: the catalog has no on-demand price for %s\n", it->name);
-	}
-	if (p->cb) {
-		buf_printf(&b, "  capacity block   %d x $%.6g/h = ", p->nodes, p->cb->usd_per_hour);
-		money(&b, p->cb_hour);
-		buf_puts(&b, "/h");
-		if (hours > 0) {
-			buf_printf(&b, "; %.0f h: ", hours);
-			money(&b, p->cb_hour * hours);
-		}
-		buf_printf(&b, " (%s, %s, %s)\n", p->cb->region, p->cb->source, p->cb->date);
-	}
-	buf_printf(&b, "  storage          %s at %s; compile cache %s\n",
-		   storage_name(j->storage->type), j->storage->mount, j->paths->compile_cache);
+	summary_price(&b, p, "cost", &p->rate[PRICE_ON_DEMAND], hours, " on demand");
+	if (p->rate[PRICE_CAPACITY_BLOCK].usd >= 0)
+		summary_price(&b, p, "capacity block", &p->rate[PRICE_CAPACITY_BLOCK], hours, "");
+	buf_printf(&b, "  storage          %s at %s", storage_name(j->storage->type), j->storage->mount);
+	if (p->neuron)
+		buf_printf(&b, "; compile cache %s", j->paths->compile_cache);
+	buf_putc(&b, '\n');
+	plan_storage_text(p, &b);
+	plan_capacity_text(p, &b);
+	plan_software_text(p, &b);
 	fputs(b.p, out);
 	buf_free(&b);
 }
@@ -141,21 +147,24 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	buf_putc(b, ',');
 	json_num(b, "costPerRun", p->price_hour * hours, p->price_hour >= 0 && hours > 0);
 	buf_putc(b, ',');
-	json_str(b, "priceSource", p->price_hour >= 0 ? p->it->price_source : NULL);
+	const struct plan_rate *od = &p->rate[PRICE_ON_DEMAND], *cb = &p->rate[PRICE_CAPACITY_BLOCK];
+	json_str(b, "priceSource", p->price_hour >= 0 ? (od->from == RATE_USER ? od->assumption : od->source) : NULL);
 	buf_putc(b, ',');
-	json_str(b, "priceDate", p->price_hour >= 0 ? p->it->price_date : NULL);
+	json_str(b, "priceDate", p->price_hour >= 0 && od->from != RATE_USER ? od->price.as_of : NULL);
 	buf_putc(b, ',');
-	json_str(b, "priceRegion", p->price_hour >= 0 ? p->it->price_region : NULL);
+	json_str(b, "priceRegion", p->price_hour >= 0 ? od->region : NULL);
 	buf_putc(b, ',');
-	json_num(b, "capacityBlockPerHour", p->cb_hour, p->cb != NULL);
+	json_str(b, "priceFrom", plan_rate_from_name(od->from));
 	buf_putc(b, ',');
-	json_num(b, "capacityBlockPerRun", p->cb_hour * hours, p->cb != NULL && hours > 0);
+	json_num(b, "capacityBlockPerHour", p->cb_hour, p->cb_hour >= 0);
 	buf_putc(b, ',');
-	json_str(b, "capacityBlockSource", p->cb ? p->cb->source : NULL);
+	json_num(b, "capacityBlockPerRun", p->cb_hour * hours, p->cb_hour >= 0 && hours > 0);
 	buf_putc(b, ',');
-	json_str(b, "capacityBlockDate", p->cb ? p->cb->date : NULL);
+	json_str(b, "capacityBlockSource", p->cb_hour >= 0 ? (cb->from == RATE_USER ? cb->assumption : cb->source) : NULL);
 	buf_putc(b, ',');
-	json_str(b, "capacityBlockRegion", p->cb ? p->cb->region : NULL);
+	json_str(b, "capacityBlockDate", p->cb_hour >= 0 && cb->from != RATE_USER ? cb->price.as_of : NULL);
+	buf_putc(b, ',');
+	json_str(b, "capacityBlockRegion", p->cb_hour >= 0 ? cb->region : NULL);
 	plan_fleet_json(p, b);
 	plan_survival_json(p, b);
 }

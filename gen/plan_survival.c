@@ -94,8 +94,9 @@ static void rates(struct plan_survival *s, const struct plan *p)
 /* The interval: the spec's minutes, else Daly's optimum; in steps at
  * the full fleet's step time. Without a step time or a save time it is
  * a guess, and says why. */
-static void interval(struct plan_survival *s, const struct job_spec *j)
+static void interval(struct plan_survival *s, const struct plan *p)
 {
+	const struct job_spec *j = p->job;
 	s->interval_given = j->checkpoint && j->checkpoint->interval_minutes > 0;
 	s->interval_s = -1;
 	if (s->interval_given)
@@ -105,15 +106,12 @@ static void interval(struct plan_survival *s, const struct job_spec *j)
 	if (s->interval_s > 0 && s->step_s > 0) {
 		double n = s->interval_s / s->step_s + 0.5;
 		s->interval_steps = n < 1 ? 1 : (long long)n;
-	} else if (s->step_s > 0) {
-		/* An hour of training, or a hundredth of the run; without a
-		 * step count either, no interval at all (the line then has no
-		 * training length, which the framework's own checks refuse). */
-		s->interval_guess = "no checkpoint size or write throughput to derive it from";
-		s->interval_steps = (long long)(3600 / s->step_s) + 1;
-	} else if (s->steps > 0) {
-		s->interval_guess = "no step time (model.parameters or active_parameters, model.seq_length and the accelerator's peak)";
-		s->interval_steps = s->steps > 100 ? (long long)(s->steps / 100) : 1;
+	} else if (p->model.save_interval > 0) {
+		/* the model's default (gen/plan_model.c): an hour of training,
+		 * or a hundredth of the run */
+		s->interval_guess = s->step_s > 0 ? "no checkpoint size or write throughput to derive it from"
+			: "no step time (model.parameters or active_parameters, model.seq_length and the accelerator's peak)";
+		s->interval_steps = p->model.save_interval;
 	}
 	if (s->steps > 0 && s->interval_steps > s->steps)
 		s->interval_steps = (long long)s->steps > 0 ? (long long)s->steps : 1;
@@ -232,7 +230,11 @@ static void reclaim_past_time_limit(const struct plan *p, const struct spec *spe
 	else
 		snprintf(when, sizeof when, "a reclaim between hour %.1f and hour %.1f", s->risk_from_s / 3600,
 			 s->risk_to_s / 3600);
-	if (s->reserved_s + s->restart_s > s->limit_s)
+	if (s->full_s > s->limit_s)
+		d = spec_report(spec, diags, R_JS7001, key,
+			"the run takes %.1f h at all %d nodes with its saves, past the time limit of %.1f h: it ends in a Slurm TIMEOUT before training completes even without a reclaim, and one whose spot capacity does not come back leaves the rest to the %d reserved nodes, which alone take %.1f h",
+			s->full_s / 3600, p->nodes, s->limit_s / 3600, p->fleet.reserved, s->reserved_s / 3600);
+	else if (s->reserved_s + s->restart_s > s->limit_s)
 		d = spec_report(spec, diags, R_JS7001, key,
 			"the %d reserved nodes alone take %.1f h for the run, past the time limit of %.1f h: %s whose spot capacity does not come back ends in a Slurm TIMEOUT before training completes",
 			p->fleet.reserved, s->reserved_s / 3600, s->limit_s / 3600, when);
@@ -294,7 +296,7 @@ bool plan_survival_derive(struct plan *p, const struct spec *spec, struct diag_l
 	struct plan_survival *s = &p->survival;
 	memset(s, 0, sizeof *s);
 	s->ckpt = fw_checkpoint(j->framework, p->fw_version);
-	s->params = j->model->parameters > 0 ? j->model->parameters : -1;
+	s->params = p->model.parameters;
 	s->bytes_per_param = fw_checkpoint_bytes_per_param(j->framework, j->training->zero_stage);
 	s->bytes = s->params > 0 ? s->params * s->bytes_per_param : -1;
 	write_rate(s, j->storage);
@@ -303,9 +305,11 @@ bool plan_survival_derive(struct plan *p, const struct spec *spec, struct diag_l
 	struct plan_est e;
 	plan_estimate(p, p->it, 0, &e);
 	s->step_s = e.step_seconds;
-	s->steps = e.steps;
+	s->steps = p->model.steps > 0 ? (double)p->model.steps : e.steps;
 	rates(s, p);
-	interval(s, j);
+	interval(s, p);
+	/* the line saves at the planned interval */
+	p->model.save_interval = s->interval_steps;
 	notice(s, p);
 	deadline(s, p);
 	reclaim_past_time_limit(p, spec, diags);
@@ -456,6 +460,8 @@ static void text_deadline(const struct plan *p, const struct plan_survival *s, s
 	buf_puts(b, "  deadline         ");
 	if (s->risk_to_s < 0)
 		buf_puts(b, "any reclaim, even one whose spot capacity never comes back, leaves the run within the time limit\n");
+	else if (s->full_s > s->limit_s)
+		buf_puts(b, "the run ends past the time limit even without a reclaim, and any reclaim whose spot capacity does not come back ends it later still\n");
 	else if (s->risk_from_s <= 0 && s->risk_to_s >= s->full_s)
 		buf_puts(b, "any reclaim whose spot capacity does not come back ends the run past the time limit\n");
 	else if (s->risk_to_s >= s->full_s)

@@ -11,18 +11,42 @@
 #include "mustache.h"
 #include "xalloc.h"
 
+/* Which plans an output is written for. */
+enum output_when {
+	FOR_CLUSTER,     /* every plan whose compute nodes' AMI is known */
+	FOR_EVERY,
+	FOR_MIXED_FLEET, /* the spot watcher */
+	FOR_CONTAINER,   /* Pyxis's set-up */
+	FOR_IMAGE,       /* software.neuron_image */
+};
+
 /* Each output with its template and the escaper of its language. */
 static const struct {
 	const char *suffix;    /* appended to the job name */
 	const char *template;
 	esc_fn escaper;
-	const char *kind;
-	bool mixed_fleet_only;
+	const char *kind;      /* "script" and "image" are not linted as a kind */
+	enum output_when when;
 } outputs[] = {
-	{ "-cluster.yaml", "cluster.yaml.mustache", esc_yaml, "pcluster", false },
-	{ ".sbatch", "batch.sbatch.mustache", esc_shell, "sbatch", false },
-	{ "-spot-watcher.sh", "spot-watcher.sh.mustache", esc_shell, "script", true },
+	{ "-cluster.yaml", "cluster.yaml.mustache", esc_yaml, "pcluster", FOR_CLUSTER },
+	{ ".sbatch", "batch.sbatch.mustache", esc_shell, "sbatch", FOR_EVERY },
+	{ "-spot-watcher.sh", "spot-watcher.sh.mustache", esc_shell, "script", FOR_MIXED_FLEET },
+	{ "-pyxis-head.sh", "pyxis-head.sh.mustache", esc_shell, "script", FOR_CONTAINER },
+	{ "-pyxis-compute.sh", "pyxis-compute.sh.mustache", esc_shell, "script", FOR_CONTAINER },
+	{ "-image.yaml", "image.yaml.mustache", esc_yaml, "image", FOR_IMAGE },
 };
+
+static bool wanted(const struct plan *p, enum output_when when)
+{
+	switch (when) {
+	case FOR_CLUSTER: return p->cl.route != ROUTE_PENDING;
+	case FOR_EVERY: return true;
+	case FOR_MIXED_FLEET: return p->fleet.mixed;
+	case FOR_CONTAINER: return p->cl.pyxis;
+	case FOR_IMAGE: return p->cl.image;
+	}
+	return false;
+}
 
 static const char *const partials[] = { "env-neuron", "env-gpu", "fleet" };
 
@@ -95,10 +119,22 @@ bool render_all(const struct plan *p, const struct spec *spec, const char *spec_
 {
 	memset(out, 0, sizeof *out);
 	struct tv *ctx = context_build(p, spec, spec_path);
+	/* the config's name beside the script, for the script's pairing
+	 * comment: relative, so that the two move together; none while the
+	 * config waits for its image (a comment naming a file gen did not
+	 * write would pair the script with nothing) */
+	if (wanted(p, outputs[0].when)) {
+		struct buf cluster_file = BUF_INIT;
+		buf_printf(&cluster_file, "%s%s", p->job->name, outputs[0].suffix);
+		tv_map_set(ctx, "cluster_file", tv_str(cluster_file.p));
+		buf_free(&cluster_file);
+	} else {
+		tv_map_set(ctx, "cluster_file", tv_bool(false));
+	}
 	struct tpl_partials *ps = tpl_partials_new();
 	bool ok = load_partials(ps, templates_dir, err, cap);
 	for (size_t i = 0; ok && i < sizeof outputs / sizeof outputs[0]; i++) {
-		if (outputs[i].mixed_fleet_only && !p->fleet.mixed)
+		if (!wanted(p, outputs[i].when))
 			continue;
 		struct buf b = BUF_INIT;
 		ok = render_one(i, ctx, ps, templates_dir, &b, err, cap);

@@ -12,12 +12,14 @@ struct gen_file {
 	char *name;     /* file name in the output directory */
 	char *text;
 	size_t len;
-	const char *kind; /* "pcluster", "sbatch" or "script" (the spot watcher) */
+	const char *kind; /* "pcluster", "sbatch", "script" (the spot watcher, Pyxis's
+			   * set-up) or "image" (a pcluster build-image config) */
 	const char *template; /* the template's name, e.g. batch.sbatch.mustache */
 };
 
+#define GEN_FILES_MAX 8
 struct gen_files {
-	struct gen_file v[4];
+	struct gen_file v[GEN_FILES_MAX];
 	size_t len;
 };
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "prices.h"
 #include "text.h"
 #include "schema.h"
 #include "xalloc.h"
@@ -27,6 +28,17 @@ static const cyaml_strval_t spot_strategy_strings[] = {
 };
 static const cyaml_strval_t recompute_strings[] = {
 	{ "none", RC_NONE }, { "selective", RC_SELECTIVE }, { "full", RC_FULL },
+};
+static const cyaml_strval_t deletion_strings[] = {
+	{ "retain", DP_RETAIN }, { "delete", DP_DELETE }, { "snapshot", DP_SNAPSHOT },
+};
+static const cyaml_strval_t purchase_strings[] = {
+	{ "no-upfront", SP_NO_UPFRONT }, { "partial-upfront", SP_PARTIAL_UPFRONT },
+	{ "all-upfront", SP_ALL_UPFRONT },
+};
+static const cyaml_strval_t offer_class_strings[] = {
+	{ "standard", SP_STANDARD }, { "convertible", SP_CONVERTIBLE },
+	{ "compute-savings-plan", SP_COMPUTE_SP }, { "ec2-instance-savings-plan", SP_EC2_INSTANCE_SP },
 };
 static const cyaml_strval_t storage_strings[] = {
 	{ "fsx-lustre", ST_FSX_LUSTRE }, { "efs", ST_EFS }, { "ebs", ST_EBS },
@@ -60,6 +72,9 @@ static const cyaml_schema_field_t model_fields[] = {
 	INT("experts_per_token", struct spec_model, experts_per_token),
 	INT("expert_ffn_hidden_size", struct spec_model, expert_ffn_hidden_size),
 	CYAML_FIELD_BOOL("gated_ffn", OPT, struct spec_model, gated_ffn),
+	INT("ffn_hidden_size", struct spec_model, ffn_hidden_size),
+	INT("vocab_size", struct spec_model, vocab_size),
+	CYAML_FIELD_BOOL("tied_embeddings", OPT, struct spec_model, tied_embeddings),
 	CYAML_FIELD_END
 };
 
@@ -68,6 +83,7 @@ static const cyaml_schema_field_t training_fields[] = {
 	CYAML_FIELD_ENUM("recompute", OPT | CYAML_FLAG_STRICT, struct spec_training, recompute,
 			 recompute_strings, CYAML_ARRAY_LEN(recompute_strings)),
 	INT("zero_stage", struct spec_training, zero_stage),
+	CYAML_FIELD_BOOL("precompile", OPT, struct spec_training, precompile),
 	CYAML_FIELD_END
 };
 
@@ -96,6 +112,9 @@ static const cyaml_schema_field_t cluster_fields[] = {
 	STR("ami", struct spec_cluster, ami),
 	STR("head_node", struct spec_cluster, head_node),
 	STR("queue", struct spec_cluster, queue),
+	STR("name", struct spec_cluster, name),
+	STR("bootstrap", struct spec_cluster, bootstrap),
+	INT("root_volume_gib", struct spec_cluster, root_volume_gib),
 	CYAML_FIELD_END
 };
 
@@ -103,6 +122,23 @@ static const cyaml_schema_field_t watcher_fields[] = {
 	STR("script_url", struct spec_watcher, script_url),
 	STR("imds_endpoint", struct spec_watcher, imds_endpoint),
 	INT("poll_seconds", struct spec_watcher, poll_seconds),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t prices_fields[] = {
+	CYAML_FIELD_FLOAT("on_demand", OPT, struct spec_prices, on_demand),
+	CYAML_FIELD_FLOAT("reserved", OPT, struct spec_prices, reserved),
+	CYAML_FIELD_FLOAT("spot", OPT, struct spec_prices, spot),
+	CYAML_FIELD_FLOAT("capacity_block", OPT, struct spec_prices, capacity_block),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t reserved_offer_fields[] = {
+	INT("years", struct spec_reserved_offer, years),
+	CYAML_FIELD_ENUM("purchase", OPT | CYAML_FLAG_STRICT, struct spec_reserved_offer, purchase,
+			 purchase_strings, CYAML_ARRAY_LEN(purchase_strings)),
+	CYAML_FIELD_ENUM("class", OPT | CYAML_FLAG_STRICT, struct spec_reserved_offer, offer_class,
+			 offer_class_strings, CYAML_ARRAY_LEN(offer_class_strings)),
 	CYAML_FIELD_END
 };
 
@@ -119,6 +155,9 @@ static const cyaml_schema_field_t capacity_fields[] = {
 			 spot_strategy_strings, CYAML_ARRAY_LEN(spot_strategy_strings)),
 	INT("max_restarts", struct spec_capacity, max_restarts),
 	CYAML_FIELD_MAPPING_PTR("watcher", OPT_PTR, struct spec_capacity, watcher, watcher_fields),
+	CYAML_FIELD_MAPPING_PTR("prices", OPT_PTR, struct spec_capacity, prices, prices_fields),
+	CYAML_FIELD_MAPPING_PTR("reserved_offer", OPT_PTR, struct spec_capacity, reserved_offer,
+				reserved_offer_fields),
 	CYAML_FIELD_FLOAT("spot_interruption_rate", OPT, struct spec_capacity, spot_interruption_rate),
 	CYAML_FIELD_FLOAT("spot_return_hours", OPT, struct spec_capacity, spot_return_hours),
 	CYAML_FIELD_END
@@ -130,6 +169,9 @@ static const cyaml_schema_field_t storage_fields[] = {
 	STR("mount", struct spec_storage, mount),
 	INT("size_gib", struct spec_storage, size_gib),
 	STR("id", struct spec_storage, id),
+	CYAML_FIELD_ENUM("deletion_policy", OPT | CYAML_FLAG_STRICT, struct spec_storage, deletion_policy,
+			 deletion_strings, CYAML_ARRAY_LEN(deletion_strings)),
+	CYAML_FIELD_FLOAT("usd_per_gib_month", OPT, struct spec_storage, usd_per_gib_month),
 	CYAML_FIELD_FLOAT("write_mb_per_s", OPT, struct spec_storage, write_mb_per_s),
 	CYAML_FIELD_END
 };
@@ -154,11 +196,21 @@ static const cyaml_schema_field_t python_fields[] = {
 static const cyaml_schema_field_t container_fields[] = {
 	STR("image", struct spec_container, image),
 	CYAML_FIELD_SEQUENCE("mounts", OPT_PTR, struct spec_container, mounts, &string_entry, 0, CYAML_UNLIMITED),
+	STR("base", struct spec_container, base),
+	CYAML_FIELD_BOOL("efa", OPT, struct spec_container, efa),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t neuron_image_fields[] = {
+	STR("parent", struct spec_neuron_image, parent),
+	STR("instance", struct spec_neuron_image, instance),
 	CYAML_FIELD_END
 };
 
 static const cyaml_schema_field_t software_fields[] = {
 	STR("neuron", struct spec_software, neuron),
+	CYAML_FIELD_IGNORE("neuron_script", OPT), /* one value: read from the document */
+	CYAML_FIELD_MAPPING_PTR("neuron_image", OPT_PTR, struct spec_software, neuron_image, neuron_image_fields),
 	CYAML_FIELD_MAPPING_PTR("python", OPT_PTR, struct spec_software, python, python_fields),
 	CYAML_FIELD_MAPPING_PTR("container", OPT_PTR, struct spec_software, container, container_fields),
 	CYAML_FIELD_END
@@ -259,6 +311,12 @@ static void spec_apply_defaults(struct job_spec *j)
 	c->head_subnet = dup_or(c->head_subnet, c->subnet);
 	c->head_node = dup_or(c->head_node, "c5.4xlarge");
 	c->queue = dup_or(c->queue, "train");
+	c->name = dup_or(c->name, j->name);
+	if (c->bootstrap) { /* one form: no trailing slash (the schema allows none) */
+		size_t n = strlen(c->bootstrap);
+		while (n > 5 && c->bootstrap[n - 1] == '/')
+			c->bootstrap[--n] = '\0';
+	}
 	/* c->os depends on the instance: the planner fills it in */
 	struct spec_storage *s = j->storage;
 	s->mount = dup_or(s->mount, "/fsx");
@@ -283,13 +341,37 @@ static void spec_apply_defaults(struct job_spec *j)
 	w->imds_endpoint = dup_or(w->imds_endpoint, "http://169.254.169.254");
 	if (!w->poll_seconds)
 		w->poll_seconds = 5;
-	/* Without a URL and a bucket there is nowhere to fetch it from; the
-	 * planner says so (JS0004) rather than invent one. */
-	if (!w->script_url && j->s3_buckets_count) {
+	/* Fetched from the bootstrap location, which the nodes only read;
+	 * without one there is nowhere to fetch it from, and the planner
+	 * says so (JS5014) rather than invent one. */
+	if (!w->script_url && c->bootstrap) {
 		struct buf u = BUF_INIT;
-		buf_printf(&u, "s3://%s/trainforge/%s/%s-spot-watcher.sh", j->s3_buckets[0], j->name, j->name);
+		buf_printf(&u, "%s/%s-spot-watcher.sh", c->bootstrap, j->name);
 		w->script_url = buf_detach(&u);
 	}
+}
+
+void spec_reserved_offer(const struct job_spec *j, enum price_term *term, struct price_offer *o)
+{
+	const struct spec_reserved_offer *r = j->capacity->reserved_offer;
+	static const enum price_purchase purchase[] = {
+		[SP_PURCHASE_DEFAULT] = PURCHASE_ANY, [SP_NO_UPFRONT] = PURCHASE_NO_UPFRONT,
+		[SP_PARTIAL_UPFRONT] = PURCHASE_PARTIAL, [SP_ALL_UPFRONT] = PURCHASE_ALL,
+	};
+	static const enum price_class cls[] = {
+		[SP_CLASS_DEFAULT] = CLASS_ANY, [SP_STANDARD] = CLASS_STANDARD,
+		[SP_CONVERTIBLE] = CLASS_CONVERTIBLE, [SP_COMPUTE_SP] = CLASS_COMPUTE,
+		[SP_EC2_INSTANCE_SP] = CLASS_EC2_INSTANCE,
+	};
+	*o = (struct price_offer){ 0 };
+	*term = TERM_RESERVED;
+	if (r == NULL)
+		return;
+	o->years = r->years;
+	o->purchase = purchase[r->purchase];
+	o->cls = cls[r->offer_class];
+	if (r->offer_class == SP_COMPUTE_SP || r->offer_class == SP_EC2_INSTANCE_SP)
+		*term = TERM_SAVINGS_PLAN;
 }
 
 bool spec_mixed_fleet(const struct job_spec *j)
@@ -463,6 +545,15 @@ bool spec_load(struct spec *spec, struct source *src, const yamldoc *doc,
 	job->model->gated_ffn_given = model && yd_get(doc, model, "gated_ffn");
 	if (!job->model->gated_ffn_given)
 		job->model->gated_ffn = true;
+	yd_node cluster = yd_get(doc, yd_root(doc), "cluster");
+	job->cluster->head_subnet_given = yd_get(doc, cluster, "head_subnet") != 0;
+	yd_node software = yd_get(doc, yd_root(doc), "software");
+	if (job->software) {
+		job->software->neuron_script_extrapolated = yd_get(doc, software, "neuron_script") != 0;
+		if (job->software->container)
+			job->software->container->efa_given =
+				yd_get(doc, yd_get(doc, software, "container"), "efa") != 0;
+	}
 	spec->job = job;
 	return true;
 }
@@ -522,6 +613,15 @@ const char *recompute_name(enum recompute r)
 		[RC_FULL] = "full",
 	};
 	return names[r];
+}
+
+const char *deletion_policy_name(enum deletion_policy d)
+{
+	static const char *const names[] = {
+		[DP_DEFAULT] = "default", [DP_RETAIN] = "Retain", [DP_DELETE] = "Delete",
+		[DP_SNAPSHOT] = "Snapshot",
+	};
+	return names[d];
 }
 
 const char *spot_strategy_name(enum spot_strategy s)

@@ -21,15 +21,31 @@ struct spec_model {
 	double parameters, tokens, active_parameters; /* 0 when absent */
 	int layers, hidden_size, attention_heads, query_groups, experts, seq_length;
 	int experts_per_token, expert_ffn_hidden_size; /* 0 when absent */
+	int ffn_hidden_size, vocab_size;              /* 0 when absent */
 	bool gated_ffn, gated_ffn_given;              /* true unless the spec says false */
+	bool tied_embeddings;                         /* false unless the spec says true */
 };
 /* utilization 0 = not given; zero_stage 0 is also the default. */
-struct spec_training { double utilization; enum recompute recompute; int zero_stage; };
+struct spec_training { double utilization; enum recompute recompute; int zero_stage; bool precompile; };
 struct spec_batch { int micro, global; };
 struct spec_entry { char *script; char **args; unsigned args_count; };
-struct spec_cluster { char *region, *subnet, *head_subnet, *ssh_key, *os, *ami, *head_node, *queue; };
+struct spec_cluster {
+	char *region, *subnet, *head_subnet, *ssh_key, *os, *ami, *head_node, *queue;
+	char *name;          /* the ParallelCluster cluster name; default the job's */
+	char *bootstrap;     /* s3://BUCKET[/PREFIX] of gen's scripts, or NULL */
+	int root_volume_gib; /* 0: not given */
+	bool head_subnet_given;
+};
 enum spot_strategy { SPOT_CAPACITY_OPTIMIZED, SPOT_LOWEST_PRICE, SPOT_PRICE_CAPACITY_OPTIMIZED };
 struct spec_watcher { char *script_url, *imds_endpoint; int poll_seconds; };
+/* Prices the user knows, USD per node-hour (0 when absent): they win over
+ * the catalog's and the imported ones, for the spec's own type. */
+struct spec_prices { double on_demand, reserved, spot, capacity_block; };
+/* Which reserved offer the reserved nodes are bought as (docs/jobspec.md);
+ * 0 members: the default, 1 year, no upfront, standard. */
+enum spec_purchase { SP_PURCHASE_DEFAULT, SP_NO_UPFRONT, SP_PARTIAL_UPFRONT, SP_ALL_UPFRONT };
+enum spec_offer_class { SP_CLASS_DEFAULT, SP_STANDARD, SP_CONVERTIBLE, SP_COMPUTE_SP, SP_EC2_INSTANCE_SP };
+struct spec_reserved_offer { int years; enum spec_purchase purchase; enum spec_offer_class offer_class; };
 /* A mixed fleet has reserved > 0 and spot > 0: `type` then says how the
  * reserved nodes are bought, and the spot nodes get a queue of their own. */
 struct spec_capacity {
@@ -41,20 +57,41 @@ struct spec_capacity {
 	enum spot_strategy spot_strategy;
 	int max_restarts;
 	struct spec_watcher *watcher;
+	struct spec_prices *prices;                 /* NULL when absent */
+	struct spec_reserved_offer *reserved_offer; /* NULL when absent */
 	/* 0 when absent: the plan then uses its stated assumptions */
 	double spot_interruption_rate;           /* spot nodes reclaimed per month (0..1) */
 	double spot_return_hours;                /* how long reclaimed capacity stays away */
 };
-/* write_mb_per_s: 0 when absent (the plan takes what gen creates). */
-struct spec_storage { enum storage type; char *mount; int size_gib; char *id; double write_mb_per_s; };
+/* DP_DEFAULT: not given; the planner applies the storage's default. */
+enum deletion_policy { DP_DEFAULT, DP_RETAIN, DP_DELETE, DP_SNAPSHOT };
+struct spec_storage {
+	enum storage type;
+	char *mount;
+	int size_gib;
+	char *id;
+	enum deletion_policy deletion_policy;
+	double usd_per_gib_month; /* 0 when absent */
+	double write_mb_per_s;    /* 0 when absent (the plan takes what gen creates) */
+};
 /* interval_minutes: 0 when absent (the plan derives one). */
 struct spec_checkpoint { double interval_minutes; };
 struct spec_paths { char *compile_cache, *checkpoints, *logs; };
 /* What the nodes run; NULL members when not given. */
 struct spec_python { char *venv; };
-struct spec_container { char *image; char **mounts; unsigned mounts_count; };
+struct spec_container {
+	char *image;
+	char **mounts;
+	unsigned mounts_count;
+	char *base;               /* the image it was built from, or NULL */
+	bool efa, efa_given;      /* the spec's statement of the image's EFA stack */
+};
+/* software.neuron_image: the pcluster build-image config gen writes. */
+struct spec_neuron_image { char *parent, *instance; };
 struct spec_software {
 	char *neuron;
+	bool neuron_script_extrapolated;        /* software.neuron_script: extrapolated */
+	struct spec_neuron_image *neuron_image; /* NULL when absent */
 	struct spec_python *python;       /* NULL when absent */
 	struct spec_container *container; /* NULL when absent */
 };
@@ -91,6 +128,9 @@ struct spec {
 	struct source *src;
 	struct target target;   /* set before spec_load; zero: the default */
 	bool candidate;         /* another instance type, for plan --compare */
+	bool compare;           /* a layout plan --compare tries: the cluster's
+				 * own checks (gen/plan_cluster.c and the like) are
+				 * the spec's, not the search's */
 };
 
 /* Checks src (already parsed into doc) against the job spec schema (its
@@ -129,7 +169,13 @@ const char *storage_name(enum storage s);
 const char *capacity_name(enum capacity c);
 const char *recompute_name(enum recompute r); /* "unset" for RC_UNSET */
 const char *spot_strategy_name(enum spot_strategy s);
+const char *deletion_policy_name(enum deletion_policy d); /* ParallelCluster's: "Retain" */
 /* Both capacity.reserved and capacity.spot were given. */
 bool spec_mixed_fleet(const struct job_spec *j);
+/* The reserved offer of capacity.reserved_offer, as the price data names
+ * it: a Reserved Instance (TERM_RESERVED) or a Savings Plan. */
+enum price_term;
+struct price_offer;
+void spec_reserved_offer(const struct job_spec *j, enum price_term *term, struct price_offer *o);
 
 #endif

@@ -130,3 +130,21 @@ enum base_status base_from_file(const char *path, size_t max, char **text, size_
 	*text = t;
 	return BASE_OK;
 }
+
+/* A list of a repository's YAML files is megabytes only in a repository
+ * pairing would never read in full anyway. */
+enum { TRACKED_MAX = 4u << 20 };
+
+char *base_tracked_yaml(const char *dir, size_t *len)
+{
+	char *ls[] = { "git", "-C", (char *)dir, "ls-files", "-z", "--", ":(top)*.yaml", ":(top)*.yml",
+		       NULL };
+	struct git_run r;
+	git(ls, TRACKED_MAX, &r, NULL);
+	if (r.status != 0 || r.too_big) {
+		free(r.out);
+		return NULL;
+	}
+	*len = r.len;
+	return r.out;
+}

@@ -26,4 +26,9 @@ enum base_status base_from_git(const char *rev, const char *path, size_t max, ch
 enum base_status base_from_file(const char *path, size_t max, char **text, size_t *len,
 				struct buf *why);
 
+/* The YAML files git tracks in the repository dir is in, NUL-separated,
+ * each relative to dir (git ls-files with :(top) pathspecs), or NULL
+ * outside a repository or without git. */
+char *base_tracked_yaml(const char *dir, size_t *len);
+
 #endif

@@ -19,6 +19,7 @@
 #include "lint_internal.h"
 #include "schema.h"
 #include "text.h"
+#include "xalloc.h"
 
 /* Template suffixes; the name under one decides the kind. */
 static const char *const template_suffixes[] = {
@@ -81,6 +82,13 @@ bool lint_yaml_name(const char *path)
 	return has_suffix(path, ".yaml") || has_suffix(path, ".yml");
 }
 
+bool lint_settings_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	return !strcmp(base, ".trainforge.yaml") || !strcmp(base, ".trainforge.yml");
+}
+
 bool lint_script_name(const char *path)
 {
 	size_t len = name_len(path);
@@ -131,6 +139,48 @@ bool lint_has_sbatch_line(const struct source *src)
 		p = nl ? nl + 1 : end;
 	}
 	return false;
+}
+
+bool lint_batch_head(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+	bool shebang = len >= 2 && !memcmp(text, "#!", 2), command = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *q = p;
+		while (q < eol && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (eol - p >= 7 && !memcmp(p, "#SBATCH", 7))
+			return shebang || !command;
+		if (q < eol && *q != '#')
+			command = true;
+		p = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
+char *lint_csh_mask(const struct source *src)
+{
+	char *t = xmalloc(src->len + 1);
+	memcpy(t, src->text, src->len);
+	t[src->len] = '\0';
+	for (size_t i = 0; i < src->len;) {
+		size_t eol = i;
+		while (eol < src->len && t[eol] != '\n')
+			eol++;
+		size_t q = i;
+		while (q < eol && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r'))
+			q++;
+		if (q < eol && t[q] != '#') {
+			t[q] = ':';
+			for (size_t k = q + 1; k < eol; k++)
+				if (t[k] != '\r')
+					t[k] = ' ';
+		}
+		i = eol + 1;
+	}
+	return t;
 }
 
 /* ---- the #! line ----------------------------------------------------- */
@@ -229,6 +279,14 @@ static bool shebang_program(const struct source *src, const char **s, size_t *le
 		return false;
 	base_name(s, len);
 	return *len > 0;
+}
+
+bool lint_csh(const struct source *src)
+{
+	const char *prog;
+	size_t len;
+	return shebang_program(src, &prog, &len) &&
+	       (word_is(prog, len, "csh") || word_is(prog, len, "tcsh"));
 }
 
 bool lint_not_shell(const struct source *src, char *why, size_t size)

@@ -21,16 +21,25 @@ struct edit {
 
 /* The edit a finding's fix makes: rules build their fixes (with the
  * range each replaces) when they report; safety is the rule's. */
+enum fix_choice fix_chosen(const struct diag *d, bool unsafe)
+{
+	if (unsafe && d->alt) /* the unsafe fix beside a safe one goes further */
+		return FIX_CHOSEN_ALT;
+	return !d->fix || (!d->fix_safe && !unsafe) ? FIX_CHOSEN_NONE : FIX_CHOSEN_OWN;
+}
+
 static bool edit_for(const struct diag *d, bool unsafe, struct edit *e)
 {
-	if (unsafe && d->alt) { /* the unsafe fix beside a safe one goes further */
+	switch (fix_chosen(d, unsafe)) {
+	case FIX_CHOSEN_ALT:
 		*e = (struct edit){ d->alt->start, d->alt->end, d->alt->text, strlen(d->alt->text) };
 		return true;
-	}
-	if (!d->fix || (!d->fix_safe && !unsafe))
+	case FIX_CHOSEN_OWN:
+		*e = (struct edit){ d->fix_start, d->fix_end, d->fix, strlen(d->fix) };
+		return true;
+	default:
 		return false;
-	*e = (struct edit){ d->fix_start, d->fix_end, d->fix, strlen(d->fix) };
-	return true;
+	}
 }
 
 bool fix_available(const struct diag *d, bool *safe)

@@ -49,6 +49,10 @@ void fix_diff(const struct fix_result *r, FILE *out);
  * (false when it needs --unsafe-fixes, or has an unsafe one beside). */
 bool fix_available(const struct diag *d, bool *safe);
 
+/* Which fix of d a pass applies (with unsafe fixes or not). */
+enum fix_choice { FIX_CHOSEN_NONE, FIX_CHOSEN_OWN, FIX_CHOSEN_ALT /* d->alt */ };
+enum fix_choice fix_chosen(const struct diag *d, bool unsafe);
+
 /* Unified diff of two texts under one path (fix_diff.c). */
 void fix_diff_texts(const char *path, const char *a, size_t alen, const char *b, size_t blen,
 		    FILE *out);

@@ -31,6 +31,19 @@ static void too_large(struct lint_run *run, const char *path, unsigned long long
 
 static void read_file(struct lint_run *run, const char *path, bool named);
 
+/* A file whose name says nothing is a batch script by its head
+ * (docs/design.md, "Kinds"): MLPerf's run.sub, NVIDIA's *.sub. */
+static bool batch_by_content(const char *path)
+{
+	char head[8192];
+	int fd = file_open_read(path, O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	return n > 0 && lint_batch_head(head, (size_t)n);
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -75,11 +88,13 @@ static void lint_dir(struct lint_run *run, const char *path, const char *rel, un
 		if (lstat(child, &st) == 0) {
 			bool is_dir = S_ISDIR(st.st_mode);
 			if (child_rel && gitignore_ignored(g, child_rel, is_dir))
-				; /* ignored: not entered, not read */
+				run->skipped[SKIP_IGNORED] += !is_dir; /* not entered, not read */
 			else if (is_dir && depth < WALK_MAX_DEPTH)
 				lint_dir(run, child, child_rel, depth + 1, g);
-			else if (S_ISREG(st.st_mode) && lint_candidate(child))
+			else if (S_ISREG(st.st_mode) && (lint_candidate(child) || batch_by_content(child)))
 				read_file(run, child, false);
+			else if (S_ISREG(st.st_mode))
+				run->skipped[SKIP_NO_KIND]++;
 		}
 		free(child_rel);
 		free(child);
@@ -94,6 +109,7 @@ static void lint_dir(struct lint_run *run, const char *path, const char *rel, un
  * repository ignores it, below it as its .gitignore files say. */
 static void walk(struct lint_run *run, const char *path)
 {
+	run->walks++;
 	struct gitignore g;
 	char *rel = run->opt->no_ignore ? NULL : gitignore_open(&g, path);
 	lint_dir(run, path, rel, 0, &g);
@@ -104,7 +120,18 @@ static void walk(struct lint_run *run, const char *path)
 
 static void read_file(struct lint_run *run, const char *path, bool named)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+	size_t over_len;
+	const char *over = file_overlay_find(path, &over_len);
+	if (over && over_len > run->opt->max_bytes) {
+		too_large(run, shown, (unsigned long long)over_len, named);
+		return;
+	}
+	if (over) {
+		lint_text(run, shown, over, over_len, named);
+		return;
+	}
+	int fd = file_open_read(path, O_NONBLOCK);
 	if (fd < 0) {
 		lint_io_error(run, path, strerror(errno));
 		return;
@@ -143,7 +170,6 @@ static void read_file(struct lint_run *run, const char *path, bool named)
 		too_large(run, path, (unsigned long long)len, named);
 		return;
 	}
-	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
 	lint_file_check(run, lint_add_file(run, shown, text, len, named));
 }
 

@@ -12,6 +12,7 @@
 #include "ln.h"
 #include "pcluster.h"
 #include "sbatch.h"
+#include "settings.h"
 #include "suppress.h"
 #include "xalloc.h"
 
@@ -102,6 +103,8 @@ void lint_apply_selection(struct lint_run *run, size_t first)
  * does not read). */
 static void not_shell(struct lint_run *run, struct lint_file *f, const char *why)
 {
+	if (run->opt->skip_unknown)
+		return; /* not the hook's to report */
 	size_t first = run->diags.len;
 	char msg[192];
 	snprintf(msg, sizeof msg,
@@ -126,10 +129,22 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 		f->program = true;
 		return true;
 	}
+	/* sbatch reads the #SBATCH lines of a csh script as of any other;
+	 * its body is csh's */
+	if (kind != KIND_PCLUSTER && kind != KIND_JOBSPEC && !lint_yaml_name(path) &&
+	    lint_csh(f->src) && lint_has_sbatch_line(f->src)) {
+		run->files_checked++;
+		f->kind = f->src->kind = KIND_SBATCH;
+		f->csh = true;
+		lint_parse_script(f);
+		return true;
+	}
 	if (kind == KIND_AUTO && !lint_yaml_name(path) && lint_not_shell(f->src, why, sizeof why)) {
 		if (f->named)
 			not_shell(run, f, why);
-		return true; /* walked, it is skipped as every file of no kind */
+		else
+			run->skipped[SKIP_LANGUAGE]++; /* as every walked file of no kind */
+		return true;
 	}
 	bool script = kind == KIND_SBATCH ||
 		      (kind == KIND_AUTO && (lint_script_name(path) ||
@@ -138,8 +153,12 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 		f->shell = true;
 		return true;
 	}
-	if (!script) /* a walked file that is neither YAML nor a script: skip */
-		return !lint_yaml_name(path) && !f->named && kind == KIND_AUTO;
+	if (!script && !lint_yaml_name(path) && !f->named && kind == KIND_AUTO) {
+		run->skipped[SKIP_NO_KIND]++; /* walked, neither YAML nor a script */
+		return true;
+	}
+	if (!script)
+		return false;
 	run->files_checked++;
 	f->kind = f->src->kind = KIND_SBATCH;
 	lint_parse_script(f);
@@ -148,6 +167,13 @@ static bool take_as_script(struct lint_run *run, struct lint_file *f)
 
 void lint_parse_script(struct lint_file *f)
 {
+	if (f->csh) {
+		char *masked = lint_csh_mask(f->src);
+		f->model = sb_parse(masked, f->src->len, NULL);
+		free(masked);
+		f->complete = sb_complete(f->model);
+		return;
+	}
 	f->tmpl = lint_template_new(f->src);
 	lint_template_swap(f->tmpl, f->src);
 	f->model = sb_parse(f->src->text, f->src->len, NULL);
@@ -170,17 +196,55 @@ static const bool *directive_rules(const bool *enabled, bool reviewed, bool out[
 	return out;
 }
 
+struct settings_report {
+	struct diag_list *diags;
+	struct source *src;
+};
+
+static void settings_problem(void *ctx, struct yd_span at, const char *msg, const char *help)
+{
+	struct settings_report *r = ctx;
+	ln_invalid_settings(r->diags, r->src, at, msg, help);
+}
+
+/* A .trainforge.yaml is checked as discovery reads it (LN3001), not as
+ * YAML of no kind: pre-commit passes it, and an editor opens it. */
+static void check_settings(struct lint_run *run, struct lint_file *f, size_t first)
+{
+	struct source *src = f->src;
+	run->files_checked++;
+	f->kind = src->kind = KIND_SETTINGS;
+	f->doc = yamldoc_parse(src->text, src->len, NULL);
+	ln_yaml_issues(&run->diags, src, f->doc, KIND_SETTINGS, NULL);
+	f->complete = !yamldoc_broken(f->doc);
+	struct settings_report r = { &run->diags, src };
+	if (f->complete)
+		settings_check(src->path, src->text, src->len, f->doc, settings_problem, &r);
+	const struct lint_options *opt = lint_options_of(run, src);
+	suppress_apply(src, f->doc, NULL, &run->diags, first, opt->enabled, f->complete);
+	lint_apply_selection(run, first);
+}
+
 static void check_yaml(struct lint_run *run, struct lint_file *f, size_t first)
 {
 	struct source *src = f->src;
+	if (run->opt->kind == KIND_SETTINGS ||
+	    (run->opt->kind == KIND_AUTO && lint_settings_name(src->path))) {
+		check_settings(run, f, first);
+		return;
+	}
 	enum file_kind kind = lint_parse_yaml(run, f, run->opt->kind);
 	/* a part of a cluster config is checked from where its keys belong,
 	 * found by a walk too; YAML of other shapes is no kind */
 	if (kind == KIND_UNKNOWN && run->opt->kind == KIND_AUTO && lint_yaml_name(src->path) &&
 	    !yamldoc_broken(f->doc) && (f->fragment = lint_fragment_of(f->doc)))
 		yamldoc_set_pyyaml(f->doc, true); /* as ParallelCluster reads it */
-	if (kind == KIND_UNKNOWN && !f->named && !f->fragment)
+	/* the hooks pass every file their pattern matches: one of no kind is
+	 * not theirs to report (--skip-unknown) */
+	if (kind == KIND_UNKNOWN && !f->fragment && (!f->named || run->opt->skip_unknown)) {
+		run->skipped[SKIP_NO_KIND]++;
 		return;
+	}
 	run->files_checked++;
 	f->kind = src->kind = kind;
 	/* text that is neither YAML by name nor any known kind is not judged
@@ -296,7 +360,7 @@ static struct shellcheck_groups start_shellcheck(struct lint_run *run, struct li
 	bool *done = xcalloc(n ? n : 1, sizeof *done);
 	struct source **group = xcalloc(n ? n : 1, sizeof *group);
 	for (size_t i = 0; i < n; i++)
-		done[i] = !shellcheck_wanted(lint_options_of(run, scripts[i]->src)->enabled);
+		done[i] = scripts[i]->csh || !shellcheck_wanted(lint_options_of(run, scripts[i]->src)->enabled);
 	for (size_t i = 0; i < n; i++) {
 		if (done[i])
 			continue;
@@ -330,7 +394,7 @@ static void finish_shellcheck(struct lint_run *run, struct shellcheck_groups *g)
 				    "trainforge: shellcheck is required (--shellcheck or the config), but shellcheck could not run");
 		else if (unfinished)
 			trouble_add(&run->trouble,
-				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time bound (LN2001; --shellcheck-timeout)",
+				    "trainforge: shellcheck is required (--shellcheck or the config), but it did not finish on %zu script%s within its time or memory bound (LN2001; --shellcheck-timeout)",
 				    unfinished, unfinished == 1 ? "" : "s");
 		run->shellcheck_failed |= !ran || unfinished;
 	}
@@ -413,6 +477,32 @@ static bool outside_tags(struct diag *d, void *ctx)
 	return true;
 }
 
+/* LN1010 for a script with tags or placeholders: once per file, naming
+ * them (docs/design.md, "Real files are messy"). */
+static void script_placeholders(struct lint_run *run, struct lint_file *f)
+{
+	size_t n = lint_template_count(f->tmpl);
+	if (!n)
+		return;
+	struct tmpl_ph *ph = xcalloc(n, sizeof *ph);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t a, b;
+		uint32_t line, col, end_line, end_col;
+		lint_template_at(f->tmpl, i, &a, &b);
+		const char *t = f->src->text + a;
+		if (t[0] == '{' && (t[1] == '%' || t[1] == '#'))
+			continue; /* a statement or a comment: no value stands there */
+		source_locate(f->src, a, &line, &col);
+		source_locate(f->src, b, &end_line, &end_col);
+		ph[k++] = (struct tmpl_ph){ (uint32_t)a, (uint32_t)b, line, col,
+					    end_line == line ? end_col : col + 1, 0, 0, TMPL_TAG, false };
+	}
+	if (k)
+		ln_script_placeholders(&run->diags, f->src, ph, k);
+	free(ph);
+}
+
 /* A finding that starts in a template tag is about its stand-in
  * (template.c): what the tag renders to is unknown. */
 static void drop_tag_findings(struct lint_run *run, struct lint_file **scripts, size_t n,
@@ -425,6 +515,22 @@ static void drop_tag_findings(struct lint_run *run, struct lint_file **scripts, 
 	if (t.n)
 		diag_list_filter(&run->diags, first, outside_tags, &t);
 	free(t.v);
+}
+
+/* A batch script hears how it was paired when nothing named its config,
+ * and which checks did not run when nothing paired it (LN3002, LN3003). */
+static void say_pairing(struct lint_run *run, struct lint_file *script,
+			const struct lint_pairing *how)
+{
+	static const enum ln_pairing said[] = {
+		[PAIR_ONLY_INPUT] = LN_PAIRED_ONLY_INPUT, [PAIR_PARTITION] = LN_PAIRED_PARTITION,
+		[PAIR_TRACKED] = LN_PAIRED_TRACKED,
+	};
+	if (how->by == PAIR_NONE)
+		ln_script_not_paired(&run->diags, script->src,
+				     lint_options_of(run, script->src)->enabled);
+	else if (how->by != PAIR_NAMED && how->config)
+		ln_script_paired(&run->diags, script->src, said[how->by], how->config, how->partition);
 }
 
 void lint_run_finish(struct lint_run *run)
@@ -455,18 +561,28 @@ void lint_run_finish(struct lint_run *run)
 		    sbatch_calls_by_basename(caller->model, scripts[i]->src->path, &entry, &at))
 			sbatch_report_paired_by_basename(caller->src, at, entry, scripts[i]->src->path,
 							 &run->diags);
-		paired[i] = lint_pair(run, scripts[i], known_clusters);
+		struct lint_pairing how;
+		paired[i] = lint_pair(run, scripts[i], known_clusters, &how);
+		if (!scripts[i]->shell && !scripts[i]->launch)
+			say_pairing(run, scripts[i], &how);
 		/* a launch script nothing among the inputs starts runs on each
 		 * node as if started there: its own allocation, none */
 		const sb_model *on_nodes = caller ? caller->model
 					 : scripts[i]->launch ? scripts[i]->model : NULL;
 		struct program_ctx pc = { run, scripts[i]->src->path };
 		struct sb_programs progs = { find_program, &pc };
+		struct lint_world *lw = lint_world_new(scripts[i]->src->path, scripts[i]->model);
+		struct sb_world world = lint_world_of(lw);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
-		sbatch_lint_with(scripts[i]->src, scripts[i]->model, paired[i],
-				 on_nodes,
-				 &lint_options_of(run, scripts[i]->src)->target, &progs, &run->diags);
+		if (scripts[i]->csh)
+			sbatch_lint_directives(scripts[i]->src, scripts[i]->model, paired[i],
+					       &lint_options_of(run, scripts[i]->src)->target, &run->diags);
+		else
+			sbatch_lint_in(scripts[i]->src, scripts[i]->model, paired[i], on_nodes,
+				       &lint_options_of(run, scripts[i]->src)->target, &progs, &world,
+				       &run->diags);
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
+		lint_world_free(lw);
 	}
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
@@ -474,6 +590,8 @@ void lint_run_finish(struct lint_run *run)
 	for (size_t i = 0; i < n; i++)
 		lint_template_swap(scripts[i]->tmpl, scripts[i]->src);
 	drop_tag_findings(run, scripts, n, first);
+	for (size_t i = 0; i < n; i++)
+		script_placeholders(run, scripts[i]);
 	for (size_t i = 0; i < n; i++) {
 		const bool *enabled = lint_options_of(run, scripts[i]->src)->enabled;
 		diag_collapse(&run->diags, first, scripts[i]->src, enabled);

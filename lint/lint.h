@@ -53,6 +53,12 @@ struct lint_options {
 					    * each cluster config a change is reviewed against */
 	const char *base_path;             /* diff OLD NEW: the old version is this file */
 	double idle_cost_warning;          /* idle-cost-warning: USD/h; < 0: PC6001 stays info */
+	const char *docs_url;              /* docs-url: where rule links point; NULL: the build's */
+	bool pair_tracked;                 /* --pair-tracked (hooks) and the editor: a batch
+					      script nothing pairs pairs with the only
+					      cluster config git tracks */
+	bool skip_unknown;                 /* --skip-unknown (hooks): a named file of no
+					      known kind is skipped without a finding */
 	lint_options_fn options_for;       /* per-file options; NULL: these for every file */
 	void *options_ctx;
 };
@@ -72,6 +78,8 @@ struct lint_file {
 				    when a batch script starts it */
 	bool shell;              /* a .sh/.bash without #SBATCH: linted only when a
 				    batch script starts it with srun */
+	bool csh;                /* a csh or tcsh batch script: sbatch reads its #SBATCH
+				    lines, which are checked; its body is not bash */
 	bool launch;             /* such a script that runs a launcher itself (torchrun,
 				    accelerate, deepspeed, mpirun): started on each node
 				    by what the inputs do not show, linted as such */
@@ -96,8 +104,19 @@ struct lint_file {
 				    for change rules count) */
 };
 
+/* Why a file a directory walk met was not linted (the walk's closing
+ * line on stderr counts them). */
+enum lint_skip {
+	SKIP_NO_KIND,    /* neither a config, a job spec nor a batch script, by name and content */
+	SKIP_LANGUAGE,   /* in another language than the shell's (.py, #!/usr/bin/env python) */
+	SKIP_IGNORED,    /* left out by .gitignore */
+	SKIP__COUNT
+};
+
 struct lint_run {
 	const struct lint_options *opt;
+	size_t skipped[SKIP__COUNT];       /* files the walks left out, by why */
+	size_t walks;                      /* directories named on the command line */
 	struct diag_list diags;
 	struct trouble trouble;            /* messages for stderr, not findings */
 	struct lint_file **files;          /* in the order they were read */

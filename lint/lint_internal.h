@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "lint.h"
+#include "sbatch.h"
 
 /* A new file of the run, holding text (which it takes). */
 struct lint_file *lint_add_file(struct lint_run *run, const char *path, char *text, size_t len,
@@ -31,6 +32,8 @@ enum file_kind lint_parse_yaml(struct lint_run *run, struct lint_file *f, enum f
  * template (.j2, .template...) that may be a batch script. */
 bool lint_candidate(const char *path);
 bool lint_yaml_name(const char *path);
+/* trainforge's own settings file by name: .trainforge.yaml, .trainforge.yml. */
+bool lint_settings_name(const char *path);
 /* A batch script by name (.sbatch, .slurm), a shell script by name,
  * each also under a template suffix (train.sbatch.j2). */
 bool lint_script_name(const char *path);
@@ -41,6 +44,16 @@ bool lint_python_name(const char *path);
  * (.py) or by the program its #! line runs (python3, perl); why gets
  * the reason ("a .py file is Python"). No #! line says nothing. */
 bool lint_not_shell(const struct source *src, char *why, size_t size);
+/* Whether the head of a file (len bytes) is a batch script's: a #! line
+ * and a line starting with #SBATCH, or #SBATCH lines before any command. */
+bool lint_batch_head(const char *text, size_t len);
+/* Whether a #! line runs csh or tcsh. */
+bool lint_csh(const struct source *src);
+/* A csh script's text as the model reads it: every line but the #! line,
+ * comments (with the #SBATCH lines) and blank lines is a no-op command
+ * of the same length, so the directives stay where sbatch reads them
+ * and none of the body is judged as bash; the caller frees. */
+char *lint_csh_mask(const struct source *src);
 /* Whether any line starts with #SBATCH. */
 bool lint_has_sbatch_line(const struct source *src);
 /* The kind of a YAML document by its top-level keys. */
@@ -72,18 +85,38 @@ void lint_template_free(struct lint_template *tp);
  * model and shellcheck read the first, findings are shown on the second.
  * The two have the same length and lines. NULL: nothing to do. */
 void lint_template_swap(struct lint_template *tp, struct source *src);
+/* The tags and placeholders masked, by byte range, in text order per line. */
+size_t lint_template_count(const struct lint_template *tp);
+void lint_template_at(const struct lint_template *tp, size_t i, size_t *start, size_t *end);
 /* Whether the byte at offset lies in a tag. */
 bool lint_template_covers(const struct lint_template *tp, size_t offset);
 /* Parses f as a script into f->model, its tags masked (lint.c). */
 void lint_parse_script(struct lint_file *f);
 
+/* world.c */
+struct lint_world;
+/* The files beside a script and those it sources, read when first asked
+ * (docs/design.md, "An open world"); m must outlive it. */
+struct lint_world *lint_world_new(const char *script, const sb_model *m);
+struct sb_world lint_world_of(struct lint_world *w);
+void lint_world_free(struct lint_world *w);
+
 /* pair.c */
 /* Shell scripts that a batch script of the run starts with srun become
  * scripts of the run; the others, when named, get the note. */
 void lint_adopt_shells(struct lint_run *run);
-/* The cluster config a script is checked against, or NULL. */
+/* How a script met its config: named (--cluster, its comment or the
+ * settings' cluster:, including one that could not be used), or one of
+ * the ways nothing names, which an info says (LN3003), or not at all. */
+enum pair_by { PAIR_NONE, PAIR_NAMED, PAIR_ONLY_INPUT, PAIR_PARTITION, PAIR_TRACKED };
+struct lint_pairing {
+	enum pair_by by;
+	const char *config;    /* the config's path as the run shows it */
+	const char *partition; /* PAIR_PARTITION: the script's */
+};
+/* The cluster config a script is checked against, or NULL; *how says how. */
 const struct cluster *lint_pair(struct lint_run *run, struct lint_file *script,
-				size_t known_clusters);
+				size_t known_clusters, struct lint_pairing *how);
 /* The first of scripts[0..n) that starts `script` on every node with
  * srun, or NULL; by its path, or (*by_name) by the basename of the
  * absolute path it is deployed at, when no other input has that name. */

@@ -174,6 +174,12 @@ static void remove_scripts(const char *dir, size_t n, char **paths)
 	rmdir(dir);
 }
 
+/* Stopped at its time bound, or out of its memory. */
+static bool stalled(const struct proc *p)
+{
+	return p->timed_out || p->status == SHELLCHECK_HEAP_EXHAUSTED;
+}
+
 /* What each batch came to, in batch order whichever finished first (the
  * same run gives the same findings in the same order): its findings,
  * LN2001 on each of its scripts when it was stopped, or a failure. The
@@ -186,9 +192,10 @@ static int collect(const struct batch *b, const struct proc *procs, size_t nb,
 	int failure = 0;
 	for (size_t k = 0; k < nb; k++) {
 		const struct proc *p = &procs[k];
-		if (p->timed_out) {
+		if (stalled(p)) {
 			for (size_t i = 0; i < b[k].n; i++)
-				ln_shellcheck_timeout(diags, scripts[b[k].ix[i]], p->timeout);
+				ln_shellcheck_timeout(diags, scripts[b[k].ix[i]], p->timeout,
+						      p->timed_out ? 0 : p->max_memory);
 			*unfinished += b[k].n;
 		} else if (p->status == 0 || p->status == 1) { /* clean, or findings */
 			add_comments(p->out.p ? p->out.p : "", p->out.len, scripts, n, dir, diags);
@@ -243,6 +250,7 @@ struct shellcheck_batches *shellcheck_start(struct source *const *scripts, size_
 		r->b[k].argv = batch_argv(&r->b[k], how->program, r->paths);
 		r->procs[k].argv = r->b[k].argv;
 		r->procs[k].timeout = shellcheck_bound(how->timeout, r->b[k].bytes);
+		r->procs[k].max_memory = SHELLCHECK_MAX_MEMORY;
 	}
 	if (r->written)
 		r->pool = proc_start(r->procs, nb, jobs);
@@ -258,7 +266,7 @@ static void retry_alone(struct shellcheck_batches *r)
 {
 	size_t m = 0;
 	for (size_t k = 0; k < r->nb; k++)
-		m += r->procs[k].timed_out && r->b[k].n > 1 ? r->b[k].n - 1 : 0;
+		m += stalled(&r->procs[k]) && r->b[k].n > 1 ? r->b[k].n - 1 : 0;
 	if (!m)
 		return;
 	size_t nb = r->nb + m, j = 0;
@@ -266,7 +274,7 @@ static void retry_alone(struct shellcheck_batches *r)
 	struct proc *procs = xcalloc(nb, sizeof *procs);
 	size_t n_again = 0, *again = xcalloc(nb, sizeof *again);
 	for (size_t k = 0; k < r->nb; k++) {
-		if (!(r->procs[k].timed_out && r->b[k].n > 1)) {
+		if (!(stalled(&r->procs[k]) && r->b[k].n > 1)) {
 			b[j] = r->b[k];
 			procs[j++] = r->procs[k];
 			continue;
@@ -280,6 +288,7 @@ static void retry_alone(struct shellcheck_batches *r)
 			b[j].argv = batch_argv(&b[j], r->program, r->paths);
 			procs[j].argv = b[j].argv;
 			procs[j].timeout = shellcheck_bound(r->timeout, b[j].bytes);
+			procs[j].max_memory = SHELLCHECK_MAX_MEMORY;
 			again[n_again++] = j;
 		}
 		buf_free(&r->procs[k].out);

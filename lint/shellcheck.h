@@ -29,6 +29,14 @@ enum { SHELLCHECK_BYTES_PER_SECOND = 8192 };
  * than cores, run a core's worth at a time. */
 enum { SHELLCHECK_MAX_FILES = 4096 };
 
+/* The address space one shellcheck process may map (RLIMIT_AS): real
+ * batch scripts take it under 50 MB, while 5,000 nested $( ) grow it
+ * past a gigabyte; GHC's runtime sizes its heap to the limit and exits
+ * 251 when the heap is spent, which is a stalled script as a timeout
+ * is (LN2001). */
+#define SHELLCHECK_MAX_MEMORY ((size_t)512 << 20)
+enum { SHELLCHECK_HEAP_EXHAUSTED = 251 };
+
 struct shellcheck_setup {
 	enum shellcheck_mode mode;
 	const char *program; /* NULL: "shellcheck" from PATH */

@@ -154,6 +154,13 @@ static bool parse_directive(struct source *src, struct diag_list *diags,
 	if (is_cluster)
 		return false; /* pairing, read by the batch-script checks */
 	if ((!is_disable && !is_file) || i >= len || p[i] != '=') {
+		/* "# trainforge lint settings for ..." is prose: a directive
+		 * gone wrong has its '=' or ':', or a verb near "disable" */
+		bool meant = (i < len && (p[i] == '=' || p[i] == ':')) || is_disable || is_file ||
+			     text_edit_distance(p + verb, verb_len, "disable", 7, 2) <= 2 ||
+			     text_edit_distance(p + verb, verb_len, "disable-file", 12, 2) <= 2;
+		if (!meant)
+			return false;
 		ln_malformed_directive(diags, src, line, col, d->end_col,
 			"malformed trainforge directive; expected 'disable=ID[,ID]' or 'disable-file=ID[,ID]'");
 		return false;

@@ -1,6 +1,9 @@
 /* Template tags in batch scripts (docs/design.md, "Kinds"): a Jinja or
  * Mustache tag ({{ nodes }}, {% if efa %}, {# note #}, {{{ raw }}}) is
- * not shell until it is rendered, and what it renders to is unknown. The
+ * not shell until it is rendered, and what it renders to is unknown; so
+ * is a hand-written placeholder (<YOUR_RUN_NAME>, <SLURM OPTIONS>,
+ * RELION's XXXqueueXXX, and on an #SBATCH line { partition } or
+ * {$results_dir}). The
  * script model and shellcheck read a copy of the text in which each tag
  * is a word of unknown value, ${___} as long as the tag, so that every
  * byte offset, line and column stays the file's own; a statement or
@@ -113,10 +116,111 @@ static void mask_line(struct lint_template *tp, const char *text, const char *p,
 	}
 }
 
+static bool name_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* <TEXT IN ANGLES> at p: a letter first, then letters, digits, _ - and
+ * inner spaces (on an #SBATCH line also . : /), and after the > the end
+ * of the word: <YOUR_RUN_NAME>, <SLURM OPTIONS>, <hf-token>. bash would
+ * read < as a redirection; the script means a value to fill in. What a
+ * command's redirections look like is not one: <in>out, <logs/x.log
+ * 1>&2. Its end, or NULL. */
+static const char *angle_end(const char *text, const char *p, const char *line_end, bool directive)
+{
+	if (p > text && (p[-1] == '<' || p[-1] == '$' || name_char(p[-1])))
+		return NULL; /* <<EOF, <(...), $<, a<b */
+	const char *q = p + 1;
+	if (q >= line_end || !((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
+		return NULL;
+	const char *word = q; /* the last word inside */
+	for (; q < line_end && *q != '>'; q++) {
+		if (!(name_char(*q) || strchr(directive ? " -.:/" : " -", *q)) || q - p > 64)
+			return NULL;
+		if (*q == ' ')
+			word = q + 1;
+	}
+	if (q >= line_end || q[-1] == ' ')
+		return NULL;
+	if (strspn(word, "0123456789") == (size_t)(q - word))
+		return NULL; /* <in 2>: a file descriptor's redirection */
+	if (q + 1 < line_end && !strchr(" \t\r\"';)", q[1]))
+		return NULL;
+	return q + 1;
+}
+
+/* A word holding XXXname XXX (RELION's template: XXXqueueXXX) at p, a
+ * word start; its end, or NULL. */
+static const char *xxx_end(const char *p, const char *line_end)
+{
+	const char *q = p;
+	while (q < line_end && name_char(*q))
+		q++;
+	if (q - p < 7)
+		return NULL;
+	const char *first = memmem(p, (size_t)(q - p), "XXX", 3);
+	if (!first)
+		return NULL;
+	const char *second = memmem(first + 3, (size_t)(q - first - 3), "XXX", 3);
+	return second && second > first + 3 ? q : NULL;
+}
+
+/* On an #SBATCH line: {name}, { name } or {$name} (a value someone
+ * fills in before sbatch reads it); its end, or NULL. */
+static const char *brace_end(const char *p, const char *line_end)
+{
+	const char *q = p + 1;
+	while (q < line_end && *q == ' ')
+		q++;
+	if (q < line_end && *q == '$')
+		q++;
+	const char *name = q;
+	while (q < line_end && (name_char(*q) || *q == '-' || *q == '.'))
+		q++;
+	if (q == name)
+		return NULL;
+	while (q < line_end && *q == ' ')
+		q++;
+	return q < line_end && *q == '}' ? q + 1 : NULL;
+}
+
+/* The hand-written placeholders of a line, after its tags. */
+static void mask_placeholders(struct lint_template *tp, const char *text, const char *p,
+			      const char *line_end)
+{
+	const char *line = p;
+	bool directive = line_end - p >= 7 && !memcmp(p, "#SBATCH", 7);
+	const char *first = p;
+	while (first < line_end && (*first == ' ' || *first == '\t'))
+		first++;
+	if (first < line_end && *first == '#' && !directive)
+		return; /* a comment: a usage line's <NODES> is prose */
+	for (; p < line_end; p++) {
+		if (lint_template_covers(tp, (size_t)(p - text)))
+			continue;
+		const char *end = NULL;
+		if (*p == '<')
+			end = angle_end(text, p, line_end, directive);
+		else if (*p == 'X' && (p == line || !name_char(p[-1])))
+			end = xxx_end(p, line_end);
+		else if (*p == '{' && directive)
+			end = brace_end(p, line_end);
+		else if (name_char(*p) && (p == line || !name_char(p[-1])))
+			end = xxx_end(p, line_end);
+		if (!end)
+			continue;
+		mask(tp->text + (p - text), (size_t)(end - p), false);
+		add_tag(tp, (size_t)(p - text), (size_t)(end - text));
+		p = end - 1;
+	}
+}
+
 struct lint_template *lint_template_new(const struct source *src)
 {
 	const char *text = src->text, *end = text + src->len;
-	if (!memchr(text, '{', src->len))
+	if (!memchr(text, '{', src->len) && !memchr(text, '<', src->len) &&
+	    !memmem(text, src->len, "XXX", 3))
 		return NULL;
 	struct lint_template *tp = xcalloc(1, sizeof *tp);
 	tp->text = xmalloc(src->len + 1);
@@ -125,6 +229,7 @@ struct lint_template *lint_template_new(const struct source *src)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *line_end = nl ? nl : end;
 		mask_line(tp, text, p, line_end);
+		mask_placeholders(tp, text, p, line_end);
 		p = nl ? nl + 1 : end;
 	}
 	if (tp->n == 0) {
@@ -151,6 +256,17 @@ void lint_template_swap(struct lint_template *tp, struct source *src)
 	src->text = tp->text;
 	tp->text = t;
 	tp->swapped = !tp->swapped;
+}
+
+size_t lint_template_count(const struct lint_template *tp)
+{
+	return tp ? tp->n : 0;
+}
+
+void lint_template_at(const struct lint_template *tp, size_t i, size_t *start, size_t *end)
+{
+	*start = tp->tags[2 * i];
+	*end = tp->tags[2 * i + 1];
 }
 
 bool lint_template_covers(const struct lint_template *tp, size_t offset)

@@ -38,7 +38,7 @@ static void parse(struct lint_file *f, const struct tmpl_defs *defs, unsigned fl
 {
 	tmpl_free(&f->yaml_tmpl);
 	yamldoc_free(f->doc);
-	tmpl_prepare(f->src->text, f->src->len, defs, flags, &f->yaml_tmpl);
+	tmpl_prepare(f->src->text, f->src->len, defs, flags | TMPL_WORDS, &f->yaml_tmpl);
 	f->doc = yamldoc_parse_tmpl(&f->yaml_tmpl, NULL);
 }
 

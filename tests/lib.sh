@@ -30,6 +30,12 @@ pids=
 # The trap removes the directory made here, whatever a suite does to $t.
 tf_scratch=$(mktemp -d) || exit 2
 t=$tf_scratch
+# Outputs the suites compare do not depend on the day they run or on the
+# tester's own imported prices: "today" is fixed (prices' ages,
+# docs/prices.md) and the user's price store is an empty scratch one.
+SOURCE_DATE_EPOCH=${TF_TEST_EPOCH:-1796083200} # 2026-12-01
+XDG_DATA_HOME=$tf_scratch/xdg-data
+export SOURCE_DATE_EPOCH XDG_DATA_HOME
 # shellcheck disable=SC2317 # run by the EXIT trap
 tf_cleanup() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
@@ -104,4 +110,24 @@ npm_install() {
 	shift
 	mkdir -p "$tf_npm_dir"
 	timeout 600 npm install --prefix "$tf_npm_dir" --no-audit --no-fund "$@" >"$tf_npm_dir/install.log" 2>&1
+}
+
+# hooks_repo DIR [all]: a git repository in DIR with one commit of the
+# working tree's files that pre-commit's clone of trainforge needs to run
+# the hooks (.pre-commit-hooks.yaml, packaging/, the Makefile that sets
+# the version), or of every file git would track (all: for a source
+# build), tagged v$VERSION. Git's settings for the commit are the caller's.
+hooks_repo() {
+	mkdir -p "$1" &&
+		(
+			cd "$root" || exit 2
+			if [ "${2:-}" = all ]; then
+				git ls-files -z --cached --others --exclude-standard
+			else
+				printf '%s\0' .pre-commit-hooks.yaml Makefile
+				find packaging -type f -print0
+			fi | tar --null -T - -cf -
+		) | tar -xf - -C "$1" &&
+		git -C "$1" init -q && git -C "$1" add -A && git -C "$1" commit -qm hooks &&
+		git -C "$1" tag "v$(sed -n 's/^VERSION *:= *//p' "$root/Makefile")"
 }

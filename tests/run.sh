@@ -49,6 +49,17 @@ unit() {
 	rm -f "$log.raw" "$log.out" "$log.err"
 }
 
+# `sh tests/run.sh SUITE...` runs those alone (tests/SUITE.sh, else
+# tests/SUITE/run.sh): the release stages of .ci/run run theirs so.
+if [ $# -gt 0 ]; then
+	for suite in "$@"; do
+		if [ -f "tests/$suite.sh" ]; then count "$suite" sh "tests/$suite.sh"; else count "$suite" sh "tests/$suite/run.sh"; fi
+	done
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+	exit
+fi
+
 count unit unit
 count arch sh tests/arch/run.sh
 count cases sh tests/cases/run.sh
@@ -64,21 +75,31 @@ count checkpoints sh tests/plan/survival.sh
 count moe sh tests/plan/moe.sh
 count compare sh tests/plan/compare.sh
 count tco sh tests/plan/tco.sh
+count prices sh tests/prices/run.sh
 count svg sh tests/plan/svg.sh
 count docs sh tests/docs/run.sh
 count formats sh tests/formats/run.sh
 count corpus sh tests/corpus/sbatch.sh
+count precision sh tests/corpus/precision.sh
+count recall sh tests/recall/run.sh
+count recall-corpus sh tests/corpus/recall.sh
 count lsp sh tests/lsp/run.sh
+count mcp sh tests/mcp/run.sh
 count schema sh tests/schema/run.sh
 count config sh tests/config/run.sh
 count targets sh tests/targets/run.sh
 count versions sh tests/versions/run.sh
 count oracle sh tests/oracle/run.sh
+count frameworks sh tests/frameworks/run.sh
 count fix sh tests/fix/run.sh
 count precommit sh tests/precommit/run.sh
 count update sh tests/update/run.sh
 count diffbash sh tests/diffbash/run.sh
 count wild sh tests/diffbash/wild.sh
+count wiring sh tests/wiring/run.sh
+count ci sh tests/ci/run.sh
+count nvim sh tests/nvim/run.sh
+count dist sh tests/dist/run.sh
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

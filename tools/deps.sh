@@ -4,6 +4,9 @@
 # Optional groups, for the targets that need them:
 #   sh tools/deps.sh fuzz       also clang with libFuzzer (make fuzz)
 #   sh tools/deps.sh valgrind   also valgrind (make test VALGRIND=1)
+#   sh tools/deps.sh dist       also the aarch64 cross compiler, the arm64
+#                               libraries (multiarch), qemu-user, lintian
+#                               and skopeo (make dist, deb, image)
 set -e
 missing=""
 need_pkg() { pkg-config --exists "$1" 2>/dev/null || missing="$missing $2"; }
@@ -32,14 +35,35 @@ need_py yaml python3-yaml
 need_py boto3 python3-boto3
 need_py pkg_resources python3-pkg-resources
 need_py jinja2 python3-jinja2 # tests/oracle renders the templates of the rule cases
+# tests/frameworks: the frameworks' own argument parsers and counts
+# (../shared/tools/megatron_oracle.py, argparse_oracle.py) import these
+need_py numpy python3-numpy
+need_py packaging python3-packaging
+need_py psutil python3-psutil
+need_py typing_extensions python3-typing-extensions
 need_cmd node nodejs   # the lsp and schema suites drive real editor clients
 need_cmd npm npm
 need_cmd shellcheck shellcheck
+need_cmd fi_info libfabric-bin # tests/unit/test_envvars checks the FI_ table against fi_info -e
 need_cmd yamllint yamllint
 need_cmd hyperfine hyperfine
 need_cmd curl curl # the spot watcher's tests
 need_cmd rsvg-convert librsvg2-bin # renders the plan's SVG charts in their tests
 need_cmd groff groff-base # renders docs/trainforge.1 with every warning on (tests/docs)
+need_cmd nvim neovim      # Debian's Neovim runs docs/editors.md's recipe (tests/nvim)
+need_cmd zsh zsh          # the zsh and fish completions, run by their shells (tests/wiring)
+need_cmd fish fish
+need_cmd xmllint libxml2-utils # the Checkstyle recipe of docs/ci.md (tests/ci)
+need_cmd umoci umoci # tests/dist builds and unpacks the OCI image
+need_cmd pre-commit pre-commit # tests/precommit and tests/dist run the hooks
+# need_arm64 FILE PACKAGE: an arm64 library of multiarch (the package is
+# named PACKAGE:arm64, and apt needs the architecture first)
+foreign=""
+need_arm64() {
+	[ -f "/usr/lib/aarch64-linux-gnu/$1" ] && return
+	missing="$missing $2:arm64"
+	foreign=arm64
+}
 for group in "$@"; do
 	case $group in
 	fuzz)
@@ -47,8 +71,17 @@ for group in "$@"; do
 		need_cmd llvm-symbolizer llvm ;; # symbolized sanitizer stacks
 	valgrind)
 		need_cmd valgrind valgrind ;;
+	dist)
+		need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+		need_arm64 libc.a libc6-dev
+		need_arm64 libyaml.a libyaml-dev
+		need_arm64 libcyaml.a libcyaml-dev
+		need_arm64 libpcre2-8.a libpcre2-dev
+		need_cmd qemu-aarch64-static qemu-user-static
+		need_cmd lintian lintian
+		need_cmd skopeo skopeo ;;
 	*)
-		echo "trainforge: tools/deps.sh: unknown group '$group' (fuzz, valgrind)" >&2
+		echo "trainforge: tools/deps.sh: unknown group '$group' (fuzz, valgrind, dist)" >&2
 		exit 2 ;;
 	esac
 done
@@ -62,6 +95,8 @@ npm_packages() {
 	yamlls=$(sed -n 's/^YAMLLS_VERSION=\([0-9.]*\).*/\1/p' "$here/tests/schema/run.sh")
 	npm_need "$cache/npm-lsp" "vscode-languageserver-protocol@$protocol"
 	npm_need "$cache/npm-yamlls" "yaml-language-server@$yamlls" "vscode-languageserver-protocol@$protocol"
+	sdk=$(sed -n 's/^SDK_VERSION=\([0-9.]*\).*/\1/p' "$here/tests/mcp/run.sh")
+	npm_need "$cache/npm-mcp" "@modelcontextprotocol/sdk@$sdk"
 }
 npm_need() { # DIR PACKAGE@VERSION...: installs the ones missing from DIR
 	dir=$1
@@ -87,6 +122,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "installing:$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+[ -z "$foreign" ] || dpkg --add-architecture "$foreign"
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null

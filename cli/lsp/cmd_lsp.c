@@ -18,7 +18,7 @@
 #include "lint.h"
 #include "lsp.h"
 #include "cli_options.h"
-#include "lsp_rpc.h"
+#include "prices_cli.h"
 #include "selectors.h"
 #include "text.h"
 #include "xalloc.h"
@@ -30,31 +30,15 @@ enum { MAX_BURST = 256 };
 
 void lsp_send(struct server *s, struct buf *b)
 {
-	if (!s->broken_pipe && !rpc_send(s->out, b))
+	if (!s->broken_pipe && !rpc_send(s->out, RPC_HEADERS, b))
 		s->broken_pipe = true;
 	buf_free(b);
-}
-
-void lsp_put_str(struct buf *b, const char *str, size_t len)
-{
-	buf_putc(b, '"');
-	buf_put_json(b, str, len);
-	buf_putc(b, '"');
-}
-
-/* id is the request's id node, or 0 for null. */
-void lsp_begin_response(struct buf *b, const yamldoc *doc, yd_node id)
-{
-	buf_puts(b, "{\"jsonrpc\":\"2.0\",\"id\":");
-	if (!id || !json_put_scalar(doc, id, b))
-		buf_puts(b, "null");
 }
 
 static void reply(struct server *s, const yamldoc *doc, yd_node id, const char *result)
 {
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
-	buf_printf(&b, ",\"result\":%s}", result);
+	rpc_result_response(&b, doc, id, result);
 	lsp_send(s, &b);
 }
 
@@ -62,10 +46,7 @@ void lsp_reply_error(struct server *s, const yamldoc *doc, yd_node id, int code,
 		     const char *msg)
 {
 	struct buf b = BUF_INIT;
-	lsp_begin_response(&b, doc, id);
-	buf_printf(&b, ",\"error\":{\"code\":%d,\"message\":", code);
-	lsp_put_str(&b, msg, strlen(msg));
-	buf_puts(&b, "}}");
+	rpc_error_response(&b, doc, id, code, msg);
 	lsp_send(s, &b);
 }
 
@@ -91,19 +72,24 @@ uint32_t lsp_char(const struct server *s, struct source *src, uint32_t line, uin
 	return units + (col - at);
 }
 
-static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev,
-		     const char *id, const char *msg, const char *help, int ext_code)
+static void put_diag(struct buf *b, const uint32_t range[4], enum severity sev, enum rule_id rule,
+		     const char *id, const char *msg, const char *help, int ext_code,
+		     const char *docs_url)
 {
 	static const int lsp_severity[] = { [SEV_ERROR] = 1, [SEV_WARNING] = 2, [SEV_INFO] = 3 };
+	struct buf url = BUF_INIT;
+	rule_url(&url, rule, ext_code, docs_url);
 	buf_printf(b, "{\"range\":{\"start\":{\"line\":%u,\"character\":%u},"
 		   "\"end\":{\"line\":%u,\"character\":%u}},\"severity\":%d,\"code\":\"%s\","
-		   "\"codeDescription\":{\"href\":\"%s%s\"},\"source\":\"trainforge\",\"message\":\"",
-		   range[0], range[1], range[2], range[3], lsp_severity[sev], id,
-		   ext_code ? "https://www.shellcheck.net/wiki/" : "https://trainforge.dev/rules/", id);
-	buf_put_json(b, msg, strlen(msg));
+		   "\"codeDescription\":{\"href\":",
+		   range[0], range[1], range[2], range[3], lsp_severity[sev], id);
+	json_put_str(b, url.p, url.len);
+	buf_puts(b, "},\"source\":\"trainforge\",\"message\":\"");
+	buf_free(&url);
+	buf_put_json_utf8(b, msg, strlen(msg));
 	if (help && *help) {
 		buf_puts(b, "\\nhelp: ");
-		buf_put_json(b, help, strlen(help));
+		buf_put_json_utf8(b, help, strlen(help));
 	}
 	buf_puts(b, "\"}");
 }
@@ -112,9 +98,12 @@ struct source *lsp_lint(struct server *s, struct document *d, struct lsp_linted 
 		       struct trouble *trouble)
 {
 	/* .trainforge.yaml is found again for every lint: an edit to it
-	 * applies on the next keystroke, with nothing to watch */
-	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true };
-	out->cfg = settings_new(&s->opt, &flags, trouble);
+	 * applies on the next keystroke, with nothing to watch. A broken one
+	 * is set aside (lenient): the files still get the defaults' findings,
+	 * and the editor says why (lsp_show_settings_trouble) */
+	struct settings_flags flags = { .fail_level = -1, .shellcheck_set = true, .lenient = true };
+	memset(&out->settings_trouble, 0, sizeof out->settings_trouble);
+	out->cfg = settings_new(&s->opt, &flags, &out->settings_trouble);
 	out->opt = s->opt;
 	if (out->cfg) {
 		out->opt.options_for = settings_options_for;
@@ -124,6 +113,8 @@ struct source *lsp_lint(struct server *s, struct document *d, struct lsp_linted 
 	lint_text(&out->run, d->path, d->text, d->len, true);
 	struct source *src = out->run.files[0]->src;
 	lint_run_finish(&out->run);
+	for (size_t i = 0; i < out->settings_trouble.len; i++)
+		trouble_add(trouble, "%s", out->settings_trouble.msgs[i]);
 	for (size_t i = 0; i < out->run.trouble.len; i++)
 		trouble_add(trouble, "%s", out->run.trouble.msgs[i]);
 	diag_list_sort(&out->run.diags);
@@ -134,16 +125,48 @@ void lsp_linted_free(struct lsp_linted *l)
 {
 	lint_run_fini(&l->run);
 	settings_free(l->cfg);
+	trouble_free(&l->settings_trouble);
 }
 
-void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g)
+/* window/showMessage: a message the user sees (type 1 error, 2 warning). */
+static void show_message(struct server *s, int type, const char *msg)
+{
+	struct buf b = BUF_INIT;
+	buf_printf(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/showMessage\","
+		       "\"params\":{\"type\":%d,\"message\":", type);
+	json_put_str(&b, msg, strlen(msg));
+	buf_puts(&b, "}}");
+	lsp_send(s, &b);
+}
+
+void lsp_show_settings_trouble(struct server *s, const struct trouble *t)
+{
+	struct buf all = BUF_INIT;
+	for (size_t i = 0; i < t->len; i++)
+		buf_printf(&all, "%s%s", i ? "\n" : "", t->msgs[i]);
+	if (!all.len) {
+		free(s->shown); /* fixed: the next breakage is news again */
+		s->shown = NULL;
+	} else if (!s->shown || strcmp(s->shown, all.p)) {
+		struct buf msg = BUF_INIT;
+		buf_printf(&msg, "trainforge: a settings file is invalid and is not used; files are "
+				 "linted with the defaults until it is fixed:\n%s", all.p);
+		show_message(s, 1, msg.p);
+		buf_free(&msg);
+		free(s->shown);
+		s->shown = buf_detach(&all);
+	}
+	buf_free(&all);
+}
+
+void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g, const char *docs_url)
 {
 	uint32_t range[4] = {
 		g->line ? g->line - 1 : 0, lsp_char(s, g->src, g->line, g->col),
 		g->end_line ? g->end_line - 1 : 0, lsp_char(s, g->src, g->end_line, g->end_col),
 	};
 	char idbuf[8];
-	put_diag(b, range, g->sev, diag_id(g, idbuf), g->msg, g->help, g->ext_code);
+	put_diag(b, range, g->sev, g->rule, diag_id(g, idbuf), g->msg, g->help, g->ext_code, docs_url);
 }
 
 static void put_findings(struct server *s, struct document *d, struct buf *b,
@@ -153,11 +176,13 @@ static void put_findings(struct server *s, struct document *d, struct buf *b,
 		char msg[96];
 		snprintf(msg, sizeof msg, "the file is %zu bytes; the limit is %zu bytes",
 			 d->len, s->opt.max_bytes);
-		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR, "LN1005", msg, NULL, 0);
+		put_diag(b, (const uint32_t[4]){ 0, 0, 0, 0 }, SEV_ERROR,
+			 (enum rule_id)rule_find("LN1005", 6), "LN1005", msg, NULL, 0, s->opt.docs_url);
 		return;
 	}
 	struct lsp_linted l;
 	struct source *src = lsp_lint(s, d, &l, trouble);
+	lsp_show_settings_trouble(s, &l.settings_trouble);
 	bool first = true;
 	for (size_t i = 0; i < l.run.diags.len; i++) {
 		const struct diag *g = &l.run.diags.v[i];
@@ -166,7 +191,7 @@ static void put_findings(struct server *s, struct document *d, struct buf *b,
 		if (!first)
 			buf_putc(b, ',');
 		first = false;
-		lsp_put_diag(s, b, g);
+		lsp_put_diag(s, b, g, lint_options_of(&l.run, src)->docs_url);
 	}
 	lsp_linted_free(&l);
 }
@@ -179,7 +204,7 @@ void lsp_log_trouble(struct server *s, const struct trouble *t)
 		struct buf b = BUF_INIT;
 		buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"window/logMessage\","
 			     "\"params\":{\"type\":2,\"message\":");
-		lsp_put_str(&b, t->msgs[i], strlen(t->msgs[i]));
+		json_put_str(&b, t->msgs[i], strlen(t->msgs[i]));
 		buf_puts(&b, "}}");
 		lsp_send(s, &b);
 	}
@@ -191,7 +216,7 @@ static void publish(struct server *s, struct document *d, bool closing)
 	struct buf b = BUF_INIT;
 	buf_puts(&b, "{\"jsonrpc\":\"2.0\",\"method\":\"textDocument/publishDiagnostics\","
 		     "\"params\":{\"uri\":");
-	lsp_put_str(&b, d->uri, strlen(d->uri));
+	json_put_str(&b, d->uri, strlen(d->uri));
 	if (!closing)
 		buf_printf(&b, ",\"version\":%lld", d->version);
 	buf_puts(&b, ",\"diagnostics\":[");
@@ -214,12 +239,6 @@ static void lint_dirty(struct server *s)
 
 /* ---- documents ------------------------------------------------------- */
 
-static int hexval(char c)
-{
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
 /* The path a URI names: file URIs are percent-decoded; other schemes
  * (untitled:) keep their last segment, named .yaml for YAML documents so
  * that kind detection treats them as YAML. */
@@ -235,15 +254,7 @@ static char *uri_path(const char *uri, const char *language)
 		const char *slash = strrchr(p, '/'), *colon = strchr(p, ':');
 		p = slash ? slash + 1 : colon ? colon + 1 : p;
 	}
-	for (; *p && *p != '?' && *p != '#'; p++) {
-		int hi, lo;
-		if (*p == '%' && (hi = hexval(p[1])) >= 0 && (lo = hexval(p[2])) >= 0 && (hi | lo)) {
-			buf_putc(&b, (char)(hi << 4 | lo));
-			p += 2;
-		} else {
-			buf_putc(&b, *p);
-		}
-	}
+	uri_decode(p, &b);
 	size_t n = b.len;
 	bool yaml = n >= 5 && (!strcmp(b.p + n - 5, ".yaml") || !strcmp(b.p + n - 4, ".yml"));
 	if (strncmp(uri, "file://", 7) != 0 && language && !strcmp(language, "yaml") && !yaml)
@@ -285,11 +296,12 @@ static void on_initialize(struct server *s, const yamldoc *doc, yd_node id, yd_n
 		if (yd_str_eq(doc, yd_item(doc, encs, i), "utf-8"))
 			s->utf8 = true;
 	s->initialized = true;
-	char result[400];
+	char result[480];
 	snprintf(result, sizeof result,
 		 "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":"
 		 "{\"openClose\":true,\"change\":1,\"save\":{\"includeText\":false}},"
-		 "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\"]}},"
+		 "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\","
+		 "\"source.fixAll.trainforge\"]}},"
 		 "\"serverInfo\":{\"name\":\"trainforge\",\"version\":\"%s\"}}",
 		 s->utf8 ? "utf-8" : "utf-16", TF_VERSION);
 	reply(s, doc, id, result);
@@ -411,30 +423,24 @@ static void on_notification(struct server *s, const yamldoc *doc, const char *me
 
 static void handle(struct server *s, const char *body, size_t len)
 {
-	yamldoc *doc = json_parse(body, len);
-	if (!doc) {
+	struct rpc_msg m;
+	rpc_msg_parse(&m, body, len);
+	if (!m.doc) {
 		lsp_reply_error(s, NULL, 0, E_PARSE, "parse error: the message is not JSON");
 		return;
 	}
-	yd_node root = yd_root(doc);
-	bool object = yd_kind(doc, root) == YD_MAPPING;
-	yd_node id = object ? yd_get(doc, root, "id") : 0;
-	const char *method = object ? json_str(doc, root, "method", NULL) : NULL;
-	yd_node params = object ? yd_get(doc, root, "params") : 0;
-	struct buf probe = BUF_INIT;
-	bool good_id = !id || json_put_scalar(doc, id, &probe); /* a string, number or null */
-	buf_free(&probe);
-	if (!method && id && good_id && (yd_get(doc, root, "result") || yd_get(doc, root, "error")))
-		; /* a response to a request we never send */
-	else if (!method || !good_id)
-		lsp_reply_error(s, doc, good_id ? id : 0, E_INVALID, "invalid request");
-	else if (params && yd_kind(doc, params) != YD_MAPPING && yd_kind(doc, params) != YD_SEQUENCE)
-		lsp_reply_error(s, doc, id, E_PARAMS, "params must be an object or an array");
-	else if (id)
-		on_request(s, doc, id, method, params);
-	else
-		on_notification(s, doc, method, params);
-	yamldoc_free(doc);
+	switch (m.kind) {
+	case RPC_RESPONSE: break; /* a response to a request we never send */
+	case RPC_INVALID:
+		lsp_reply_error(s, m.doc, m.good_id ? m.id : 0, E_INVALID, "invalid request");
+		break;
+	case RPC_BAD_PARAMS:
+		lsp_reply_error(s, m.doc, m.id, E_PARAMS, "params must be an object or an array");
+		break;
+	case RPC_REQUEST: on_request(s, m.doc, m.id, m.method, m.params); break;
+	case RPC_NOTIFICATION: on_notification(s, m.doc, m.method, m.params); break;
+	}
+	rpc_msg_free(&m);
 }
 
 /* ---- main ------------------------------------------------------------ */
@@ -494,14 +500,17 @@ int cmd_lsp(int argc, char **argv)
 	lint_options_init(&s.opt);
 	s.opt.check_jobspec_at = jobspec_lint_at;
 	s.opt.shellcheck = SHELLCHECK_OFF;
+	s.opt.pair_tracked = true; /* one file at a time: git says which config */
 	const char *select = NULL, *ignore = NULL;
 	int rc = parse_args(&s, argc, argv, &select, &ignore);
 	if (!rc)
 		rc = apply_selection(&s, select, ignore);
+	if (!rc && !cli_prices_setup(NULL, false))
+		rc = EXIT_TROUBLE;
 	if (rc)
 		return rc < 0 ? EXIT_CLEAN : rc;
 	signal(SIGPIPE, SIG_IGN); /* a vanished client is a failed write, not a death */
-	rpc_in_init(&s.in, STDIN_FILENO);
+	rpc_in_init(&s.in, STDIN_FILENO, RPC_HEADERS, "trainforge lsp");
 	unsigned burst = 0;
 	while (!s.exiting && !s.broken_pipe) {
 		bool dirty = false;
@@ -525,6 +534,7 @@ int cmd_lsp(int argc, char **argv)
 	for (size_t i = 0; i < s.n_docs; i++)
 		doc_free(&s.docs[i]);
 	free(s.docs);
+	free(s.shown);
 	rpc_in_free(&s.in);
 	return s.shut_down && !s.broken_pipe ? EXIT_CLEAN : EXIT_FINDINGS;
 }

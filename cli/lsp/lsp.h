@@ -10,11 +10,10 @@
 #include <stdint.h>
 
 #include "lint.h"
-#include "lsp_rpc.h"
+#include "rpc.h"
 #include "settings.h"
 
-enum { E_PARSE = -32700, E_INVALID = -32600, E_NO_METHOD = -32601,
-       E_PARAMS = -32602, E_NOT_INITIALIZED = -32002 };
+enum { E_NOT_INITIALIZED = -32002 }; /* the LSP's own; the others are rpc.h's */
 
 struct document {
 	char *uri, *path, *text;
@@ -30,6 +29,8 @@ struct server {
 	bool initialized, shut_down, exiting, utf8, broken_pipe;
 	struct document *docs;
 	size_t n_docs, cap_docs;
+	char *shown;        /* the settings trouble last shown (window/showMessage),
+			       so that a broken file is said once, not per keystroke */
 };
 
 /* A lint of one document, as `trainforge lint` would lint the file at its
@@ -38,13 +39,11 @@ struct lsp_linted {
 	struct lint_run run;
 	struct lint_options opt;
 	settings *cfg;
+	struct trouble settings_trouble; /* what was wrong with .trainforge.yaml */
 };
 
 /* Sends b (and frees it). */
 void lsp_send(struct server *s, struct buf *b);
-void lsp_put_str(struct buf *b, const char *str, size_t len);
-/* {"jsonrpc":"2.0","id":ID  (the caller adds the result or error and }) */
-void lsp_begin_response(struct buf *b, const yamldoc *doc, yd_node id);
 void lsp_reply_error(struct server *s, const yamldoc *doc, yd_node id, int code, const char *msg);
 void lsp_log_trouble(struct server *s, const struct trouble *t);
 struct document *lsp_find_doc(struct server *s, const char *uri);
@@ -56,7 +55,12 @@ void lsp_linted_free(struct lsp_linted *l);
  * utf-8, UTF-16 code units otherwise. */
 uint32_t lsp_char(const struct server *s, struct source *src, uint32_t line, uint32_t col);
 /* The Diagnostic of g, as publishDiagnostics sends it. */
-void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g);
+void lsp_put_diag(const struct server *s, struct buf *b, const struct diag *g,
+		  const char *docs_url);
+
+/* Shows the settings trouble of a lint once (window/showMessage), until
+ * it changes; its lines also go to the log. */
+void lsp_show_settings_trouble(struct server *s, const struct trouble *t);
 
 /* textDocument/codeAction (lsp_actions.c). */
 void lsp_code_action(struct server *s, const yamldoc *doc, yd_node id, yd_node params);

@@ -5,12 +5,68 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "catalog_overlay.h"
+#include "catalog_table.h"
+#include "prices.h"
 #include "text.h"
 
-/* Defined in the generated build/catalog_data.c, sorted by name with
- * strcmp order; the double underscore keeps them out of the API. */
-extern const struct instance_type catalog__table[];
-extern const size_t catalog__table_len;
+/* The rows are defined in the generated build/catalog_data.c, sorted by
+ * name with strcmp order; the double underscore keeps them out of the API. */
+
+static const char *pool(catalog_str s)
+{
+	return s ? catalog__pool + s : NULL;
+}
+
+static const char *row_name(size_t i)
+{
+	return catalog__names[i];
+}
+
+/* The entry of row i, filled from the row the first time it is read. */
+static const struct instance_type *entry(size_t i)
+{
+	struct instance_type *t = &catalog__cache[i];
+	const struct catalog_row *r = &catalog__rows[i];
+
+	if (t->name != NULL)
+		return t;
+	for (unsigned k = 0; k < r->cb_count; k++) {
+		const struct catalog_cb_row *c = &catalog__cb[r->cb_first + k];
+		catalog__cb_cache[r->cb_first + k] = (struct catalog_price){
+			.usd_per_hour = c->usd_per_hour, .region = pool(c->region),
+			.date = pool(c->date), .source = pool(c->source),
+		};
+	}
+	*t = (struct instance_type){
+		.accel = (enum accel_kind)r->accel, .accel_model = pool(r->accel_model),
+		.accel_count = r->accel_count, .neuron_cores_physical = r->nc_phys,
+		.neuron_cores_logical = r->nc_log, .lnc_default = r->lnc,
+		.accel_memory_gib = r->accel_memory_gib, .vcpus = r->vcpus,
+		.memory_gib = r->memory_mib < 0 ? -1 : r->memory_mib / 1024,
+		.memory_mib = r->memory_mib, .arch = pool(r->arch), .efa = (enum tri)r->efa,
+		.max_efa_interfaces = r->max_efa, .efa_device_rdma = (enum tri)r->rdma,
+		.gpudirect_rdma = (enum tri)r->gdr,
+		.gpu_memory_gib = r->gpu_memory_mib < 0 ? -1 : r->gpu_memory_mib / 1024,
+		.gpu_memory_mib = r->gpu_memory_mib, .accel_peak_bf16_tflops = r->peak,
+		.efa_gbps = r->efa_gbps, .network_mbps = r->network_mbps,
+		.accel_memory_source = pool(r->accel_memory_source),
+		.gpu_memory_source = pool(r->gpu_memory_source), .peak_source = pool(r->peak_source),
+		.efa_gbps_source = pool(r->efa_gbps_source), .peak_note = pool(r->peak_note),
+		.price_spot = r->price_spot, .price_spot_region = pool(r->spot_region),
+		.price_spot_source = pool(r->spot_source), .price_spot_date = pool(r->spot_date),
+		.price_reserved = r->price_reserved, .price_reserved_region = pool(r->reserved_region),
+		.price_reserved_source = pool(r->reserved_source),
+		.price_reserved_date = pool(r->reserved_date),
+		.capacity_block = r->cb_count ? &catalog__cb_cache[r->cb_first] : NULL,
+		.capacity_block_count = r->cb_count, .price_on_demand = r->price_on_demand,
+		.price_region = pool(r->price_region), .price_source = pool(r->price_source),
+		.price_date = pool(r->price_date), .source = pool(r->source),
+		.provisional = pool(r->provisional), .derived = r->derived,
+		.derived_note = pool(r->derived_note), .name = row_name(i),
+	};
+	return t;
+}
 
 /* Names longer than this are neither repaired nor compared: no AWS name
  * comes close, and it bounds the stack buffers below. */
@@ -26,33 +82,104 @@ static int name_cmp(const char *entry, const char *s, size_t len)
 	return (elen > len) - (elen < len);
 }
 
-const struct instance_type *catalog_find(const char *name, size_t len)
+/* The row of name[0..len), or -1: the block whose first name is the
+ * last not after it, then the block. */
+static long row_find(const char *name, size_t len)
 {
-	size_t lo = 0, hi = catalog__table_len;
+	size_t lo = 0, hi = catalog__name_index_len;
 
 	if (name == NULL)
-		return NULL;
+		return -1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = name_cmp(catalog__table[mid].name, name, len);
+		if (name_cmp(catalog__name_index[mid], name, len) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -1;
+	lo = (lo - 1) * CATALOG_NAME_BLOCK;
+	hi = lo + CATALOG_NAME_BLOCK < catalog__rows_len ? lo + CATALOG_NAME_BLOCK : catalog__rows_len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = name_cmp(row_name(mid), name, len);
 		if (c == 0)
-			return &catalog__table[mid];
+			return (long)mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return -1;
+}
+
+const struct instance_type *catalog_builtin_find(const char *name, size_t len)
+{
+	long i = row_find(name, len);
+
+	return i < 0 ? NULL : entry((size_t)i);
+}
+
+/* The user's imported instance figures, when there are any, correct the
+ * built-in entry or stand for a type it lacks (catalog_overlay.h). */
+const struct instance_type *catalog_find(const char *name, size_t len)
+{
+	const struct instance_type *t = catalog_builtin_find(name, len), *o;
+
+	if (name == NULL || prices_store() == NULL)
+		return t;
+	o = catalog_overlay(t, name, len);
+	return o ? o : t;
 }
 
 size_t catalog_count(void)
 {
-	return catalog__table_len;
+	const char *const *extra;
+
+	return catalog__rows_len + (prices_store() ? catalog_overlay_extra(&extra) : 0);
+}
+
+/* The rows before name: its place among them. */
+static size_t rows_before(const char *name)
+{
+	size_t lo = 0, hi = catalog__rows_len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(row_name(mid), name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The i-th name of the built-in rows and the store's own types merged,
+ * both sorted: the k-th store type stands at k + the rows before it. */
+static const char *merged_name(size_t i)
+{
+	const char *const *extra;
+	size_t n = catalog_overlay_extra(&extra), before = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t at = k + rows_before(extra[k]);
+		if (at == i)
+			return extra[k];
+		if (at < i)
+			before++;
+	}
+	return i - before < catalog__rows_len ? row_name(i - before) : NULL;
 }
 
 const struct instance_type *catalog_at(size_t i)
 {
-	return i < catalog__table_len ? &catalog__table[i] : NULL;
+	const char *name;
+
+	if (prices_store() == NULL)
+		return i < catalog__rows_len ? entry(i) : NULL;
+	name = merged_name(i);
+	return name ? catalog_find(name, strlen(name)) : NULL;
 }
 
 /* What a pasted character most likely meant: '-', '.', a letter, or
@@ -168,8 +295,8 @@ static const char *nearest_name(const char *s, size_t len, size_t limit)
 
 	if (len > NAME_MAX_LEN)
 		return NULL;
-	for (size_t i = 0; i < catalog__table_len; i++) {
-		const char *name = catalog__table[i].name;
+	for (size_t i = 0; i < catalog__rows_len; i++) {
+		const char *name = row_name(i);
 		size_t nlen = strlen(name), d;
 		if (nlen > NAME_MAX_LEN)
 			continue;
@@ -234,12 +361,10 @@ enum catalog_name catalog_check_name(const char *s, size_t len,
 		return CATALOG_INVALID;
 	if (catalog_find(s, len) != NULL)
 		return CATALOG_KNOWN;
-	if (catalog_name_plausible(s, len)) {
-		/* A well-formed name may well be a type we lack: only a
-		 * one-edit neighbour is worth a "did you mean". */
-		put_suggestion(suggestion, cap, nearest_name(s, len, 1));
+	/* A well-formed name the catalog lacks is most likely a type newer
+	 * than it: never "corrected" to another type (catalog.h). */
+	if (catalog_name_plausible(s, len))
 		return CATALOG_UNKNOWN_PLAUSIBLE;
-	}
 	if (len > 4 * NAME_MAX_LEN)
 		return CATALOG_INVALID;
 	clean = normalize(s, len, fixed, &flen);
@@ -260,12 +385,40 @@ size_t catalog_family_len(const char *s, size_t len)
 	return dot != NULL ? (size_t)(dot - s) : 0;
 }
 
+bool catalog_family_sizes(const char *s, size_t len, char *out, size_t cap)
+{
+	size_t fam = catalog_family_len(s, len), n = 0;
+	bool any = false;
+
+	if (cap > 0)
+		out[0] = '\0';
+	if (fam == 0 || cap == 0)
+		return false;
+	/* the family's rows are together: its name and a dot sort them so */
+	for (size_t i = 0; i < catalog__rows_len; i++) {
+		const char *name = row_name(i);
+		size_t m;
+		if (strncmp(name, s, fam) != 0 || name[fam] != '.')
+			continue;
+		m = strlen(name + fam + 1);
+		any = true;
+		if (n + m + (n ? 2 : 0) + 1 > cap)
+			break;
+		if (n)
+			out[n++] = ',', out[n++] = ' ';
+		memcpy(out + n, name + fam + 1, m + 1);
+		n += m;
+	}
+	return any;
+}
+
 bool catalog_is_neuron(const struct instance_type *t)
 {
 	return t != NULL && (t->accel == ACCEL_TRAINIUM ||
 			     t->accel == ACCEL_TRAINIUM2 ||
 			     t->accel == ACCEL_TRAINIUM3 ||
-			     t->accel == ACCEL_INFERENTIA2);
+			     t->accel == ACCEL_INFERENTIA2 ||
+			     t->accel == ACCEL_INFERENTIA);
 }
 
 bool catalog_has_lnc(const struct instance_type *t)
@@ -297,11 +450,15 @@ int catalog_procs_per_node(const struct instance_type *t, int lnc)
 	case ACCEL_NONE:
 		return 0;
 	case ACCEL_NVIDIA_GPU:
+	case ACCEL_AMD_GPU:
 		return t->accel_count;
+	case ACCEL_OTHER: /* how its software runs one process per what is unknown */
+		return -1;
 	case ACCEL_TRAINIUM:
 	case ACCEL_TRAINIUM2:
 	case ACCEL_TRAINIUM3:
 	case ACCEL_INFERENTIA2:
+	case ACCEL_INFERENTIA:
 		if (lnc == 0)
 			lnc = t->lnc_default;
 		if (t->neuron_cores_physical < 0 || lnc <= 0)
@@ -343,6 +500,9 @@ const char *catalog_accel_kind_name(enum accel_kind k)
 	case ACCEL_TRAINIUM2:   return "trainium2";
 	case ACCEL_INFERENTIA2: return "inferentia2";
 	case ACCEL_TRAINIUM3:   return "trainium3";
+	case ACCEL_INFERENTIA:  return "inferentia";
+	case ACCEL_AMD_GPU:     return "amd-gpu";
+	case ACCEL_OTHER:       return "other";
 	}
 	return "?";
 }

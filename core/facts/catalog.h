@@ -2,11 +2,13 @@
  * so that the linter can check EFA, process counts and names, and the
  * planner can derive processes per node and cost.
  *
- * The data comes from schemas/instances.yaml, which tools/catalog_gen
- * validates and turns into a static const table at build time: a run
- * never parses it. Every figure in the YAML has a source or is absent,
- * and an absent figure stays visible as "unknown" here (-1, TRI_UNKNOWN,
- * NULL) instead of being filled with a plausible-looking default. */
+ * The data comes from schemas/ec2-types.tsv (every EC2 instance type, as
+ * EC2's API describes it) and schemas/instances.yaml (the hand-checked
+ * entries, which win), which tools/catalog_gen validates, merges and
+ * turns into static tables at build time: a run never parses them. Every
+ * figure has a source or is absent, and an absent figure stays visible
+ * as "unknown" here (-1, TRI_UNKNOWN, NULL) instead of being filled with
+ * a plausible-looking default. */
 #ifndef TF_CATALOG_H
 #define TF_CATALOG_H
 
@@ -21,6 +23,9 @@ enum accel_kind {
 	ACCEL_TRAINIUM2,   /* trn2, trn2u; LNC 1 or 2 */
 	ACCEL_INFERENTIA2, /* inf2 */
 	ACCEL_TRAINIUM3,   /* trn3 (provisional); LNC 1 or 2 */
+	ACCEL_INFERENTIA,  /* inf1: Neuron, NeuronCore-v1 */
+	ACCEL_AMD_GPU,     /* g4ad: Radeon Pro V520 */
+	ACCEL_OTHER,       /* an accelerator of no kind above (Qualcomm AI 100) */
 };
 
 /* The figures of an entry, by their YAML names; an entry marks some of
@@ -33,7 +38,8 @@ enum catalog_fig {
 	CATALOG_FIG_NC_PHYS, CATALOG_FIG_NC_LOG, CATALOG_FIG_LNC, CATALOG_FIG_ACCEL_MEM,
 	CATALOG_FIG_VCPUS, CATALOG_FIG_MEM, CATALOG_FIG_ARCH, CATALOG_FIG_EFA,
 	CATALOG_FIG_MAX_EFA, CATALOG_FIG_EFA_RDMA, CATALOG_FIG_GDR, CATALOG_FIG_GPU_MEM,
-	CATALOG_FIG_PEAK, CATALOG_FIG_EFA_GBPS, CATALOG_FIG_NAME, CATALOG_FIG__COUNT
+	CATALOG_FIG_PEAK, CATALOG_FIG_EFA_GBPS, CATALOG_FIG_NAME, CATALOG_FIG_NET,
+	CATALOG_FIG__COUNT
 };
 
 static inline const char *catalog_fig_name(enum catalog_fig f)
@@ -43,7 +49,7 @@ static inline const char *catalog_fig_name(enum catalog_fig f)
 		"neuron_cores_logical", "lnc_default", "accel_memory_gib", "vcpus",
 		"memory_mib", "arch", "efa", "max_efa_interfaces", "efa_device_rdma",
 		"gpudirect_rdma", "gpu_memory_mib", "accel_peak_bf16_tflops", "efa_gbps",
-		"name",
+		"name", "network_mbps",
 	};
 	return (unsigned)f < CATALOG_FIG__COUNT ? names[f] : "?";
 }
@@ -86,11 +92,13 @@ struct instance_type {
 	int gpu_memory_mib;        /* one NVIDIA GPU, exact, as the EC2 API reports it */
 	double accel_peak_bf16_tflops; /* dense BF16, one GPU or Neuron chip; < 0 unknown */
 	int efa_gbps;              /* EFA bandwidth of the instance; 0 without EFA */
+	int network_mbps;          /* network bandwidth of the instance, Mbps; -1 unknown */
 	/* "title <location> (date)" of the figure above, NULL when unknown */
 	const char *accel_memory_source;
 	const char *gpu_memory_source;
 	const char *peak_source;
 	const char *efa_gbps_source;
+	const char *peak_note;     /* why the peak is unknown, when the catalog says */
 	/* Spot and reserved (effective hourly) prices, like the on-demand
 	 * one below: < 0 and NULLs when the catalog has none. */
 	double price_spot;
@@ -116,7 +124,8 @@ struct instance_type {
 };
 
 /* Exact, case-sensitive lookup of name[0..len) (no NUL needed, so a
- * linter can pass a slice of its input). NULL if absent. */
+ * linter can pass a slice of its input). NULL if absent. The entry is
+ * the same object for the whole run. */
 const struct instance_type *catalog_find(const char *name, size_t len);
 
 /* Entries in ascending name order, for listings and docs. catalog_at
@@ -138,10 +147,12 @@ enum catalog_name { CATALOG_KNOWN, CATALOG_UNKNOWN_PLAUSIBLE, CATALOG_INVALID };
  * Writes a NUL-terminated suggestion of at most cap bytes (nothing when
  * cap is 0): for INVALID, the string with look-alikes, case and spaces
  * repaired when that gives a valid name, else the catalog name at the
- * smallest edit distance if it is close; for UNKNOWN_PLAUSIBLE, a
- * catalog name one edit away (a likely typo such as "p5.84xlarge").
- * Empty when there is none, or when it
- * would not fit: a cut-off name would be a wrong suggestion. */
+ * smallest edit distance if it is close. Never for UNKNOWN_PLAUSIBLE:
+ * the catalog has every type EC2 listed when it was built, so a name of
+ * EC2's shape that it lacks is most likely a newer type, and c6i.large is
+ * not a misspelt c6i.xlarge (catalog_family_sizes lists what the family
+ * has instead). Empty when there is none, or when it would not fit: a
+ * cut-off name would be a wrong suggestion. */
 enum catalog_name catalog_check_name(const char *s, size_t len,
 				     char *suggestion, size_t cap);
 
@@ -202,6 +213,11 @@ static inline bool catalog_name_plausible(const char *s, size_t len)
  * "p6-b200.48xlarge"), 0 if there is no dot. Rules whose facts differ by
  * instance family key on this, for types the catalog lacks too. */
 size_t catalog_family_len(const char *s, size_t len);
+
+/* The sizes the catalog has of the family of s[0..len) ("4xlarge,
+ * 48xlarge" for p5.84xlarge), comma-separated into out (NUL-ended, cut
+ * at a whole size when cap is short); false when the family has none. */
+bool catalog_family_sizes(const char *s, size_t len, char *out, size_t cap);
 
 bool catalog_is_neuron(const struct instance_type *t);
 

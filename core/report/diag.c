@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "buf.h"
 #include "yamldoc.h"
@@ -80,6 +81,13 @@ void diag_set_fix_bytes(struct diag *d, size_t start, size_t end, const char *te
 	d->fix_end = end;
 	source_locate(d->src, start, &d->fix_line, &d->fix_col);
 	source_locate(d->src, end, &d->fix_end_line, &d->fix_end_col);
+}
+
+void diag_set_fix_case_only(struct diag *d)
+{
+	size_t start = d->fix_start, n = d->fix ? strlen(d->fix) : 0;
+	if (d->fix && d->fix_end - start == n && strncasecmp(d->src->text + start, d->fix, n) == 0)
+		d->fix_safe = true;
 }
 
 void diag_set_fix(struct diag *d, const char *text)

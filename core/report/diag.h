@@ -79,6 +79,11 @@ const char *diag_id(const struct diag *d, char buf[8]);
 void diag_set_fix(struct diag *d, const char *text);
 void diag_set_fix_bytes(struct diag *d, size_t start, size_t end, const char *text);
 
+/* A did-you-mean that only changes the case of what it replaces (ondemand
+ * to ONDEMAND, for a value or key the reader rejects as written) is safe
+ * whatever its rule's other fixes are: nothing but the finding changes. */
+void diag_set_fix_case_only(struct diag *d);
+
 /* Sets the unsafe fix beside d's safe one (rules.def: a SAFE rule). */
 void diag_set_alt_fix_bytes(struct diag *d, size_t start, size_t end, const char *text);
 

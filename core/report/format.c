@@ -9,7 +9,7 @@
 static const char *const format_names[] = {
 	[FMT_TEXT] = "text", [FMT_CONCISE] = "concise", [FMT_JSON] = "json",
 	[FMT_JSONL] = "jsonl", [FMT_SARIF] = "sarif", [FMT_GITHUB] = "github",
-	[FMT_CHECKSTYLE] = "checkstyle",
+	[FMT_CHECKSTYLE] = "checkstyle", [FMT_GITLAB] = "gitlab",
 };
 
 int format_parse(const char *s)
@@ -85,18 +85,7 @@ void format_json_str(struct buf *b, const char *s)
 		return;
 	}
 	buf_putc(b, '"');
-	size_t len = strlen(s), run = 0, i = 0;
-	while (i < len) {
-		size_t adv;
-		if (utf8_decode(s + i, len - i, &adv) >= 0) {
-			i += adv;
-			continue;
-		}
-		buf_put_json(b, s + run, i - run);
-		buf_puts(b, "\\ufffd");
-		run = ++i;
-	}
-	buf_put_json(b, s + run, len - run);
+	buf_put_json_utf8(b, s, strlen(s));
 	buf_putc(b, '"');
 }
 
@@ -194,7 +183,7 @@ static void write_lines(struct buf *b, FILE *out, enum format fmt,
 		flush_some(b, out);
 		switch (fmt) {
 		case FMT_CONCISE:
-			concise_line(b, d, false);
+			concise_line(b, d, color);
 			break;
 		case FMT_TEXT:
 			concise_line(b, d, color);
@@ -236,6 +225,9 @@ void format_write_run(FILE *out, enum format fmt, const struct diag_list *list,
 		break;
 	case FMT_CHECKSTYLE:
 		format_checkstyle(&b, list);
+		break;
+	case FMT_GITLAB:
+		format_gitlab(&b, list);
 		break;
 	default:
 		write_lines(&b, out, fmt, list, color, run);

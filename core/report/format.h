@@ -15,6 +15,7 @@ enum format {
 	FMT_SARIF,      /* SARIF 2.1.0 for GitHub code scanning */
 	FMT_GITHUB,     /* GitHub Actions workflow commands */
 	FMT_CHECKSTYLE, /* Checkstyle 4.3 XML */
+	FMT_GITLAB,     /* GitLab Code Quality (a subset of Code Climate's issues) */
 };
 
 /* What the files of a run were checked against (target.h), for the run
@@ -25,12 +26,13 @@ struct format_target {
 struct format_run {
 	const struct format_target *targets;
 	size_t n_targets;
+	const char *docs_url;  /* where rule links point (rule_url); NULL: the build's */
 };
 
 /* Parses a --format value; -1 if unknown. */
 int format_parse(const char *s);
-/* The list must be sorted. color adds ANSI colour to text output; the
- * machine formats are never coloured. */
+/* The list must be sorted. color adds ANSI colour to the human formats
+ * (text and concise); the machine formats are never coloured. */
 void format_write(FILE *out, enum format fmt, const struct diag_list *list,
 		  bool color);
 /* The same with the run's properties (run may be NULL): json and sarif

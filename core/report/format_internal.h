@@ -6,8 +6,6 @@
 #include "diag.h"
 #include "format.h"
 
-/* Where the rule pages live: RULE_URL_PREFIX "PC2101". */
-#define RULE_URL_PREFIX "https://trainforge.dev/rules/"
 
 /* Appends s as a quoted JSON string ("null" for NULL); bytes that are not
  * UTF-8 become U+FFFD so the output is always valid JSON. */
@@ -17,5 +15,6 @@ void format_sarif(struct buf *b, const struct diag_list *list, const struct form
 void format_run_properties(struct buf *b, const struct format_run *run);
 void format_github(struct buf *b, const struct diag_list *list);
 void format_checkstyle(struct buf *b, const struct diag_list *list);
+void format_gitlab(struct buf *b, const struct diag_list *list);
 
 #endif

@@ -185,7 +185,7 @@ static void shellcheck_help(struct jw *w, const char *id, struct buf *url)
 	buf_free(&t);
 }
 
-static void rule_descriptor(struct jw *w, const struct rule_key *k)
+static void rule_descriptor(struct jw *w, const struct rule_key *k, const char *docs_url)
 {
 	const struct rule *r = &rule_table[k->rule];
 	const struct explain *e = explain_find(k->rule);
@@ -193,10 +193,7 @@ static void rule_descriptor(struct jw *w, const struct rule_key *k)
 	struct buf t = BUF_INIT, url = BUF_INIT;
 	snprintf(id, sizeof id, "SC%04d", k->ext % 10000);
 	snprintf(name, sizeof name, "shellcheck-sc%04d", k->ext % 10000);
-	if (k->ext)
-		buf_printf(&url, "https://www.shellcheck.net/wiki/%s", id);
-	else
-		buf_printf(&url, RULE_URL_PREFIX "%s", r->id);
+	rule_url(&url, k->rule, k->ext, docs_url);
 	jw_open(w, NULL, '{');
 	jw_str(w, "id", k->ext ? id : r->id);
 	jw_str(w, "name", k->ext ? name : r->name);
@@ -320,10 +317,13 @@ void format_sarif(struct buf *b, const struct diag_list *list, const struct form
 	jw_str(&w, "name", "trainforge");
 	jw_str(&w, "version", TF_VERSION);
 	jw_str(&w, "semanticVersion", TF_VERSION);
-	jw_str(&w, "informationUri", "https://trainforge.dev/");
+	struct buf home = BUF_INIT;
+	buf_printf(&home, "%s", run && run->docs_url ? run->docs_url : rule_docs_url);
+	jw_str(&w, "informationUri", home.p);
+	buf_free(&home);
 	jw_open(&w, "rules", '[');
 	for (size_t i = 0; i < n; i++)
-		rule_descriptor(&w, &keys[i]);
+		rule_descriptor(&w, &keys[i], run ? run->docs_url : NULL);
 	jw_close(&w, ']');
 	jw_close(&w, '}');
 	jw_close(&w, '}');

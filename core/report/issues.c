@@ -19,6 +19,7 @@ enum rule_id issue_rule(enum yd_issue_code code, enum file_kind kind)
 	case KIND_JOBSPEC:
 		return R_JS0001; /* JS0001 spec-duplicate-key */
 	case KIND_UNKNOWN:
+	case KIND_SETTINGS:
 		/* a fragment merged into a config carries its repeat along */
 		return R_LN1012; /* LN1012 yaml-duplicate-key */
 	default:

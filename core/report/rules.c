@@ -1,5 +1,6 @@
 #include "rules.h"
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <string.h>
 #include <strings.h>
@@ -108,4 +109,26 @@ int rule_find(const char *s, size_t len)
 			return i;
 	}
 	return -1;
+}
+
+#ifndef TF_DOCS_URL /* the Makefile's DOCS_URL */
+#define TF_DOCS_URL "https://github.com/trainforge/trainforge/blob/main"
+#endif
+const char rule_docs_url[] = TF_DOCS_URL;
+
+void rule_url(struct buf *out, enum rule_id rule, int ext_code, const char *base)
+{
+	if (ext_code) {
+		buf_printf(out, "https://www.shellcheck.net/wiki/SC%04d", ext_code % 10000);
+		return;
+	}
+	base = base && *base ? base : rule_docs_url;
+	size_t n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	/* GitHub's anchor of "#### PC2101 efa-without-placement-group" */
+	buf_printf(out, "%.*s/docs/rules.md#", (int)n, base);
+	for (const char *p = rule_table[rule].id; *p; p++)
+		buf_putc(out, (char)tolower((unsigned char)*p));
+	buf_printf(out, "-%s", rule_table[rule].name);
 }

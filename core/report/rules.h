@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "buf.h"
+
 enum severity { SEV_INFO, SEV_WARNING, SEV_ERROR };
 
 /* What --fix can do about a rule's findings: nothing, a fix that cannot
@@ -73,6 +75,13 @@ const struct implication *rule_implies(enum rule_id cause, enum rule_id effect);
 enum fixability rule_fixability(enum rule_id rule);
 /* The area a rule belongs to (an index into area_table). */
 enum rule_area rule_area_of(enum rule_id rule);
+
+/* The page of a rule: base (NULL: TF_DOCS_URL, the build's) followed by
+ * /docs/rules.md#ID-NAME, the heading docs/rules.md gives it; a
+ * shellcheck code's page is shellcheck's wiki. */
+void rule_url(struct buf *out, enum rule_id rule, int ext_code, const char *base);
+/* Where the build says the repository's files are published (DOCS_URL). */
+extern const char rule_docs_url[];
 
 const char *severity_name(enum severity sev);
 /* Parses "error", "warning" or "info"; returns -1 otherwise. */

@@ -420,6 +420,11 @@ static bool coerces(const schema *s)
 	return yd_str_eq(s->doc, yd_get(s->doc, yd_root(s->doc), "x-coerce"), "marshmallow");
 }
 
+const yamldoc *schema_document(const schema *s)
+{
+	return s->doc;
+}
+
 void schema_validate(schema *s, const yamldoc *doc, yd_node root,
 		     struct schema_errors *errs)
 {

@@ -113,5 +113,7 @@ void schema_validate_at(schema *s, const yamldoc *doc, yd_node root, yd_node sn,
 /* The schema of an embedded file ("parallelcluster.schema.json"),
  * compiled on first use and kept for the run; NULL if there is none. */
 schema *schema_embedded(const char *name);
+/* The document a schema was made from (for the nodes of schema_validate_at). */
+const yamldoc *schema_document(const schema *s);
 
 #endif

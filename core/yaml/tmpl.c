@@ -266,6 +266,121 @@ static size_t angle_at(struct scan *sc, size_t i, size_t end)
 	return stop;
 }
 
+/* {NAME} at i (not ${ or {{, not }}): a letter or _ first, then
+ * letters, digits, _ - and .; its end, or 0. Unquoted, YAML reads it
+ * as a flow mapping; a placeholder written so is masked. */
+static size_t brace_at(struct scan *sc, size_t i, size_t end)
+{
+	const char *s = sc->s;
+	size_t n = i + 1;
+	if ((i > 0 && (s[i - 1] == '$' || s[i - 1] == '{')) || n >= end || !text_is_name_start(s[n]))
+		return 0;
+	while (n < end && (text_is_name_char(s[n]) || s[n] == '-' || s[n] == '.') && n - i < NAME_MAX_LEN)
+		n++;
+	if (n >= end || s[n] != '}' || (n + 1 < end && s[n + 1] == '}'))
+		return 0;
+	size_t stop = n + 1;
+	placeholder(sc, i, stop, i + 1, n - i - 1, TMPL_BRACE,
+		    tmpl_defs_get(sc->defs, s + i + 1, n - i - 1), UNVALUED_MASKED);
+	return stop;
+}
+
+static bool starts_ci(const char *w, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	if (len < n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((w[i] | 0x20) != (prefix[i] | 0x20))
+			return false;
+	return true;
+}
+
+/* Whether a word [w, w + len) says it is to be replaced. */
+static bool placeholder_word(const char *w, size_t len)
+{
+	static const char *const words[] = { "CHANGEME", "CHANGE_ME", "REPLACE_ME", "REPLACEME", "FIXME" };
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (len == strlen(words[i]) && starts_ci(w, len, words[i]))
+			return true;
+	if (starts_ci(w, len, "PLACEHOLDER") || (len > 5 && !memcmp(w, "YOUR_", 5)))
+		return true;
+	size_t x = 0;
+	while (x < len && (w[x] == 'X' || w[x] == 'x'))
+		x++;
+	if (x == len && len >= 4 && len <= 64)
+		return true; /* XXXX, xxxxxxxx (a megabyte of x is no one's placeholder) */
+	const char *second = len >= 7 && !memcmp(w, "XXX", 3) ? memmem(w + 4, len - 4, "XXX", 3) : NULL;
+	return second && second + 3 == w + len; /* XXXqueueXXX */
+}
+
+/* The body of a made-up resource id that no EC2 id has (8 or 17 hex
+ * digits): 0, 000, 1, 12, 123456, 1234567 (zeros, or counting up from
+ * 0 or 1). A made-up id of a real id's length (subnet-12345678) passes
+ * every check and stays a value, so that a change of it is still one. */
+static bool dummy_id_body(const char *b, size_t len)
+{
+	if (!len || len >= 8)
+		return false;
+	bool zeros = true, counting = b[0] == '0' || b[0] == '1';
+	for (size_t i = 0; i < len; i++) {
+		zeros &= b[i] == '0';
+		counting &= b[i] == (char)('0' + (b[0] - '0' + i) % 10);
+	}
+	return zeros || counting;
+}
+
+/* A word at i (at a word start) that says it is a placeholder, or the
+ * body of a made-up id after one of EC2's id prefixes; its end, or 0. */
+static size_t word_at(struct scan *sc, size_t i, size_t end)
+{
+	static const char *const id_prefixes[] = { "subnet", "sg", "ami", "vpc", "fs", "key", "cr", "lt", "pg" };
+	const char *s = sc->s;
+	size_t n = i;
+	while (n < end && (text_is_name_char(s[n])))
+		n++;
+	size_t a = i, b = n;
+	/* only these letters start a placeholder word or an id prefix */
+	if (!strchr("PpYyCcRrFfXxSsAaVvKkLl", s[i]))
+		return 0;
+	bool found = placeholder_word(s + i, n - i);
+	bool id = n < end && s[n] == '-' && n - i <= 6;
+	for (size_t k = 0; !found && id && k < sizeof id_prefixes / sizeof id_prefixes[0]; k++) {
+		size_t pl = strlen(id_prefixes[k]);
+		if (n - i != pl || memcmp(s + i, id_prefixes[k], pl) || n >= end || s[n] != '-')
+			continue;
+		size_t body = n + 1, e = body;
+		while (e < end && text_is_name_char(s[e]))
+			e++;
+		if (dummy_id_body(s + body, e - body) || placeholder_word(s + body, e - body)) {
+			found = true;
+			a = body, b = e;
+		}
+	}
+	if (!found)
+		return 0;
+	/* the whole id is the placeholder: subnet-1234567 */
+	placeholder(sc, i, b, a, b - a, TMPL_WORD, tmpl_defs_get(sc->defs, s + i, b - i), UNVALUED_KEPT);
+	return b;
+}
+
+/* @NAME@ at i (autoconf's and many installers' form); its end, or 0.
+ * YAML reserves @ at the start of a plain scalar, so it is masked. */
+static size_t at_at(struct scan *sc, size_t i, size_t end)
+{
+	const char *s = sc->s;
+	size_t n = i + 1;
+	if (n >= end || !text_is_name_start(s[n]))
+		return 0;
+	while (n < end && text_is_name_char(s[n]) && n - i < NAME_MAX_LEN)
+		n++;
+	if (n >= end || s[n] != '@')
+		return 0;
+	placeholder(sc, i, n + 1, i + 1, n - i - 1, TMPL_BRACE,
+		    tmpl_defs_get(sc->defs, s + i + 1, n - i - 1), UNVALUED_MASKED);
+	return n + 1;
+}
+
 /* A look-alike character at i read as its ASCII; its end, or 0. */
 static size_t fold_at(struct scan *sc, size_t i, size_t end)
 {
@@ -303,6 +418,22 @@ static void scan_text(struct scan *sc, size_t a, size_t b)
 		} else if (c == '<' && i + 1 < b) {
 			copy(sc, plain, i);
 			stop = angle_at(sc, i, b);
+		} else if (c == '{' && i + 1 < b) {
+			copy(sc, plain, i);
+			stop = brace_at(sc, i, b);
+		} else if (c == '@' && i + 1 < b && (sc->flags & TMPL_WORDS)) {
+			copy(sc, plain, i);
+			stop = at_at(sc, i, b);
+		} else if (text_is_name_char(c) && (i == a || !text_is_name_char(s[i - 1])) &&
+			   (sc->flags & TMPL_WORDS)) {
+			copy(sc, plain, i);
+			stop = word_at(sc, i, b);
+			if (!stop) { /* the whole word is plain */
+				plain = i;
+				while (i < b && text_is_name_char(s[i]))
+					i++;
+				continue;
+			}
 		} else if ((unsigned char)c >= 0x80 && (sc->flags & TMPL_FOLD)) {
 			copy(sc, plain, i);
 			stop = fold_at(sc, i, b);
@@ -448,6 +579,80 @@ static void blank(struct scan *sc, size_t a, size_t b)
 	sc->pos = b;
 }
 
+/* Whether the line at [a, b) with content at indent `ind` starts a key
+ * of a block mapping: `name:` then a blank or the end. */
+static bool key_line(const char *s, size_t ind, size_t b)
+{
+	if (ind >= b || s[ind] == '-' || s[ind] == '#')
+		return false;
+	for (size_t i = ind; i < b; i++) {
+		if (s[i] == ':' && (i + 1 == b || s[i + 1] == ' ' || s[i + 1] == '\r'))
+			return true;
+		if (s[i] == ' ' && (i + 1 < b && s[i + 1] == '#'))
+			return false;
+	}
+	return false;
+}
+
+/* Whether a line of `width` indent at [a, b) is among the keys of a
+ * block mapping: the nearest line before or after it at that indent
+ * (deeper ones skipped, a shallower one ends the search) is a key. */
+static bool among_keys(const char *s, size_t len, size_t a, size_t b, size_t width)
+{
+	for (int dir = -1; dir <= 1; dir += 2) {
+		size_t at = dir < 0 ? a : b;
+		for (int seen = 0; seen < 256; seen++) {
+			size_t ls, le;
+			if (dir < 0) {
+				if (at == 0)
+					break;
+				le = at - 1;
+				ls = le;
+				while (ls > 0 && s[ls - 1] != '\n')
+					ls--;
+				at = ls;
+			} else {
+				if (at >= len)
+					break;
+				ls = at + 1;
+				le = ls;
+				while (le < len && s[le] != '\n')
+					le++;
+				at = le;
+			}
+			size_t ind = ls;
+			while (ind < le && s[ind] == ' ')
+				ind++;
+			if (ind >= le || s[ind] == '#' || s[ind] == '\r')
+				continue; /* blank or comment */
+			if (ind - ls > width)
+				continue;
+			if (ind - ls < width)
+				break;
+			if (key_line(s, ind, le))
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+/* A line that is one placeholder among the keys of a mapping stands for
+ * the keys an installer writes there: its last byte becomes the ':' of
+ * a key that is a placeholder, the same width. */
+static void placeholder_as_key(struct scan *sc, size_t a, size_t ind, size_t end, size_t n_before)
+{
+	struct tmpl *t = sc->t;
+	while (end > ind && (sc->s[end - 1] == ' ' || sc->s[end - 1] == '\t' || sc->s[end - 1] == '\r'))
+		end--;
+	if (t->n_ph != n_before + 1 || t->ph[n_before].start != ind || t->ph[n_before].end != end ||
+	    t->ph[n_before].valued || !among_keys(sc->s, sc->len, a, end, ind - a))
+		return;
+	materialize(sc);
+	size_t back = sc->pos - end; /* bytes after the placeholder already written */
+	sc->out.p[sc->out.len - back - 1] = ':';
+}
+
 static void scan_line(struct scan *sc, size_t a, size_t b)
 {
 	const char *s = sc->s;
@@ -464,10 +669,45 @@ static void scan_line(struct scan *sc, size_t a, size_t b)
 	}
 	sc->block_indent = -1;
 	size_t c = comment_at(s, a, b);
+	size_t n_before = sc->t->n_ph;
 	scan_text(sc, a, c);
+	if (ind < c)
+		placeholder_as_key(sc, a, ind, c, n_before);
 	copy(sc, c, b);
 	if (opens_block(s, a, c))
 		sc->block_indent = (int)(ind - a);
+}
+
+/* Whether text may hold a word placeholder or a made-up id: the rare
+ * words by memmem, and each id of a prefix looked at where it stands, so
+ * that a large config full of real ids costs no scan (one fast pass a
+ * pattern). */
+static bool maybe_words(const char *s, size_t len)
+{
+	static const char *const words[] = {
+		"PLACEHOLDER", "laceholder", "XXX", "xxxx", "YOUR_", "CHANGE", "REPLACE", "FIXME",
+	};
+	static const char *const ids[] = { "subnet-", "sg-", "ami-", "vpc-", "fs-", "key-", "cr-", "lt-", "pg-" };
+	const char *end = s + len;
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (memmem(s, len, words[i], strlen(words[i])))
+			return true;
+	for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+		size_t n = strlen(ids[i]);
+		for (const char *p = s; (p = memmem(p, (size_t)(end - p), ids[i], n)); p += n) {
+			if (p > s && text_is_name_char(p[-1]))
+				continue;
+			const char *b = p + n, *e = b;
+			while (e < end && text_is_name_char(*e))
+				e++;
+			if (dummy_id_body(b, (size_t)(e - b)))
+				return true;
+		}
+	}
+	for (const char *p = s; (p = memchr(p, '@', (size_t)(end - p))); p++)
+		if (p + 1 < end && text_is_name_start(p[1]))
+			return true;
+	return false;
 }
 
 /* Whether text may hold a placeholder, a tag or (with TMPL_FOLD) a
@@ -478,15 +718,15 @@ static bool maybe_template(const char *s, size_t len, unsigned flags)
 	if (!(flags & TMPL_LITERAL_DOLLAR) && memchr(s, '$', len))
 		return true;
 	for (const char *p = s, *end = s + len; (p = memchr(p, '{', (size_t)(end - p))); p++)
-		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#'))
-			return true;
+		if (p + 1 < end && (p[1] == '{' || p[1] == '%' || p[1] == '#' || text_is_name_start(p[1])))
+			return true; /* {{ }}, {% %}, {# #}, {NAME} */
 	for (const char *p = s, *end = s + len; (p = memchr(p, '<', (size_t)(end - p))); p++)
 		if (p + 1 < end && text_is_name_char(p[1]))
 			return true;
 	for (size_t i = 0; (flags & TMPL_FOLD) && i < len; i++)
 		if ((unsigned char)s[i] >= 0x80)
 			return true;
-	return false;
+	return (flags & TMPL_WORDS) && maybe_words(s, len);
 }
 
 void tmpl_prepare(const char *text, size_t len, const struct tmpl_defs *defs, unsigned flags,

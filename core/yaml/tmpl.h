@@ -4,8 +4,12 @@
  * reads instead of it.
  *
  * Placeholders: ${VAR}, ${VAR:-default}, ${VAR-default}, $VAR,
- * {{ expr }}, <ANY TEXT IN ANGLES>, inline {% ... %}, alone or inside a
- * value (subnet-<ID>, arn:aws:iam::${ACCOUNT}:role/x). Lines that hold
+ * {{ expr }}, {NAME}, <ANY TEXT IN ANGLES>, inline {% ... %}, words
+ * that say so (PLACEHOLDER_AMI_ID, YOUR_KEY, XXXX, subnet-1234567),
+ * alone or inside a value (subnet-<ID>, arn:aws:iam::${ACCOUNT}:role/x).
+ * A line that holds only a placeholder among the keys of a mapping
+ * stands for keys an installer writes there (${FSX} becoming a block):
+ * it is read as a key that is a placeholder. Lines that hold
  * only a {% ... %} or {# ... #} tag are blanked, and the {% if %} arms
  * they delimit are recorded so that the same key in two arms of one if
  * is not a duplicate. Comments are left alone.
@@ -30,6 +34,11 @@ enum tmpl_style {
 	TMPL_JINJA,  /* {{ expr }} */
 	TMPL_ANGLE,  /* <YOUR SUBNET> */
 	TMPL_TAG,    /* {% ... %} inside a line */
+	TMPL_BRACE,  /* {SUBNET_ID}: a flow mapping to YAML when unquoted */
+	/* a word that says it is to be replaced: PLACEHOLDER_AMI_ID,
+	 * YOUR_KEY, CHANGEME, XXXqueueXXX, the XXXX of subnet-XXXX, and the
+	 * body of a made-up resource id (subnet-1234567, sg-0, ami-1) */
+	TMPL_WORD,
 };
 
 /* One placeholder, on one line of the original text. */
@@ -103,6 +112,9 @@ enum {
 	 * written where they never expand (docs/jobspec.md, "Environment and arguments"), so a $ in
 	 * one is the value itself, which the spec's own rules judge */
 	TMPL_LITERAL_DOLLAR = 1 << 1,
+	/* words that say they are placeholders (TMPL_WORD): a config's
+	 * values are ids and names, never prose */
+	TMPL_WORDS = 1 << 2,
 };
 
 /* Prepares text (len bytes, UTF-8) for the loader. defs may be NULL. */

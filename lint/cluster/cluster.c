@@ -141,6 +141,23 @@ bool cluster_flag(const struct cluster *c, yd_node map, const char *key)
 	return cluster_bool(c, yd_get(c->doc, map, key), &v) && v;
 }
 
+size_t cluster_action_scripts(const struct cluster *c, yd_node actions, yd_node *out, size_t max)
+{
+	static const char *const events[] = { "OnNodeStart", "OnNodeConfigured", "OnNodeUpdated" };
+	const yamldoc *d = c->doc;
+	size_t n = 0;
+	for (size_t e = 0; e < sizeof events / sizeof events[0]; e++) {
+		yd_node ev = yd_get(d, actions, events[e]);
+		yd_node seq = yd_get(d, ev, "Sequence");
+		if (yd_get(d, ev, "Script") && n < max)
+			out[n++] = yd_get(d, ev, "Script");
+		for (size_t i = 0; yd_kind(d, seq) == YD_SEQUENCE && i < yd_len(d, seq) && n < max; i++)
+			if (yd_get(d, yd_item(d, seq, i), "Script"))
+				out[n++] = yd_get(d, yd_item(d, seq, i), "Script");
+	}
+	return n;
+}
+
 void cluster_placement_of(const struct cluster *c, yd_node queue, yd_node cr,
 		     struct cluster_placement *out)
 {

@@ -48,6 +48,11 @@ bool cluster_bool(const struct cluster *c, yd_node n, bool *out);
 /* A boolean key of map that is present and true. */
 bool cluster_flag(const struct cluster *c, yd_node map, const char *key);
 
+/* The scripts a CustomActions mapping runs: the Script, or each Script
+ * of a Sequence, of OnNodeStart, OnNodeConfigured and OnNodeUpdated.
+ * Returns the count written (at most max). */
+size_t cluster_action_scripts(const struct cluster *c, yd_node actions, yd_node *out, size_t max);
+
 /* Placement group that applies to a compute resource, as ParallelCluster
  * resolves it: the compute resource's mapping wins in full, even {}. */
 struct cluster_placement {

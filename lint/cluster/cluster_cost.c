@@ -1,8 +1,10 @@
 #include "cluster_cost.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "catalog.h"
+#include "prices.h"
 
 const char *cluster_region(const struct cluster *c)
 {
@@ -26,16 +28,35 @@ bool cluster_cr_reserved(const struct cluster *c, yd_node queue, yd_node cr)
 	       yd_get(c->doc, queue, "CapacityReservationTarget");
 }
 
-static void type_rate(const struct instance_type *it, bool spot, struct cluster_rate *r)
+static void from_price(const struct price *p, const char *kind, const char *region,
+		       struct cluster_rate *r)
 {
+	r->usd = p->usd_per_hour;
+	r->kind = kind;
+	r->region = region;
+	snprintf(r->date, sizeof r->date, "%s", p->as_of);
+	r->imported = p->origin == ORIGIN_IMPORTED;
+}
+
+/* The config region's price (spot, else on demand: ParallelCluster's
+ * default SpotPrice is the on-demand price), else the catalog's on-demand
+ * price of its own region, said to be another region's. */
+static void type_rate(const struct cluster *c, const struct instance_type *it, bool spot,
+		      struct cluster_rate *r)
+{
+	const char *region = cluster_region(c);
+	struct price p;
+
 	r->type = it->name;
-	if (spot && it->price_spot >= 0) {
-		r->usd = it->price_spot, r->kind = "spot";
-		r->region = it->price_spot_region, r->date = it->price_spot_date;
+	if (region && spot && price_find(it->name, region, TERM_SPOT, NULL, &p)) {
+		from_price(&p, "spot", region, r);
+	} else if (region && price_find(it->name, region, TERM_ON_DEMAND, NULL, &p)) {
+		from_price(&p, "on-demand", region, r);
+		r->at_most = spot;
 	} else {
-		/* ParallelCluster's default SpotPrice is the on-demand price */
 		r->usd = it->price_on_demand, r->kind = "on-demand", r->at_most = spot;
-		r->region = it->price_region, r->date = it->price_date;
+		r->region = it->price_region;
+		snprintf(r->date, sizeof r->date, "%s", it->price_date ? it->price_date : "");
 	}
 	if (r->usd < 0)
 		r->why = "the catalog has no price for";
@@ -78,7 +99,7 @@ void cluster_cr_rate(const struct cluster *c, yd_node queue, yd_node cr, struct 
 			out->why = "the catalog does not have";
 			return;
 		}
-		type_rate(it, spot, &r);
+		type_rate(c, it, spot, &r);
 		if (r.usd < 0) {
 			*out = r;
 			return;
@@ -113,7 +134,11 @@ void cluster_rate_source(const struct cluster *c, const struct cluster_rate *r, 
 		buf_puts(b, "the queue's SpotPrice");
 		return;
 	}
-	buf_printf(b, "%s %s price of %s", r->region, r->kind, r->date ? r->date : "an unknown date");
+	long age = prices_age_days(r->date);
+	buf_printf(b, "%s %s%s price of %s", r->region, r->imported ? "imported " : "", r->kind,
+		   r->date[0] ? r->date : "an unknown date");
+	if (age >= 0)
+		buf_printf(b, ", %ld day%s old", age, age == 1 ? "" : "s");
 	const char *region = cluster_region(c);
 	if (region && strcmp(region, r->region) != 0)
 		buf_printf(b, "; the config is in %s, where prices differ", region);

@@ -1,6 +1,7 @@
-/* What a config's compute nodes cost by the hour, from the catalog's
- * prices (with their region and date), or unknown: for the idle cost of
- * static nodes, the plan of a cluster config and the cost of a change. */
+/* What a config's compute nodes cost by the hour, from the prices of the
+ * catalog and of the user's price store (core/facts/prices.h: with their
+ * region, date and where they came from), or unknown: for the idle cost
+ * of static nodes, the plan of a cluster config and the cost of a change. */
 #ifndef TF_CLUSTER_COST_H
 #define TF_CLUSTER_COST_H
 
@@ -19,7 +20,9 @@ struct cluster_rate {
 				  * priciest of a compute resource's Instances */
 	const char *kind;        /* "on-demand", "spot", "SpotPrice" */
 	const char *type;        /* the instance type priced, or NULL */
-	const char *region, *date; /* the catalog's, or NULL (SpotPrice) */
+	const char *region;      /* the price's region, or NULL (SpotPrice) */
+	char date[11];           /* the day the price was known to hold */
+	bool imported;           /* from the user's price store, not built in */
 	const char *why;         /* when unknown: "the catalog has no price for" (the type) */
 	bool placeholder;        /* unknown because a template's placeholder has no value */
 };

@@ -59,7 +59,7 @@ struct settings_bound {
 	char **exclude;
 	unsigned exclude_count;
 	enum settings_fail fail_level;
-	char *cluster, *shellcheck, *extends, *env_file, *base;
+	char *cluster, *shellcheck, *extends, *env_file, *base, *docs_url;
 	double idle_cost_warning;
 	double shellcheck_timeout;
 };
@@ -92,6 +92,7 @@ static const cyaml_schema_field_t settings_fields[] = {
 	STR("env-file", env_file),
 	CYAML_FIELD_IGNORE("define", CYAML_FLAG_OPTIONAL),           /* keyed by the user */
 	STR("base", base),
+	STR("docs-url", docs_url),
 	CYAML_FIELD_FLOAT("idle-cost-warning", CYAML_FLAG_OPTIONAL, struct settings_bound, idle_cost_warning),
 	CYAML_FIELD_IGNORE("severity", CYAML_FLAG_OPTIONAL),         /* keyed by rule */
 	CYAML_FIELD_IGNORE("per-file-ignores", CYAML_FLAG_OPTIONAL), /* keyed by glob */
@@ -127,6 +128,8 @@ struct reader {
 	const yamldoc *doc;
 	int errors;
 	struct trouble *trouble; /* where the errors go */
+	settings_report_fn report; /* or here, as findings (settings_check) */
+	void *report_ctx;
 };
 
 static void complain(struct reader *r, yd_node at, const char *help, const char *fmt, ...)
@@ -140,11 +143,16 @@ static void complain(struct reader *r, yd_node at, const char *help, const char 
 	va_start(ap, fmt);
 	buf_vprintf(&msg, fmt, ap);
 	va_end(ap);
+	r->errors++;
+	if (r->report) {
+		r->report(r->report_ctx, s, msg.p, help);
+		buf_free(&msg);
+		return;
+	}
 	trouble_add(r->trouble, "%s:%u:%u: error: %s", r->f->path, s.line, s.col, msg.p);
 	buf_free(&msg);
 	if (help)
 		trouble_add(r->trouble, "    = help: %s", help);
-	r->errors++;
 }
 
 static void check_schema(struct reader *r)
@@ -286,11 +294,16 @@ static void read_scalars(struct reader *r, struct settings_bound *b)
 	f->fail_line = line_of(d, yd_get_key(d, root, "fail-level"));
 	if (b->cluster) {
 		f->cluster = settings_join(f->dir, b->cluster);
+		f->cluster_shown = settings_relative(f->cluster);
 		f->cluster_line = line_of(d, yd_get_key(d, root, "cluster"));
 	}
 	if (b->base) {
 		f->base = xstrdup(b->base);
 		f->base_line = line_of(d, yd_get_key(d, root, "base"));
+	}
+	if (b->docs_url) {
+		f->docs_url = xstrdup(b->docs_url);
+		f->docs_url_line = line_of(d, yd_get_key(d, root, "docs-url"));
 	}
 	if (yd_get_key(d, root, "idle-cost-warning")) {
 		f->idle_cost_warning = b->idle_cost_warning;
@@ -385,6 +398,8 @@ static void read_extends(struct reader *r, struct settings_files *files, const c
 		struct settings_file *parent = settings_file_load(files, abs, depth + 1);
 		if (parent && parent->loading)
 			complain(r, at, NULL, "extends: '%s' extends this file again (a cycle)", rel);
+		else if ((!parent || !parent->ok) && r->report)
+			complain(r, at, "lint that file to see its problems", "extends: '%s' is not a valid settings file", rel);
 		else if (!parent || !parent->ok)
 			r->errors++; /* its own messages are out */
 		else
@@ -448,21 +463,52 @@ static bool parse(struct reader *r, const char *text, size_t len, struct setting
 	return r->errors == 0 && bind(r, text, len, files, depth);
 }
 
-struct settings_file *settings_file_load(struct settings_files *files, const char *abs, unsigned depth)
+/* A file of files at abs, shown as path (which it takes), every value unset. */
+static struct settings_file *file_new(struct settings_files *files, const char *abs, char *path)
 {
-	for (size_t i = 0; i < files->len; i++)
-		if (strcmp(files->v[i]->abs, abs) == 0)
-			return files->v[i];
 	struct settings_file *f = xcalloc(1, sizeof *f);
 	files->v = xgrow(files->v, &files->cap, files->len + 1, sizeof *files->v);
 	files->v[files->len++] = f;
 	f->abs = xstrdup(abs);
-	f->path = settings_shown(abs);
+	f->path = path;
 	const char *slash = strrchr(abs, '/');
 	f->dir = slash == abs ? xstrdup("/") : xstrndup(abs, (size_t)(slash - abs));
 	f->fail_level = -1;
 	f->shellcheck = -1;
 	f->idle_cost_warning = -1;
+	return f;
+}
+
+void settings_check(const char *path, const char *text, size_t len, const yamldoc *doc,
+		    settings_report_fn report, void *ctx)
+{
+	if (yamldoc_issue_count(doc) || !yd_root(doc))
+		return; /* YAML problems are the input checks' own findings */
+	struct trouble quiet = { 0 };
+	struct settings_files files = { .trouble = &quiet };
+	char *abs = settings_absolute(path);
+	struct settings_file *f = file_new(&files, abs, xstrdup(path));
+	free(abs);
+	struct reader r = { f, doc, 0, &quiet, report, ctx };
+	f->loading = true;
+	check_schema(&r);
+	if (yd_kind(doc, yd_root(doc)) == YD_MAPPING) {
+		check_rules(&r);
+		check_target(&r);
+	}
+	if (!r.errors)
+		bind(&r, text, len, &files, 0);
+	f->loading = false;
+	settings_files_free(&files);
+	trouble_free(&quiet);
+}
+
+struct settings_file *settings_file_load(struct settings_files *files, const char *abs, unsigned depth)
+{
+	for (size_t i = 0; i < files->len; i++)
+		if (strcmp(files->v[i]->abs, abs) == 0)
+			return files->v[i];
+	struct settings_file *f = file_new(files, abs, settings_shown(abs));
 	size_t len;
 	bool too_big;
 	char *text = file_read(abs, CONFIG_MAX_BYTES, &len, &too_big);
@@ -473,7 +519,7 @@ struct settings_file *settings_file_load(struct settings_files *files, const cha
 		return f;
 	}
 	yamldoc *doc = yamldoc_parse(text, len, NULL);
-	struct reader r = { f, doc, 0, files->trouble };
+	struct reader r = { f, doc, 0, files->trouble, NULL, NULL };
 	f->loading = true;
 	f->ok = parse(&r, text, len, files, depth);
 	f->loading = false;
@@ -503,10 +549,12 @@ void settings_files_free(struct settings_files *files)
 		free(f->pfi);
 		free(f->sev);
 		free(f->cluster);
+		free(f->cluster_shown);
 		free(f->shellcheck_program);
 		tmpl_defs_free(&f->defines);
 		free(f->define_lines);
 		free(f->base);
+		free(f->docs_url);
 		free(f->abs);
 		free(f->path);
 		free(f->dir);

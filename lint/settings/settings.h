@@ -32,6 +32,8 @@ struct settings_flags {
 	int fail_level;           /* --fail-level (SEV_ERROR + 1: never), -1 unset */
 	bool shellcheck_set;      /* --shellcheck: the base options' mode wins */
 	bool shellcheck_timeout_set; /* --shellcheck-timeout: the base options' bound wins */
+	bool lenient;             /* an invalid settings file is set aside, its files get
+				     the defaults (the editor: the trouble still says why) */
 };
 
 typedef struct settings settings;
@@ -56,6 +58,16 @@ bool settings_failed(const settings *cfg);
 /* --show-config: the settings for path and the origin of each, as YAML
  * with the origins in comments. False when a config file is invalid. */
 bool settings_show(settings *cfg, const char *path, FILE *out);
+
+/* Checks the text of a settings file (at path, which its relative paths
+ * start from) as discovery reads it, each problem to report as a finding
+ * rather than trouble: how `trainforge lint .trainforge.yaml` judges the
+ * file, and how an editor shows a broken one. YAML errors are left to
+ * the caller (doc's issues). */
+typedef void (*settings_report_fn)(void *ctx, struct yd_span at, const char *msg,
+				   const char *help);
+void settings_check(const char *path, const char *text, size_t len, const yamldoc *doc,
+		    settings_report_fn report, void *ctx);
 
 /* One rule selector: an ID (PC2101, pc2101), a name, an ID prefix (PC,
  * PC2, PC21) or ALL. Sets mark[i] = value for each rule it selects;

@@ -47,6 +47,8 @@ struct settings_file {
 	int fail_level;              /* a severity, SEV_ERROR + 1 for never, -1 unset */
 	uint32_t fail_line;
 	char *cluster;               /* resolved against dir; NULL unset */
+	char *cluster_shown;         /* the same relative to the working directory when
+					under it: what messages about it say */
 	uint32_t cluster_line;
 	int shellcheck;              /* enum shellcheck_mode, -1 unset */
 	char *shellcheck_program;
@@ -57,6 +59,8 @@ struct settings_file {
 	uint32_t shellcheck_timeout_line;
 	char *base;                  /* a git revision; NULL unset */
 	uint32_t base_line;
+	char *docs_url;              /* where rule links point; NULL unset */
+	uint32_t docs_url_line;
 	double idle_cost_warning;    /* USD per hour; < 0 unset */
 	uint32_t idle_cost_line;
 	struct target_request target; /* target: parts unset when absent */
@@ -81,6 +85,10 @@ void settings_files_free(struct settings_files *files);
  * under it). Both return strings the caller frees. */
 char *settings_absolute(const char *path);
 char *settings_shown(const char *abs);
+/* abs relative to the working directory, with ../ where it is above it
+ * (absolute when they share only the root): how a message names a file
+ * a settings file names. */
+char *settings_relative(const char *abs);
 /* dir + "/" + rel, or rel when it is absolute. */
 char *settings_join(const char *dir, const char *rel);
 

@@ -9,37 +9,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "xalloc.h"
 
 enum { GLOB_MAX_SEGS = 128 };
 
 /* ---- paths ----------------------------------------------------------- */
-
-static char *normalise(const char *path)
-{
-	struct buf out = BUF_INIT;
-	const char *p = path;
-	while (*p) {
-		while (*p == '/')
-			p++;
-		size_t n = strcspn(p, "/");
-		if (n == 0 || (n == 1 && p[0] == '.')) {
-			/* nothing */
-		} else if (n == 2 && p[0] == '.' && p[1] == '.') {
-			char *slash = out.len ? strrchr(out.p, '/') : NULL;
-			out.len = slash ? (size_t)(slash - out.p) : 0;
-			if (out.p)
-				out.p[out.len] = '\0';
-		} else {
-			buf_putc(&out, '/');
-			buf_put(&out, p, n);
-		}
-		p += n;
-	}
-	if (!out.len)
-		buf_putc(&out, '/');
-	return buf_detach(&out);
-}
 
 char *settings_join(const char *dir, const char *rel)
 {
@@ -63,7 +38,7 @@ char *settings_absolute(const char *path)
 		joined = settings_join(cwd ? cwd : ".", path);
 		free(cwd);
 	}
-	char *abs = normalise(joined);
+	char *abs = path_lexical(joined);
 	free(joined);
 	/* the directory through realpath, so that symlinks and the working
 	 * directory agree; the file itself is kept as named */
@@ -91,6 +66,33 @@ char *settings_shown(const char *abs)
 		out = xstrdup(abs);
 	free(cwd);
 	return out;
+}
+
+char *settings_relative(const char *abs)
+{
+	char *cwd = getcwd(NULL, 0);
+	if (!cwd || abs[0] != '/') {
+		free(cwd);
+		return xstrdup(abs);
+	}
+	/* the directories both start with, a whole segment at a time */
+	size_t common = 0;
+	for (size_t i = 0; cwd[i] && cwd[i] == abs[i]; i++)
+		if (cwd[i] == '/')
+			common = i;
+	if (!cwd[common + (cwd[common] == '/')] || (!strncmp(cwd, abs, strlen(cwd)) && abs[strlen(cwd)] == '/'))
+		common = strlen(cwd);
+	struct buf b = BUF_INIT;
+	for (const char *p = cwd + common; *p; p++)
+		if (*p == '/')
+			buf_puts(&b, "../");
+	buf_puts(&b, abs + common + (abs[common] == '/'));
+	free(cwd);
+	if (common == 0) { /* nothing shared but the root: the absolute path says more */
+		buf_free(&b);
+		return xstrdup(abs);
+	}
+	return buf_detach(&b);
 }
 
 /* ---- globs ----------------------------------------------------------- */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fileio.h"
 #include "xalloc.h"
 
 enum { CHAIN_MAX = 32 };
@@ -25,6 +26,7 @@ struct origins {
 	struct origin enabled[RULE__COUNT], level[RULE__COUNT];
 	struct origin fail, shellcheck, shellcheck_timeout, cluster, excluded, base, idle_cost, target_pc, target_slurm;
 	struct origin target_fw[FW__COUNT];
+	struct origin docs_url;
 	struct origin *define; /* by index of the resolved defines */
 	size_t cap_define;
 };
@@ -51,10 +53,12 @@ struct settings {
 
 /* ---- discovery ------------------------------------------------------- */
 
+/* A settings file where the run may not read (file_confine) is not
+ * found, rather than found and refused. */
 static bool is_file(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && file_allowed(path);
 }
 
 static char *find_in(const char *dir)
@@ -249,13 +253,18 @@ static void apply_file(const settings *cfg, const struct settings_file *f, struc
 		if (org)
 			org->base = AT(f, f->base_line, "base");
 	}
+	if (f->docs_url) {
+		o->docs_url = f->docs_url;
+		if (org)
+			org->docs_url = AT(f, f->docs_url_line, "docs-url");
+	}
 	if (f->idle_cost_warning >= 0) {
 		o->idle_cost_warning = f->idle_cost_warning;
 		if (org)
 			org->idle_cost = AT(f, f->idle_cost_line, "idle-cost-warning");
 	}
 	if (f->cluster) {
-		o->cluster_fallback = f->cluster;
+		o->cluster_fallback = f->cluster_shown;
 		if (org)
 			org->cluster = AT(f, f->cluster_line, "cluster");
 	}
@@ -298,7 +307,9 @@ static bool resolve(settings *cfg, const char *path, struct resolved *res, struc
 	for (struct settings_file *f = head; f && n < CHAIN_MAX; f = f->parent)
 		chain[n++] = f;
 	*n_chain = n;
-	if (head && !head->ok) {
+	if (head && !head->ok && cfg->flags.lenient) {
+		n = *n_chain = 0; /* as if it were not there */
+	} else if (head && !head->ok) {
 		o->excluded = true;
 		free(abs);
 		return false;
@@ -581,6 +592,8 @@ bool settings_show(settings *cfg, const char *path, FILE *out)
 		origin_print(out, &org->cluster);
 		fprintf(out, "base: %s", o->base_rev ? o->base_rev : "null");
 		origin_print(out, &org->base);
+		fprintf(out, "docs-url: %s", o->docs_url ? o->docs_url : rule_docs_url);
+		origin_print(out, &org->docs_url);
 		if (o->idle_cost_warning >= 0)
 			fprintf(out, "idle-cost-warning: %g", o->idle_cost_warning);
 		else

@@ -51,6 +51,12 @@ core/facts/frameworks neuron.h yes
 core/facts/frameworks yamldoc.h no
 core/facts/frameworks diag.h no
 core/facts/frameworks plan.h no
+core/facts import.h no
+core/prices import.h yes
+core/prices prices.h yes
+core/prices diag.h no
+core/prices plan.h no
+gen import.h no
 lint/slurm options.h yes
 lint/slurm script.h no
 lint/slurm diag.h no

@@ -8,6 +8,7 @@ TF=./trainforge
 B=build/bench
 mkdir -p "$B"
 cc -O2 -o "$B/peakrss" tests/bench/peakrss.c
+cc -O2 -o "$B/mcp_latency" tests/bench/mcp_latency.c
 # shellcheck disable=SC2046 # pkg-config prints several words
 cc -O2 -o "$B/yaml_events" tests/bench/yaml_events.c $(pkg-config --cflags --libs yaml-0.1)
 # made again when its generator changes
@@ -99,3 +100,16 @@ cp "$B/changed.yaml" "$B/repo/cluster.yaml"
 base_ms=$(median_ms "$TF lint -q --fail-level never --base HEAD $B/repo/cluster.yaml")
 printf '%-30s %9s ms | lint of the new one %s ms; lint --base HEAD %s ms\n' \
 	"diff of two configs" "$diff_ms" "$lint_ms" "$base_ms"
+# The MCP server: a lint call on the reference pair against the CLI's lint
+# of the same files, in turn (tests/bench/mcp_latency.c), 100 rounds: the
+# server is warm, the CLI pays its start-up (the budget: the call is
+# faster); with shellcheck on, both wait for shellcheck.
+# shellcheck disable=SC2046,SC2086 # five numbers; a list of paths
+set -- $("$B/mcp_latency" "$TF" 100 off $pair)
+printf '%-30s %9s ms (%s to %s) | %-14s %9s ms | %s ms a round (budget: faster than the CLI)\n' \
+	"MCP lint call, shellcheck off" "$1" "$4" "$5" "trainforge lint" "$2" "$3"
+# shellcheck disable=SC2046,SC2086
+set -- $("$B/mcp_latency" "$TF" "$runs" auto $pair)
+printf '%-30s %9s ms (%s to %s) | %-14s %9s ms | %s ms a round\n' \
+	"MCP lint call, shellcheck auto" "$1" "$4" "$5" "trainforge lint" "$2" "$3"
+sh tests/bench/prices.sh

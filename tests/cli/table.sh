@@ -82,13 +82,13 @@ expect_completion() { # name, expected, words...
 }
 expect_completion command plan trainforge pl
 expect_completion flag --format trainforge lint --form
-expect_completion flag-values "text concise json jsonl sarif github checkstyle" trainforge lint --format ""
+expect_completion flag-values "text concise json jsonl sarif github checkstyle gitlab" trainforge lint --format ""
 expect_completion short-flag-values "text json" trainforge instances -f ""
 expect_completion enum-prefix sarif trainforge lint --format sa
 expect_completion plan-same "peak nodes ranks" trainforge plan --same ""
 expect_completion operand-words man trainforge docs m
-expect_completion completion-shell bash trainforge completion ""
-expect_completion schema-names "jobspec parallelcluster tco" trainforge schema ""
+expect_completion completion-shell "bash zsh fish" trainforge completion ""
+expect_completion schema-names "jobspec parallelcluster tco config" trainforge schema ""
 expect_completion no-value-words "" trainforge lint --max-file-size ""
 expect_completion targets "slurm=25.05 slurm=25.11" trainforge gen --target slurm=25
 got=$(complete_words trainforge lint --select PC210)

@@ -155,7 +155,7 @@ while read -r id; do
 	ext=yaml
 	shows="\[$id\]\$"
 	case $id in
-	SB* | SC* | LN2001)
+	SB* | SC* | LN2001 | LN3002 | LN3003)
 		if [ "$sb_rules" = 0 ] || [ "$sb_lint" = no ]; then
 			skip "examples/$id: trainforge lint does not read batch scripts yet"
 			continue

@@ -4,9 +4,9 @@
 # helpers of tests/e2e/lib.sh (result, note, job_wait...) and cluster.sh.
 #
 # The generated mixed-fleet job, trained for real: the mixed fleet
-# example's spec shrunk to 2 reserved and 2 spot nodes of 2 workers each
-# (framework megatron, TP 2 x PP 2, global batch 4: it trains at 2 and 4
-# nodes, not 3), with tests/e2e/fleet_train.py as the entry point, a loop
+# example's spec shrunk to 2 reserved and 2 spot p5.4xlarge nodes of one
+# worker each (one GPU each; framework megatron, TP 2, global batch 4: it
+# trains at 2 and 4 nodes, not 3), with tests/e2e/fleet_train.py as the entry point, a loop
 # that saves, resumes and saves on its signal as Megatron-LM does, from
 # the line gen wrote. A cluster of its own: the reserved queue on node1 and
 # node2, the spot queue on node3 and node4, each node a host of its own
@@ -46,16 +46,16 @@ fleet_generate() { # NAME DIR
 	spec=$dir/$name.yaml
 	mkdir -p "$dir/out" "$dir/shared"
 	FL_HOLD=$dir/shared/hold
-	# p4d: a Trainium spec would put its Neuron compile cache on the
-	# temporary (node-local) storage, which gen refuses. 1e9 parameters
-	# give a save that fits in the notice; the tokens 60 iterations.
-	local edits=("name=$name" instance=p4d.24xlarge -nodes capacity.reserved=2 capacity.spot=2
-		capacity.max_restarts=2 processes_per_node=2 framework=megatron -software -cluster.os
-		"parallel={tensor: 2, pipeline: 2}" "batch={micro: 1, global: 4}" -training
-		"model={parameters: 1e9, tokens: $((FLEET_ITERS * 4 * 1024)), seq_length: 1024}"
+	# p5.4xlarge, one GPU and so one worker a node: Megatron-LM runs on GPUs
+	# only. Llama 3.2 1B's shape gives a save that fits in the notice (72 s
+	# at the storage's write throughput); the tokens make 60 iterations.
+	local edits=("name=$name" instance=p5.4xlarge -nodes capacity.reserved=2 capacity.spot=2
+		capacity.max_restarts=2 processes_per_node=1 framework=megatron -software -cluster.os
+		"parallel={tensor: 2}" "batch={micro: 1, global: 4}" -training
+		"model={layers: 16, hidden_size: 2048, attention_heads: 32, query_groups: 8, ffn_hidden_size: 8192, vocab_size: 128256, tokens: $((FLEET_ITERS * 4 * 1024)), seq_length: 1024}"
 		"storage.mount=$dir/shared" -storage.size_gib -time_limit -checkpoint
 		"entry.script=$ROOT/tests/e2e/fleet_train.py"
-		"entry.args=[--lr, '1e-4', --tokenizer-type, NullTokenizer, --mock-data, --train-samples, '$((FLEET_ITERS * 4))', --step-time, '0.2', --hold-file, '$FL_HOLD']")
+		"entry.args=[--lr, '1e-4', --tokenizer-type, NullTokenizer, --mock-data, --step-time, '0.2', --hold-file, '$FL_HOLD']")
 	# The interval: FLEET_INTERVAL steps at the plan's step time.
 	if ! $PY "$ROOT/tests/e2e/spec_override.py" "$example" "$spec" "${edits[@]}" ||
 		! step=$("$TF" plan --format json "$spec" 2>"$dir/plan.err" |
@@ -80,7 +80,7 @@ fleet_generate() { # NAME DIR
 		result fail "fleet/$name/generate" "${problems#; }"
 		return 1
 	fi
-	result pass "fleet/$name/generate" "from $(basename "$example"): 2 reserved + a unit of 2 spot nodes, 2 workers each; --save-interval $FLEET_INTERVAL, --exit-signal SIGUSR1, the watcher sends USR1"
+	result pass "fleet/$name/generate" "from $(basename "$example"): 2 reserved + a unit of 2 spot nodes, one worker each; --save-interval $FLEET_INTERVAL, --exit-signal SIGUSR1, the watcher sends USR1"
 }
 
 # The start lines of worker groups in the node logs, one per rank:
@@ -115,12 +115,12 @@ fleet_wait_group() { # RUN_DIR WORLD RESUMED LIMIT
 	return 1
 }
 
-# Whether the ranks that started at world W resumed at I are exactly 2 on
+# Whether the ranks that started at world W resumed at I are exactly one on
 # each of NODES (every rank's start line); prints what was seen when not.
 fleet_group_is() { # RUN_DIR WORLD RESUMED NODES...
 	local run_dir=$1 world=$2 resumed=$3 got want
 	shift 3
-	want=$(for n in "$@"; do echo "$n $world $resumed"; echo "$n $world $resumed"; done | sort)
+	want=$(for n in "$@"; do echo "$n $world $resumed"; done | sort)
 	got=$(fleet_starts "$run_dir" | awk -v w="$world" -v r="$resumed" '$2 == w && $3 == r' | sort)
 	[ "$got" = "$want" ] && return 0
 	echo "start lines (node world resumed): $(fleet_starts "$run_dir" | sort | uniq -c | tr -s ' ' | tr '\n' ';')"
@@ -153,43 +153,48 @@ fleet_notice() { # DIR I
 	printf '%s\n' "$out"
 }
 
-fleet_cluster() { # DIR
-	CLUSTER_NODE_HOSTNAMES=1 CLUSTER_CONF_EXTRA=$'SlurmdTimeout=10\nSchedulerParameters=bf_interval=1' \
-		cluster_start "$1/slurm" 4 "$FL_RQ=node[1-2]" "$FL_SQ=node[3-4]"
+# Generates NAME's files into DIR and starts its cluster with no spot
+# capacity (both spot nodes drained), the loop held at iteration HOLD, then
+# submits the job: sets FL_ID, FL_SUB (the submit directory) and FL_RUN
+# (the run's log directory), or reports why not (CASE's result) and
+# returns 1 with no cluster left.
+fleet_submit() { # CASE NAME DIR HOLD
+	local case=$1 name=$2 dir=$3 rq sq
+	fleet_generate "$name" "$dir" || return 1
+	rq=$(sed -n 's/^#SBATCH --partition=//p' "$FL_SB" | head -1)
+	sq=$(sed -n 's/.*--partition=\([^ ]*-spot\) .*/\1/p' "$FL_SB" | head -1)
+	if ! CLUSTER_NODE_HOSTNAMES=1 CLUSTER_CONF_EXTRA=$'SlurmdTimeout=10\nSchedulerParameters=bf_interval=1' \
+		cluster_start "$dir/slurm" 4 "$rq=node[1-2]" "$sq=node[3-4]"; then
+		result fail "fleet/$case/cluster" "the local Slurm did not come up"
+		return 1
+	fi
+	timeout 20 scontrol update nodename=node3,node4 state=DRAIN reason="no spot capacity"
+	echo "$4" >"$FL_HOLD"
+	FL_SUB=$dir/submit
+	mkdir -p "$FL_SUB"
+	FL_ID=$(cd "$FL_SUB" && PATH=$SHIM_PATH TF_E2E_SHIM_LOG=$dir/torchrun.log timeout 60 sbatch --parsable "$FL_SB" 2>"$dir/sbatch.err")
+	if [ -z "$FL_ID" ]; then
+		result fail "fleet/$case/submit" "sbatch refused the generated script"
+		indent <"$dir/sbatch.err"
+		cluster_stop
+		return 1
+	fi
+	FL_RUN=$dir/shared/logs/$name/$FL_ID
 }
 
 fleet_survive() {
-	local name=e2e-fleet dir id sub run_dir unit n out state t k seen=""
-	dir=$TMP/fleet/survive
-	fleet_generate "$name" "$dir" || return
-	FL_RQ=$(sed -n 's/^#SBATCH --partition=//p' "$FL_SB" | head -1)
-	FL_SQ=$(sed -n 's/.*--partition=\([^ ]*-spot\) .*/\1/p' "$FL_SB" | head -1)
-	if ! fleet_cluster "$dir"; then
-		result fail fleet/survive/cluster "the local Slurm did not come up"
-		return
-	fi
-	# No spot capacity: both spot nodes drained before the job.
-	timeout 20 scontrol update nodename=node3,node4 state=DRAIN reason="no spot capacity"
-	echo 10 >"$FL_HOLD"
-	sub=$dir/submit
-	mkdir -p "$sub"
-	id=$(cd "$sub" && PATH=$SHIM_PATH TF_E2E_SHIM_LOG=$dir/torchrun.log timeout 60 sbatch --parsable "$FL_SB" 2>"$dir/sbatch.err")
-	if [ -z "$id" ]; then
-		result fail fleet/survive/submit "sbatch refused the generated script"
-		indent <"$dir/sbatch.err"
-		cluster_stop
-		return
-	fi
-	run_dir=$dir/shared/logs/$name/$id
+	local name=e2e-fleet dir=$TMP/fleet/survive id sub run_dir unit n out state t k seen=""
+	fleet_submit survive "$name" "$dir" 10 || return
+	id=$FL_ID sub=$FL_SUB run_dir=$FL_RUN
 	unit=$name-spot-1
 
 	# start: training at 2 nodes up to the hold, the unit waiting.
-	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=10 world_size=4" "${TF_E2E_JOB_LIMIT:-300}")
+	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=10 world_size=2" "${TF_E2E_JOB_LIMIT:-300}")
 	state=$(fleet_unit_state "$unit")
-	if [ "$n" -gt 0 ] && [ "$state" = PENDING ] && seen=$(fleet_group_is "$run_dir" 4 0 node1 node2); then
-		result pass fleet/survive/start "job $id trains at world 4 on node1 and node2 (every rank from iteration 0) with no spot node; the unit's job $state"
+	if [ "$n" -gt 0 ] && [ "$state" = PENDING ] && seen=$(fleet_group_is "$run_dir" 2 0 node1 node2); then
+		result pass fleet/survive/start "job $id trains at world 2 on node1 and node2 (every rank from iteration 0) with no spot node; the unit's job $state"
 	else
-		result fail fleet/survive/start "iteration 10 at world 4: $n line(s); the unit's job '$state'; job $(job_state "$id"); $seen"
+		result fail fleet/survive/start "iteration 10 at world 2: $n line(s); the unit's job '$state'; job $(job_state "$id"); $seen"
 		tail -n 30 "$sub"/*.out "$run_dir"/*.log 2>/dev/null | indent 80
 		timeout 20 scancel "$id"
 		cluster_stop
@@ -199,28 +204,28 @@ fleet_survive() {
 	# join: the spot nodes come back.
 	timeout 20 scontrol update nodename=node3,node4 state=RESUME
 	n=0
-	fleet_wait_group "$run_dir" 8 10 180 && n=1
+	fleet_wait_group "$run_dir" 4 10 180 && n=1
 	if [ "$n" -gt 0 ] && grep -q "fleet_train saved iteration=10 signal=1" "$run_dir"/node-*.log &&
-		seen=$(fleet_group_is "$run_dir" 8 10 node1 node2 node3 node4); then
-		result pass fleet/survive/join "the unit's job $(timeout 20 squeue -h -n "$unit" -o %i) started: every rank saved at iteration 10 on SIGUSR1, and world 8 on node1-node4 resumed at 10"
+		seen=$(fleet_group_is "$run_dir" 4 10 node1 node2 node3 node4); then
+		result pass fleet/survive/join "the unit's job $(timeout 20 squeue -h -n "$unit" -o %i) started: every rank saved at iteration 10 on SIGUSR1, and world 4 on node1-node4 resumed at 10"
 	else
-		result fail fleet/survive/join "signal save at iteration 10 and world 8 resumed there: ${seen:-not seen}"
+		result fail fleet/survive/join "signal save at iteration 10 and world 4 resumed there: ${seen:-not seen}"
 		tail -n 30 "$sub"/*.out "$run_dir"/*.log 2>/dev/null | indent 80
 	fi
 	echo 20 >"$FL_HOLD"
 
 	# reclaim: a notice for node3.
-	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=20 world_size=8" 120)
+	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=20 world_size=4" 120)
 	out=$(fleet_notice "$dir" 3)
 	n=0
-	fleet_wait_group "$run_dir" 4 20 180 && n=1
+	fleet_wait_group "$run_dir" 2 20 180 && n=1
 	local nstate
 	nstate=$(timeout 20 scontrol show node node3 | sed -n 's/.* State=\([^ ]*\).*/\1/p')
-	if [ "$n" -gt 0 ] && printf '%s\n' "$out" | grep -q 'sent SIGUSR1 to 2 worker(s)' &&
+	if [ "$n" -gt 0 ] && printf '%s\n' "$out" | grep -q 'sent SIGUSR1 to 1 worker(s)' &&
 		printf '%s\n' "$out" | grep -q 'the workers saved and exited' &&
 		grep -q "fleet_train saved iteration=20 signal=1" "$run_dir"/node-*.log && [[ $nstate == *DRAIN* ]] &&
-		seen=$(fleet_group_is "$run_dir" 4 20 node1 node2); then
-		result pass fleet/survive/reclaim "the watcher drained node3 ($nstate) and sent SIGUSR1; every rank saved at iteration 20 and exited 0; world 4 on node1 and node2 resumed at 20"
+		seen=$(fleet_group_is "$run_dir" 2 20 node1 node2); then
+		result pass fleet/survive/reclaim "the watcher drained node3 ($nstate) and sent SIGUSR1; every rank saved at iteration 20 and exited 0; world 2 on node1 and node2 resumed at 20"
 	else
 		result fail fleet/survive/reclaim "watcher: $(printf '%s' "$out" | tr '\n' ' '); node3 $nstate; ${seen:-}"
 		tail -n 30 "$sub"/*.out "$run_dir"/*.log 2>/dev/null | indent 80
@@ -230,15 +235,15 @@ fleet_survive() {
 	echo 30 >"$FL_HOLD"
 
 	# rejoin: node3 comes back.
-	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=30 world_size=4" 120)
+	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=30 world_size=2" 120)
 	timeout 20 scontrol update nodename=node3 state=RESUME
 	n=0
-	fleet_wait_group "$run_dir" 8 30 180 && n=1
+	fleet_wait_group "$run_dir" 4 30 180 && n=1
 	if [ "$n" -gt 0 ] && grep -q "fleet_train saved iteration=30 signal=1" "$run_dir"/node-*.log &&
-		seen=$(fleet_group_is "$run_dir" 8 30 node1 node2 node3 node4); then
-		result pass fleet/survive/rejoin "node3 back: the unit joined again; every rank saved at iteration 30, world 8 resumed there"
+		seen=$(fleet_group_is "$run_dir" 4 30 node1 node2 node3 node4); then
+		result pass fleet/survive/rejoin "node3 back: the unit joined again; every rank saved at iteration 30, world 4 resumed there"
 	else
-		result fail fleet/survive/rejoin "signal save at iteration 30 and world 8 resumed there: ${seen:-not seen}"
+		result fail fleet/survive/rejoin "signal save at iteration 30 and world 4 resumed there: ${seen:-not seen}"
 		tail -n 30 "$sub"/*.out "$run_dir"/*.log 2>/dev/null | indent 80
 	fi
 	rm -f "$FL_HOLD"
@@ -248,7 +253,7 @@ fleet_survive() {
 	local problems="" latest
 	latest=$(cat "$FL_CKPT/latest_checkpointed_iteration.txt" 2>/dev/null)
 	[ "$state" = COMPLETED ] && [ "$(job_field "$id" ExitCode)" = 0:0 ] || problems="$problems; job $state, exit $(job_field "$id" ExitCode)"
-	grep -q "fleet_train done iteration=$FLEET_ITERS world_size=8" "$run_dir"/node-*.log || problems="$problems; no 'done iteration=$FLEET_ITERS' at world 8"
+	grep -q "fleet_train done iteration=$FLEET_ITERS world_size=4" "$run_dir"/node-*.log || problems="$problems; no 'done iteration=$FLEET_ITERS' at world 4"
 	[ "$latest" = "$FLEET_ITERS" ] || problems="$problems; latest checkpoint '$latest', expected $FLEET_ITERS"
 	for k in 7 14 35; do
 		[ -d "$FL_CKPT/iter_$(printf %07d "$k")" ] || problems="$problems; no periodic save at iteration $k"
@@ -277,22 +282,11 @@ fleet_survive() {
 # A reserved node lost: the job stops with its message, once.
 fleet_fault() {
 	local name=e2e-fleet-fault dir=$TMP/fleet/fault id sub run_dir n state lost msg rounds
-	fleet_generate "$name" "$dir" || return
-	FL_RQ=$(sed -n 's/^#SBATCH --partition=//p' "$FL_SB" | head -1)
-	FL_SQ=$(sed -n 's/.*--partition=\([^ ]*-spot\) .*/\1/p' "$FL_SB" | head -1)
-	if ! fleet_cluster "$dir"; then
-		result fail fleet/fault/cluster "the local Slurm did not come up"
-		return
-	fi
-	timeout 20 scontrol update nodename=node3,node4 state=DRAIN reason="no spot capacity"
-	echo 5 >"$FL_HOLD"
-	sub=$dir/submit
-	mkdir -p "$sub"
-	id=$(cd "$sub" && PATH=$SHIM_PATH timeout 60 sbatch --parsable "$FL_SB" 2>"$dir/sbatch.err")
-	run_dir=$dir/shared/logs/$name/$id
-	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=5 world_size=4" "${TF_E2E_JOB_LIMIT:-300}")
-	if [ -z "$id" ] || [ "$n" = 0 ]; then
-		result fail fleet/fault/start "job '$id' did not train at world 4"
+	fleet_submit fault "$name" "$dir" 5 || return
+	id=$FL_ID sub=$FL_SUB run_dir=$FL_RUN
+	n=$(fleet_wait_log "$run_dir" "fleet_train iteration=5 world_size=2" "${TF_E2E_JOB_LIMIT:-300}")
+	if [ "$n" = 0 ]; then
+		result fail fleet/fault/start "job $id did not train at world 2"
 		tail -n 30 "$sub"/*.out "$run_dir"/*.log 2>/dev/null | indent 80
 		cluster_stop
 		return

@@ -13,7 +13,8 @@ cd "$(dirname "$0")/../.." || exit 2
 export XDG_CONFIG_HOME="$t/xdg" # no user config
 mkdir "$t/.git"                  # no config discovery above the copies
 
-lint() { "$TF" lint --format concise --shellcheck off -q "$@" 2>/dev/null; }
+# how a script was paired (LN3002, LN3003) is not what these tests are about
+lint() { "$TF" lint --format concise --shellcheck off -q --ignore LN3002,LN3003 "$@" 2>/dev/null; }
 # "severity: message [ID]" of each finding: positions move when lines go
 findings() { lint "$@" | sed 's/^[^ ]*: //' | sort; }
 only_old() { # after, before: every finding of after is in before
@@ -65,6 +66,14 @@ SB2104 bad.sbatch
 LN0001 bad.yaml
 SB0002 bad.sbatch --unsafe-fixes
 SB0003 bad.sbatch --unsafe-fixes
+SB0001 bad.sbatch --unsafe-fixes
+SB2002 bad.sbatch --unsafe-fixes
+PC2101 bad.yaml --unsafe-fixes
+PC2220 bad.yaml --unsafe-fixes
+SB2616 bad.sbatch --unsafe-fixes
+SB2616 bad-srun.sbatch --unsafe-fixes
+SB2616 bad-deepspeed.sbatch --unsafe-fixes
+SB2616 bad-both.sbatch --unsafe-fixes
 EOF
 
 # Inputs with an exact expected result (own-line and trailing directives,
@@ -139,3 +148,21 @@ then ok "several-files"; else no "several-files"; cat "$t/several.patch"; fi
 [ $? = 2 ] && ok "stdin: --fix refused" || no "stdin: --fix not refused"
 "$TF" lint --diff --stdin-filename x.yaml - <tests/cases/PC1004/bad.yaml >"$t/stdin.patch" 2>/dev/null
 grep -q '^+++ b/x.yaml$' "$t/stdin.patch" && ok "stdin: --diff" || no "stdin: --diff"
+
+# A name EC2 could have is never rewritten to another type, safe fixes or
+# unsafe: c6i.large is a head node, not a misspelt c6i.xlarge at twice the
+# price, and c6i.64xlarge, which the catalog lacks, is most likely newer
+# than it. A name that cannot be a type still gets its repair.
+n=$t/names
+mkdir "$n"
+printf 'Region: us-east-1\nImage: {Os: alinux2023}\nHeadNode:\n  InstanceType: c6i.large\n  Networking: {SubnetId: subnet-0123456789abcdef0}\n  Ssh: {KeyName: k}\nScheduling:\n  Scheduler: slurm\n  SlurmQueues:\n  - Name: q\n    ComputeResources:\n    - {Name: a, InstanceType: c6i.64xlarge, MinCount: 0, MaxCount: 2}\n    - {Name: b, InstanceType: c6i.larg, MinCount: 0, MaxCount: 2}\n    Networking: {SubnetIds: [subnet-0123456789abcdef0]}\n' >"$n/c.yaml"
+cp "$n/c.yaml" "$n/before.yaml"
+"$TF" lint --fix --unsafe-fixes --isolated --shellcheck off -q "$n/c.yaml" >/dev/null 2>&1
+grep -q '^  InstanceType: c6i.large$' "$n/c.yaml" && ok "names: c6i.large kept" || no "names: c6i.large rewritten"
+grep -q 'InstanceType: c6i.64xlarge,' "$n/c.yaml" && ok "names: an unknown EC2-shaped name kept" ||
+	no "names: an unknown EC2-shaped name rewritten"
+grep -q 'InstanceType: c6i.large, MinCount' "$n/c.yaml" && ok "names: a name that cannot be a type repaired" ||
+	no "names: a name that cannot be a type not repaired"
+lint --isolated "$n/before.yaml" >"$t/names.out"
+grep -q "instance type 'c6i.64xlarge' is not in the catalog" "$t/names.out" &&
+	! grep -q "c6i.large.*not in the catalog" "$t/names.out" && ok "names: findings" || { no "names: findings"; cat "$t/names.out"; }

@@ -5,6 +5,7 @@ output of the same run (itself checked against `concise`). Usage:
   check.py sarif    SARIF JSON RULES       RULES: `trainforge rules` output
   check.py github   GITHUB JSON
   check.py checkstyle XML JSON
+  check.py gitlab   REPORT JSON          GitLab Code Quality
   check.py jsonl    JSONL JSON
   check.py schema   SARIF SCHEMA           JSON Schema check (python jsonschema)
   check.py validator-log LOG               the multitool's own SARIF log
@@ -117,7 +118,11 @@ def check_sarif(sarif_path, json_path, rules_path):
         sc = rid not in table and re.fullmatch(r"SC\d{4}", rid)
         t = table["SC0000"] if sc else table[rid]
         name = "shellcheck-" + rid.lower() if sc else t["name"]
-        url = ("https://www.shellcheck.net/wiki/" if sc else "https://trainforge.dev/rules/") + rid
+        # a rule's page is its heading in docs/rules.md under the build's
+        # docs URL (tests/wiring checks that each anchor is there)
+        url = ("https://www.shellcheck.net/wiki/" + rid if sc else
+               r.get("helpUri", "").rsplit("/docs/rules.md#", 1)[0] +
+               "/docs/rules.md#%s-%s" % (rid.lower(), name))
         check(r.get("name") == name, "%s: name" % rid)
         check(r.get("shortDescription", {}).get("text") == t["summary"], "%s: shortDescription" % rid)
         check(r.get("fullDescription", {}).get("text"), "%s: fullDescription" % rid)
@@ -234,6 +239,34 @@ def check_checkstyle(xml_path, json_path):
         check(e.attrib == want, "%s, expected %s" % (e.attrib, want))
 
 
+GITLAB_SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
+
+
+def check_gitlab(report_path, json_path):
+    """GitLab's Code Quality report: a JSON array of issues, each with the
+    fields GitLab reads (docs.gitlab.com/ci/testing/code_quality/, "Code
+    Quality report format"), a fingerprint unique in the report, and a
+    path relative to the repository."""
+    diags = diagnostics(json_path)
+    issues = load_json(report_path)
+    check(isinstance(issues, list), "not an array")
+    check(len(issues) == len(diags), "%d issues, %d diagnostics" % (len(issues), len(diags)))
+    seen = set()
+    for i, d in zip(issues, diags):
+        check(set(i) == {"description", "check_name", "fingerprint", "severity", "location"},
+              "keys %s" % sorted(i))
+        check(i["check_name"] == d["rule"], "check_name %r" % i["check_name"])
+        check(i["description"] == "%s [%s]" % (d["message"], d["rule"]), "description %r" % i["description"])
+        check(i["severity"] == GITLAB_SEVERITY[d["severity"]], "severity %r" % i["severity"])
+        fp = i["fingerprint"]
+        check(isinstance(fp, str) and re.fullmatch(r"[0-9a-f]{24}", fp) and fp not in seen, "fingerprint %r" % fp)
+        seen.add(fp)
+        loc = i["location"]
+        check(set(loc) == {"path", "lines"} and set(loc["lines"]) == {"begin"}, "location %s" % loc)
+        check(loc["path"] == re.sub(r"^(\./)+", "", d["path"]), "path %r" % loc["path"])
+        check(loc["lines"]["begin"] == max(d["line"], 1), "line %r" % loc["lines"])
+
+
 def check_jsonl(jsonl_path, json_path):
     diags = diagnostics(json_path)
     with open(jsonl_path, "rb") as f:
@@ -270,7 +303,7 @@ def check_validator_log(log_path):
 def main():
     kind, args = sys.argv[1], sys.argv[2:]
     {"json": check_json, "sarif": check_sarif, "github": check_github,
-     "checkstyle": check_checkstyle, "jsonl": check_jsonl, "schema": check_schema,
+     "checkstyle": check_checkstyle, "gitlab": check_gitlab, "jsonl": check_jsonl, "schema": check_schema,
      "validator-log": check_validator_log}[kind](*args)
 
 

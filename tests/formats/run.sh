@@ -1,7 +1,7 @@
 #!/bin/sh
 # The machine-readable output formats: sarif (checked with Microsoft's
 # SARIF validator, GitHub's rules included, and against json), github,
-# checkstyle and jsonl, each compared finding by finding with the json
+# checkstyle, gitlab and jsonl, each compared finding by finding with the json
 # output of the same run, which is itself compared with concise.
 # Prints RESULT lines. ok and no only print, so "A && ok || no" is an
 # if-then-else here.
@@ -18,14 +18,18 @@ check() { # name, check.py arguments...: pass when the check holds
 	else no "$name: $(echo "$why" | tail -1)"; fi
 }
 
-FORMATS="json concise sarif github checkstyle jsonl"
+FORMATS="json concise sarif github checkstyle gitlab jsonl"
 
 # lint_all SET DIR ARGS...: one run per format from DIR into $t/SET.FORMAT
 lint_all() {
 	set_name=$1 dir=$2
 	shift 2
 	for f in $FORMATS; do
-		(cd "$dir" && "$TF" lint -q --color always --format "$f" "$@") \
+		# colour is asked of every machine format, which must not obey;
+		# concise is a human format (coloured on request) read as text here
+		color=always
+		[ "$f" = concise ] && color=never
+		(cd "$dir" && "$TF" lint -q --color "$color" --format "$f" "$@") \
 			>"$t/$set_name.$f" 2>"$t/$set_name.$f.err"
 		echo $? >"$t/$set_name.$f.rc"
 	done
@@ -48,6 +52,7 @@ check_set() {
 	check "$s-sarif" sarif "$t/$s.sarif" "$t/$s.json" "$t/rules"
 	check "$s-github" github "$t/$s.github" "$t/$s.json"
 	check "$s-checkstyle" checkstyle "$t/$s.checkstyle" "$t/$s.json"
+	check "$s-gitlab" gitlab "$t/$s.gitlab" "$t/$s.json"
 	check "$s-jsonl" jsonl "$t/$s.jsonl" "$t/$s.json"
 }
 

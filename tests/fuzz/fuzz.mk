@@ -22,10 +22,14 @@ CORE_SRC     ?= $(wildcard core/*.c core/*/*.c)
 LINT_SRC     ?= $(wildcard lint/*.c lint/*/*.c lint/rules/*/*.c)
 GEN_SRC      ?= $(wildcard gen/*.c)
 # Where lint and gen meet (what gen checks in the files it would write);
-# the rest of cli/ is the command line itself.
-CLI_LIB_SRC  := cli/jobspec.c
+# the rest of cli/ is the command line itself, but for the JSON-RPC layer
+# and the MCP server on it, which the rpc target drives, with the command
+# code their tools call.
+CLI_LIB_SRC  := cli/jobspec.c $(wildcard cli/rpc/*.c cli/mcp/*.c) \
+                $(filter-out cli/main.c cli/jobspec.c,$(wildcard cli/*.c))
 INC_ALL      ?= -Icore -Icore/yaml -Icore/report -Icore/facts -Ilint -Ilint/settings -Ilint/script \
-                -Ilint/slurm -Ilint/cluster -Ilint/rules/pc -Ilint/rules/sb -Ilint/rules/ln -Igen
+                -Ilint/slurm -Ilint/cluster -Ilint/rules/pc -Ilint/rules/sb -Ilint/rules/ln -Igen \
+                -Icli/rpc -Icli/mcp
 
 FUZZ_PKGS    := yaml-0.1 libcyaml libpcre2-8
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -43,7 +47,8 @@ FUZZ_BINS    := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(CORE_SRC) $(LINT_SRC) $(GEN_SRC) $(CLI_LIB_SRC)) \
                 $(FUZZ_DIR)/obj/catalog_data.o $(FUZZ_DIR)/obj/assets.o
-FUZZ_HDRS    := $(wildcard core/*.h core/*/*.h core/*/*.def lint/*.h lint/*/*.h lint/rules/*/*.h gen/*.h cli/jobspec.h)
+FUZZ_HDRS    := $(wildcard core/*.h core/*/*.h core/*/*.def lint/*.h lint/*/*.h lint/rules/*/*.h gen/*.h cli/*.h \
+                  cli/*.def cli/rpc/*.h cli/mcp/*.h)
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-deps fuzz-force
 .SECONDARY: $(FUZZ_LIB_OBJ) $(patsubst %,$(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o,$(FUZZ_ALL))
@@ -81,7 +86,7 @@ $(FUZZ_DIR)/libtf.a: $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/libtf.list
 
 # The harnesses are not instrumented for coverage: their loops would
 # only feed libFuzzer noise and cost run time.
-$(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/jobspec_hook.h $(FUZZ_HDRS) | fuzz-deps
+$(FUZZ_DIR)/obj/tests/fuzz/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h tests/fuzz/jobspec_hook.h tests/fuzz/prices_hook.h $(FUZZ_HDRS) | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Werror -c -o $@ $<
 

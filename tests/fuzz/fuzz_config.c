@@ -2,7 +2,9 @@
  * file of a private directory tree and read through --config, then the
  * options of a few paths in that tree are resolved (globs of exclude and
  * per-file-ignores, extends, cluster) and --show-config is written to
- * /dev/null; the input's first line is also tried as a rule selector.
+ * /dev/null; the input's first line is also tried as a rule selector. The
+ * same text is checked as `lint .trainforge.yaml` does (settings_check,
+ * its problems as findings), and under a lenient discovery (the editor's). 
  * The tree holds a second config file, so `extends: b.yaml` reaches one. */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -43,6 +45,13 @@ static void setup(void)
 	atexit(cleanup);
 }
 
+static void count_problem(void *ctx, struct yd_span at, const char *msg, const char *help)
+{
+	FUZZ_CHECK(at.line >= 1 && msg && *msg);
+	(void)help;
+	++*(size_t *)ctx;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!dir[0])
@@ -73,6 +82,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		settings_free(cfg);
 	}
 	trouble_free(&trouble);
+
+	/* as lint checks a named .trainforge.yaml: each problem a finding */
+	yamldoc *doc = yamldoc_parse((const char *)data, size, NULL);
+	size_t problems = 0;
+	settings_check(settings_path, (const char *)data, size, doc, count_problem, &problems);
+	yamldoc_free(doc);
+	/* the editor's discovery: a broken file is set aside */
+	struct settings_flags lenient = { .fail_level = -1, .lenient = true };
+	struct trouble t2 = { 0 };
+	settings *found = settings_new(&base, &lenient, &t2);
+	char p[192];
+	snprintf(p, sizeof p, "%s/%s", dir, paths[0]);
+	FUZZ_CHECK(found && settings_options_for(found, p) != NULL && !settings_failed(found));
+	settings_free(found);
+	trouble_free(&t2);
 
 	bool mark[RULE__COUNT];
 	const char *nl = memchr(data, '\n', size);

@@ -127,7 +127,7 @@ async function utf16Session() {
 		'broken-cluster-PC2201-position', minmax.map(pos).join(' '));
 	const d = minmax[0] || {};
 	result(d.severity === 1 && d.source === 'trainforge' &&
-		(d.codeDescription || {}).href === 'https://trainforge.dev/rules/PC2201' &&
+		/^https?:\/\/.*\/docs\/rules\.md#pc2201-min-count-above-max$/.test((d.codeDescription || {}).href) &&
 		/MinCount 8 is above MaxCount 4/.test(d.message), 'diagnostic-fields', JSON.stringify(d));
 	const warn = byCode(p, 'PC2002')[0] || {};
 	result(warn.severity === 2, 'warning-severity-2', JSON.stringify(warn));
@@ -266,6 +266,8 @@ function applyEdit(text, edit) {
 const codeActions = (srv, uri, range, diagnostics) => srv.conn.sendRequest(rpc.CodeActionRequest.type,
 	{ textDocument: { uri }, range, context: { diagnostics } });
 const editOf = (action, uri) => ((action.edit || {}).changes || {})[uri] || [];
+// the fixes of findings, without the "Disable ID for this line/file" actions
+const fixesOnly = (actions) => actions.filter((a) => !/^Disable /.test(a.title));
 
 // textDocument/codeAction: each fix of a finding in the range, with the
 // diagnostic it fixes; applying one through the client's edit fixes it.
@@ -282,7 +284,7 @@ async function codeActionSession() {
 	// the look-alike: the safe fix writes ASCII, the unsafe one the instance type meant
 	const hyphen = byCode(p, 'PC1004')[0];
 	let actions = await codeActions(srv, cluster.uri, hyphen.range, [hyphen]);
-	const mine = actions.filter((a) => (a.diagnostics || []).some((d) => d.code === 'PC1004'));
+	const mine = fixesOnly(actions).filter((a) => (a.diagnostics || []).some((d) => d.code === 'PC1004'));
 	const safe = mine.find((a) => a.isPreferred), unsafe = mine.find((a) => !a.isPreferred);
 	result(mine.length === 2 && mine.every((a) => a.kind === 'quickfix'), 'code-action-two-fixes',
 		JSON.stringify(actions.map((a) => a.title)));
@@ -298,11 +300,11 @@ async function codeActionSession() {
 	const spot = byCode(p, 'PC0005')[0];
 	actions = await codeActions(srv, cluster.uri, spot.range, [spot]);
 	const enumFix = actions.find((a) => a.diagnostics[0].code === 'PC0005');
-	result(enumFix && editOf(enumFix, cluster.uri)[0].newText === 'SPOT' && !enumFix.isPreferred,
+	result(enumFix && editOf(enumFix, cluster.uri)[0].newText === 'SPOT' && enumFix.isPreferred,
 		'code-action-did-you-mean', JSON.stringify(actions));
 	const minmax = byCode(p, 'PC2201')[0];
 	actions = await codeActions(srv, cluster.uri, minmax.range, [minmax]);
-	result(!actions.some((a) => a.diagnostics[0].code === 'PC2201'), 'code-action-none-without-a-fix',
+	result(!fixesOnly(actions).some((a) => a.diagnostics[0].code === 'PC2201'), 'code-action-none-without-a-fix',
 		JSON.stringify(actions));
 
 	// the client applies the unsafe edit; the next lint has neither finding
@@ -369,8 +371,118 @@ async function baseSession() {
 	}
 }
 
+// Disabling a rule for a line or a file, and source.fixAll.trainforge:
+// each applied as the client applies a WorkspaceEdit, then linted again.
+async function disableSession() {
+	const srv = start();
+	const init = await initialize(srv, ['utf-16']);
+	result(((init.capabilities.codeActionProvider || {}).codeActionKinds || []).includes('source.fixAll.trainforge'),
+		'fix-all-capability', JSON.stringify(init.capabilities.codeActionProvider));
+	await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+	const cluster = file('examples/broken/cluster.yaml');
+	await open(srv, cluster);
+	let p = await published(srv, cluster.uri, 1);
+	const minmax = byCode(p, 'PC2201')[0];
+	let actions = await codeActions(srv, cluster.uri, minmax.range, [minmax]);
+	const line = actions.find((a) => a.title === 'Disable PC2201 for this line');
+	const edit = line ? editOf(line, cluster.uri) : [];
+	result(edit.length === 1 && /# trainforge disable=PC2201 # reason$/.test(edit[0].newText),
+		'disable-line-action', JSON.stringify(actions.map((a) => a.title)));
+	let text = edit.length ? applyEdit(cluster.text, edit[0]) : cluster.text;
+	await change(srv, cluster.uri, 2, text);
+	p = await published(srv, cluster.uri, 2);
+	result(!byCode(p, 'PC2201').length && !byCode(p, 'LN0001').length && byCode(p, 'PC6001').length === 1,
+		'disable-line-applied', JSON.stringify(p.diagnostics.map((d) => d.code)));
+	const idle = byCode(p, 'PC6001')[0];
+	actions = await codeActions(srv, cluster.uri, idle.range, [idle]);
+	const whole = actions.find((a) => a.title === 'Disable PC6001 for this file');
+	const fe = whole ? editOf(whole, cluster.uri) : [];
+	result(fe.length === 1 && fe[0].range.start.line === 0 && /^# trainforge disable-file=PC6001 # reason\n$/.test(fe[0].newText),
+		'disable-file-action', JSON.stringify(fe));
+	text = fe.length ? applyEdit(text, fe[0]) : text;
+	await change(srv, cluster.uri, 3, text);
+	p = await published(srv, cluster.uri, 3);
+	result(!byCode(p, 'PC6001').length && !byCode(p, 'LN0001').length, 'disable-file-applied',
+		JSON.stringify(p.diagnostics.map((d) => d.code)));
+	// fix-all, as an editor asks for it on save: the safe fixes only
+	const all = await srv.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: cluster.uri },
+		range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+		context: { diagnostics: [], only: ['source.fixAll'] } });
+	const fix = all.length === 1 && all[0].kind === 'source.fixAll.trainforge' ? editOf(all[0], cluster.uri) : [];
+	result(fix.length === 1, 'fix-all-action', JSON.stringify(all.map((a) => a.kind)));
+	if (fix.length) {
+		await change(srv, cluster.uri, 4, applyEdit(text, fix[0]));
+		p = await published(srv, cluster.uri, 4);
+		// the look-alike and the case-only did-you-mean (spot: SPOT) are
+		// safe; the unknown key's did-you-mean is not
+		result(!byCode(p, 'PC1004').length && !byCode(p, 'PC0005').length && byCode(p, 'PC0002').length === 1,
+			'fix-all-applied-safe-only',
+			JSON.stringify(p.diagnostics.map((d) => d.code)));
+	}
+	await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+	await srv.conn.sendNotification(rpc.ExitNotification.type);
+	await srv.exited;
+	srv.conn.dispose();
+}
+
+// In a git repository: a batch script alone pairs with the only cluster
+// config git tracks (LN3003); a broken .trainforge.yaml is a diagnostic
+// on that file and a window/showMessage, said once, while the other
+// files get the defaults' diagnostics.
+async function repositorySession() {
+	const { execFileSync } = require('child_process');
+	const os = require('os');
+	const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'tf-lsp-repo-'));
+	const git = (...args) => execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe' });
+	try {
+		git('init', '-q');
+		fs.mkdirSync(path.join(repo, 'clusters'));
+		fs.copyFileSync(path.join(root, 'examples/clusters/trn2-48xlarge.yaml'), path.join(repo, 'clusters/prod.yaml'));
+		git('add', '.');
+		const srv = start();
+		const shown = [];
+		srv.conn.onNotification(rpc.ShowMessageNotification.type, (m) => shown.push(m));
+		await initialize(srv, ['utf-16']);
+		await srv.conn.sendNotification(rpc.InitializedNotification.type, {});
+		const job = { uri: pathToFileURL(path.join(repo, 'jobs/train.sbatch')).href,
+			text: '#!/bin/bash\n#SBATCH --partition=nope\n#SBATCH --nodes=2\n#SBATCH --exclusive\nsrun hostname\n' };
+		await open(srv, job, 1, 'sh');
+		let p = await published(srv, job.uri, 1);
+		const paired = byCode(p, 'LN3003')[0];
+		result(paired && /clusters\/prod\.yaml, the only cluster config git tracks/.test(paired.message) &&
+			byCode(p, 'SB3001').length === 1 && !byCode(p, 'LN3002').length, 'pair-tracked',
+			JSON.stringify(p.diagnostics.map((d) => `${d.code}: ${d.message}`)));
+		fs.writeFileSync(path.join(repo, '.trainforge.yaml'), 'select: [ALL]\nignroe: [PC6001]\n');
+		const settings = { uri: pathToFileURL(path.join(repo, '.trainforge.yaml')).href,
+			text: fs.readFileSync(path.join(repo, '.trainforge.yaml'), 'utf8') };
+		await open(srv, settings);
+		p = await published(srv, settings.uri, 1);
+		const bad = byCode(p, 'LN3001')[0];
+		result(bad && bad.range.start.line === 1 && /unknown key 'ignroe'/.test(bad.message), 'settings-diagnostic',
+			JSON.stringify(p.diagnostics));
+		const cluster = file('examples/broken/cluster.yaml');
+		const inRepo = { uri: pathToFileURL(path.join(repo, 'clusters/broken.yaml')).href, text: cluster.text };
+		await open(srv, inRepo);
+		p = await published(srv, inRepo.uri, 1);
+		result(byCode(p, 'PC2201').length === 1 && byCode(p, 'PC6001').length === 1, 'settings-broken-defaults-apply',
+			JSON.stringify(p.diagnostics.map((d) => d.code)));
+		await change(srv, inRepo.uri, 2, cluster.text + '# edit\n');
+		await published(srv, inRepo.uri, 2);
+		await sleep(200);
+		result(shown.length === 1 && shown[0].type === 1 && /ignroe/.test(shown[0].message), 'settings-show-message-once',
+			JSON.stringify(shown));
+		await srv.conn.sendRequest(rpc.ShutdownRequest.type);
+		await srv.conn.sendNotification(rpc.ExitNotification.type);
+		await srv.exited;
+		srv.conn.dispose();
+	} finally {
+		fs.rmSync(repo, { recursive: true, force: true });
+	}
+}
+
 async function main() {
-	for (const session of [utf16Session, utf8Session, codeActionSession, shellcheckSession, baseSession]) {
+	for (const session of [utf16Session, utf8Session, codeActionSession, shellcheckSession, baseSession,
+		disableSession, repositorySession]) {
 		try {
 			await session();
 		} catch (e) {

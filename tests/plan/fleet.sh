@@ -69,7 +69,7 @@ assert abs(f["reservedUsdPerHour"] - 2 * 41.528) < 1e-9, f
 assert d["capacityBlockRegion"] == "us-east-1" and abs(d["capacityBlockPerHour"] - 4 * 41.528) < 1e-9, d
 assert f["spotUsdPerHour"] is None and f["usdPerHour"] is None, f'
 "$TF" plan $S/fleet-capacity-block.yaml >"$t/out" 2>&1
-grep -q 'spot unknown (no spot price in the catalog; set capacity.spot_discount)' "$t/out" \
+grep -q 'spot unknown (no spot price known: import spot price history, or set capacity.prices.spot or capacity.spot_discount)' "$t/out" \
 	&& ok unknown-spot-says-why || no unknown-spot-says-why
 
 expect_rc single-fleet-null 0 "$TF" plan --format json $S/minimal.yaml
@@ -82,7 +82,7 @@ err_has smallest-batch-help 'a global batch that divides at both ends is a multi
 expect_rc smallest-layout 1 "$TF" plan $S/fleet-min-layout.yaml
 err_has smallest-layout-js2001 'at the smallest fleet (3 reserved nodes x 8 processes = 24), TP 8 x PP 2 x CP 1 = 16 does not divide the world \[JS2001\]'
 expect_rc no-watcher-url 1 "$TF" plan $S/fleet-no-watcher-url.yaml
-err_has no-watcher-url-js0004 'the spot watcher needs a place the cluster fetches it from.*\[JS0004\]'
+err_has no-watcher-url-js5014 'gen writes the spot watcher for the cluster.s nodes to run as root, and they need a place to fetch it from \[JS5014\]'
 
 spec_with() { # extra top-level YAML lines -> $t/spec.yaml: fleet-p5 plus them
 	grep -v '^capacity:' $S/fleet-p5.yaml >"$t/spec.yaml"
@@ -134,10 +134,13 @@ for x in q:
     assert x["Networking"]["PlacementGroup"] == {"Name": "fleet-pg"}, x
     assert x["Networking"]["SubnetIds"] == ["subnet-0123456789abcdef0"]
 ca = s["CustomActions"]["OnNodeConfigured"]
-assert ca["Script"] == "s3://fleet-artifacts/trainforge/fleet-p5/fleet-p5-spot-watcher.sh", ca
+assert ca["Script"] == "s3://fleet-p5-bootstrap/trainforge/fleet-p5-spot-watcher.sh", ca
 assert ca["Args"] == ["--endpoint", "http://169.254.169.254", "--interval", "5"], ca
 assert "CustomActions" not in r
 assert {"BucketName": "fleet-artifacts", "EnableWriteAccess": True} in s["Iam"]["S3Access"], s
+# the watcher's place is read-only, and the reserved queue does not need it
+assert {"BucketName": "fleet-p5-bootstrap", "KeyName": "trainforge/*", "EnableWriteAccess": False} in s["Iam"]["S3Access"], s
+assert all(a["BucketName"] != "fleet-p5-bootstrap" for a in r["Iam"]["S3Access"]), r
 PY
 # The reserved nodes are the job; each spot unit a job of its own that
 # this one submits and starts its steps in (docs/jobspec.md, "Mixed fleet").

@@ -14,7 +14,11 @@ expect_rc gpt3-175b-plans 0 "$TF" plan --format json $S/gpt3-175b.yaml
 check narayanan-gpt3-175b-34-days '
 days = e["time"]["runDays"]
 print("days", days, "error %.2f%%" % (100 * (days - 34) / 34))
-assert e["accelerators"] == 1024 and e["time"]["flopsPerParameterToken"] == 8
+# the FLOPs of Megatron-LM (num_floating_point_operations): the paper is 8
+# per parameter with full recomputation, and attention over 2048 tokens
+# (1.4% more at hidden 12288)
+assert e["accelerators"] == 1024 and 8 < e["time"]["flopsPerParameterToken"] < 8.2
+assert d["model"]["attentionFlopsPerToken"] > 0 and "num_floating_point_operations" in d["model"]["flopsConvention"]
 assert abs(e["time"]["achievedFlops"] / 1024 / 1e12 - 140) < 0.1
 assert abs(days - 34) / 34 < 0.05'
 expect_rc gpt-1t-plans 0 "$TF" plan --format json $S/gpt-1t.yaml
@@ -29,17 +33,22 @@ c = e["cost"]
 assert c["runHoursFrom"] == "estimate"
 assert abs(c["runHours"] - e["time"]["runSeconds"] / 3600) < 1e-6
 assert abs(c["onDemand"]["usdPerRun"] - 384 * 21.957642 * c["runHours"]) < 1e-3 * c["onDemand"]["usdPerRun"]'
-# The same spec without full recomputation: 6 instead of 8 FLOPs.
+# The same spec without full recomputation: 6 instead of 8 FLOPs per
+# parameter (and attention), three quarters of the time.
 sed 's/recompute: full/recompute: selective/' $S/gpt3-175b.yaml >"$t/sel.yaml"
 expect_rc gpt3-selective-plans 0 "$TF" plan --format json "$t/sel.yaml"
 check six-flops-without-full-recompute '
-assert e["time"]["flopsPerParameterToken"] == 6
-assert abs(e["time"]["runDays"] - 33.908 * 6 / 8) < 0.05'
+assert 6 < e["time"]["flopsPerParameterToken"] < 6.15
+assert abs(e["time"]["runDays"] - 34.172 * 6 / 8) < 0.05'
 
 # ---- memory: ZeRO (Rajbhandari et al. 2020, figure 1) ------------------
 # 7.5B parameters, DP 64: 120 GB, 31.4 GB, 16.6 GB, 1.9 GB per device.
+# Stage 0 does not fit a 40 GiB A100: an error (JS5020), and the plan is
+# still printed.
 for stage in 0 1 2 3; do
-	expect_rc zero-stage$stage-plans 0 "$TF" plan --format json $S/zero-7.5b-stage$stage.yaml
+	want=0
+	[ $stage = 0 ] && want=1
+	expect_rc zero-stage$stage-plans $want "$TF" plan --format json $S/zero-7.5b-stage$stage.yaml
 	check zero-7.5b-stage$stage-paper "
 paper = [120, 31.4, 16.6, 1.9]
 got = [x / 1e9 for x in e['memory']['zeroStageBytes']]
@@ -97,7 +106,8 @@ g = by["g6e.48xlarge"]
 assert g["time"]["peakFlopsPerAccelerator"] is None and g["time"]["runDays"] is None and g["time"]["peakSource"] is None
 assert g["cost"]["onDemand"]["usdPerPflopHour"] is None and g["cost"]["onDemand"]["usdPerHour"] is not None
 p5e = by["p5e.48xlarge"]
-assert abs(p5e["memory"]["capacityBytes"] - 144384 * 2**20) < 1e3 and p5e["time"]["peakFlopsPerAccelerator"] is None
+# H200: half the 1,979 TFLOPS NVIDIA gives with sparsity (schemas/instances.yaml)
+assert abs(p5e["memory"]["capacityBytes"] - 144384 * 2**20) < 1e3 and abs(p5e["time"]["peakFlopsPerAccelerator"] - 989.5e12) < 1e6
 assert p5e["cost"]["onDemand"]["usdPerHour"] is None
 trn = by["trn2u.48xlarge"]
 assert trn["nodes"] == 16 and trn["processesPerNode"] == 64
@@ -106,8 +116,8 @@ assert trn["cost"]["onDemand"]["usdPerRun"] is None and trn["time"]["runDays"] i
 grep -q 'throughput       unknown: the catalog has no peak BF16 throughput for L40S' "$t/text" &&
 	ok text-unknown-peak-named || no text-unknown-peak-named
 grep -q '^  -     g6e.48xlarge  .* - ' "$t/text" && ok text-table-marks-unknown || no text-table-marks-unknown
-grep -q '^  spot             unknown: no spot price in the catalog: give capacity.spot_discount$' "$t/text" &&
-	grep -q '^  reserved         unknown: no reserved price in the catalog: give capacity.reserved_discount$' "$t/text" &&
+grep -q '^  spot             unknown: no spot price in the catalog or the imported prices: import one (trainforge prices import) or give capacity.prices.spot or capacity.spot_discount$' "$t/text" &&
+	grep -q '^  reserved         unknown: no reserved price in the catalog or the imported prices: import one (trainforge prices import) or give capacity.prices.reserved or capacity.reserved_discount$' "$t/text" &&
 	ok text-missing-prices || no text-missing-prices
 "$TF" plan --compare g6e.48xlarge $S/gpt3-175b.yaml >"$t/text" 2>/dev/null
 grep -q '^g6e.48xlarge: no sourced peak: cannot size$' "$t/text" &&
@@ -120,14 +130,14 @@ assert e["memory"]["parametersPerRank"] is None and e["time"]["runDays"] is None
 assert e["cost"]["runHours"] is None and e["cost"]["onDemand"]["usdPerRun"] is None'
 "$TF" plan $S/minimal.yaml >"$t/text" 2>/dev/null
 grep -q 'memory/rank      unknown: give model.parameters' "$t/text" && grep -q 'run unknown: give model.tokens' "$t/text" &&
-	grep -q 'utilization 0.4 of peak dense BF16 (default; set training.utilization)' "$t/text" &&
+	grep -q 'utilization 0.4 of peak dense BF16 in hardware FLOPs (default, an assumption; set training.utilization)' "$t/text" &&
 	ok text-states-defaults-and-unknowns || no text-states-defaults-and-unknowns
 # Each formula names a document a user can open, in the text and the JSON.
-has text-formula-sources '^  formula sources  training FLOPs: Narayanan et al. 2021, SC21, eq. 4 <https://arxiv.org/abs/2104.04473>$' "$t/text"
+has text-formula-sources '^                   full recomputation: Narayanan et al. 2021, SC21, eq. 4 (the forward pass again: 8 FLOPs per parameter per token, not 6) <https://arxiv.org/abs/2104.04473>$' "$t/text"
 "$TF" plan --format json $S/minimal.yaml >"$t/out" 2>/dev/null
 check formula-sources-are-urls '
 fs = {x["formula"]: x["source"] for x in d["formulaSources"]}
-assert sorted(fs) == ["activations", "expert shards", "model states", "training FLOPs"], fs
+assert sorted(fs) == ["activations", "expert shards", "full recomputation", "model states", "utilization"], fs
 import re
 assert all(re.search(r"<https://[^>]+>$", s) for s in fs.values()), fs'
 expect_rc hours-plans 0 "$TF" plan --format json --hours 100 $S/gpt3-175b.yaml
@@ -138,14 +148,18 @@ assert abs(c["onDemand"]["usdPerRun"] - 100 * 128 * 21.957642) < 1e-6'
 
 # ---- diagnostics ---------------------------------------------------------
 expect_rc tokens-without-parameters-exit-1 1 "$TF" plan $S/no-params.yaml
-grep -q "no-params.yaml:5:17: error: model.tokens asks for the run's time and cost, but model.parameters is missing \[JS2013\]" "$t/err" &&
+grep -q "no-params.yaml:5:17: error: model.tokens asks for the run's time and cost, but model.parameters is missing (and the shape that would count them) \[JS2013\]" "$t/err" &&
 	ok tokens-without-parameters-position || no tokens-without-parameters-position
 [ ! -s "$t/out" ] && ok tokens-without-parameters-no-plan || no tokens-without-parameters-no-plan
 expect_rc compare-unknown-type-exit-2 2 "$TF" plan --compare p5.48xlarge,p9.48xlarge $S/gpt3-175b.yaml
 grep -q "unknown instance type 'p9.48xlarge' in --compare" "$t/err" && [ ! -s "$t/out" ] &&
 	ok compare-unknown-type-message || no compare-unknown-type-message
-expect_rc compare-typo-suggests 2 "$TF" plan --compare p5.84xlarge $S/gpt3-175b.yaml
-grep -q "did you mean p5.48xlarge" "$t/err" && ok compare-typo-suggestion || no compare-typo-suggestion
+# a name EC2 could have is never corrected to another type: the family's sizes instead
+expect_rc compare-plausible-unknown 2 "$TF" plan --compare p5.84xlarge $S/gpt3-175b.yaml
+grep -q "unknown instance type 'p5.84xlarge' in --compare (the catalog's p5 sizes: 48xlarge, 4xlarge)" "$t/err" &&
+	! grep -q "did you mean" "$t/err" && ok compare-plausible-not-corrected || no compare-plausible-not-corrected
+expect_rc compare-invalid-suggests 2 "$TF" plan --compare p5-48xlarge $S/gpt3-175b.yaml
+grep -q "did you mean p5.48xlarge" "$t/err" && ok compare-invalid-suggestion || no compare-invalid-suggestion
 expect_rc compare-empty-exit-2 2 "$TF" plan --compare p5.48xlarge, $S/gpt3-175b.yaml
 expect_rc svg-unwritable-exit-2 2 "$TF" plan --svg "$t/no/such/dir/x.svg" $S/gpt3-175b.yaml
 

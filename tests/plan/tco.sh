@@ -15,9 +15,9 @@ TCO=examples/tco/owned-h100-vs-trn2.yaml
 # The spreadsheet. Inputs: the example file; the catalog's per-chip peaks
 # (H100 SXM 989.4, Trainium2 667 TFLOPS) and trn2.48xlarge's Capacity
 # Block rate in us-east-2 (35.7608; the catalog has no on-demand price for
-# it, so the file's 45.00 is used); the spec's 64 nodes, 0.4 of peak, 1T
-# tokens at 33B active with full recomputation (8 FLOPs per parameter per
-# token).
+# it, so the file's 45.00 is used); the spec's 64 nodes, 0.4 of peak, its
+# tokens at the model FLOPs per token its plan counts (torchtitan's
+# convention, attention included), 4/3 of them with full recomputation.
 sheet='
 H = 8760.0
 servers, purchase, dep, kw, idle, pue, kwh, net, ops, u = 86, 300000.0, 3, 10.2, 3.5, 1.3, 0.10, 4e6, 1.5e6, 0.62
@@ -33,7 +33,7 @@ owned_year = F + E * u
 hours_per_u = H * own_flops / cloud_flops
 hours = hours_per_u * u
 work = own_flops / 1e15 * H * u         # PFLOP-hours a year
-run = 8 * 33e9 * 1e12 / 1e15 / 3600     # PFLOP-hours of one run
+run = d["model"]["flopsPerToken"] * 4 / 3 * d["model"]["tokens"] / 1e15 / 3600   # PFLOP-hours of one run
 B_od, B_cb, B_spot = nodes * od * hours_per_u, nodes * cb * hours_per_u, nodes * spot * hours_per_u
 year = {"owned": owned_year, "on-demand": B_od * u, "capacity-block": B_cb * u, "reserved": nodes * res * H,
         "spot": B_spot * u, "mix": 48 * res * H + 16 * spot * hours_per_u * u}

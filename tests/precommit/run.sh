@@ -1,8 +1,9 @@
 #!/bin/sh
 # The hooks of .pre-commit-hooks.yaml under Debian's pre-commit: a
-# temporary git repository uses them (repo: this checkout, rev: HEAD; or,
-# when HEAD does not hold the working tree's .pre-commit-hooks.yaml yet, a
-# one-commit copy of it), with the built binary first on PATH. A bad
+# temporary git repository uses them (repo: a one-commit copy of the files
+# they need, as tests/lib.sh's hooks_repo makes it), with the built binary
+# first on PATH and TRAINFORGE_HOOK_BINARY=system (tests/dist/run.sh
+# tests how they install a release). A bad
 # cluster config is refused and its fix accepted; a generated file edited
 # by hand is refused by trainforge-gen-check; a staged change to a cluster
 # config that pcluster update-cluster refuses is refused by
@@ -36,19 +37,12 @@ git config --global user.name trainforge-test
 git config --global user.email test@example.invalid
 git config --global init.defaultBranch main
 
-# The hooks as committed at HEAD, when that is what the working tree has.
-hooks=$root
-rev=$(git -C "$root" rev-parse HEAD 2>/dev/null)
-if [ -z "$rev" ] || ! git -C "$root" show HEAD:.pre-commit-hooks.yaml 2>/dev/null |
-	cmp -s - "$root/.pre-commit-hooks.yaml"; then
-	hooks=$t/hooks
-	mkdir "$hooks"
-	cp "$root/.pre-commit-hooks.yaml" "$hooks/"
-	git -C "$hooks" init -q && git -C "$hooks" add . && git -C "$hooks" commit -qm hooks
-	rev=$(git -C "$hooks" rev-parse HEAD)
-	echo "note: HEAD has no or another .pre-commit-hooks.yaml; using the working tree's"
-fi
-[ -n "$rev" ] && ok "hooks-repo" || { no "hooks-repo: no commit"; exit 0; }
+# The hooks of the working tree, in a repository of their own, with the
+# built binary on PATH as the one to run.
+TRAINFORGE_HOOK_BINARY=system
+export TRAINFORGE_HOOK_BINARY
+hooks=$t/hooks
+hooks_repo "$hooks" && rev=$(git -C "$hooks" rev-parse HEAD) && ok "hooks-repo" || { no "hooks-repo"; exit 0; }
 
 r=$t/repo
 git init -q "$r"
@@ -126,3 +120,40 @@ else
 fi
 (cd "$r" && git show HEAD:cluster.yaml) | grep -q 'MaxCount: 96' && grep -q 'c5.9xlarge' "$r/cluster.yaml" &&
 	ok "unstaged-change-kept-out" || no "unstaged-change-kept-out"
+
+# Noise and silence: a YAML file of no known kind is skipped without a
+# word (--skip-unknown); a batch script committed alone is checked
+# against the only cluster config git tracks (--pair-tracked), and says
+# so.
+printf 'services:\n  web:\n    image: nginx\n' >"$r/compose.yaml"
+(cd "$r" && git add compose.yaml && pre-commit run trainforge --verbose --files compose.yaml) >"$t/log" 2>&1 &&
+	! grep -q 'LN1008' "$t/log" && ok unrelated-yaml-silent || { no unrelated-yaml-silent; tail -20 "$t/log"; }
+commit unrelated-yaml-passes pass compose.yaml
+# (in a repository of its own, whose only cluster config is committed)
+full=$r
+r=$t/pair-repo
+git init -q "$r"
+cp "$full/.pre-commit-config.yaml" "$full/.trainforge.yaml" "$r/"
+cp "$root/examples/clusters/trn2-48xlarge.yaml" "$r/cluster.yaml"
+(cd "$r" && pre-commit install >/dev/null 2>&1)
+commit pair-repo-config pass .pre-commit-config.yaml .trainforge.yaml cluster.yaml
+mkdir -p "$r/jobs"
+printf '#!/bin/bash\n#SBATCH --partition=nope\n#SBATCH --nodes=2\n#SBATCH --exclusive\nsrun hostname\n' >"$r/jobs/alone.sbatch"
+commit script-alone-paired-refused fail jobs/alone.sbatch
+grep -q "partition 'nope' is not a queue of cluster.yaml" "$t/log" && grep -q '\[LN3003\]' "$t/log" &&
+	ok script-alone-paired-with-tracked-config || { no script-alone-paired-with-tracked-config; tail -20 "$t/log"; }
+# on its queue it is a Neuron job over EFA: checks that ran only because it was paired
+printf '#!/bin/bash\n#SBATCH --partition=trn2\n#SBATCH --nodes=2\n#SBATCH --exclusive\nexport FI_PROVIDER=efa FI_EFA_USE_DEVICE_RDMA=1 NEURON_COMPILE_CACHE_URL=/fsx/neuron-cache\nsrun hostname\n' >"$r/jobs/alone.sbatch"
+commit script-alone-right-partition-passes pass jobs/alone.sbatch
+r=$full
+
+# The stanza `trainforge init` prints, as it prints it, in a repository of
+# its own: init's files commit cleanly through it.
+i=$t/init-repo
+git init -q "$i"
+(cd "$i" && trainforge init . 2>"$t/init.err" >/dev/null)
+sed -n '/^repos:$/,/^Then:$/p' "$t/init.err" | sed '$d' >"$i/.pre-commit-config.yaml"
+grep -q 'require_serial: true' "$i/.pre-commit-config.yaml" && grep -q '^  pre-commit install$' "$t/init.err" &&
+	ok init-stanza-printed || { no init-stanza-printed; cat "$t/init.err"; }
+(cd "$i" && pre-commit install >/dev/null 2>&1 && git add . && git commit -qm init) >"$t/log" 2>&1 &&
+	ok init-files-commit-through-init-stanza || { no init-files-commit-through-init-stanza; tail -20 "$t/log"; }

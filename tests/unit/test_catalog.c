@@ -214,6 +214,10 @@ static void test_table_order(void **state)
 	for (size_t i = 0; i < n; i++)
 		assert_ptr_equal(find(catalog_at(i)->name), catalog_at(i));
 	assert_null(catalog_at(n));
+	/* before the first name, after the last, and between two of a block */
+	assert_null(find("a0.large"));
+	assert_null(find("zz9.large"));
+	assert_null(find("c6i.2xlargf"));
 }
 
 /* Derived facts hold for every entry, whatever the YAML says. */
@@ -300,9 +304,9 @@ static void test_check_name_valid(void **state)
 static void test_check_name_plausible(void **state)
 {
 	static const char *const plausible[] = {
-		"trn3p.48xlarge", "u-6tb1.112xlarge", "c7gd.metal", "m7i.metal-48xl",
-		"c7i-flex.large", "mac2-m2pro.metal", "t4g.nano", "x2iedn.32xlarge",
-		"c0.xlarge", "p6e-gb200.36xlarge", "g6f.medium", "r8g.micro",
+		"trn3p.48xlarge", "u-99tb1.112xlarge", "c9gd.metal", "m7i.metal-96xl",
+		"c9i-flex.large", "mac9-m9pro.metal", "t9g.nano", "x2iedn.64xlarge",
+		"c0.xlarge", "p6e-gb300.36xlarge", "g6f.medium", "r8g.micro",
 	};
 	char buf[64];
 
@@ -312,11 +316,22 @@ static void test_check_name_plausible(void **state)
 		assert_int_equal(check(plausible[i], buf, sizeof buf),
 				 CATALOG_UNKNOWN_PLAUSIBLE);
 	}
-	/* A likely typo of a known type gets the known type. */
+	/* A name EC2 could have is never corrected to another type: the
+	 * catalog has every type, so it is most likely a newer one. */
+	strcpy(buf, "junk");
 	assert_int_equal(check("p5.84xlarge", buf, sizeof buf), CATALOG_UNKNOWN_PLAUSIBLE);
-	assert_string_equal(buf, "p5.48xlarge");
-	assert_int_equal(check("u-6tb1.112xlarge", buf, sizeof buf), CATALOG_UNKNOWN_PLAUSIBLE);
 	assert_string_equal(buf, "");
+	assert_int_equal(check("c6i.large", buf, sizeof buf), CATALOG_KNOWN);
+	/* a name that cannot be EC2's still gets the nearest type */
+	assert_int_equal(check("c6i.larg", buf, sizeof buf), CATALOG_INVALID);
+	assert_string_equal(buf, "c6i.large");
+	/* what the family has, instead */
+	assert_true(catalog_family_sizes("p5.84xlarge", 11, buf, sizeof buf));
+	assert_string_equal(buf, "48xlarge, 4xlarge");
+	assert_false(catalog_family_sizes("zz9.large", 9, buf, sizeof buf));
+	assert_string_equal(buf, "");
+	assert_true(catalog_family_sizes("c6i.x", 5, buf, 12)); /* cut at a whole size */
+	assert_string_equal(buf, "12xlarge");
 }
 
 static void test_check_name_invalid(void **state)
@@ -665,11 +680,15 @@ static void test_gen_accepts_good(void **state)
 	assert_string_equal(errbuf, "");
 	snprintf(path, sizeof path, "%s/out.c", tmpdir);
 	slurp(path, out, sizeof out);
-	assert_non_null(strstr(out, "catalog__table[]"));
-	assert_non_null(strstr(out, ".name = \"p5.48xlarge\""));
+	assert_non_null(strstr(out, "catalog__rows[]"));
+	assert_non_null(strstr(out, "/* p5.48xlarge */"));
+	assert_non_null(strstr(out, "catalog__names[][CATALOG_NAME_CAP] = {\n\t\"p5.48xlarge\",\n};"));
+	assert_non_null(strstr(out, "catalog__name_index[][CATALOG_NAME_CAP] = {\n\t\"p5.48xlarge\",\n};"));
 	assert_non_null(strstr(out, ".price_on_demand = 55.04,"));
-	assert_non_null(strstr(out, ".max_efa_interfaces = -1,"));
-	assert_non_null(strstr(out, ".gpudirect_rdma = TRI_UNKNOWN,"));
+	assert_non_null(strstr(out, ".max_efa = -1,"));
+	assert_non_null(strstr(out, ".gdr = TRI_UNKNOWN,"));
+	/* the table holds no pointer: strings are offsets into the pool */
+	assert_null(strstr(out, ".name = \""));
 }
 
 static void test_gen_duplicate_name(void **state)
@@ -720,10 +739,11 @@ static void test_gen_provisional(void **state)
 		"      - { ref: doc, fields: [vcpus], derived: \"768 vCPUs / 4 servers\" }\n"), 0);
 	snprintf(path, sizeof path, "%s/out.c", tmpdir);
 	slurp(path, out, sizeof out);
-	assert_non_null(strstr(out, ".provisional = \"not in the EC2 API yet\""));
-	assert_non_null(strstr(out, ".lnc_default = -1,"));
-	assert_non_null(strstr(out, ".neuron_cores_logical = -1,"));
-	assert_non_null(strstr(out, "\"vcpus: 768 vCPUs / 4 servers (\""));
+	assert_non_null(strstr(out, "\"not in the EC2 API yet\" \"\\0\""));
+	assert_null(strstr(out, ".provisional = 0,"));
+	assert_non_null(strstr(out, ".lnc = -1,"));
+	assert_non_null(strstr(out, ".nc_log = -1,"));
+	assert_non_null(strstr(out, "\"vcpus: 768 vCPUs / 4 servers (A document <https://example.com/doc> (2026-01-02))\""));
 	assert_non_null(strstr(out, ".derived = 0x80u,")); /* 1 << CATALOG_FIG_VCPUS */
 	/* a provisional entry says where its name was seen */
 	expect_error("provname", HEAD
@@ -785,10 +805,10 @@ static void test_gen_capacity_block(void **state)
 	snprintf(path, sizeof path, "%s/out.c", tmpdir);
 	slurp(path, out, sizeof out);
 	/* emitted in region, then date order */
-	assert_non_null(strstr(out, "{ 31.464, \"us-east-1\", \"2026-01-05\""));
-	assert_true(strstr(out, "\"2026-01-05\"") < strstr(out, "{ 41.528, \"us-east-1\", \"2026-07-22\""));
-	assert_true(strstr(out, "{ 41.528, \"us-east-1\"") < strstr(out, "{ 41.528, \"us-west-2\""));
-	assert_non_null(strstr(out, ".capacity_block_count = 3,"));
+	assert_non_null(strstr(out, "/* p5.48xlarge us-east-1 2026-01-05 */"));
+	assert_true(strstr(out, "{ 31.464,") < strstr(out, "/* p5.48xlarge us-east-1 2026-07-22 */"));
+	assert_true(strstr(out, "us-east-1 2026-07-22 */") < strstr(out, "/* p5.48xlarge us-west-2 2026-07-22 */"));
+	assert_non_null(strstr(out, ".cb_first = 0, .cb_count = 3 },"));
 	expect_error("cbdup", HEAD
 		"  - name: p5.48xlarge\n"
 		"    accel: nvidia-gpu\n"
@@ -843,6 +863,68 @@ static void test_gen_bad_numbers(void **state)
 		     "    price: { usd_per_hour: 1.5, region: us-east-1, source: doc, date: 2026-02-30 }\n"
 		     "    sources: [ { ref: doc, fields: [accel] } ]\n",
 		     "date.yaml:11: error:", "price needs the date");
+}
+
+/* The EC2 table beside the catalog (tools/ec2_types.py's format): its
+ * rows extend the catalog, a hand-checked figure it contradicts is an
+ * error, and a table that does not read is one, with its line. */
+#define EC2_TABLE_HEAD \
+	"# a table\n" \
+	"source\tec2\taws-api-derived\t2026-08-21\thttps://example.com/ec2\tEC2 types\n" \
+	"column\tname\tec2\tname\n" \
+	"column\tvcpus\tec2\tcpus\n" \
+	"column\taccel\tec2\tmaker\n"
+
+static int run_gen_table(const char *name, const char *yaml, const char *tsv)
+{
+	char yaml_path[128], tsv_path[128], cmd[1024], errpath[128];
+	FILE *f;
+	int status;
+
+	snprintf(yaml_path, sizeof yaml_path, "%s/%s.yaml", tmpdir, name);
+	snprintf(tsv_path, sizeof tsv_path, "%s/%s.tsv", tmpdir, name);
+	snprintf(errpath, sizeof errpath, "%s/err.txt", tmpdir);
+	assert_non_null(f = fopen(yaml_path, "wb"));
+	fputs(yaml, f);
+	fclose(f);
+	assert_non_null(f = fopen(tsv_path, "wb"));
+	fputs(tsv, f);
+	fclose(f);
+	snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' > '%s/out.c' 2> '%s'", gen_path(), yaml_path,
+		 tsv_path, tmpdir, errpath);
+	status = system(cmd);
+	slurp(errpath, errbuf, sizeof errbuf);
+	return status == -1 || !WIFEXITED(status) ? -1 : WEXITSTATUS(status);
+}
+
+static void test_gen_ec2_table(void **state)
+{
+	static char out[1 << 16];
+	char path[128];
+
+	(void)state;
+	assert_int_equal(run_gen_table("table", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t192\tnvidia-gpu\nc7i.large\t2\tnone\n"), 0);
+	snprintf(path, sizeof path, "%s/out.c", tmpdir);
+	slurp(path, out, sizeof out);
+	assert_non_null(strstr(out, "/* c7i.large */"));   /* a row of the table alone */
+	assert_non_null(strstr(out, "/* p5.48xlarge */"));
+
+	assert_int_equal(run_gen_table("contradicts", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t96\tnvidia-gpu\n"), 1);
+	assert_non_null(strstr(errbuf, "contradicts.yaml:9: error: p5.48xlarge: vcpus is 192 here but 96 in the EC2 table (line 7)"));
+	assert_int_equal(run_gen_table("kind", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t192\tnone\n"), 1);
+	assert_non_null(strstr(errbuf, "p5.48xlarge: accel differs from the EC2 table (line 7)"));
+
+	assert_int_equal(run_gen_table("column", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\tcolour\n"), 1);
+	assert_non_null(strstr(errbuf, "column.tsv:6: error: column 'colour' is unknown or repeated"));
+	assert_int_equal(run_gen_table("fields", HEAD P5, EC2_TABLE_HEAD "name\tvcpus\taccel\n"
+				       "p5.48xlarge\t192\tnvidia-gpu\t7\n"), 1);
+	assert_non_null(strstr(errbuf, "fields.tsv:7: error: 4 fields where the header has 3"));
+	assert_int_equal(run_gen_table("unsourced", HEAD P5,
+				       "column\tname\tnowhere\tname\nname\tvcpus\n"), 1);
+	assert_non_null(strstr(errbuf, "unsourced.tsv:"));
 }
 
 static void test_gen_unsourced_figure(void **state)
@@ -902,6 +984,11 @@ static void test_gen_structure(void **state)
 		     "    accel: none\n"
 		     "    sources: [ { ref: doc, fields: [accel] } ]\n",
 		     "badname.yaml:9: error:", "'trn3-48xlarge' is not an instance type name");
+	expect_error("longname", HEAD
+		     "  - name: u7inh-32tb-extra-long.480xlarge\n"
+		     "    accel: none\n"
+		     "    sources: [ { ref: doc, fields: [accel] } ]\n",
+		     "longname.yaml:9: error:", "is longer than the 23 bytes a name has in the table");
 	expect_error("empty", "", "empty.yaml:1: error:", "the catalog is empty");
 	expect_error("syntax", "version: 1\ninstances: [\n", "syntax.yaml:",
 		     "YAML syntax");
@@ -1063,6 +1150,7 @@ int main(void)
 		cmocka_unit_test(test_gen_capacity_block),
 		cmocka_unit_test(test_gen_provisional),
 		cmocka_unit_test(test_gen_unsourced_figure),
+		cmocka_unit_test(test_gen_ec2_table),
 		cmocka_unit_test(test_gen_inconsistent),
 		cmocka_unit_test(test_gen_structure),
 		cmocka_unit_test(test_gen_public_sources_only),

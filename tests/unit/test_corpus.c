@@ -35,6 +35,7 @@ static const struct {
 	{ "PC2102", "EFA with the placement group switched off; ParallelCluster warns too" },
 	{ "PC2002", "EFA-capable types without EFA; ParallelCluster's EfaValidator warns too" },
 	{ "PC2220", "multi-node queues that let jobs share nodes, linted without the scripts that run there: valid, and a risk to the jobs" },
+	{ "PC2702", "custom action scripts in a bucket the same config lets nodes write: valid, and a risk (any job there can replace them)" },
 };
 
 /* The options the corpus is linted with: ParallelCluster 3.11's. */

@@ -272,27 +272,51 @@ static void hostile_numbers(void **state)
 /* ---- the flag table: gen writes it, lint reads it ----------------------- */
 
 /* A job whose every flag gen writes: sizes above 1, the model given.
- * 4 nodes of 8 GPUs: world 32, TP 2 x PP 2 x CP 2, DP 4, 16 micro-batches. */
+ * World 32: 4 nodes of 8 GPUs (1 node of 32 NeuronCores for nxd), TP 2 x
+ * PP 2 x CP 2, DP 4, 16 micro-batches. Each framework gets an instance it
+ * runs on and the arguments it cannot start without. */
 static const char spec_text[] =
 	"trainforge: 1\n"
 	"name: flags\n"
-	"instance: p5.48xlarge\n"
-	"nodes: 4\n"
+	"instance: %s\n"
+	"nodes: %d\n"
 	"framework: %s\n"
 	"parallel: {tensor: 2, pipeline: 2, virtual_stages: %d, context: 2, expert: 2}\n"
-	"model: {layers: 24, hidden_size: 1024, attention_heads: 16, query_groups: 4,"
-	" experts: 8, seq_length: 4096}\n"
+	"model: {%slayers: 24, hidden_size: 1024, attention_heads: 16, query_groups: 4,"
+	" experts: 8, experts_per_token: 2, expert_ffn_hidden_size: 512, ffn_hidden_size: 2816,"
+	" vocab_size: 32000, tokens: 1e9, seq_length: 4096}\n"
 	"batch: {micro: 1, global: 64}\n"
 	"training: {zero_stage: 1, recompute: full}\n"
-	"entry: {script: /fsx/train.py}\n"
-	"cluster: {region: us-east-2, subnet: subnet-0123456789abcdef0, ssh_key: k}\n";
+	"entry: {script: /fsx/train.py, args: [%s]}\n"
+	"cluster: {region: us-east-2, subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: k%s}\n"
+	"%s";
 
-/* The knob values of spec_text's plan. */
-static const long long spec_value[FK__COUNT] = {
+/* What each framework needs beyond the spec: its instance, the
+ * arguments it cannot start without, its software and, on Neuron, the
+ * AMI that carries it (docs/jobspec.md, "Neuron on ParallelCluster"). */
+static const struct {
+	const char *instance;
+	int nodes;
+	const char *model, *args, *software, *cluster;
+} per_fw[FW__COUNT] = {
+	/* a plain entry point's model is its own: the plan takes the count */
+	[FW_PLAIN] = { "p5.48xlarge", 4, "parameters: 4e8, ", "", "" },
+	[FW_MEGATRON] = { "p5.48xlarge", 4, "", "--lr, '1e-4', --tokenizer-type, NullTokenizer, --mock-data", "" },
+	[FW_NXD] = { "trn1.32xlarge", 1, "", "--lr, '1e-4', --training_config, /fsx/c, --training_dir, /fsx/d",
+		     "software: {neuron: '2.28.1'}\n", ", ami: ami-0a1b2c3d4e5f6a0b2" },
+	[FW_TORCHTITAN] = { "p5.48xlarge", 4, "", "--module, m, --config, c", "" },
+};
+
+/* The knob values of spec_text's plan; the save interval comes from the
+ * plan's step time (generated_script fills it in). */
+static long long spec_value[FK__COUNT] = {
 	[FK_TP] = 2, [FK_PP] = 2, [FK_VPP] = 2, [FK_CP] = 2, [FK_EP] = 2, [FK_DP] = 4,
 	[FK_MICRO] = 1, [FK_GLOBAL] = 64, [FK_RANK_BATCH] = 16, [FK_MICRO_BATCHES] = 16,
 	[FK_LAYERS] = 24, [FK_HIDDEN] = 1024, [FK_HEADS] = 16, [FK_GROUPS] = 4,
 	[FK_EXPERTS] = 8, [FK_SEQ] = 4096, [FK_ZERO] = 1, [FK_RECOMPUTE] = FW_RC_FULL,
+	[FK_FFN] = 2816, [FK_EXPERT_FFN] = 512, [FK_TOPK] = 2, [FK_VOCAB] = 32000,
+	[FK_GATED] = 1, [FK_UNTIED] = 1, [FK_TRAIN_SAMPLES] = 244141, [FK_TRAIN_STEPS] = 3815,
+	[FK_KV_REPLICATOR] = 0, /* TP 2 divides 4 query groups */
 };
 
 /* The generated batch script of spec_text for fw; the caller frees it. */
@@ -300,7 +324,9 @@ static char *generated_script(enum framework fw)
 {
 	struct buf yaml = BUF_INIT;
 	bool vpp = fw_def(fw)->virtual_stages;
-	buf_printf(&yaml, spec_text, fw_name(fw), vpp ? 2 : 1);
+	buf_printf(&yaml, spec_text, per_fw[fw].instance, per_fw[fw].nodes, fw_name(fw), vpp ? 2 : 1,
+		   per_fw[fw].model, per_fw[fw].args, per_fw[fw].cluster ? per_fw[fw].cluster : "",
+		   per_fw[fw].software);
 	size_t len = yaml.len;
 	struct source *src = source_new("flags.yaml", buf_detach(&yaml), len);
 	yamldoc *doc = yamldoc_parse(src->text, src->len, NULL);
@@ -311,6 +337,10 @@ static char *generated_script(enum framework fw)
 	assert_true(plan_derive(&plan, &spec, &diags));
 	assert_int_equal(plan.dp, spec_value[FK_DP]);
 	assert_int_equal(plan.micro_batches, spec_value[FK_MICRO_BATCHES]);
+	assert_int_equal(plan.model.samples, spec_value[FK_TRAIN_SAMPLES]);
+	assert_int_equal(plan.model.steps, spec_value[FK_TRAIN_STEPS]);
+	assert_true(plan.model.save_interval > 0 && plan.model.save_interval <= plan.model.steps);
+	spec_value[FK_SAVE_INTERVAL] = plan.model.save_interval;
 	struct gen_files files = { 0 };
 	char err[256];
 	assert_true(render_all(&plan, &spec, "flags.yaml", NULL, &files, err, sizeof err));

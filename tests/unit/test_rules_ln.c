@@ -52,7 +52,11 @@ static void ln_input(void **state)
 	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -S python3 -u\n#SBATCH --nodes=2\n");
 	verify_file(R_LN1008, "job.sbatch", "#!/usr/bin/env -i PYTHONPATH=/x python3\n#SBATCH --nodes=2\n");
 	verify_file(R_LN1008, "job.sh", "#!/usr/bin/perl -w\n#SBATCH --nodes=2\nprint 1;\n");
-	verify_file(R_LN1008, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nsetenv A 1\n");
+	/* csh: sbatch reads its #SBATCH lines, which are checked; the body
+	 * is csh's and is not judged as bash */
+	verify_file_not(R_LN1008, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nsetenv A 1\n");
+	verify_file(R_SB1001, "job.slurm", "#!/bin/tcsh\n#SBATCH --nods=2\nsetenv A 1\n");
+	verify_file_not(R_SB0005, "job.slurm", "#!/bin/csh\n#SBATCH --nodes=2\nif ( $?A ) then\n  echo $A\nendif\n");
 	/* a shell's #! line, or none, keeps the batch script a batch script */
 #define JOB_BODY "#SBATCH --nodes=1\nsrun hostname\n"
 	verify_file_not(R_LN1008, "job.sbatch", "#!/usr/bin/env bash\n" JOB_BODY);
@@ -127,6 +131,28 @@ static void ln_tools(void **state)
 	rmdir(sc_dir);
 }
 
+#define JOB "#!/bin/bash\n#SBATCH --partition=train\n#SBATCH --nodes=2\n#SBATCH --exclusive\nsrun hostname\n"
+
+static void ln_settings(void **state)
+{
+	(void)state;
+	verify_file(R_LN3001, ".trainforge.yaml", "select: [ALL]\nignroe: [PC6001]\n");
+	verify_file(R_LN3001, ".trainforge.yaml", "ignore: [PC9999]\n");
+	verify_file(R_LN3001, ".trainforge.yml", "shellcheck-timeout: -1\n");
+	verify_file_not(R_LN3001, ".trainforge.yaml", "select: [ALL]\nignore: [PC6001]\n");
+	/* the comment init writes first is prose, not a directive */
+	verify_file_not(R_LN0003, ".trainforge.yaml", "# trainforge lint settings for this directory\nselect: [ALL]\n");
+	verify_file_not(R_LN3001, "settings.yaml", "ignroe: [PC6001]\n");
+}
+
+static void ln_pairing(void **state)
+{
+	(void)state;
+	verify_file(R_LN3002, "job.sbatch", JOB);
+	verify_file_not(R_LN3002, "run.sh", "#!/bin/bash\nsrun hostname\n");
+	verify_file_not(R_LN3003, "job.sbatch", JOB); /* pairing with others: tests/cases/LN3003 */
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -139,6 +165,8 @@ int main(void)
 		cmocka_unit_test(ln_input),
 		cmocka_unit_test(ln_directives),
 		cmocka_unit_test(ln_tools),
+		cmocka_unit_test(ln_settings),
+		cmocka_unit_test(ln_pairing),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

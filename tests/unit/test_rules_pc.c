@@ -224,6 +224,34 @@ static void pc_cost(void **state)
 				       P5(", MinCount: 4, CapacityReservationTarget: {CapacityReservationId: cr-0123456789abcdef0}")));
 }
 
+static void pc_network(void **state)
+{
+	(void)state;
+	/* the head node in the queue's subnet, a type of 32 network cards */
+	verify(R_PC2701, VERIFY_CLUSTER_HEAD "    - Name: train\n"
+			 "      Networking: {SubnetIds: [subnet-0123456789abcdef0], PlacementGroup: {Enabled: true}}\n"
+			 "      ComputeResources:\n        - " TRN2 "\n");
+	verify_not(R_PC2701, CLEAN);
+	/* one network card: the subnet may be public for both */
+	verify_not(R_PC2701, VERIFY_CLUSTER_HEAD "    - Name: train\n"
+			     "      Networking: {SubnetIds: [subnet-0123456789abcdef0]}\n"
+			     "      ComputeResources:\n        - {Name: c5, InstanceType: c5.xlarge, MaxCount: 4}\n");
+}
+
+#define WRITES(bucket, key) "Iam: {S3Access: [{BucketName: " bucket key ", EnableWriteAccess: true}]}"
+#define SCRIPT(url) "CustomActions: {OnNodeConfigured: {Script: " url "}}"
+
+static void pc_bootstrap(void **state)
+{
+	(void)state;
+	verify(R_PC2702, QUEUE_KEY(SCRIPT("s3://b/setup.sh") "\n      " WRITES("b", ""), GROUP, P5(EFA)));
+	verify(R_PC2702, QUEUE_KEY(SCRIPT("s3://b/jobs/setup.sh") "\n      " WRITES("b", ", KeyName: 'jobs/*'"), GROUP, P5(EFA)));
+	verify_not(R_PC2702, QUEUE_KEY(SCRIPT("s3://b/scripts/setup.sh") "\n      " WRITES("b", ", KeyName: 'data/*'"), GROUP,
+				       P5(EFA)));
+	verify_not(R_PC2702, QUEUE_KEY(SCRIPT("s3://b/setup.sh") "\n      " WRITES("other", ""), GROUP, P5(EFA)));
+	verify_not(R_PC2702, QUEUE_KEY(SCRIPT(NEURON_INSTALL("2.29.0")), GROUP, P5(EFA)));
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -243,6 +271,8 @@ int main(void)
 		cmocka_unit_test(pc_storage),
 		cmocka_unit_test(pc_update),
 		cmocka_unit_test(pc_cost),
+		cmocka_unit_test(pc_network),
+		cmocka_unit_test(pc_bootstrap),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

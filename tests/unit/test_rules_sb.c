@@ -264,6 +264,32 @@ static void sb_program(void **state)
 	verify_not(R_SB2301, JOB("", LAUNCH(" --no-such-flag")));
 }
 
+/* The framework the launcher starts, at the target's version. */
+static void sb_framework(void **state)
+{
+	(void)state;
+	verify(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --use-quantum-attention\n"));
+	verify_not(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --use-flash-attn\n"));
+	/* Megatron-DeepSpeed is another command line */
+	verify_not(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --deepspeed --zero-stage 1\n"));
+	verify(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/torchtitan/torchtitan/train.py --training.stepz 10\n"));
+	/* a section trainforge does not hold in full is left alone */
+	verify_not(R_SB2401, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/torchtitan/torchtitan/train.py --optimizer.lr 3e-4\n"));
+	verify(R_SB2402, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+			     " /fsx/Megatron-LM/pretrain_gpt.py --num-experts 8 --moe-ffn-hidden-size 1024\n"));
+	verify_not(R_SB2402, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV
+				 " /fsx/Megatron-LM/pretrain_gpt.py --num-experts 8 --moe-router-topk 1 --moe-ffn-hidden-size 1024\n"));
+	verify(R_SB2403, JOB("", "export NEURON_COMPILE_CACHE_URL=/fsx/cache\n" HEAD_IP
+			     "srun torchrun --nnodes=2 --nproc_per_node=64" RDZV " /fsx/Megatron-LM/pretrain_gpt.py\n"));
+	verify_not(R_SB2403, JOB("", "export NEURON_COMPILE_CACHE_URL=/fsx/cache\n" HEAD_IP
+				 "srun torchrun --nnodes=2 --nproc_per_node=64" RDZV " /fsx/torchtitan/torchtitan/train.py\n"));
+}
+
 static void sb_cluster(void **state)
 {
 	(void)state;
@@ -276,6 +302,260 @@ static void sb_cluster(void **state)
 	/* a script that names a cluster config which is not there */
 	verify(R_SB3005, "#!/bin/bash\n# trainforge cluster=no-such-cluster.yaml\n" NODES(2) LAUNCH(""));
 	verify_not(R_SB3005, CLEAN);
+}
+
+/* The forms real scripts take, for the rules of issue "The real mistakes
+ * lint still misses": each line is a shape found in public batch scripts,
+ * written anew. */
+#define P5_CLUSTER CLUSTER
+#define TRN2_CLUSTER TRN_CLUSTER("ubuntu2204", "trn2.48xlarge")
+#define TRN1_CLUSTER TRN_CLUSTER("alinux2", "trn1.32xlarge")
+#define ON_QUEUE "#SBATCH --partition=train\n"
+#define NEURON_N(nproc, env)                                                               \
+	JOB(ON_QUEUE, EFA_VARS env HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=" nproc RDZV \
+	    " /fsx/train.py\n")
+
+static void sb_sizes(void **state)
+{
+	(void)state;
+	verify(R_SB2601, JOB("", "if [ $NODES -le 4 ]; then TP=4; else TP=8; fi\n" LAUNCH(" --tp $TP")));
+	verify(R_SB2601, JOB("", "if [[ ${NUM_NODES} -gt 1 ]]; then PP=2; else PP=1; fi\n" LAUNCH(" --pp-size $PP")));
+	verify(R_SB2601, JOB("", "DP=$((64/TP))\n" LAUNCH(" --dp-size $DP")));
+	verify(R_SB2601, JOB("", "GPUS=$((NNODES * 8))\nsrun --ntasks=$GPUS python /fsx/train.py\n"));
+	verify(R_SB2601, JOB("", "TOTAL_GPUS=$((NODES * GPUS_PER_NODE))\nGPUS_PER_NODE=8\nWORLD=$TOTAL_GPUS\n"
+			     "srun --ntasks=$WORLD python /fsx/train.py\n"));
+	verify(R_SB2601, JOB("", LAUNCH(" --pp $PP_SIZE")));
+	/* a flag the framework tables know is SB2012's or SB2501's */
+	verify_not(R_SB2601, JOB("", LAUNCH(" --pipeline_parallel_size $PP_SIZE")));
+	/* Slurm's counts, a guard, a file sourced before, or a value set in the script */
+	verify_not(R_SB2601, JOB("", "WORLD_SIZE=$(($SLURM_NNODES * 8))\nsrun --ntasks=$WORLD_SIZE python /fsx/train.py\n"));
+	verify_not(R_SB2601, JOB("", "if [ \"${NODES:-2}\" -le 4 ]; then TP=4; else TP=8; fi\n" LAUNCH(" --tp $TP")));
+	verify_not(R_SB2601, JOB("", "source ./config.sh\nDP=$((64/TP))\n" LAUNCH(" --dp-size $DP")));
+	verify_not(R_SB2601, JOB("", "TP=2\nDP=$((64/TP))\n" LAUNCH(" --dp-size $DP")));
+	/* a test that picks no size */
+	verify_not(R_SB2601, JOB("", "if [ $CLEAR_CACHES -eq 1 ]; then sync; fi\n" LAUNCH("")));
+}
+
+static void sb_rendezvous(void **state)
+{
+	(void)state;
+	verify(R_SB2602, "#!/bin/bash\nexport MASTER_ADDR=$(hostname)\nsbatch --export=ALL train.sbatch\n");
+	verify(R_SB2602, "#!/bin/bash\nMASTER_ADDR=`hostname -i`\nsalloc -N 2 srun torchrun --nnodes=2 --master_addr=$MASTER_ADDR /fsx/train.py\n");
+	verify(R_SB2602, "#!/bin/bash\nMASTER_ADDR=$(hostname)\nsrun -N 2 torchrun --nnodes=2 --nproc_per_node=8 --master_addr=$MASTER_ADDR --master_port=29500 /fsx/train.py\n");
+	verify(R_SB2602, "#!/bin/bash\nexport RANK=$SLURM_PROCID\nexport MASTER_ADDR=$HOSTNAME\npython /fsx/train.py\n");
+	verify(R_SB2602, "#!/bin/bash\nNODE_RANK=${SLURM_NODEID}\nexport MASTER_ADDR=${HOSTNAME}\npython /fsx/train.py\n");
+	verify_not(R_SB2602, "#!/bin/bash\nexport RANK=$SLURM_PROCID\nexport MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\npython /fsx/train.py\n");
+	verify_not(R_SB2602, JOB("", "export MASTER_ADDR=$(hostname)\n" LAUNCH("")));
+	verify_not(R_SB2602, "#!/bin/bash\n#SBATCH --nodes=1\nexport RANK=$SLURM_PROCID\nexport MASTER_ADDR=$HOSTNAME\nsrun python /fsx/train.py\n");
+	/* a rank-0 branch writes its own name for the others to read */
+	verify_not(R_SB2602, "#!/bin/bash\nexport RANK=$SLURM_PROCID\nif [ \"$RANK\" = 0 ]; then MASTER_ADDR=$(hostname); fi\npython /fsx/train.py\n");
+
+	verify(R_SB2603, JOB("", "srun -N1 -w \"$h0\" torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=h0:1 /fsx/train.py\n"
+			     "srun -N1 -w \"$h1\" torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=h0:1 /fsx/train.py\n"));
+	verify(R_SB2603, JOB("", "for n in $(scontrol show hostnames); do\n  srun --nodes=1 -w $n torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=h0:1 /fsx/train.py\ndone\n"));
+	verify(R_SB2603, JOB("", "srun --nodes=1 --ntasks=1 -w \"$head_node\" ray start --head --node-ip-address=\"$ip\" --port=6379 --block\n"
+			     "srun --nodes=1 --ntasks=1 -w \"$n1\" ray start --address \"$ip:6379\" --block &\npython /fsx/driver.py\n"));
+	verify(R_SB2603, JOB("", "srun -N1 -n1 -w $SLURMD_NODENAME ray start --head --port=6379 --block\nray_sync\n"
+			     "srun -x $SLURMD_NODENAME -N1 ray start --address h:6379 --block &\n"));
+	verify(R_SB2603, JOB("", "for i in 0 1; do\n  srun --nodes=1 --ntasks=1 -w \"${nodes[$i]}\" ray start --address \"$ip\" --block\ndone\n"));
+	verify_not(R_SB2603, JOB("", "srun --nodes=1 --ntasks=1 -w \"$head_node\" ray start --head --port=6379 --block &\nsleep 10\n"
+				 "srun --nodes=1 --ntasks=1 -w \"$n1\" ray start --address \"$ip:6379\" --block &\nsleep 5\npython /fsx/driver.py\n"));
+	verify_not(R_SB2603, CLEAN);
+	/* the first part in the background, the last in the foreground: both run at once */
+	verify_not(R_SB2603, JOB("", "srun -N1 -w h0 torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=h0:1 /fsx/train.py &\n"
+				 "srun -N1 -w h1 torchrun --nnodes=2 --nproc_per_node=8 --rdzv_backend=c10d --rdzv_endpoint=h0:1 /fsx/train.py\nwait\n"));
+
+	/* SB2011 in the forms real scripts take, a warning on several nodes */
+	verify(R_SB2011, JOB("", "head_node_ip=$(srun --nodes=1 --ntasks=1 -w \"$head_node\" hostname --ip-address)\n"
+			     "srun torchrun --nnodes 2 --nproc_per_node 8 --rdzv_id $RANDOM --rdzv_backend c10d --rdzv_endpoint $head_node_ip:29500 /fsx/train.py\n"));
+	verify(R_SB2011, JOB("", "head_node_ip=$(srun --nodes=1 --ntasks=1 -w \"$head_node\" hostname --ip-address)\n"
+			     "srun --nodes=1 --ntasks=1 -w \"$head_node\" ray start --head --node-ip-address=\"$head_node_ip\" --port=6379 --block &\n"));
+	verify(R_SB2011, JOB("", "export RAY_HEAD_IP=`hostname -i`\nsrun -N1 ray start --address $RAY_HEAD_IP:6379 --block &\n"));
+	verify(R_SB2011, JOB("", "export MASTER_ADDR=$(python -c 'import socket; print(socket.gethostbyname(socket.gethostname()))')\n" LAUNCH("")));
+	verify(R_SB2011, JOB("", "MASTER_ADDR=$(getent hosts $(hostname) | awk '{print $1}')\n" LAUNCH("")));
+	verify_not(R_SB2011, JOB("", "head_node_ip=$(srun --nodes=1 --ntasks=1 -w \"$head_node\" hostname -I | awk '{print $1}')\n"
+				 "srun --nodes=1 -w \"$head_node\" ray start --head --node-ip-address=\"$head_node_ip\" --block &\n"));
+}
+
+static void sb_direct(void **state)
+{
+	(void)state;
+	verify_not(R_SB2604, JOB("", "srun --kill-on-bad-exit=1 run_trainer.sh\n"));
+	verify_not(R_SB2604, JOB("", "srun ./run_clm.sh MIXED wikitext-103-raw-v1\n"));
+	verify_not(R_SB2604, JOB("", "srun /lustre/train.sh\n"));
+	verify(R_SB2604, JOB("", "srun train.py --epochs 3\n"));
+	verify(R_SB2604, JOB("", "mpirun -np 16 ./bench.py\n"));
+	verify(R_SB2604, JOB("", "srun --mpi=pmix /fsx/scripts/launch.pl\n"));
+	verify_not(R_SB2604, JOB("", "srun python3 train.py blocks\n"));
+	verify_not(R_SB2604, JOB("", "srun bash ./run_clm.sh MIXED\n"));
+	verify_not(R_SB2604, JOB("", "srun --container-image=$IMAGE ./run_and_time.sh\n"));
+	verify_not(R_SB2604, JOB("", "srun --ntasks-per-node=1 hostname\n"));
+
+	verify(R_SB2605, JOB("", "head_ip=$(srun -N1 -n1 -w \"$h\" hostname -I | awk '{print $1}')\npython /fsx/train.py --master $head_ip\n"));
+	verify(R_SB2605, JOB("", "srun nvidia-smi\npython3 /fsx/train.py\n"));
+	verify(R_SB2605, JOB("", "srun --ntasks-per-node=1 mkdir -p /tmp/run\npython -u /fsx/train.py --nodes 2\n"));
+	verify(R_SB2605, JOB("", "srun -l hostname\nsrun -l env\npython main.py\n"));
+	verify(R_SB2605, JOB("", "nodes=$(srun hostname | sort -u)\npython /fsx/launch_all.py $nodes\n"));
+	verify_not(R_SB2605, JOB("", "srun hostname\nsrun python /fsx/train.py\n"));
+	verify_not(R_SB2605, "#!/bin/bash\n#SBATCH --nodes=1\nsrun hostname\npython /fsx/train.py\n");
+	verify_not(R_SB2605, JOB("", "srun hostname\npython -c 'print(1)'\n" LAUNCH("")));
+}
+
+static void sb_fabric(void **state)
+{
+	(void)state;
+	verify(R_SB2606, JOB("", "export FI_PROVIDER=eth\n" LAUNCH("")));
+	verify(R_SB2606, JOB("", "export FI_PROVIDER=\"ena\"\n" LAUNCH("")));
+	verify(R_SB2606, JOB("", "export FI_PROVIDER=efa0\n" LAUNCH("")));
+	verify(R_SB2606, JOB("", "export FI_PROVIDER=ib\n" LAUNCH("")));
+	verify(R_SB2606, JOB("", "FI_PROVIDER=EFA,infiniband srun hostname\n" LAUNCH("")));
+	verify_not(R_SB2606, JOB("", "export FI_PROVIDER=efa\n" LAUNCH("")));
+	verify_not(R_SB2606, JOB("", "export FI_PROVIDER=\"tcp;ofi_rxm\"\n" LAUNCH("")));
+	verify_not(R_SB2606, JOB("", "export FI_PROVIDER=^psm3,verbs\n" LAUNCH("")));
+
+	verify(R_SB2607, JOB("", "export LD_LIBRARY_PATH=/usr/local/cuda/lib64\n" LAUNCH("")));
+	verify(R_SB2607, JOB("", "export LD_LIBRARY_PATH=$HOME/nccl/build/lib:/usr/local/cuda/lib64\n" LAUNCH("")));
+	verify(R_SB2607, JOB("", "LD_LIBRARY_PATH=/opt/aws-ofi-nccl/lib:/opt/amazon/efa/lib\nexport LD_LIBRARY_PATH\n" LAUNCH("")));
+	verify(R_SB2607, JOB("", "export LD_LIBRARY_PATH=\"$CONDA_PREFIX/lib\"\n" LAUNCH("")));
+	verify(R_SB2607, JOB("", "LD_LIBRARY_PATH=/opt/nccl/lib srun hostname\n" LAUNCH("")));
+	verify_not(R_SB2607, JOB("", "export LD_LIBRARY_PATH=/usr/local/cuda-12.1/lib64:$LD_LIBRARY_PATH\n" LAUNCH("")));
+	verify_not(R_SB2607, JOB("", "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64\n" LAUNCH("")));
+	verify_not(R_SB2607, JOB("", "export LD_LIBRARY_PATH=$CONDA_PREFIX/lib:${LD_LIBRARY_PATH}\n" LAUNCH("")));
+
+	verify(R_SB2608, JOB("", "export\nNCCL_DEBUG=INFO\n" LAUNCH("")));
+	verify(R_SB2608, JOB("", "export\nFI_PROVIDER=efa\nFI_EFA_USE_DEVICE_RDMA=1\n" LAUNCH("")));
+	verify(R_SB2608, JOB("", "  export\n  OMP_NUM_THREADS=1\n" LAUNCH("")));
+	verify(R_SB2608, JOB("", "export\nCUDA_DEVICE_MAX_CONNECTIONS=1\nNCCL_ASYNC_ERROR_HANDLING=1\n" LAUNCH("")));
+	verify(R_SB2608, JOB("", "export\nNCCL_SOCKET_IFNAME=^docker0,lo\n" LAUNCH("")));
+	verify_not(R_SB2608, JOB("", "export NCCL_DEBUG=INFO\n" LAUNCH("")));
+	verify_not(R_SB2608, JOB("", "export | grep NCCL\nNCCL_DEBUG=INFO\n" LAUNCH("")));
+	verify_not(R_SB2608, JOB("", "export\necho done\n" LAUNCH("")));
+
+	verify(R_SB2609, JOB("", "export NCCL_NVLS_ENABLE=1\nexport NCCL_ALGO=Ring\n" LAUNCH("")));
+	verify(R_SB2609, JOB("", "export NCCL_NVLS_ENABLE=1\nexport NCCL_ALGO=Ring,Tree\n" LAUNCH("")));
+	verify(R_SB2609, JOB("", "export NCCL_NVLS_ENABLE=1\nexport NCCL_ALGO=^NVLS\n" LAUNCH("")));
+	verify(R_SB2609, JOB("", "export NCCL_ALGO=tree\nexport NCCL_NVLS_ENABLE=2\n" LAUNCH("")));
+	verify(R_SB2609, JOB("", "export NCCL_NVLS_ENABLE=1 NCCL_ALGO=\"allreduce:ring,tree\"\n" LAUNCH("")));
+	verify_not(R_SB2609, JOB("", "export NCCL_NVLS_ENABLE=0\nexport NCCL_ALGO=Ring\n" LAUNCH("")));
+	verify_not(R_SB2609, JOB("", "export NCCL_NVLS_ENABLE=1\nexport NCCL_ALGO=NVLS,Ring\n" LAUNCH("")));
+	verify_not(R_SB2609, JOB("", "export NCCL_NVLS_ENABLE=1\n" LAUNCH("")));
+
+	verify(R_SB2610, JOB("", "trap \"echo recieved SIGUSR1;\" SIGUSR1;\n" LAUNCH("")));
+	verify(R_SB2610, JOB("#SBATCH --signal=USR1@60\n", "trap 'requeue' USR1\n" LAUNCH("")));
+	verify(R_SB2610, JOB("##SBATCH --signal=B:USR1@60\n", "trap 'trap_handler USR1' USR1\n" LAUNCH("")));
+	verify(R_SB2610, JOB("", "job_requeue() { scontrol requeue \"$SLURM_JOBID\"; }\ntrap job_requeue USR1\n" LAUNCH("")));
+	verify(R_SB2610, JOB("#SBATCH --signal=B:USR2@120\n", "trap 'save' USR1\n" LAUNCH("")));
+	verify(R_SB2610, JOB("", "trap 'kill -USR1 $pid' 12\n" LAUNCH("")));
+	verify_not(R_SB2610, JOB("#SBATCH --signal=B:USR1@120\n", "trap 'your_cleanup_function' USR1\n" LAUNCH("")));
+	verify_not(R_SB2610, JOB("#SBATCH --signal=B:SIGUSR1@15\n", "trap 'sig_handler_USR1' SIGUSR1\n" LAUNCH("")));
+	verify_not(R_SB2610, JOB("", "trap cleanup_pyxis TERM EXIT\n" LAUNCH("")));
+	verify_not(R_SB2610, JOB("", "trap job_epilogue EXIT SIGTERM SIGINT\n" LAUNCH("")));
+}
+
+static void sb_neuron_cores(void **state)
+{
+	(void)state;
+	verify_pair(R_SB2611, TRN2_CLUSTER, NEURON_N("32", "export NEURON_RT_NUM_CORES=32\n"));
+	verify_pair(R_SB2611, TRN2_CLUSTER, NEURON_N("64", "export NEURON_RT_NUM_CORES=2\n"));
+	verify_pair(R_SB2611, TRN1_CLUSTER, NEURON_N("32", "export NEURON_RT_VISIBLE_CORES=0-15\n"));
+	verify_pair(R_SB2611, TRN1_CLUSTER, NEURON_N("4", "export NEURON_RT_VISIBLE_CORES=0,1\n"));
+	verify_pair(R_SB2611, TRN1_CLUSTER, NEURON_N("32", "export NEURON_RT_VISIBLE_CORES=0-63\n"));
+	verify_pair_not(R_SB2611, TRN2_CLUSTER, NEURON_N("64", ""));
+	verify_pair_not(R_SB2611, TRN1_CLUSTER, NEURON_N("32", "export NEURON_RT_VISIBLE_CORES=0-31\n"));
+	verify_pair_not(R_SB2611, TRN1_CLUSTER, NEURON_N("16", "export NEURON_RT_NUM_CORES=2\n"));
+
+	verify_pair(R_SB2612, TRN2_CLUSTER, NEURON_N("32", ""));
+	verify_pair(R_SB2612, TRN1_CLUSTER, NEURON_N("2", ""));
+	verify_pair(R_SB2612, TRN1_CLUSTER, NEURON_N("8", ""));
+	verify_pair(R_SB2612, TRN1_CLUSTER, NEURON_N("16", ""));
+	verify_pair(R_SB2612, TRN2_CLUSTER, NEURON_N("16", "export NEURON_RT_NUM_CORES=2\n"));
+	verify_pair_not(R_SB2612, TRN1_CLUSTER, NEURON_N("32", ""));
+	verify_pair_not(R_SB2612, TRN1_CLUSTER, NEURON_N("16", "export NEURON_RT_NUM_CORES=2\n"));
+	/* 128 at LNC 1 is SB2123's */
+	verify_pair_not(R_SB2612, TRN2_CLUSTER, NEURON_N("64", ""));
+
+	verify_pair(R_SB2613, TRN2_CLUSTER, NEURON_N("64", "export NCCL_DEBUG=INFO\n"));
+	verify_pair(R_SB2613, TRN1_CLUSTER, NEURON_N("32", "export NCCL_SOCKET_IFNAME=ens5\n"));
+	verify_pair(R_SB2613, TRN1_CLUSTER, NEURON_N("32", "export NCCL_PROTO=simple\n"));
+	verify_pair(R_SB2613, TRN1_CLUSTER, NEURON_N("32", "NCCL_DEBUG=WARN srun hostname\n"));
+	verify_pair(R_SB2613, TRN2_CLUSTER, NEURON_N("64", "export NCCL_ASYNC_ERROR_HANDLING=1\n"));
+	verify_pair_not(R_SB2613, TRN2_CLUSTER, NEURON_N("64", "export NEURON_RT_LOG_LEVEL=INFO\nexport CCOM_SOCKET_IFNAME=eth0\n"));
+	verify_pair_not(R_SB2613, P5_CLUSTER, JOB(ON_QUEUE, "export NCCL_DEBUG=INFO\n" LAUNCH("")));
+	/* unpaired: the instance is not known */
+	verify_not(R_SB2613, JOB("", "export NEURON_CC_FLAGS=--target=trn2\nexport NCCL_DEBUG=INFO\n" LAUNCH("")));
+
+	verify_pair(R_SB2614, TRN2_CLUSTER, NEURON_N("64", "module load neuron/2.20\n"));
+	verify_pair(R_SB2614, P5_CLUSTER, JOB(ON_QUEUE, "module load cuda/12.1\n" LAUNCH("")));
+	verify_pair(R_SB2614, P5_CLUSTER, JOB(ON_QUEUE, "module load nccl/2.18\n" LAUNCH("")));
+	verify_pair(R_SB2614, P5_CLUSTER, JOB(ON_QUEUE, "module add anaconda3\n" LAUNCH("")));
+	verify_pair(R_SB2614, P5_CLUSTER, JOB(ON_QUEUE, "module load git-lfs\n" LAUNCH("")));
+	verify_pair_not(R_SB2614, P5_CLUSTER, JOB(ON_QUEUE, "module load openmpi/4.1.5\nmodule load intelmpi\n" LAUNCH("")));
+	verify_pair_not(R_SB2614, P5_CLUSTER, JOB(ON_QUEUE, "module use /fsx/modulefiles\nmodule load cuda/12.1\n" LAUNCH("")));
+	verify_pair_not(R_SB2614, VERIFY_CLUSTER_HEAD_IMAGE("{Os: alinux2023, CustomAmi: ami-0123456789abcdef0}") VERIFY_QUEUE,
+			JOB(ON_QUEUE, "module load cuda/12.1\n" LAUNCH("")));
+	verify_not(R_SB2614, JOB("", "module load cuda/11.4.3\n" LAUNCH("")));
+}
+
+static void sb_world(void **state)
+{
+	(void)state;
+	verify(R_SB2615, JOB("", LAUNCH(" --dp 4 --tp 8")));
+	verify(R_SB2615, JOB("", LAUNCH(" --data-parallel-degree 16 --pipeline-parallel-degree 4")));
+	verify(R_SB2615, JOB("", LAUNCH(" --tp_size 1 --pp_size 2 --dp_size 4")));
+	verify(R_SB2615, JOB("", LAUNCH(" --tensor-parallel 3")));
+	verify(R_SB2615, JOB("", LAUNCH(" --pipeline_parallel_degree=5")));
+	verify(R_SB2615, JOB("", LAUNCH(" --model-parallel-size 32")));
+	verify_not(R_SB2615, JOB("", LAUNCH(" --dp 2 --tp 8")));
+	verify_not(R_SB2615, JOB("", LAUNCH(" --tp_size 2 --pp_size 2")));
+	/* a size from an expansion that cannot be read */
+	verify_not(R_SB2615, JOB("", LAUNCH(" --tp \"$TP\" --dp 3")));
+	/* Megatron's flags are layout.c's (SB2201) */
+	verify_not(R_SB2615, JOB("", LAUNCH(" --tensor-model-parallel-size 3")));
+}
+
+static void sb_continuation(void **state)
+{
+	(void)state;
+	verify(R_SB2616, JOB("", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV "\n  /fsx/train.py --lr 1\n"));
+	verify(R_SB2616, JOB("", "torchrun --nproc_per_node=32 --nnodes=$SLURM_NNODES \\\n    --node_rank=$SLURM_NODEID --master_addr=$MASTER_ADDR --master_port=8888\n    train_moe.py --model-size 176B \\\n    --batch-size 2\n"));
+	verify(R_SB2616, JOB("", "srun --ntasks-per-node=1 --cpus-per-task=16\n  bash /fsx/job/run.sh\n"));
+	verify(R_SB2616, JOB("", "deepspeed --num_gpus 8 --num_nodes 2 --hostfile hosts\n  train.py --deepspeed ds.json\n"));
+	verify(R_SB2616, JOB("", "mpirun -np 16 --map-by ppr:8:node\n  python /fsx/bench.py\n"));
+	verify(R_SB2616, JOB("", "python -m torch.distributed.run --nnodes=2 --nproc_per_node=8\n  /fsx/train.py\n"));
+	/* the program from a variable the script sets */
+	verify(R_SB2616, JOB("", "TRAIN_SCRIPT=/fsx/train.py\n" HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV "\n  \"$TRAIN_SCRIPT\" --lr 1\n"));
+	verify_not(R_SB2616, JOB("", LAUNCH(" --lr 1")));
+	verify_not(R_SB2616, JOB("", "srun hostname\npython /fsx/report.py\n" LAUNCH("")));
+	verify_not(R_SB2616, JOB("", "torchrun --nproc_per_node=8 -m mypkg.train\npython /fsx/report.py\n"));
+}
+
+static void sb_paired(void **state)
+{
+	(void)state;
+	verify_pair(R_SB3201, CLUSTER, JOB(ON_QUEUE "#SBATCH --output=/shared/logs/%x-%j.out\n", LAUNCH("")));
+	verify_pair(R_SB3201, CLUSTER, JOB(ON_QUEUE "#SBATCH --error=/data/slurm/%j.err\n", LAUNCH("")));
+	verify_pair(R_SB3201, CLUSTER, JOB(ON_QUEUE "#SBATCH -o /lustre/logs/%x.out\n", LAUNCH("")));
+	verify_pair(R_SB3201, CLUSTER, JOB(ON_QUEUE "#SBATCH --output=/checkpoint/jgu/slurm_logs/slurm-%A.out\n", LAUNCH("")));
+	verify_pair(R_SB3201, CLUSTER, JOB(ON_QUEUE "#SBATCH --output=/efs/out/%j.log\n", LAUNCH("")));
+	verify_pair_not(R_SB3201, CLUSTER, JOB(ON_QUEUE "#SBATCH --output=/home/ubuntu/logs/%x.out\n", LAUNCH("")));
+	verify_pair_not(R_SB3201, CLUSTER, JOB(ON_QUEUE "#SBATCH --output=logs/%x-%j.out\n", LAUNCH("")));
+	verify_pair_not(R_SB3201, VERIFY_CLUSTER_HEAD VERIFY_QUEUE "SharedStorage:\n  - {Name: fsx, StorageType: FsxLustre, MountDir: /shared/fsx, FsxLustreSettings: {StorageCapacity: 1200}}\n",
+			JOB(ON_QUEUE "#SBATCH --output=/shared/fsx/logs/%x.out\n", LAUNCH("")));
+	verify_not(R_SB3201, JOB("#SBATCH --output=/shared/logs/%x-%j.out\n", LAUNCH("")));
+
+	verify_pair(R_SB3202, CLUSTER, JOB(ON_QUEUE "#SBATCH --gres=gpu:16\n", LAUNCH("")));
+	verify_pair(R_SB3202, CLUSTER, JOB(ON_QUEUE "#SBATCH --gpus-per-node=h100:9\n", LAUNCH("")));
+	verify_pair(R_SB3202, CLUSTER, JOB(ON_QUEUE "#SBATCH --gres=gpu:4\n", LAUNCH("")));
+	verify_pair(R_SB3202, TRN1_CLUSTER, JOB(ON_QUEUE "#SBATCH --gres=gpu:1\n", LAUNCH("")));
+	verify_pair(R_SB3202, CLUSTER, SCRIPT("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=16\n" ON_QUEUE, "srun python -u /fsx/train.py --launcher=slurm\n"));
+	verify_pair_not(R_SB3202, CLUSTER, JOB(ON_QUEUE "#SBATCH --gres=gpu:8\n", LAUNCH("")));
+	verify_pair_not(R_SB3202, CLUSTER, SCRIPT("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=8\n" ON_QUEUE "#SBATCH --gres=gpu:8\n", "srun python -u /fsx/train.py --launcher=slurm\n"));
+
+	verify_pair(R_SB3203, CLUSTER, JOB(ON_QUEUE, HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=4" RDZV " /fsx/train.py\n"));
+	verify_pair(R_SB3203, CLUSTER, SCRIPT("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n" ON_QUEUE, "srun python /fsx/train.py\n"));
+	verify_pair(R_SB3203, CLUSTER, JOB(ON_QUEUE "#SBATCH --gres=gpu:8\n", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=1" RDZV " /fsx/train.py\n"));
+	verify_pair_not(R_SB3203, CLUSTER, CLEAN);
+	verify_pair_not(R_SB3203, CLUSTER, JOB(ON_QUEUE "#SBATCH --gres=gpu:4\n", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=4" RDZV " /fsx/train.py\n"));
 }
 
 static void sc_shellcheck(void **state)
@@ -310,7 +590,16 @@ int main(void)
 		cmocka_unit_test(sb_elastic),
 		cmocka_unit_test(sb_survival),
 		cmocka_unit_test(sb_program),
+		cmocka_unit_test(sb_framework),
 		cmocka_unit_test(sb_cluster),
+		cmocka_unit_test(sb_sizes),
+		cmocka_unit_test(sb_rendezvous),
+		cmocka_unit_test(sb_direct),
+		cmocka_unit_test(sb_fabric),
+		cmocka_unit_test(sb_neuron_cores),
+		cmocka_unit_test(sb_world),
+		cmocka_unit_test(sb_continuation),
+		cmocka_unit_test(sb_paired),
 		cmocka_unit_test(sc_shellcheck),
 		cmocka_unit_test(every_area_has_cases),
 	};

@@ -315,7 +315,7 @@ void fw_neuron_alternatives(const struct instance_type *it, char *buf, size_t ca
 
 bool fw_count_params(enum framework f, const struct fw_shape *s, struct fw_params *out)
 {
-	if (s->layers <= 0 || s->hidden <= 0 || s->heads <= 0)
+	if (!defs[f]->count || s->layers <= 0 || s->hidden <= 0 || s->heads <= 0)
 		return false;
 	return defs[f]->count(s, out);
 }
@@ -387,37 +387,49 @@ double fw_bytes_per_param(const struct fw_bytes *b, double dp)
 	       b->optim / (b->optim_sharded ? d : 1);
 }
 
-/* The FFN size a shape means: given, or the framework-neutral default
- * of 4 x hidden (8/3 x hidden for a gated block, as Megatron rounds it). */
-static double ffn_of(const struct fw_shape *s)
+long long fw_ffn_size(const struct fw_shape *s)
 {
 	if (s->ffn > 0)
-		return (double)s->ffn;
-	return s->gated ? (double)((4 * s->hidden * 2 / 3) / 64 * 64) : 4.0 * s->hidden;
+		return s->ffn;
+	if (s->hidden <= 0)
+		return 0;
+	return s->gated ? (4 * s->hidden * 2 / 3) / 64 * 64 : 4 * s->hidden;
+}
+
+void fw_params_sum(const struct fw_shape *s, const struct fw_layer *layer, double final_norm,
+		   double padded_vocab, struct fw_params *out)
+{
+	double h = (double)s->hidden, L = (double)s->layers;
+	memset(out, 0, sizeof *out);
+	out->padded_vocab = padded_vocab;
+	out->output = s->untied ? h * padded_vocab : 0;
+	out->embedding = h * padded_vocab + out->output;
+	out->dense_layers = L * layer->dense + final_norm;
+	out->replicated = L * layer->replicated + final_norm;
+	out->expert_layers = L * layer->experts;
+	out->total = out->dense_layers + out->expert_layers + out->embedding;
+	out->active = out->dense_layers + L * layer->active_experts + out->embedding;
 }
 
 bool fw_count_decoder(const struct fw_shape *s, struct fw_params *out)
 {
-	double h = s->hidden, L = s->layers, a = s->heads, g = s->groups > 0 ? s->groups : s->heads;
-	double d = h / a, f = ffn_of(s), mats = s->gated ? 3 : 2;
+	double h = s->hidden, a = s->heads, g = s->groups > 0 ? s->groups : s->heads;
+	double d = h / a, f = (double)fw_ffn_size(s), mats = s->gated ? 3 : 2;
 	double ef = s->expert_ffn > 0 ? s->expert_ffn : f, E = s->experts > 1 ? s->experts : 0;
 	double k = s->topk > 0 ? s->topk : 1, V = s->vocab > 0 ? s->vocab : 0;
 
-	memset(out, 0, sizeof *out);
 	double attention = h * a * d + 2 * h * g * d + a * d * h;
 	double norms = 2 * h;
 	double router = E ? h * E : 0;
 	double mlp = E ? 0 : mats * h * f;
 	double experts = E ? E * mats * h * ef : 0;
-	out->padded_vocab = V;
-	out->output = s->untied ? V * h : 0;
-	out->embedding = V * h + out->output;
-	out->dense_layers = L * (attention + norms + router + mlp) + h;
-	out->replicated = L * (norms + router) + h;
-	out->expert_layers = L * experts;
-	out->total = out->dense_layers + out->expert_layers + out->embedding;
-	out->active = out->dense_layers + (E ? L * (experts / E) * k : 0) + out->embedding;
+	struct fw_layer layer = {
+		.dense = attention + norms + router + mlp, .replicated = norms + router,
+		.experts = experts, .active_experts = E ? experts / E * k : 0,
+	};
+	fw_params_sum(s, &layer, h, V, out);
 	out->accounting = "a Llama-style decoder as Hugging Face's modeling code builds it (RMSNorm, no biases)";
+	out->source = "huggingface/transformers src/transformers/models/llama/modeling_llama.py <https://github.com/huggingface/transformers/blob/main/src/transformers/models/llama/modeling_llama.py>";
 	return true;
 }
 
@@ -430,7 +442,7 @@ void fw_flops_palm(const struct fw_shape *s, const struct fw_params *p, struct f
 	out->dense = 6 * (p->active - input + tied_output);
 	out->attention = 12.0 * s->layers * s->hidden * s->seq;
 	out->per_token = out->dense + out->attention;
-	out->convention = "6 N + 12 L h s (PaLM, Chowdhery et al. 2022, appendix B; torchtitan's get_nparams_and_flops)";
+	out->convention = "6 N + 12 L h s (PaLM, Chowdhery et al. 2022, appendix B; torchtitan's get_nparams_and_flops) <https://arxiv.org/abs/2204.02311>";
 }
 
 void fw_bytes_zero_paper(int zero_stage, struct fw_bytes *out)
@@ -440,7 +452,7 @@ void fw_bytes_zero_paper(int zero_stage, struct fw_bytes *out)
 		.optim_sharded = zero_stage >= 1, .grads_sharded = zero_stage >= 2,
 		.weights_sharded = zero_stage >= 3,
 		.how = "16-bit weights and gradients, fp32 master weights and Adam moments, divided over DP by the ZeRO stage",
-		.source = "Rajbhandari et al. 2020, ZeRO: Memory Optimizations Toward Training Trillion Parameter Models",
+		.source = "Rajbhandari et al. 2020, ZeRO, section 5 <https://arxiv.org/abs/1910.02054>",
 	};
 }
 
@@ -462,10 +474,13 @@ void fw_rank_state(enum framework f, const struct fw_shape *s, const struct fw_p
 	double dense = (split / pp + input + (pp == 1 ? p->output : 0)) / tp + p->replicated / pp;
 	double expert = p->expert_layers / pp / tp / (s->experts > 1 ? ep : 1);
 	if (d->fully_sharded) {
-		/* FSDP shards a stage's every parameter over DP x CP, after TP */
-		out->dense = dense / (dp * cp);
-		out->expert = s->experts > 1 ? p->expert_layers / pp / (tp * dp * cp) : 0;
-		out->dense_dp = out->expert_dp = 1;
+		/* FSDP shards the dense slice over DP x CP, and the experts
+		 * (EP ranks apart, no TP) over what is left of DP x CP x TP */
+		out->dense = dense;
+		out->expert = s->experts > 1 ? p->expert_layers / pp / ep : 0;
+		out->dense_dp = dp * cp;
+		double efsdp = dp * cp * tp / ep;
+		out->expert_dp = efsdp >= 1 ? efsdp : 1;
 	} else {
 		out->dense = dense;
 		out->expert = expert;

@@ -34,6 +34,7 @@ struct fw_version {
 	const char *alias;   /* another spelling it takes (a short commit), or NULL */
 	const char *title;   /* for messages: "Megatron-LM 0.20 (d98e8a6)" */
 	const char *source;  /* where its facts were read */
+	const char *changed; /* what changed in its command line from the version before, or NULL */
 };
 
 size_t fw_version_count(enum framework f);
@@ -138,6 +139,7 @@ struct fw_need {
 	const char *flags[FW_NEED_FLAGS];   /* NULL-terminated when shorter */
 	const char *why;                    /* what happens without it, and where that is */
 	unsigned versions;
+	const char *spec;                   /* the spec keys gen writes one of them from; NULL: entry.args only */
 };
 
 /* ---- its defaults that differ from what a plan assumes ------------------ */
@@ -220,6 +222,12 @@ struct fw_shape {
 	long long tp;        /* the vocabulary padding depends on it (Megatron) */
 };
 
+/* The FFN size a shape means: its own, else the default every framework
+ * here builds with: 4 x hidden, and for a gated block 8/3 x hidden
+ * rounded down to a multiple of 64 (Megatron-LM's arguments.py). 0 when
+ * the hidden size is not given either. */
+long long fw_ffn_size(const struct fw_shape *s);
+
 /* Parameters by where they live, by the framework's own accounting. */
 struct fw_params {
 	double total, active;        /* every parameter; those one token passes through */
@@ -230,8 +238,10 @@ struct fw_params {
 	double expert_layers;        /* every layer's routed experts */
 	double padded_vocab;         /* the vocabulary as the framework pads it */
 	const char *accounting;      /* whose formula: "Megatron-LM's theoretical_memory_usage.py" */
+	const char *source;          /* the document it is from, ending in <URL> */
 };
-/* False (out untouched) when the shape lacks layers, hidden or heads. */
+/* False (out untouched) when the shape lacks layers, hidden or heads, or
+ * the framework builds no model of its own from a shape (plain). */
 bool fw_count_params(enum framework f, const struct fw_shape *s, struct fw_params *out);
 
 /* Model FLOPs per token for one training step (forward and backward),
@@ -256,8 +266,8 @@ bool fw_flops_per_token(enum framework f, const struct fw_shape *s, const struct
  * experts). */
 struct fw_layout { long long world, tp, pp, cp, ep, dp; };
 struct fw_rank_state {
-	double dense, expert;        /* parameters on the rank */
-	double dense_dp, expert_dp;  /* the group each one's state divides over */
+	double dense, expert;        /* parameters of the rank's slice (before any data-parallel sharding) */
+	double dense_dp, expert_dp;  /* the group each one's state divides over (or FSDP shards it over) */
 	double weights, grads, optim; /* bytes */
 	double bytes;                /* the three together */
 };

@@ -13,6 +13,20 @@ extern const struct fw_def fw_def_plain, fw_def_megatron, fw_def_nxd, fw_def_tor
 /* megatron_args.c: every flag of the pinned Megatron-LM. */
 extern const struct fw_known_table fw_megatron_known;
 
+/* One decoder layer's parameters as an accounting counts them: all but
+ * its routed experts (attention, norms, dense FFN, router), of which
+ * replicated is what TP does not divide (norms, router); its routed
+ * experts, and of them what one token passes through. */
+struct fw_layer {
+	double dense, replicated, experts, active_experts;
+};
+/* The sums every accounting ends with: the shape's layers of *layer,
+ * the final norm, the input embedding of the vocabulary as padded (and
+ * the output layer when untied). Sets all of *out but its accounting and
+ * source. */
+void fw_params_sum(const struct fw_shape *s, const struct fw_layer *layer, double final_norm,
+		   double padded_vocab, struct fw_params *out);
+
 /* A Llama-style decoder as Hugging Face's modeling code builds it
  * (RMSNorm with a weight only, no biases, separate q, k, v and o
  * projections): the accounting of the frameworks that run such models

@@ -5,12 +5,11 @@
  * docs/frameworks.md, "Megatron-LM", has each with its source. */
 #include "frameworks_internal.h"
 
-#include <string.h>
 
 static const struct fw_version versions[] = {
 	{ "0.20", "d98e8a6", "Megatron-LM 0.20 (d98e8a6)",
 	  "NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553 (2026-08-22): "
-	  "megatron/training/arguments.py, training.py, theoretical_memory_usage.py" },
+	  "megatron/training/arguments.py, training.py, theoretical_memory_usage.py", NULL },
 };
 
 /* arguments.py (add_megatron_arguments) and validate_args. Sizes of 1
@@ -63,21 +62,32 @@ static const struct fw_flag flags[] = {
 };
 
 static const struct fw_need needs[] = {
+	{ "the number of layers", { "--num-layers" },
+	  "validate_args checks it is given (required_args)", 0, "model.layers" },
+	{ "the hidden size", { "--hidden-size" },
+	  "validate_args checks it is given (required_args)", 0, "model.hidden_size" },
+	{ "the attention heads", { "--num-attention-heads" },
+	  "validate_args checks it is given (required_args)", 0, "model.attention_heads" },
+	{ "the sequence length", { "--max-position-embeddings" },
+	  "validate_args checks it is given (required_args)", 0, "model.seq_length" },
+	{ "a training length", { "--train-samples", "--train-iters" },
+	  "with neither, the training loop has no end (training.py sizes its datasets from one of them)", 0,
+	  "model.tokens and model.seq_length" },
 	{ "a learning rate", { "--lr" },
 	  "--lr has no default, and the learning-rate scheduler it builds takes float(None) "
-	  "(megatron/core/optimizer_param_scheduler.py, OptimizerParamScheduler)", 0 },
+	  "(megatron/core/optimizer_param_scheduler.py, OptimizerParamScheduler)", 0, NULL },
 	{ "a tokenizer", { "--tokenizer-type" },
 	  "build_tokenizer raises ValueError for a tokenizer type that is not one it knows, None included "
-	  "(megatron/core/tokenizers/utils/build_tokenizer.py)", 0 },
+	  "(megatron/core/tokenizers/utils/build_tokenizer.py)", 0, NULL },
 	{ "training data", { "--data-path", "--train-data-path", "--data-args-path",
 			     "--per-split-data-args-path", "--mock-data" },
-	  "the dataset builder has no data to read without one of them (--mock-data is synthetic)", 0 },
+	  "the dataset builder has no data to read without one of them (--mock-data is synthetic)", 0, NULL },
 };
 
 static const struct fw_default defaults[] = {
 	{ "--moe-router-topk", "2", "model.experts_per_token; gen writes it with the experts", 0 },
 	{ "--ffn-hidden-size", "4 x hidden; with --swiglu, 8/3 x hidden rounded down to a multiple of 64",
-	  "model.ffn_hidden_size; gen writes it when given", 0 },
+	  "model.ffn_hidden_size; gen writes it for a model with dense layers, this default when not given, so the line says the size the plan counted", 0 },
 	{ "--moe-ffn-hidden-size", "--ffn-hidden-size", "model.expert_ffn_hidden_size; gen writes it when given", 0 },
 	{ "--swiglu", "off (a two-matrix GELU block)", "model.gated_ffn, true unless the spec says false; gen writes --swiglu", 0 },
 	{ "--untie-embeddings-and-output-weights", "off (the output layer shares the input embedding)",
@@ -130,7 +140,7 @@ static void bytes(int zero_stage, struct fw_bytes *out)
 		.how = zero_stage >= 1
 			? "bf16 weights and fp32 gradients on every rank, fp32 main weights and Adam moments divided over DP (--use-distributed-optimizer): 6 + 12/d bytes"
 			: "bf16 weights, fp32 gradients, fp32 main weights and Adam moments: 18 bytes",
-		.source = "megatron/training/theoretical_memory_usage.py (num_bytes_per_parameter) @ d98e8a6",
+		.source = "NVIDIA/Megatron-LM megatron/training/theoretical_memory_usage.py (num_bytes_per_parameter) <https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/megatron/training/theoretical_memory_usage.py>",
 	};
 }
 
@@ -140,16 +150,14 @@ static void bytes(int zero_stage, struct fw_bytes *out)
  * the vocabulary padded to a multiple of 128 x TP (vocab_utils.py). */
 static bool count(const struct fw_shape *s, struct fw_params *out)
 {
-	double h = s->hidden, L = s->layers, a = s->heads, g = s->groups > 0 ? s->groups : s->heads;
+	double h = s->hidden, a = s->heads, g = s->groups > 0 ? s->groups : s->heads;
 	double kv = (double)(s->hidden / s->heads), q = kv * a;
 	double gated = s->gated ? 1.5 : 1, norm = 2;
-	double ffn = s->ffn > 0 ? (double)s->ffn
-		   : s->gated ? (double)((4 * s->hidden * 2 / 3) / 64 * 64) : 4.0 * s->hidden;
+	double ffn = (double)fw_ffn_size(s);
 	double E = s->experts > 1 ? s->experts : 0;
 	double eff = s->expert_ffn > 0 ? (double)s->expert_ffn : ffn;
 	double k = s->topk > 0 ? s->topk : 2; /* Megatron's default top-k */
 
-	memset(out, 0, sizeof *out);
 	double multiple = 128.0 * (s->tp > 0 ? s->tp : 1);
 	double V = s->vocab > 0 ? multiple * (double)((s->vocab + (long long)multiple - 1) / (long long)multiple) : 0;
 	double attention = 2 * h * h * ((1 + g / a) * (q / h));
@@ -158,16 +166,13 @@ static bool count(const struct fw_shape *s, struct fw_params *out)
 	double router = E ? h * E + E : 0;
 	double routed = E ? 2 * h * eff * E * gated : 0;
 	double active_routed = E ? 2 * h * eff * k * gated : 0;
-
-	out->padded_vocab = V;
-	out->output = s->untied ? h * V : 0;
-	out->embedding = h * V + out->output;
-	out->dense_layers = L * (attention + dense_mlp + layernorm + router) + final;
-	out->replicated = L * (layernorm + router) + final;
-	out->expert_layers = L * routed;
-	out->total = out->dense_layers + out->expert_layers + out->embedding;
-	out->active = out->dense_layers + L * active_routed + out->embedding;
+	struct fw_layer layer = {
+		.dense = attention + dense_mlp + layernorm + router, .replicated = layernorm + router,
+		.experts = routed, .active_experts = active_routed,
+	};
+	fw_params_sum(s, &layer, final, V, out);
 	out->accounting = "Megatron-LM's compute_weight_and_optimizer_memory (megatron/training/theoretical_memory_usage.py @ d98e8a6)";
+	out->source = "NVIDIA/Megatron-LM megatron/training/theoretical_memory_usage.py (compute_weight_and_optimizer_memory) <https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/megatron/training/theoretical_memory_usage.py>";
 	return true;
 }
 
@@ -181,8 +186,7 @@ static void flops(const struct fw_shape *s, const struct fw_params *p, struct fw
 	double h = s->hidden, L = s->layers, a = s->heads, g = s->groups > 0 ? s->groups : s->heads;
 	double kv = (double)(s->hidden / s->heads), q = kv * a;
 	double factor = s->gated ? 3 : 2;
-	double ffn = s->ffn > 0 ? (double)s->ffn
-		   : s->gated ? (double)((4 * s->hidden * 2 / 3) / 64 * 64) : 4.0 * s->hidden;
+	double ffn = (double)fw_ffn_size(s);
 	double eff = s->expert_ffn > 0 ? (double)s->expert_ffn : ffn;
 	double k = s->topk > 0 ? s->topk : 2;
 	double mlp = s->experts > 1 ? eff * k * factor : ffn * factor;
@@ -191,7 +195,7 @@ static void flops(const struct fw_shape *s, const struct fw_params *p, struct fw
 	out->dense = 6 * (h * mlp * L + attn * L + h * p->padded_vocab);
 	out->attention = 6 * q * (double)s->seq * L;
 	out->per_token = out->dense + out->attention;
-	out->convention = "Megatron-LM's num_floating_point_operations (training.py @ d98e8a6): 6 x the multiplies of the active weights and the logits, plus causal attention";
+	out->convention = "Megatron-LM's num_floating_point_operations: 6 x the multiplies of the active weights and the logits, plus causal attention <https://github.com/NVIDIA/Megatron-LM/blob/d98e8a64ddf34856e74b24714e3bedb2f5a39553/megatron/training/training.py>";
 }
 
 const struct fw_def fw_def_megatron = {

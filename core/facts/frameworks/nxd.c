@@ -10,7 +10,7 @@
 static const struct fw_version versions[] = {
 	{ "fbac349", NULL, "NeuronX Distributed fbac349 (run_llama_nxd.py)",
 	  "aws-neuron/neuronx-distributed fbac349b61a3adbb123c2983835af692840ff62f (2026-04-09): "
-	  "examples/training/llama/tp_pp_llama_hf_pretrain/run_llama_nxd.py, training_utils.py, modeling_llama_nxd.py" },
+	  "examples/training/llama/tp_pp_llama_hf_pretrain/run_llama_nxd.py, training_utils.py, modeling_llama_nxd.py", NULL },
 };
 
 /* Its argparse (each an integer or a string; 0 and 1 for switches). The
@@ -58,12 +58,15 @@ static const struct fw_flag flags[] = {
 };
 
 static const struct fw_need needs[] = {
+	{ "a training length", { "--max_steps" },
+	  "its default is 100 steps: the job would end there, as if done", 0,
+	  "model.tokens and model.seq_length" },
 	{ "a learning rate", { "--lr" },
-	  "--lr defaults to None, which the optimizer is built with (run_llama_nxd.py)", 0 },
+	  "--lr defaults to None, which the optimizer is built with (run_llama_nxd.py)", 0, NULL },
 	{ "the model's config", { "--training_config" },
-	  "LlamaConfig.from_pretrained(None) fails: the vocabulary, FFN size and KV heads come from that config.json", 0 },
+	  "LlamaConfig.from_pretrained(None) fails: the vocabulary, FFN size and KV heads come from that config.json", 0, NULL },
 	{ "training data", { "--training_dir" },
-	  "the dataset is loaded from --training_dir, None by default (training_utils.py, create_llama_pretraining_dataset)", 0 },
+	  "the dataset is loaded from --training_dir, None by default (training_utils.py, create_llama_pretraining_dataset)", 0, NULL },
 };
 
 static const struct fw_default defaults[] = {
@@ -99,7 +102,7 @@ static void bytes(int zero_stage, struct fw_bytes *out)
 		.weights = 2, .grads = 4, .optim = 12, .optim_sharded = zero1,
 		.how = zero1 ? "bf16 weights and fp32 gradients on every rank, fp32 master weights and Adam moments divided over DP (ZeRO-1): 6 + 12/d bytes"
 			     : "bf16 weights, fp32 gradients, fp32 master weights and Adam moments: 18 bytes",
-		.source = "examples/training/llama/training_utils.py (get_mixed_precision_config) and run_llama_nxd.py @ fbac349",
+		.source = "aws-neuron/neuronx-distributed examples/training/llama/training_utils.py (get_mixed_precision_config) <https://github.com/aws-neuron/neuronx-distributed/blob/fbac349b61a3adbb123c2983835af692840ff62f/examples/training/llama/training_utils.py>",
 	};
 }
 

@@ -13,11 +13,13 @@ enum { V02, V03 };
 
 static const struct fw_version versions[] = {
 	[V02] = { "0.2", "v0.2.2", "torchtitan 0.2 (TOML job config)",
-		  "pytorch/torchtitan torchtitan/config/job_config.py @ 000204a4a8bf3d0f31adc44fc29855fbb6ea13d8" },
+		  "pytorch/torchtitan torchtitan/config/job_config.py @ 000204a4a8bf3d0f31adc44fc29855fbb6ea13d8", NULL },
 	[V03] = { "0.3", "v0.3.0", "torchtitan 0.3 (--module and --config)",
 		  "pytorch/torchtitan #2386 (9810191, 2026-02): torchtitan/config/configs.py @ 0014ac2ca45ae15db6706b4f5cc3e67546c98885, "
 		  "torchtitan/trainer.py (Trainer.Config) @ 003fe28042153d6b84958a3a4004987d8dc4cd53, "
-		  "torchtitan/config/manager.py (ConfigManager) @ 02e5389e976043d2ba4a60947e93b76d5ef669b8" },
+		  "torchtitan/config/manager.py (ConfigManager) @ 02e5389e976043d2ba4a60947e93b76d5ef669b8",
+		  "the TOML job config (--job.config_file) gave way to a Python config registry chosen with --module and --config "
+		  "(pytorch/torchtitan #2386, commit 9810191, February 2026); --job.* and --checkpoint.enable_checkpoint are gone" },
 };
 
 /* Every degree stated, DP as the sharded degree. Its global batch
@@ -50,12 +52,14 @@ static const struct fw_flag flags[] = {
 };
 
 static const struct fw_need needs[] = {
-	{ "the model's config registry and recipe", { "--module" },
-	  "ConfigManager._load_config raises ValueError: --module is required", FW_V(V03) },
+	{ "a training length", { "--training.steps" },
+	  "its default is 10000 steps, whatever the tokens", 0, "model.tokens and model.seq_length" },
+	{ "the model's config registry", { "--module" },
+	  "ConfigManager._load_config raises ValueError: --module is required", FW_V(V03), NULL },
 	{ "the recipe", { "--config" },
-	  "ConfigManager._load_config raises ValueError: --config is required", FW_V(V03) },
+	  "ConfigManager._load_config raises ValueError: --config is required", FW_V(V03), NULL },
 	{ "the model and its settings", { "--job.config_file", "--model.flavor" },
-	  "without a job config file, the defaults train the llama3 debugmodel flavor", FW_V(V02) },
+	  "without a job config file, the defaults train the llama3 debugmodel flavor", FW_V(V02), NULL },
 };
 
 static const struct fw_default defaults[] = {
@@ -112,7 +116,7 @@ static void bytes(int zero_stage, struct fw_bytes *out)
 		.weights = 4, .grads = 4, .optim = 8,
 		.weights_sharded = true, .grads_sharded = true, .optim_sharded = true,
 		.how = "fp32 weights, fp32 gradients and Adam moments, all divided over the FSDP shard group: 16/d bytes",
-		.source = "torchtitan/config/configs.py (TrainingConfig: dtype, mixed_precision_param, mixed_precision_reduce) @ 0014ac2c",
+		.source = "pytorch/torchtitan torchtitan/config/configs.py (TrainingConfig: dtype, mixed_precision_param, mixed_precision_reduce) <https://github.com/pytorch/torchtitan/blob/0014ac2ca45ae15db6706b4f5cc3e67546c98885/torchtitan/config/configs.py>",
 	};
 }
 

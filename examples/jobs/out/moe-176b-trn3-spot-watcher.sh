@@ -158,7 +158,9 @@ act_on() {
 		for pid in $workers; do kill -"$signal" "$pid" 2>/dev/null || true; done
 		log "sent SIG$signal to $(echo "$workers" | wc -w) worker(s): every rank saves a checkpoint and exits"
 		# The save's time, then the unit goes, before the instance does.
-		while workers_alive && [ $(($(date +%s) - started)) -lt "$stop_after" ]; do
+		# date +%s drops the fraction of a second: -le keeps the wait at
+		# least --stop-after.
+		while workers_alive && [ $(($(date +%s) - started)) -le "$stop_after" ]; do
 			sleep 1
 		done
 		if ! workers_alive; then

@@ -140,9 +140,28 @@ static int ph_order(const void *pa, const void *pb)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
+static void placeholders(struct diag_list *diags, struct source *src, const struct tmpl *t,
+			 const char *skipped);
+
 /* LN1010 template-placeholders: one finding per file, at the first
  * placeholder, naming the distinct ones in the order they appear. */
 void ln_template_placeholders(struct diag_list *diags, struct source *src, const struct tmpl *t)
+{
+	placeholders(diags, src, t, "the checks of %s value%s are skipped");
+}
+
+/* The same for a batch script, whose placeholders stand in options,
+ * words and commands (lint/template.c). */
+void ln_script_placeholders(struct diag_list *diags, struct source *src, const struct tmpl_ph *ph,
+			    size_t n)
+{
+	struct tmpl t = { .ph = (struct tmpl_ph *)ph, .n_ph = n, .n_unvalued = n };
+	placeholders(diags, src, &t,
+		     "the checks of the #SBATCH options, words and commands %s stand%s in are skipped");
+}
+
+static void placeholders(struct diag_list *diags, struct source *src, const struct tmpl *t,
+			 const char *skipped)
 {
 	if (!t->n_unvalued)
 		return;
@@ -172,10 +191,16 @@ void ln_template_placeholders(struct diag_list *diags, struct source *src, const
 	}
 	if (distinct > SHOWN_PLACEHOLDERS)
 		buf_printf(&list, " and %zu more", distinct - SHOWN_PLACEHOLDERS);
+	struct buf what = BUF_INIT;
+	bool one = distinct == 1;
+	if (strstr(skipped, "stand%s"))
+		buf_printf(&what, skipped, one ? "it" : "they", one ? "s" : "");
+	else
+		buf_printf(&what, skipped, one ? "its" : "their", one ? "" : "s");
 	struct diag *d = diag_add(diags, src, R_LN1010, at->line, at->col, at->line, at->end_col,
-		"a template with %zu placeholder%s that %s no value (%s): the checks of %s value%s are skipped",
-		distinct, distinct == 1 ? "" : "s", distinct == 1 ? "has" : "have", list.p,
-		distinct == 1 ? "its" : "their", distinct == 1 ? "" : "s");
+		"a template with %zu placeholder%s that %s no value (%s): %s", distinct,
+		one ? "" : "s", one ? "has" : "have", list.p, what.p);
+	buf_free(&what);
 	diag_set_help(d, "give them values with --define NAME=VALUE or --env-file FILE (or define: in .trainforge.yaml) to check the file as rendered");
 	buf_free(&list);
 	free(v);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pc.h"
+#include "text.h"
 
 static bool targets_reservation(const struct pc *pc, yd_node queue, yd_node cr)
 {
@@ -58,6 +59,19 @@ static bool efa_in_one_subnet(const struct cr_facts *f)
 	return f->efa_on && !f->multi_subnet && !f->capacity_block;
 }
 
+/* A key of Networking that is a misspelt PlacementGroup (its own finding
+ * and fix): adding another would make two once both fixes are in. */
+static bool near_placement_group(const yamldoc *d, yd_node net)
+{
+	for (size_t i = 0; yd_kind(d, net) == YD_MAPPING && i < yd_len(d, net); i++) {
+		size_t len;
+		const char *k = yd_str(d, yd_key(d, net, i), &len);
+		if (k && text_edit_distance(k, len, "PlacementGroup", 14, 3) <= 3)
+			return true;
+	}
+	return false;
+}
+
 /* PC2101 efa-without-placement-group */
 static void efa_without_placement_group(const struct pc *pc, const struct cr_facts *f)
 {
@@ -65,6 +79,14 @@ static void efa_without_placement_group(const struct pc *pc, const struct cr_fac
 		struct diag *g = pc_report(pc, R_PC2101, f->efa_enabled,
 			"EFA is enabled but no placement group is set for this compute resource");
 		diag_set_help(g, "add 'Networking: {PlacementGroup: {Enabled: true}}' to the queue");
+		/* unsafe: the nodes are then placed together, which a full
+		 * placement group can refuse (insufficient capacity) */
+		const yamldoc *d = pc->cl->doc;
+		yd_node net = yd_get(d, f->queue, "Networking");
+		if (net && !near_placement_group(d, net))
+			pc_fix_add_keys(g, d, net, "PlacementGroup:\n  Enabled: true");
+		else if (!net)
+			pc_fix_add_keys(g, d, f->queue, "Networking:\n  PlacementGroup:\n    Enabled: true");
 	}
 }
 

@@ -16,24 +16,6 @@ static bool is_awsbatch(const struct pc *pc)
 
 enum { MAX_SCRIPTS = 16 };
 
-/* The scripts a CustomActions mapping runs when a node comes up: Script,
- * or each Script of a Sequence, of OnNodeStart and OnNodeConfigured. */
-static size_t node_scripts(const yamldoc *d, yd_node actions, yd_node *out, size_t max)
-{
-	static const char *const events[] = { "OnNodeStart", "OnNodeConfigured" };
-	size_t n = 0;
-	for (size_t e = 0; e < sizeof events / sizeof events[0]; e++) {
-		yd_node ev = yd_get(d, actions, events[e]);
-		yd_node seq = yd_get(d, ev, "Sequence");
-		if (yd_get(d, ev, "Script") && n < max)
-			out[n++] = yd_get(d, ev, "Script");
-		for (size_t i = 0; yd_kind(d, seq) == YD_SEQUENCE && i < yd_len(d, seq) && n < max; i++)
-			if (yd_get(d, yd_item(d, seq, i), "Script"))
-				out[n++] = yd_get(d, yd_item(d, seq, i), "Script");
-	}
-	return n;
-}
-
 /* The release Neuron's ParallelCluster install script installs: it is
  * .../neuron-installation/v<SDK>/<os>/pt/install_neuron.sh
  * (docs/versions.md, neuron-parallelcluster). */
@@ -85,7 +67,7 @@ static void neuron_install_too_old(const struct pc *pc)
 	char v[16], min[16];
 	for (size_t i = 0; i < yd_len(d, queues); i++) {
 		yd_node q = yd_item(d, queues, i), scripts[MAX_SCRIPTS], type;
-		size_t n = node_scripts(d, yd_get(d, q, "CustomActions"), scripts, MAX_SCRIPTS);
+		size_t n = cluster_action_scripts(pc->cl, yd_get(d, q, "CustomActions"), scripts, MAX_SCRIPTS);
 		for (size_t k = 0; k < n; k++) {
 			struct neuron_version sdk;
 			struct neuron_first_release first;
@@ -129,7 +111,7 @@ static void os_accelerator_mismatch(const struct pc *pc, yd_node os)
 		owners[nowners++] = yd_item(d, qs, i);
 	for (size_t i = 0; i < nowners; i++) {
 		yd_node scripts[MAX_SCRIPTS];
-		size_t n = node_scripts(d, yd_get(d, owners[i], "CustomActions"), scripts, MAX_SCRIPTS);
+		size_t n = cluster_action_scripts(pc->cl, yd_get(d, owners[i], "CustomActions"), scripts, MAX_SCRIPTS);
 		for (size_t k = 0; k < n; k++) {
 			struct neuron_version sdk;
 			if (!script_sdk(d, scripts[k], &sdk) || neuron_runs_on_al2(sdk))

@@ -38,6 +38,8 @@ static void (*const checks[])(const struct pc *) = {
 	pc_check_platform,
 	pc_check_storage,
 	pc_check_cost,
+	pc_check_network,
+	pc_check_bootstrap,
 	pc_check_lookalikes,
 };
 

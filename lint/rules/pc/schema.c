@@ -62,8 +62,10 @@ static void report(const struct pc *pc, struct schema_errors *errs, const char *
 			diag_set_help(d, "%s", help);
 		/* a did-you-mean is a fix that changes what the file says; the
 		 * value as the loader converts it one that does not */
-		if (e->suggest && rule_fixability(d->rule) != FIX_NONE)
+		if (e->suggest && rule_fixability(d->rule) != FIX_NONE) {
 			diag_set_fix(d, e->suggest);
+			diag_set_fix_case_only(d);
+		}
 		if (e->node != e->pos)
 			diag_set_path(d, pc->cl->doc, e->node);
 	}

@@ -79,16 +79,27 @@ static void nodes_shared_between_jobs(const struct pc *pc, const struct pc_pairi
 		}
 		if (asked)
 			continue;
+		/* say what the run showed: a script that runs there, scripts
+		 * paired elsewhere, or none paired at all */
 		char who[512];
 		if (script)
 			snprintf(who, sizeof who, "%s, which runs there, does not ask for --exclusive", script);
+		else if (pair->n == 1)
+			snprintf(who, sizeof who, "the one batch script paired with this config does not run there");
+		else if (pair->n)
+			snprintf(who, sizeof who, "none of the %zu batch scripts paired with this config runs there", pair->n);
 		else
-			snprintf(who, sizeof who, "no batch script of the run that runs there asks for --exclusive");
+			snprintf(who, sizeof who, "no batch script was paired with this config, so whether its jobs ask for --exclusive is not known");
 		const char *name = yd_str(d, yd_get(d, q, "Name"), NULL);
 		struct diag *g = pc_report(pc, R_PC2220, jea ? jea : yd_get(d, q, "Name") ? yd_get(d, q, "Name") : q,
 			"queue %s runs multi-node training (%s, up to %lld nodes) without JobExclusiveAllocation: true, and %s: Slurm may start another job on the same nodes, where %s",
 			name ? name : "?", why, cluster_queue_max_nodes(pc->cl, q), who, shared_part(pc, q));
 		diag_set_help(g, "set JobExclusiveAllocation: true on the queue (or #SBATCH --exclusive in every job that runs there)");
+		/* unsafe: every job then takes whole nodes */
+		if (!jea)
+			pc_fix_add_keys(g, d, q, "JobExclusiveAllocation: true");
+		else
+			diag_set_fix(g, "true");
 	}
 }
 

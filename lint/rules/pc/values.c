@@ -29,19 +29,19 @@ static void unsupported_region(const struct pc *pc)
 	}
 }
 
-/* PC1001 unknown-instance-type */
-static void unknown_instance_type(const struct pc *pc, yd_node t, const char *s,
-				  const char *suggestion)
+/* PC1001 unknown-instance-type: a name EC2 could have is most likely a
+ * type newer than the catalog, never a typo of another type to rewrite
+ * (catalog.h); the family's sizes say what the catalog has instead. */
+static void unknown_instance_type(const struct pc *pc, yd_node t, const char *s, size_t len)
 {
 	struct diag *d = pc_report(pc, R_PC1001, t,
 		"instance type '%s' is not in the catalog; EFA and accelerator checks skip it", s);
-	if (suggestion[0]) {
-		diag_set_help(d, "did you mean '%s'? (`trainforge instances` lists the catalog)",
-			      suggestion);
-		diag_set_fix(d, suggestion);
-	} else {
-		diag_set_help(d, "`trainforge instances` lists the types the catalog describes");
-	}
+	char sizes[200];
+	if (catalog_family_sizes(s, len, sizes, sizeof sizes))
+		diag_set_help(d, "the catalog's %.*s sizes are %s; a newer type's figures come from aws ec2 describe-instance-types output (trainforge prices import)",
+			      (int)catalog_family_len(s, len), s, sizes);
+	else
+		diag_set_help(d, "a newer type's figures come from aws ec2 describe-instance-types output (trainforge prices import); `trainforge instances` lists the catalog");
 }
 
 /* PC1005 provisional-instance-type: the checks run on the catalog's
@@ -82,7 +82,7 @@ static void check_type(const struct pc *pc, yd_node t)
 		return;
 	}
 	case CATALOG_UNKNOWN_PLAUSIBLE:
-		unknown_instance_type(pc, t, s, suggestion);
+		unknown_instance_type(pc, t, s, len);
 		return;
 	case CATALOG_INVALID:
 		invalid_instance_type(pc, t, s, suggestion);

@@ -22,30 +22,13 @@ static struct sb_span first_launch(const struct sbc *c)
 	return top;
 }
 
-/* Variables that never help: removed or renamed knobs. Each row is the
- * whole of its rule's check. */
-static const struct {
-	const char *name;
-	enum rule_id rule;
-	const char *why;
-	const char *fix; /* replacement name, or NULL */
-} known_bad[] = {
-	{ "FI_EFA_MTU_SIZE", R_SB2102, "was removed from libfabric; setting it aborts the process", NULL },
-	{ "FI_EFA_TX_IOV_LIMIT", R_SB2102, "was removed from libfabric; setting it aborts the process", NULL },
-	{ "FI_EFA_RX_IOV_LIMIT", R_SB2102, "was removed from libfabric; setting it aborts the process", NULL },
-	/* SB2103 dead-variable */
-	{ "FI_EFA_SET_CUDA_SYNC_MEMOPS", R_SB2103, "is a no-op in libfabric 1.20 and later", NULL },
-	{ "ALLOC_ARENA_MAX", R_SB2103, "is a misspelling: glibc reads MALLOC_ARENA_MAX", "MALLOC_ARENA_MAX" },
-	/* SB2104 neuron-cache-dir-variable */
-	{ "NEURON_COMPILE_CACHE_DIR", R_SB2104, "is not a Neuron variable: the compiler reads NEURON_COMPILE_CACHE_URL (or --cache_dir in NEURON_CC_FLAGS)", "NEURON_COMPILE_CACHE_URL" },
-};
-
-static bool known_bad_name(const char *name)
+/* A name its table gives another status than read (envvars.c's notes:
+ * removed, aborting, or read by no release): reported by the status,
+ * not as a near miss. */
+static bool noted_name(const char *name)
 {
-	for (size_t k = 0; k < sizeof known_bad / sizeof known_bad[0]; k++)
-		if (!strcmp(name, known_bad[k].name))
-			return true;
-	return false;
+	enum env_status st = env_status(name, NULL);
+	return st == ENV_NOT_READ || st == ENV_ABORTS || st == ENV_NEVER;
 }
 
 /* NCCL's own guide files these under "Debugging": settings not to be
@@ -114,12 +97,14 @@ static void dead_variable(struct sbc *c)
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
 		if (a->kind == SB_ASSIGN_UNSET || a->kind == SB_ASSIGN_UNKNOWN ||
-		    known_bad_name(a->name) || !upper_name(a->name))
+		    noted_name(a->name) || !upper_name(a->name))
 			continue;
 		const char *near = env_near(a->name);
-		if (!near)
+		const struct env_family_def *f = near ? env_family_of(near) : NULL;
+		/* Slurm's names are set by Slurm: a script's own SLURM_ name
+		 * is its own choice (SB2012 reads the ones it uses) */
+		if (!f || f->slurm)
 			continue;
-		const struct env_family_def *f = env_family_of(near);
 		struct diag *g = sbc_report(c, R_SB2103, a->name_span,
 			"%s is not a variable %s reads (%s): the setting is never made; did you mean %s?",
 			a->name, f->title, f->source, near);
@@ -128,26 +113,45 @@ static void dead_variable(struct sbc *c)
 	}
 }
 
-static void known_bad_names(struct sbc *c)
+/* SB2102 efa-variable-aborts, SB2103 dead-variable and SB2104
+ * neuron-cache-dir-variable, by the status the name's table gives it. */
+/* SB2104 neuron-cache-dir-variable */
+static void noted_names(struct sbc *c)
 {
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
-		for (size_t k = 0; k < sizeof known_bad / sizeof known_bad[0]; k++) {
-			if (strcmp(a->name, known_bad[k].name) || a->kind == SB_ASSIGN_UNSET)
-				continue;
-			struct diag *g = sbc_report(c, known_bad[k].rule, a->name_span, "%s %s",
-						    a->name, known_bad[k].why);
-			if (known_bad[k].fix) {
-				diag_set_fix(g, known_bad[k].fix);
-				diag_set_help(g, "rename it to %s", known_bad[k].fix);
-			} else {
-				diag_set_help(g, "remove it");
-			}
+		const struct env_note *note;
+		enum env_status st = a->kind == SB_ASSIGN_UNSET ? ENV_UNLISTED : env_status(a->name, &note);
+		struct diag *g;
+		switch (st) {
+		case ENV_ABORTS:
+			g = sbc_report(c, R_SB2102, a->name_span,
+				"%s was removed, and %s aborts the process when it is set (%s)", a->name,
+				note->version, note->source);
+			diag_set_help(g, "remove it");
+			break;
+		case ENV_NOT_READ:
+			g = sbc_report(c, R_SB2103, a->name_span,
+				"%s is not read from %s on (%s): setting it has no effect", a->name,
+				note->version, note->source);
+			diag_set_help(g, "remove it");
+			break;
+		case ENV_NEVER:
+			if (strcmp(a->name, "NEURON_COMPILE_CACHE_DIR"))
+				break;
+			g = sbc_report(c, R_SB2104, a->name_span,
+				"%s is not a Neuron variable: the compiler reads NEURON_COMPILE_CACHE_URL (or --cache_dir in NEURON_CC_FLAGS)",
+				a->name);
+			diag_set_fix(g, "NEURON_COMPILE_CACHE_URL");
+			diag_set_help(g, "rename it to NEURON_COMPILE_CACHE_URL");
+			break;
+		default:
+			break;
 		}
 	}
 }
 
-/* SB2102 efa-variable-aborts: besides the removed variables above,
+/* SB2102 efa-variable-aborts: besides the removed variables of the table,
  * FI_EFA_USE_DEVICE_RDMA=1 aborts on EFA devices without RDMA (g5, g6). */
 static void efa_variable_aborts(struct sbc *c)
 {
@@ -578,7 +582,7 @@ void sbc_check_env(struct sbc *c)
 	path_replaced(c);
 	efa_fork_safe_unneeded(c);
 	nccl_socket_excludes_eth(c);
-	known_bad_names(c);
+	noted_names(c);
 	dead_variable(c);
 	nccl_debug_knob(c);
 	efa_variable_aborts(c);

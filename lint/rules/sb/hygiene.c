@@ -144,9 +144,18 @@ static void used_before_set(struct sbc *c, const sb_cmd *cmd, const sb_word *w,
 		 * to be read before the script sets it */
 		if (!later || self_extending(later) || self_extending(self))
 			continue;
+		/* what it holds here is the open world's (docs/design.md, "An
+		 * open world"): a file beside the script, or the submitter's */
+		const char *file = NULL;
+		bool sourced = false;
+		char here[512];
+		if (c->world && c->world->sets && c->world->sets(c->world->ctx, name, &file, &sourced))
+			snprintf(here, sizeof here, "what %s sets when it is sourced before sbatch, else empty", file);
+		else
+			snprintf(here, sizeof here, "empty (or whatever the submitting shell had)");
 		struct diag *g = sbc_report(c, R_SB0012, sb_word_span(w),
-			"$%s is used in a path on line %u, before line %u sets it: here it is empty (or whatever the submitting shell had), so the path is not the one meant",
-			name, sb_word_span(w).line, later->span.line);
+			"$%s is used in a path on line %u, before line %u sets it: here it is %s, so the path is not the one meant",
+			name, sb_word_span(w).line, later->span.line, here);
 		diag_set_help(g, "set %s before its first use", name);
 		return;
 	}

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "fileio.h"
 #include "releases.h"
 #include "sb.h"
 #include "text.h"
@@ -94,11 +96,28 @@ static long long nnodes_max(const struct sbc *c, const sb_cmd *cmd, const sb_par
 	return sbc_nnodes(c, p, cmd, &min, &max) ? max : 0;
 }
 
+/* A launcher in a branch of a script that starts nodes with srun in
+ * another branch: the script picks the plain launch for one node
+ * (if [[ $num_nodes == 1 ]]; then composer ...; else srun ...; fi). */
+static bool branch_beside_srun(const struct sbc *c, const sb_cmd *cmd)
+{
+	if (!(sb_cmd_context(cmd) & (SB_CTX_IF | SB_CTX_CASE)))
+		return false;
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *other = sb_cmd_at(c->m, i);
+		if (other != cmd && (sb_cmd_context(other) & (SB_CTX_IF | SB_CTX_CASE)) &&
+		    !(sb_cmd_context(other) & SB_CTX_CONDITION) && sbc_starts_nodes(other))
+			return true;
+	}
+	return false;
+}
+
 /* SB2002 launcher-without-srun */
 static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_part *p)
 {
 	long long nnodes = nnodes_max(c, cmd, p);
-	if (c->per_node || runs_under_srun(cmd) || (sb_cmd_context(cmd) & SB_CTX_FUNCTION))
+	if (c->per_node || runs_under_srun(cmd) || (sb_cmd_context(cmd) & SB_CTX_FUNCTION) ||
+	    branch_beside_srun(c, cmd))
 		return;
 	if (!sbc_multi_node(c) && nnodes <= 1)
 		return;
@@ -106,6 +125,9 @@ static void launcher_without_srun(struct sbc *c, const sb_cmd *cmd, const sb_par
 		"%s runs only on the first node: the batch script is not run on the others%s",
 		sb_part_name(p), nnodes > 1 ? ", so it waits for peers that never come" : "");
 	diag_set_help(g, "start it with 'srun --ntasks-per-node=1 %s ...'", sb_part_name(p));
+	/* unsafe: the launcher then runs once on every node */
+	size_t at = sb_word_span(sb_part_program(p)).off;
+	diag_set_fix_bytes(g, at, at, "srun --ntasks-per-node=1 ");
 }
 
 /* SB2003 tasks-per-node-with-torchrun */
@@ -402,7 +424,8 @@ static enum addr_source addr_source_of(const char *raw, size_t len)
 	static const char *const resolved[] = {
 		"hostname -i", "hostname --ip-address", "getent hosts $(hostname", "getent hosts `hostname",
 		"getent hosts $HOSTNAME", "getent hosts ${HOSTNAME}", "getent ahosts $(hostname",
-		"getent ahostsv4 $(hostname",
+		"getent ahostsv4 $(hostname", "host $(hostname", "nslookup $(hostname",
+		"gethostbyname(socket.gethostname()",
 	};
 	static const char *const bare[] = { "$(hostname)", "`hostname`", "$(hostname -s)", "$HOSTNAME", "${HOSTNAME}" };
 	char buf[512];
@@ -467,6 +490,29 @@ static void report_loopback(struct sbc *c, enum addr_source k, struct sb_span wh
 			: "%s from the host name, which an Ubuntu node can resolve to 127.0.1.1 for itself",
 		what);
 	diag_set_help(g, "use the first node's routable address: hostname -I | awk '{print $1}', or the first of scontrol show hostnames");
+	if (sbc_multi_node(c))
+		g->sev = SEV_WARNING; /* the nodes that cannot reach it hang the job */
+}
+
+/* ray start's --address and --node-ip-address, which ray's own flags
+ * parser reads (the chain leaves ray's words as arguments). */
+static void ray_loopback_address(struct sbc *c, const sb_cmd *cmd)
+{
+	static const char *const flags[] = { "--address", "--node-ip-address" };
+	struct sb_span where;
+	size_t n = sb_cmd_word_count(cmd);
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		const char *raw = sb_word_raw(sb_cmd_word(cmd, i), &len);
+		for (size_t f = 0; raw && f < 2; f++) {
+			size_t k = strlen(flags[f]);
+			if (len < k || strncmp(raw, flags[f], k) || (len > k && raw[k] != '='))
+				continue;
+			const sb_word *v = len > k ? sb_cmd_word(cmd, i) : i + 1 < n ? sb_cmd_word(cmd, i + 1) : NULL;
+			if (v)
+				report_loopback(c, addr_source(c, v, cmd, &where, 0), where, flags[f]);
+		}
+	}
 }
 
 /* SB2011 rendezvous-loopback-address */
@@ -478,6 +524,8 @@ static void rendezvous_loopback_address(struct sbc *c)
 		for (size_t p = 0; p < sb_cmd_part_count(cmd); p++) {
 			const sb_part *part = sb_cmd_part(cmd, p);
 			enum sb_prog kind = sb_part_kind(part);
+			if (!strcmp(sb_part_name(part), "ray"))
+				ray_loopback_address(c, cmd);
 			if (kind != SB_PROG_TORCHRUN && kind != SB_PROG_LAUNCHER)
 				continue;
 			static const char *const flags[] = { "master-addr", "rdzv-endpoint" };
@@ -491,54 +539,9 @@ static void rendezvous_loopback_address(struct sbc *c)
 	}
 	for (size_t i = 0; i < sb_assign_count(c->m); i++) {
 		const struct sb_assign *a = sb_assign_at(c->m, i);
-		if (!strcmp(a->name, "MASTER_ADDR") && a->value)
-			report_loopback(c, addr_source(c, a->value, a->cmd, &where, 0), where, "MASTER_ADDR");
+		if (a->value && (!strcmp(a->name, "MASTER_ADDR") || sbc_launchers_read(c, a->name)))
+			report_loopback(c, addr_source(c, a->value, a->cmd, &where, 0), where, a->name);
 	}
-}
-
-/* Names the environment of a job step holds without the script: what
- * Slurm, MPI and the login set, and what torchrun sets for a worker. */
-static bool environment_name(const char *n)
-{
-	static const char *const prefixes[] = { "SLURM_", "SBATCH_", "SRUN_", "PMI_", "PMIX_", "OMPI_" };
-	static const char *const names[] = {
-		"HOME", "USER", "LOGNAME", "PATH", "PWD", "OLDPWD", "HOSTNAME", "SHELL", "TMPDIR",
-		"LANG", "CUDA_VISIBLE_DEVICES", "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE",
-		"GROUP_RANK", "NODE_RANK", "MASTER_ADDR", "MASTER_PORT", "RANDOM", "SECONDS", "LINENO",
-		"BASH_SOURCE", "UID", "EUID", "PPID", "BASHPID",
-	};
-	for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
-			return true;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(n, names[i]))
-			return true;
-	return false;
-}
-
-/* Whether the script says the name is an input: a comment names it, or
- * a ${NAME:?}, ${NAME:-x} or ${NAME=x} reads it with care. */
-static bool documented_input(const struct sbc *c, const char *name)
-{
-	size_t n = strlen(name);
-	for (size_t i = 0; i < sb_comment_count(c->m); i++) {
-		const char *t = sb_comment_at(c->m, i)->text;
-		for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
-			bool left = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-			bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_');
-			if (left && right)
-				return true;
-		}
-	}
-	return false;
-}
-
-static bool assigned_anywhere(const struct sbc *c, const char *name)
-{
-	for (size_t i = 0; i < sb_assign_count(c->m); i++)
-		if (!strcmp(sb_assign_at(c->m, i)->name, name))
-			return true;
-	return false;
 }
 
 /* The assigned name nearest to one never set (TP for TP_SIZE), or NULL. */
@@ -560,16 +563,6 @@ static const char *near_name(const struct sbc *c, const char *name)
 	return best;
 }
 
-/* A name that nothing sets, when cmd runs: the environment's, but not
- * a variable any environment has, after no source or eval. */
-static bool never_set(const struct sbc *c, const char *name, const sb_cmd *cmd)
-{
-	struct sb_resolved r;
-	return sb_resolve(c->m, name, cmd, &r) == SB_RES_ENV && !r.after_source && r.var &&
-	       !strcmp(r.var, name) && !environment_name(name) && !assigned_anywhere(c, name) &&
-	       !documented_input(c, name);
-}
-
 /* ${NAME:-8}, ${NAME=8}, ${NAME:?...}, ${NAME+x}: the word reads NAME
  * with a default or a check of its own. */
 static bool with_default(const sb_word *w, const char *name)
@@ -583,22 +576,48 @@ static bool with_default(const sb_word *w, const char *name)
 	return false;
 }
 
+/* SB2012 variable-never-set and SB2501 variable-from-environment: a
+ * value an empty expansion breaks, from a name the script does not set.
+ * Nothing can set it (a misspelling of a name the script sets, or
+ * --export=NIL): an error; nothing visible sets it: a warning that names
+ * what the job then relies on; anything else sets it (Slurm, a file
+ * beside the script or one it sources, a comment that documents it as
+ * an input): nothing (docs/design.md, "An open world"). */
+/* SB2501 variable-from-environment */
 static void report_never_set(struct sbc *c, const sb_cmd *cmd, const sb_word *w, const char *what,
 			     bool path)
 {
 	for (size_t r = 0; w && r < sb_word_ref_count(w); r++) {
-		const char *name = sb_word_ref(w, r);
-		if (!never_set(c, name, cmd) || with_default(w, name))
+		const char *name = sb_word_ref(w, r), *file;
+		if (with_default(w, name) || sbc_slurm_misspelt(name))
+			continue; /* a Slurm near miss is reported wherever it stands */
+		enum sbc_origin o = sbc_var_origin(c, name, cmd, &file);
+		if (o < ORIGIN_SUBMITTER)
 			continue;
 		const char *near = near_name(c, name);
-		if (path && !near)
-			continue;
-		struct diag *g = sbc_report(c, R_SB2012, sb_word_span(w),
-			"$%s is never set: the %s %s is empty, and %s", name, what,
-			path ? "path" : "value",
-			path ? "the job reads or writes somewhere else than meant" : "the launcher's argument parser exits on every node");
+		const char *kind = path ? "path" : "value";
+		const char *breaks = path ? "the job reads or writes somewhere else than meant"
+					  : "the launcher's argument parser exits on every node";
+		struct diag *g;
+		if (near)
+			g = sbc_report(c, R_SB2012, sb_word_span(w),
+				"$%s is set nowhere, but the script sets $%s: the %s %s is empty, and %s",
+				name, near, what, kind, breaks);
+		else if (o == ORIGIN_NOTHING)
+			g = sbc_report(c, R_SB2012, sb_word_span(w),
+				"$%s is never set: the %s %s is %s, and %s", name, what, kind,
+				sbc_origin_assumption(o), breaks);
+		else
+			g = sbc_report(c, R_SB2501, sb_word_span(w),
+				"$%s is set nowhere the linter can see (not in the script, a file it sources or a file beside it): the %s %s is %s, in which case %s",
+				name, what, kind, sbc_origin_assumption(o), breaks);
 		if (near)
 			diag_set_help(g, "did you mean $%s, which the script sets?", near);
+		else if (o == ORIGIN_NOTHING)
+			diag_set_help(g, "set %s in the script, or export it with --export=%s", name, name);
+		else
+			diag_set_help(g, "set %s in the script or a file it sources, or guard it: ${%s:?set %s before sbatch}",
+				      name, name, name);
 		return;
 	}
 }
@@ -655,6 +674,40 @@ static void variable_never_set(struct sbc *c, const sb_cmd *cmd)
 	}
 }
 
+/* A Slurm name the word reads that Slurm neither sets nor reads, and
+ * the script does not set: reported once per name (seen). */
+static void slurm_misspelt_in(struct sbc *c, const sb_word *w, const char **seen, size_t *n_seen)
+{
+	for (size_t r = 0; w && r < sb_word_ref_count(w); r++) {
+		const char *name = sb_word_ref(w, r), *near = sbc_slurm_misspelt(name);
+		bool told = false;
+		for (size_t k = 0; k < *n_seen && !told; k++)
+			told = !strcmp(seen[k], name);
+		if (!near || told || *n_seen >= 32 || sbc_assignment(c, name))
+			continue;
+		seen[(*n_seen)++] = name;
+		struct diag *g = sbc_report(c, R_SB2012, sb_word_span(w),
+			"$%s is no variable Slurm sets or reads (sbatch(1) and srun(1) of Slurm 25.11), and the script does not set it: it is empty; did you mean $%s?",
+			name, near);
+		diag_set_help(g, "write $%s", near);
+	}
+}
+
+/* SB2012 variable-never-set, for Slurm's names: wherever the script
+ * reads one. */
+static void slurm_name_misspelt(struct sbc *c)
+{
+	const char *seen[32];
+	size_t n = 0;
+	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+		const sb_cmd *cmd = sb_cmd_at(c->m, i);
+		for (size_t k = 0; k < sb_cmd_word_count(cmd); k++)
+			slurm_misspelt_in(c, sb_cmd_word(cmd, k), seen, &n);
+		for (size_t k = 0; k < sb_cmd_assign_count(cmd); k++)
+			slurm_misspelt_in(c, sb_cmd_assign(cmd, k)->value, seen, &n);
+	}
+}
+
 /* Why a file srun would exec cannot run: not executable, or no #!
  * line; NULL when it can, or when it is not beside the script. */
 static const char *exec_fault(const struct sbc *c, const char *prog, char *path, size_t cap)
@@ -665,27 +718,32 @@ static const char *exec_fault(const struct sbc *c, const char *prog, char *path,
 	snprintf(path, cap, "%.*s%s", dir_end ? (int)(dir_end - c->src->path + 1) : 0, c->src->path,
 		 strncmp(prog, "./", 2) ? prog : prog + 2);
 	struct stat st;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return NULL;
+	if (!file_allowed(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL; /* not there, or outside what the run may read (file_confine) */
 	if (!(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)))
 		return "it is not executable (Permission denied)";
 	char head[2] = { 0 };
-	FILE *f = fopen(path, "rb");
-	size_t n = f ? fread(head, 1, 2, f) : 0;
-	if (f)
-		fclose(f);
+	int fd = file_open_read(path, 0);
+	ssize_t n = fd >= 0 ? read(fd, head, 2) : 0;
+	if (fd >= 0)
+		close(fd);
 	if (n < 2 || head[0] != '#' || head[1] != '!')
 		return "it has no #! line, so execve cannot run it (Exec format error)";
 	return NULL;
 }
 
 /* SB2013 srun-program-not-executable: what srun starts directly,
- * a file beside the batch script. */
+ * a file beside the batch script. A program srun starts in a container
+ * (pyxis's --container-image or --container-name) is the container's
+ * file at that path, not the one beside the script. */
 static void srun_program_not_executable(struct sbc *c, const sb_cmd *cmd)
 {
 	size_t n = sb_cmd_part_count(cmd), i = 0;
 	while (i < n && sb_part_kind(sb_cmd_part(cmd, i)) != SB_PROG_SRUN)
 		i++;
+	if (i < n && (sb_flag_find(sb_cmd_part(cmd, i), "container-image") ||
+		      sb_flag_find(sb_cmd_part(cmd, i), "container-name")))
+		return;
 	while (++i < n && sb_part_kind(sb_cmd_part(cmd, i)) == SB_PROG_WRAPPER)
 		;
 	if (i >= n)
@@ -721,6 +779,7 @@ void sbc_check_launch(struct sbc *c)
 		variable_never_set(c, cmd);
 		srun_program_not_executable(c, cmd);
 	}
+	slurm_name_misspelt(c);
 	random_port(c);
 	rendezvous_loopback_address(c);
 	output_directory_missing(c);

@@ -181,15 +181,68 @@ static bool left_running(const sb_cmd *cmd)
 	return (sb_cmd_context(cmd) & SB_CTX_BACKGROUND) || (srun && sb_flag_find(srun, "async"));
 }
 
+static bool word_is(const sb_cmd *cmd, size_t i, const char *what)
+{
+	const sb_word *w = i < sb_cmd_word_count(cmd) ? sb_cmd_word(cmd, i) : NULL;
+	const char *v = w ? sb_word_value(w) : NULL;
+	return v && !strcmp(v, what);
+}
+
+static bool has_word(const sb_cmd *cmd, const char *what)
+{
+	for (size_t i = 1; i < sb_cmd_word_count(cmd); i++)
+		if (word_is(cmd, i, what))
+			return true;
+	return false;
+}
+
+/* tail's follow option in any spelling: -f, -F, -n 5 -f, -fn5, --follow. */
+static bool tail_follows(const sb_cmd *cmd)
+{
+	for (size_t i = 1; i < sb_cmd_word_count(cmd); i++) {
+		const char *v = sb_word_value(sb_cmd_word(cmd, i));
+		if (!v || v[0] != '-')
+			continue;
+		if (!strncmp(v, "--follow", 8))
+			return true;
+		if (v[1] != '-' && strpbrk(v + 1, "fF"))
+			return true;
+	}
+	return false;
+}
+
+/* A command in the foreground that does not end while the job's steps
+ * run: a while or until loop (its condition runs each turn), tail -f,
+ * sleep infinity, a Ray client that waits for the job it submits (ray
+ * job submit without --no-wait; ray start --block). */
+static bool keeps_alive(const sb_cmd *cmd)
+{
+	unsigned ctx = sb_cmd_context(cmd);
+	if (ctx & (SB_CTX_BACKGROUND | SB_CTX_FUNCTION | SB_CTX_CMDSUB | SB_CTX_NESTED))
+		return false;
+	if ((ctx & SB_CTX_LOOP) && (ctx & SB_CTX_CONDITION) && !(ctx & SB_CTX_IF))
+		return true;
+	if (word_is(cmd, 0, "tail"))
+		return tail_follows(cmd);
+	if (word_is(cmd, 0, "sleep"))
+		return word_is(cmd, 1, "infinity") || word_is(cmd, 1, "inf");
+	if (word_is(cmd, 0, "ray") && word_is(cmd, 1, "job") && word_is(cmd, 2, "submit"))
+		return !has_word(cmd, "--no-wait");
+	if (word_is(cmd, 0, "ray") && word_is(cmd, 1, "start"))
+		return has_word(cmd, "--block");
+	return false;
+}
+
 /* The last command that keeps the batch script running to it: a wait,
- * or a command in the foreground that starts nodes or a job, which the
- * script waits for (and which may itself be the job's main step). A
- * launch left running before it is waited for; SIZE_MAX when none. */
+ * a command in the foreground that starts nodes or a job, which the
+ * script waits for (and which may itself be the job's main step), or
+ * one that does not end while the steps run (keeps_alive). A launch
+ * left running before it is waited for; SIZE_MAX when none. */
 static size_t last_holder(const sb_model *m)
 {
 	for (size_t k = sb_cmd_count(m); k-- > 0;) {
 		const sb_cmd *cmd = sb_cmd_at(m, k);
-		if (is_wait(cmd) ||
+		if (is_wait(cmd) || keeps_alive(cmd) ||
 		    (!left_running(cmd) && !(sb_cmd_context(cmd) & (SB_CTX_FUNCTION | SB_CTX_CMDSUB)) &&
 		     (sbc_starts_nodes(cmd) || starts_job(cmd))))
 			return k;

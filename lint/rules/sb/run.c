@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "text.h"
 #include "values.h"
 #include "xalloc.h"
 
@@ -100,6 +101,112 @@ const struct sb_assign *sbc_assignment(const struct sbc *c, const char *name)
 const char *sbc_assign_value(const struct sb_assign *a)
 {
 	return a && a->value ? sb_word_value(a->value) : NULL;
+}
+
+/* A set of names (the model's strings), open addressing. */
+struct sbc_names {
+	const char **slot;
+	size_t cap, len;
+};
+
+static bool names_has(const struct sbc_names *s, const char *name)
+{
+	size_t mask = s->cap - 1;
+	for (size_t i = text_hash(name, strlen(name), 0) & mask; s->slot[i]; i = (i + 1) & mask)
+		if (!strcmp(s->slot[i], name))
+			return true;
+	return false;
+}
+
+static bool names_add(struct sbc_names *s, const char *name)
+{
+	if (names_has(s, name))
+		return false;
+	if (2 * (s->len + 1) > s->cap) {
+		struct sbc_names grown = { xcalloc(s->cap * 2, sizeof *grown.slot), s->cap * 2, 0 };
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i])
+				names_add(&grown, s->slot[i]);
+		free(s->slot);
+		*s = grown;
+	}
+	size_t mask = s->cap - 1, i = text_hash(name, strlen(name), 0) & mask;
+	while (s->slot[i])
+		i = (i + 1) & mask;
+	s->slot[i] = name;
+	s->len++;
+	return true;
+}
+
+static bool starts_work(const sb_cmd *cmd)
+{
+	static const enum sb_prog kinds[] = {
+		SB_PROG_SRUN, SB_PROG_MPIRUN, SB_PROG_TORCHRUN, SB_PROG_LAUNCHER, SB_PROG_PYTHON,
+		SB_PROG_REMOTE,
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (sb_cmd_find(cmd, kinds[i]))
+			return true;
+	return false;
+}
+
+static void add_refs(struct sbc_names *s, const sb_word *w)
+{
+	for (size_t r = 0; w && r < sb_word_ref_count(w); r++)
+		names_add(s, sb_word_ref(w, r));
+}
+
+static struct sbc_names *names_new(void)
+{
+	struct sbc_names *s = xcalloc(1, sizeof *s);
+	s->cap = 64;
+	s->slot = xcalloc(s->cap, sizeof *s->slot);
+	return s;
+}
+
+static void names_free(struct sbc_names *s)
+{
+	if (s)
+		free(s->slot);
+	free(s);
+}
+
+bool sbc_assigned(struct sbc *c, const char *name)
+{
+	if (!c->assigned) {
+		c->assigned = names_new();
+		for (size_t i = 0; i < sb_assign_count(c->m); i++)
+			names_add(c->assigned, sb_assign_at(c->m, i)->name);
+	}
+	return names_has(c->assigned, name);
+}
+
+bool sbc_launchers_read(struct sbc *c, const char *name)
+{
+	if (!c->launch_names) {
+		struct sbc_names *s = names_new();
+		for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
+			const sb_cmd *cmd = sb_cmd_at(c->m, i);
+			for (size_t w = 0; starts_work(cmd) && w < sb_cmd_word_count(cmd); w++)
+				add_refs(s, sb_cmd_word(cmd, w));
+		}
+		/* and what those are assigned from, three links deep */
+		for (unsigned hop = 0; hop < 3; hop++) {
+			size_t before = s->len;
+			for (size_t i = 0; i < sb_assign_count(c->m); i++) {
+				const struct sb_assign *a = sb_assign_at(c->m, i);
+				if (!names_has(s, a->name))
+					continue;
+				add_refs(s, a->value);
+				for (size_t e = 0; e < a->n_elems; e++)
+					add_refs(s, a->elems[e]);
+			}
+			if (s->len == before)
+				break;
+		}
+		c->launch_names = s;
+	}
+	return names_has(c->launch_names, name);
 }
 
 bool sbc_multi_node(const struct sbc *c)
@@ -237,9 +344,17 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 		      const sb_model *caller, const struct target *target,
 		      const struct sb_programs *programs, struct diag_list *diags)
 {
+	sbatch_lint_in(script, m, cluster, caller, target, programs, NULL, diags);
+}
+
+void sbatch_lint_in(struct source *script, const sb_model *m, const struct cluster *cluster,
+		    const sb_model *caller, const struct target *target,
+		    const struct sb_programs *programs, const struct sb_world *world,
+		    struct diag_list *diags)
+{
 	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
 			 .cluster = cluster, .family = FAMILY_UNKNOWN, .per_node = caller != NULL,
-			 .target = target, .programs = programs };
+			 .target = target, .programs = programs, .world = world };
 	read_allocation(&c, caller ? caller : m);
 	read_cluster(&c);
 	if (c.it)
@@ -263,12 +378,36 @@ void sbatch_lint_with(struct source *script, const sb_model *m, const struct clu
 	sbc_check_neuron(&c);
 	sbc_check_parallel(&c);
 	sbc_check_elastic(&c);
+	sbc_check_sizes(&c);
+	sbc_check_rendezvous(&c);
+	sbc_check_direct(&c);
+	sbc_check_fabric(&c);
+	sbc_check_neuron_cores(&c);
+	sbc_check_world(&c);
+	sbc_check_continuation(&c);
 	sbc_check_survival(&c);
 	if (sb_complete(m)) {
 		/* what reaches the workers, and the program's own flags */
 		sbc_check_reach(&c);
 		sbc_check_program(&c);
+		sbc_check_framework(&c);
 	}
+	sbc_check_cluster(&c);
+	sbc_check_paired(&c);
+	free(c.comp);
+	names_free(c.launch_names);
+	names_free(c.assigned);
+}
+
+void sbatch_lint_directives(struct source *script, const sb_model *m, const struct cluster *cluster,
+			    const struct target *target, struct diag_list *diags)
+{
+	struct sbc c = { .src = script, .m = m, .diags = diags, .first_diag = diags->len,
+			 .cluster = cluster, .family = FAMILY_UNKNOWN, .target = target };
+	read_allocation(&c, m);
+	read_cluster(&c);
+	sbc_check_text(&c);
+	sbc_check_options(&c);
 	sbc_check_cluster(&c);
 	free(c.comp);
 }

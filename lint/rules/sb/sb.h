@@ -48,7 +48,32 @@ struct sbc {
 	long long eval_nodes;
 	const struct target *target;        /* the Slurm (and ParallelCluster) checked against */
 	const struct sb_programs *programs; /* the Python programs it starts; NULL: none read */
+	const struct sb_world *world;       /* files beside it and sourced; NULL: none read */
+	struct sbc_names *launch_names;     /* sbc_launchers_read's, built on first use */
+	struct sbc_names *assigned;         /* sbc_assigned's, built on first use */
 };
+
+/* Who can set a variable the script reads where it does not set it
+ * (world.c; docs/design.md, "An open world"), most certain first. */
+enum sbc_origin {
+	ORIGIN_SCRIPT,      /* the script sets it (or sources a file that may) */
+	ORIGIN_ENVIRONMENT, /* Slurm, the login, bash or the launcher */
+	ORIGIN_DOCUMENTED,  /* a comment names it: an input the script documents */
+	ORIGIN_SOURCED,     /* a file the script sources sets it */
+	ORIGIN_BESIDE,      /* a file beside the script sets it */
+	ORIGIN_SUBMITTER,   /* nothing visible: the submitting shell's, or empty */
+	ORIGIN_LOGIN,       /* --export without ALL: the login environment's, or empty */
+	ORIGIN_NOTHING,     /* --export=NIL: nothing */
+};
+enum sbc_export { EXPORT_ALL, EXPORT_LIST, EXPORT_NONE, EXPORT_NIL };
+/* Who can set name when `at` runs; *file: the file beside or sourced. */
+enum sbc_origin sbc_var_origin(const struct sbc *c, const char *name, const sb_cmd *at,
+			       const char **file);
+/* The assumption a finding about a name of that origin rests on. */
+const char *sbc_origin_assumption(enum sbc_origin o);
+/* The Slurm name a name under a Slurm prefix that Slurm neither sets
+ * nor reads is a near miss of, or NULL. */
+const char *sbc_slurm_misspelt(const char *name);
 
 struct diag *sbc_report(const struct sbc *c, enum rule_id rule, struct sb_span span,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -102,6 +127,16 @@ struct sb_span sbc_layout_span(const struct sbc_layout *s, enum fw_knob k);
 enum layout_fault sbc_world_fault(const struct sbc_layout *s, long long nodes,
 				  struct layout_finding *found);
 
+/* Whether the command line of a launcher (srun, mpirun, torchrun,
+ * another launcher, python) reads name, directly or through variables
+ * assigned from it (ip_head=$head_node_ip:$port) up to three links
+ * away, however they are reassigned between. One pass over the script,
+ * the first time it is asked. */
+bool sbc_launchers_read(struct sbc *c, const char *name);
+/* Whether the script assigns name anywhere (an unset too), in one pass
+ * the first time it is asked. */
+bool sbc_assigned(struct sbc *c, const char *name);
+
 /* Whether the command starts work on other nodes: srun, mpirun, a remote
  * shell, or a launcher that reaches them itself (launch.c). */
 bool sbc_starts_nodes(const sb_cmd *cmd);
@@ -122,5 +157,23 @@ void sbc_check_survival(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
 void sbc_check_program(struct sbc *c);
+void sbc_check_framework(struct sbc *c);
+void sbc_check_sizes(struct sbc *c);
+void sbc_check_rendezvous(struct sbc *c);
+void sbc_check_direct(struct sbc *c);
+void sbc_check_fabric(struct sbc *c);
+void sbc_check_neuron_cores(struct sbc *c);
+void sbc_check_world(struct sbc *c);
+void sbc_check_continuation(struct sbc *c);
+void sbc_check_paired(struct sbc *c);
+
+/* The launcher command whose program cmd is, when the line between lost
+ * its backslash (torchrun --master_port=1 / train.py --lr 1): the
+ * command before cmd, with *launcher its programless part; else NULL
+ * (continuation.c). */
+const sb_cmd *sbc_lost_program_of(const struct sbc *c, const sb_cmd *cmd, const sb_part **launcher);
+/* Whether a word (as written: --tp-size, --tensor_parallel_size=2) is a
+ * flag that names a parallel size (entry_layout.c). */
+bool sbc_size_flag(const char *raw, size_t len);
 
 #endif

@@ -22,6 +22,19 @@ struct sb_programs {
 	void *ctx;
 };
 
+/* The world a batch script runs in beyond its own text (docs/design.md,
+ * "An open world"): whether a file the script sources, or one beside it
+ * that users source before sbatch (MLPerf's config_<system>.sh), sets a
+ * name; *file: that file, *sourced: the script sources it (or a file
+ * it sources does). value_beside: the literal value a file beside the
+ * script gives name, which the submitting shell then holds (sbatch reads
+ * SBATCH_EXPORT so), or NULL. */
+struct sb_world {
+	bool (*sets)(void *ctx, const char *name, const char **file, bool *sourced);
+	const char *(*value_beside)(void *ctx, const char *name, const char **file);
+	void *ctx;
+};
+
 /* Runs every SB check on script (parsed into m); cluster (NULL when
  * unpaired) gives the queue, instance type and storage the cross-checks
  * need. caller, when not NULL, is the model of a batch script among the
@@ -41,6 +54,16 @@ yd_node sbatch_job_queue(const sb_model *m, const struct cluster *cl, bool *excl
 void sbatch_lint_with(struct source *script, const sb_model *m, const struct cluster *cluster,
 		      const sb_model *caller, const struct target *target,
 		      const struct sb_programs *programs, struct diag_list *diags);
+/* The same, with the world the script runs in (NULL: its text alone). */
+void sbatch_lint_in(struct source *script, const sb_model *m, const struct cluster *cluster,
+		    const sb_model *caller, const struct target *target,
+		    const struct sb_programs *programs, const struct sb_world *world,
+		    struct diag_list *diags);
+/* The checks of a batch script's #SBATCH lines alone, for a script in
+ * a shell other than bash's family (csh), whose model holds no-op
+ * commands in place of its body. */
+void sbatch_lint_directives(struct source *script, const sb_model *m, const struct cluster *cluster,
+			    const struct target *target, struct diag_list *diags);
 /* Whether `caller` starts a script at `path` (relative to the caller's
  * directory, caller_path) with srun. */
 bool sbatch_calls_with_srun(const sb_model *caller, const char *caller_path, const char *path);

@@ -6,14 +6,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "sb.h"
 #include "text.h"
 #include "xalloc.h"
+
+/* The byte offset where a line starts (the text's end past the last). */
+static size_t line_start(struct source *src, uint32_t line)
+{
+	size_t len;
+	const char *p = source_line(src, line, &len);
+	return p ? (size_t)(p - src->text) : src->len;
+}
+
+/* The text from the first command's line to the last late #SBATCH
+ * line, with every late #SBATCH line moved above the rest, in order:
+ * what "move them up" writes. Unsafe, since sbatch then obeys them.
+ * NULL when a late line holds no #SBATCH at its start (a directive read
+ * from elsewhere) or the last line has no newline. */
+static char *late_directives_moved(struct sbc *c, uint32_t first, size_t *start, size_t *end)
+{
+	struct source *src = c->src;
+	struct buf moved = BUF_INIT, rest = BUF_INIT;
+	*start = line_start(src, first);
+	uint32_t last = 0;
+	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
+		const struct sb_directive *d = sb_directive_at(c->m, i);
+		if (d->after_command && !d->index_on_line && d->line > last)
+			last = d->line;
+	}
+	*end = line_start(src, last + 1);
+	bool ok = last >= first && *end > *start && src->text[*end - 1] == '\n';
+	for (uint32_t line = first; ok && line <= last; line++) {
+		size_t len;
+		const char *p = source_line(src, line, &len);
+		bool late = false;
+		for (size_t i = 0; i < sb_directive_count(c->m) && !late; i++) {
+			const struct sb_directive *d = sb_directive_at(c->m, i);
+			late = d->after_command && d->line == line;
+		}
+		ok = !late || (len >= 7 && !memcmp(p, "#SBATCH", 7));
+		buf_put(late ? &moved : &rest, p, len);
+		buf_putc(late ? &moved : &rest, '\n');
+	}
+	buf_put(&moved, rest.p ? rest.p : "", rest.len);
+	buf_free(&rest);
+	if (!ok) {
+		buf_free(&moved);
+		return NULL;
+	}
+	return buf_detach(&moved);
+}
 
 /* SB0001 directive-after-command */
 static void directive_after_command(struct sbc *c)
 {
 	uint32_t first = sb_first_command_line(c->m);
+	char *fix = NULL;
+	size_t start = 0, end = 0;
 	for (size_t i = 0; i < sb_directive_count(c->m); i++) {
 		const struct sb_directive *d = sb_directive_at(c->m, i);
 		if (!d->after_command || d->index_on_line)
@@ -22,7 +72,12 @@ static void directive_after_command(struct sbc *c)
 			"#SBATCH %s comes after the first command (line %u); sbatch ignores it",
 			d->name, first);
 		diag_set_help(g, "move every #SBATCH line above the first command");
+		if (!fix)
+			fix = late_directives_moved(c, first, &start, &end);
+		if (fix) /* each finding's fix moves them all: one edit, however many */
+			diag_set_fix_bytes(g, start, end, fix);
 	}
+	free(fix);
 }
 
 static bool at_line_end(const struct source *src, size_t at)
@@ -192,7 +247,11 @@ static bool ends_cr(struct source *src, uint32_t line)
 static void lost_continuation(struct sbc *c, const struct sb_fact *f)
 {
 	struct sb_span prev = sb_cmd_span(f->prev);
-	if (ends_backslash_cr(c->src, prev.end_line))
+	/* the line before does continue (after a && or | that ends a
+	 * command: [ a && \ then ! -e b ]): no continuation was lost, and
+	 * what runs the flag as a command is another mistake (shellcheck's
+	 * SC2107 for [ a && b ]) */
+	if (ends_backslash_cr(c->src, prev.end_line) || sb_line_continues(c->m, f->span.line - 1))
 		return;
 	struct diag *g = sbc_report(c, R_SB0002, f->span,
 		"this line starts with a flag, but line %u does not end with a backslash: bash runs it as a command of its own",

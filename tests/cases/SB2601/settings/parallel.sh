@@ -1,0 +1,1 @@
+export TP=8
