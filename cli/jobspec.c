@@ -198,6 +198,23 @@ static struct source *user_template(const char *dir, const char *name, struct jo
 	return t->v[t->len++] = source_new(path, text, len);
 }
 
+/* Generated words that carry a spec key's value, which may be too short
+ * to find on the line by itself (processes_per_node: 2). */
+static const struct {
+	const char *word;
+	const char *key;
+} word_keys[] = {
+	{ "--nproc_per_node=", "processes_per_node" },
+};
+
+static yd_node key_on_line(const yamldoc *d, const char *line, size_t len)
+{
+	for (size_t i = 0; i < sizeof word_keys / sizeof word_keys[0]; i++)
+		if (memmem(line, len, word_keys[i].word, strlen(word_keys[i].word)))
+			return yd_get(d, yd_root(d), word_keys[i].key);
+	return 0;
+}
+
 /* JS4006 generated-file-finding */
 static bool generated_file_finding(struct jobspec *js, const struct gen_file *f, const struct diag *g,
 				   const char *templates_dir, struct jobspec_templates *templates,
@@ -229,6 +246,8 @@ static bool generated_file_finding(struct jobspec *js, const struct gen_file *f,
 			value_on_line(js->doc, yd_root(js->doc), false, next, n, &best, &best_len, 0);
 			next += n;
 		}
+		if (!best)
+			best = key_on_line(js->doc, line, len);
 		if (!best)
 			return false;
 		d = spec_report_at(&js->spec, diags, R_JS4006, best,

@@ -9,14 +9,19 @@ group_job() {
 	shared=$TMP/shared
 	sub=$dir/submit
 	mkdir -p "$dir/out" "$sub" "$shared"
+	# The entry point on the shared storage, where every node finds it
+	# (JS5022: a path elsewhere exists on no node of the cluster).
+	cp "$ROOT/tests/e2e/check_dist.py" "$shared/check_dist.py"
 	ckpt=$shared/checkpoints/$name
 	# The value checks escaping end to end: the worker must see it verbatim.
 	local mark="a b'c \$HOME \"q\""
 	spec=$dir/$name.yaml
+	# Two processes a node on a type of two GPUs (g7.12xlarge, with EFA):
+	# fewer than its GPUs would leave some idle, which gen reports (SB3203).
 	if ! $PY "$ROOT/tests/e2e/spec_override.py" "$ROOT/examples/jobs/bert-g5.yaml" "$spec" \
-		"name=$name" nodes=2 processes_per_node=2 instance=g5.48xlarge framework=plain \
+		"name=$name" nodes=2 processes_per_node=2 instance=g7.12xlarge framework=plain \
 		-parallel -batch -model "storage.mount=$shared" \
-		"entry.script=$ROOT/tests/e2e/check_dist.py" \
+		"entry.script=$shared/check_dist.py" \
 		"entry.args=[--out, $shared/results, --world, '4', --env, FI_PROVIDER=efa, --env, 'CHECKPOINT_DIR=$ckpt', --env, 'E2E_MARK=${mark//\'/\'\'}', --env, NCCL_DEBUG=WARN]" \
 		"env.E2E_MARK='${mark//\'/\'\'}'" time_limit=30; then
 		result fail job/generate "spec_override.py failed"
@@ -144,7 +149,8 @@ group_job_venv() {
 	local name=e2e-venv dir=$TMP/job-venv shared=$TMP/shared venv spec sb id state sub problems
 	venv=$shared/envs/train
 	sub=$dir/submit
-	mkdir -p "$dir/out" "$sub"
+	mkdir -p "$dir/out" "$sub" "$shared"
+	cp "$ROOT/tests/e2e/check_dist.py" "$shared/check_dist.py"
 	rm -f "$shared/venv-torchrun.log"
 	if ! $PY -m venv --system-site-packages "$venv" >"$dir/venv.log" 2>&1; then
 		result fail job-venv/venv "python3 -m venv --system-site-packages failed"
@@ -164,9 +170,9 @@ PYEOF
 	chmod +x "$venv/bin/torchrun"
 	spec=$dir/$name.yaml
 	if ! $PY "$ROOT/tests/e2e/spec_override.py" "$ROOT/examples/jobs/bert-g5-venv.yaml" "$spec" \
-		"name=$name" nodes=2 processes_per_node=2 instance=g5.48xlarge framework=plain \
+		"name=$name" nodes=2 processes_per_node=2 instance=g7.12xlarge framework=plain \
 		-parallel -batch -model -path_prepend "storage={type: ebs, mount: '$shared'}" \
-		"entry.script=$ROOT/tests/e2e/check_dist.py" \
+		"entry.script=$shared/check_dist.py" \
 		"entry.args=[--out, $shared/venv-results, --world, '4']" \
 		"software={python: {venv: '$venv'}}" time_limit=30 ||
 		! tf_gen --force -o "$dir/out" "$spec" >"$dir/gen.log" 2>&1; then

@@ -10,7 +10,8 @@
 FITTED="" SHRUNK=""
 fit_spec() { # SPEC DIR
 	local spec=$1 dir=$2 nodes k tier edits out size
-	# A mixed fleet's script asks for nodes in each hetjob component.
+	# A mixed fleet's script asks for its reserved nodes (each spot unit
+	# is a job it submits), a heterogeneous job's for each component's.
 	nodes=$(sed -n 's/^#SBATCH --nodes=//p' "$dir/orig"/*.sbatch | awk '{n += $1} END {print n}')
 	if [ -n "$nodes" ] && [ "$nodes" -le "$NNODES" ]; then
 		FITTED=$spec SHRUNK=""
@@ -18,11 +19,12 @@ fit_spec() { # SPEC DIR
 	fi
 	# The fewest changes that still make a valid spec: the node count
 	# alone (a fleet's: one spot node, the rest reserved), then also the
-	# layout sizes that need many nodes.
-	for tier in 1 2 3; do
+	# layout sizes that need many nodes, then a model whose states fit in
+	# so few nodes (a shape the framework can build).
+	for tier in 1 2 3 4; do
 		for ((k = NNODES; k >= 1; k--)); do
 			size="nodes=$k"
-			if grep -q '^#SBATCH hetjob' "$dir/orig"/*.sbatch; then
+			if grep -q '^ *spot: *[0-9]' "$spec" || grep -q '^#SBATCH hetjob' "$dir/orig"/*.sbatch; then
 				[ "$k" -ge 2 ] || continue
 				size="capacity.reserved=$((k - 1)) capacity.spot=1 -nodes"
 			fi
@@ -30,6 +32,8 @@ fit_spec() { # SPEC DIR
 			1) edits=$size ;;
 			2) edits="$size -parallel.data -parallel.pipeline -parallel.virtual_stages -parallel.expert" ;;
 			3) edits="$size -parallel -batch" ;;
+			4) edits="$size -parallel -batch -model model.layers=4 model.hidden_size=1024 model.attention_heads=16
+				model.query_groups=8 model.ffn_hidden_size=4096 model.vocab_size=32000 model.seq_length=1024 model.tokens=1e9" ;;
 			esac
 			out=$dir/shrunk-$tier-$k.yaml
 			# shellcheck disable=SC2086
