@@ -290,8 +290,11 @@ struct plan_a2a {
 void plan_moe_split(const struct plan *p, struct plan_moe *moe);
 const char *plan_moe_from_name(enum moe_from f);
 void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct plan_shards *s);
-/* Gradient all-reduce bytes per step per rank; < 0 unknown. */
+/* Data-parallel bytes per step per rank (gradients, and weights under
+ * FSDP or ZeRO 3); < 0 unknown. plan_dp_bytes: for psi parameters over
+ * a group of n ranks at ZeRO stage stage. */
 double plan_grad_bytes(const struct plan *p);
+double plan_dp_bytes(const struct plan *p, int stage, double psi, double n);
 void plan_moe_all_to_all(const struct plan *p, int ppn, enum recompute rc, struct plan_a2a *a);
 
 /* ---- the model (gen/plan_model.c) ----------------------------------------- */
@@ -363,6 +366,10 @@ struct plan_est {
 	/* network and pipeline, per rank per step */
 	double net_bytes_per_s;   /* EFA bandwidth share of one rank */
 	double grad_bytes, grad_seconds, pp_bytes, pp_seconds;
+	double grad_efa_bytes;    /* what of grad_bytes crosses the node's EFA, per rank */
+	/* step_seconds is compute_step_seconds (at the utilization) plus
+	 * the communication that exceeds it (exposed_seconds) */
+	double compute_step_seconds, comm_seconds, exposed_seconds;
 	struct plan_a2a a2a;
 	double a2a_seconds;       /* the EFA part of the all-to-all */
 	double bubble;
