@@ -252,6 +252,34 @@ void plan_fleet_json(const struct plan *p, struct buf *b);
 struct plan_est;
 void plan_fleet_loss_text(const struct plan *p, const struct plan_est *e, struct buf *b);
 
+/* ---- the bill (gen/plan_bill.c) -----------------------------------------
+ * The run's cost as lines: compute under each way of buying it (and a
+ * mixed fleet's parts), storage during and after the run, the time
+ * beyond the compute; and its deadlines. Seconds and USD; < 0 unknown. */
+struct plan_bill {
+	int nodes;
+	double compute_s;            /* the estimate: steps x step, with exposed communication */
+	double exposed_s;            /* of it, communication that cannot overlap */
+	double compile_s;            /* training.compile_minutes; < 0 not given */
+	double run_s;                /* compute + compile */
+	double rate[PRICE__COUNT];   /* a node-hour */
+	double compute_usd[PRICE__COUNT]; /* every node, the whole run, at each price */
+	bool mixed;
+	double reserved_usd, spot_usd, mixed_usd;
+	const char *reserved_how, *spot_how;
+	int fs_gib;                  /* a file system gen creates; 0 none or an existing one */
+	double gib_month_usd, fs_month_usd, fs_run_usd;
+	bool fs_kept;                /* pcluster delete-cluster keeps it */
+	double token_bytes, dataset_bytes;
+	double limit_s;              /* time_limit; < 0 none */
+	double block_s, block_usable_s; /* capacity.block_hours, less the end and the boot */
+};
+void plan_bill_derive(const struct plan *p, struct plan_bill *b);
+/* JS8001, JS8002: the run against the time limit and a Capacity Block. */
+bool plan_bill_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
+void plan_bill_text(const struct plan *p, const struct plan_bill *b, struct buf *o);
+void plan_bill_json(const struct plan *p, const struct plan_bill *b, struct buf *o);
+
 /* ---- a mixture of experts (gen/plan_moe.c) ------------------------------
  * Which parameters are the experts' and which are dense, from the spec's
  * model; where the spec cannot tell, the split is unknown and memory is

@@ -432,6 +432,9 @@ void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE 
 	struct buf b = BUF_INIT;
 
 	plan_print_text(p, out, rq->hours);
+	struct plan_bill bill;
+	plan_bill_derive(p, &bill);
+	plan_bill_text(p, &bill, &b);
 	text_model(p, &b);
 	if (plan_compare_run(p, rq, &c)) {
 		for (size_t i = 0; i < c.n; i++)
@@ -658,6 +661,9 @@ void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE 
 	out_jbool(&b, "gatedFfnDefault", !p->job->model->gated_ffn_given);
 	buf_putc(&b, '}');
 	json_formula_sources(p, &b);
+	struct plan_bill bill;
+	plan_bill_derive(p, &bill);
+	plan_bill_json(p, &bill, &b);
 	if (plan_compare_run(p, rq, &c)) {
 		plan_compare_json(&c, &b);
 		plan_compare_free(&c);
