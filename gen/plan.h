@@ -462,6 +462,7 @@ struct plan_row {
 	int tried;                    /* layouts derived to find this one */
 	bool budget_spent;            /* the search stopped at PLAN_SEARCH_BUDGET */
 	struct plan_est est;
+	bool past_limit;              /* its run is longer than the spec's time limit: shown, not ranked */
 	int rank;                     /* 1 the cheapest; 0 not ranked */
 	enum plan_price rank_price;   /* the price the rank uses */
 	double rank_cost;             /* per run, else per PFLOP-hour */
@@ -471,6 +472,7 @@ struct plan_compare {
 	enum plan_same same;
 	double deadline_days;         /* > 0: --deadline */
 	bool rank_per_run;            /* ranked by run cost (else by cost per PFLOP-hour) */
+	double limit_s;               /* the spec's time limit; < 0 none */
 	struct plan_row *rows;
 	size_t n;
 };

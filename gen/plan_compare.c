@@ -4,6 +4,7 @@
  * spec's that the layout rules allow there. docs/plan.md, "Comparing
  * instance types", has the rules and the bounds of the search. */
 #include "plan.h"
+#include "slurm_time.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -364,7 +365,8 @@ static void size_row(const struct plan *p, const struct plan_request *rq, struct
  * region (on demand or Capacity Block): per run when the run length is
  * known, else per PFLOP-hour. Prices from the user's discounts are
  * shown but not ranked: they are assumptions. A row that does not fit,
- * or whose fit or layout is unknown, is never ranked. */
+ * or whose fit or layout is unknown, is never ranked; nor is one whose
+ * run is longer than the spec's time limit: a buyer cannot use it. */
 static void rank(struct plan_compare *c)
 {
 	static const enum plan_price ranked[] = { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK };
@@ -382,7 +384,8 @@ static void rank(struct plan_compare *c)
 	for (size_t i = 0; i < c->n; i++) {
 		struct plan_row *r = &c->rows[i];
 		r->rank_cost = -1;
-		if (r->status != ROW_OK || r->est.fits != 1)
+		r->past_limit = c->limit_s > 0 && !r->est.hours_from_flag && r->est.run_seconds > c->limit_s;
+		if (r->status != ROW_OK || r->est.fits != 1 || r->past_limit)
 			continue;
 		for (size_t k = 0; k < sizeof ranked / sizeof ranked[0]; k++) {
 			enum plan_price pk = ranked[k];
@@ -411,6 +414,10 @@ bool plan_compare_run(const struct plan *p, const struct plan_request *rq, struc
 	memset(c, 0, sizeof *c);
 	c->same = rq->same;
 	c->deadline_days = rq->deadline_days;
+	c->limit_s = -1;
+	if (p->job->time_limit && (!slurm_time_seconds(p->job->time_limit, strlen(p->job->time_limit), &c->limit_s) ||
+				   c->limit_s <= 0))
+		c->limit_s = -1;
 	c->rows = calloc(n, sizeof *c->rows);
 	if (!c->rows)
 		return false;

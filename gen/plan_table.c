@@ -116,6 +116,9 @@ static void notes(const struct plan_compare *c, struct buf *b)
 			buf_printf(b, "  %s: fit unknown (no memory figure or model shape): not ranked\n", r->it->name);
 		if (r->status == ROW_NO_LAYOUT)
 			buf_printf(b, "  %s at %d nodes: no valid layout (%s): not ranked\n", r->it->name, r->nodes, r->why);
+		if (r->past_limit)
+			buf_printf(b, "  %s: MISSES the time limit (%.1f days against %.1f): shown, not ranked\n", r->it->name,
+				   r->est.run_seconds / 86400, c->limit_s / 86400);
 		if (c->same == SAME_PEAK && c->deadline_days <= 0 && !r->own && r->target_nodes > 0)
 			buf_printf(b, "  %s: %.4g nodes have the same peak, %d taken\n", r->it->name, r->target_nodes, r->nodes);
 		for (int k = 0; k < PRICE__COUNT && r->status != ROW_NO_PEAK && r->status != ROW_NO_ACCEL; k++) {
@@ -180,6 +183,7 @@ void plan_compare_json(const struct plan_compare *c, struct buf *b)
 		}
 		buf_putc(b, '}');
 		out_jint(b, "layoutsTried", r->tried);
+		out_jbool(b, "missesTimeLimit", r->past_limit);
 		if (r->rank) {
 			out_jint(b, "rank", r->rank);
 			out_jstr(b, "rankPrice", plan_price_key(r->rank_price));

@@ -102,3 +102,14 @@ expect_rc bill-block-plans 0 "$TF" plan --format json "$t/block.yaml"
 check bill-block-usable '
 dl = d["bill"]["deadlines"]
 assert dl["blockSeconds"] == 288 * 3600 and dl["blockUsableSeconds"] == 288 * 3600 - 1800 - 1800, dl'
+
+# ---- comparisons: a row past the time limit is shown, not ranked ---------------
+expect_rc bill-compare-plans 0 "$TF" plan --format json --same nodes --compare trn2.48xlarge,p5.48xlarge examples/jobs/moe-176b-trn2.yaml
+json_check bill-compare-past-limit-not-ranked "$t/out" '
+limit = 12 * 86400
+for r in d["estimates"]:
+    run = r["time"]["runSeconds"]
+    assert r["missesTimeLimit"] == (run > limit), (r["missesTimeLimit"], run)
+    if r["missesTimeLimit"]:
+        assert r["rank"] is None, r["rank"]
+assert any(r["missesTimeLimit"] for r in d["estimates"]) and any(r["rank"] == 1 for r in d["estimates"])'
