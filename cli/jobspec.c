@@ -198,6 +198,24 @@ static struct source *user_template(const char *dir, const char *name, struct jo
 	return t->v[t->len++] = source_new(path, text, len);
 }
 
+/* Findings about a setting the spec states once, whose value may be too
+ * short to find on the generated line (processes_per_node: 2). */
+static const struct {
+	enum rule_id rule;
+	const char *key;
+} rule_keys[] = {
+	{ R_SB3203, "processes_per_node" },
+	{ R_SB2612, "processes_per_node" },
+};
+
+static yd_node key_of_rule(const yamldoc *d, enum rule_id rule)
+{
+	for (size_t i = 0; i < sizeof rule_keys / sizeof rule_keys[0]; i++)
+		if (rule_keys[i].rule == rule)
+			return yd_get(d, yd_root(d), rule_keys[i].key);
+	return 0;
+}
+
 /* JS4006 generated-file-finding */
 static bool generated_file_finding(struct jobspec *js, const struct gen_file *f, const struct diag *g,
 				   const char *templates_dir, struct jobspec_templates *templates,
@@ -229,6 +247,8 @@ static bool generated_file_finding(struct jobspec *js, const struct gen_file *f,
 			value_on_line(js->doc, yd_root(js->doc), false, next, n, &best, &best_len, 0);
 			next += n;
 		}
+		if (!best)
+			best = key_of_rule(js->doc, g->rule);
 		if (!best)
 			return false;
 		d = spec_report_at(&js->spec, diags, R_JS4006, best,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "interrupts.h"
 #include "neuron_pcluster.h"
 #include "xalloc.h"
 
@@ -37,7 +38,10 @@ static void flag_int(struct tv *list, const char *name, long long v)
 
 /* The framework's own spelling of the layout, from its flag table
  * (docs/frameworks.md, "Flags"). The checkpoint directory is the
- * script's $CHECKPOINT_DIR. */
+ * script's $CHECKPOINT_DIR; in a mixed fleet the data-parallel size is
+ * the round's ($dp), as the fleet's size changes. Then the arguments
+ * that make it save on the signal the job sends, from its checkpoint
+ * facts. */
 static struct tv *parallel_flags(const struct plan *p)
 {
 	const struct fw_def *fw = fw_def(p->job->framework);
@@ -51,7 +55,10 @@ static struct tv *parallel_flags(const struct plan *p)
 			continue;
 		switch (f->form) {
 		case FW_INT:
-			flag_int(l, f->flag, v[f->knob]);
+			if (f->knob == FK_DP && p->fleet.mixed)
+				flag(l, f->flag, "\"$dp\"");
+			else
+				flag_int(l, f->flag, v[f->knob]);
 			break;
 		case FW_SWITCH:
 			flag(l, f->flag, NULL);
@@ -64,7 +71,38 @@ static struct tv *parallel_flags(const struct plan *p)
 			break;
 		}
 	}
+	const struct fw_checkpoint *ck = p->survival.ckpt;
+	if (ck && ck->signal_switch && ck->signal_written && !plan_args_have(p, ck->signal_switch)) {
+		flag(l, ck->signal_switch, NULL);
+		if (ck->signal_flag && !plan_args_have(p, ck->signal_flag))
+			flag(l, ck->signal_flag, ck->signal_written);
+	}
 	return l;
+}
+
+/* What the script says of its checkpoints: only what the line does. */
+static const char *checkpoint_comment(const struct plan *p, struct buf *b)
+{
+	const struct plan_survival *s = &p->survival;
+	const struct fw_checkpoint *ck = s->ckpt;
+	const char *title = fw_def(p->job->framework)->title;
+	if (!ck) {
+		buf_printf(b, "# The entry point (framework plain) saves and resumes on its own; the script\n"
+			      "# exports where, and the plan's interval for it is %lld steps.", s->interval_steps);
+		return b->p;
+	}
+	buf_printf(b, "# %s saves here every %lld steps (%s)", title, s->interval_steps, ck->interval);
+	if (s->signal_save)
+		buf_printf(b, " and on %s\n# (%s)", ck->signal_written, ck->signal_switch);
+	buf_printf(b, ", and resumes from the latest save here");
+	if (ck->load_dir)
+		buf_printf(b, " (%s)", ck->load_dir);
+	else if (ck->resume)
+		buf_printf(b, " (%s %s)", ck->resume, ck->resume_value);
+	else
+		buf_puts(b, " by itself");
+	buf_putc(b, '.');
+	return b->p;
 }
 
 static struct tv *string_list(char **v, unsigned n)
@@ -388,12 +426,15 @@ static void cluster_keys(struct tv *c, const struct plan *p)
 	set_str(c, "keeps", keeps(p->cl.deletion));
 }
 
-/* The batch script's view of a mixed fleet: a heterogeneous job with
- * one component per queue, elastic between the reserved nodes alone and
- * the whole fleet. */
+/* The batch script's view of a mixed fleet: the reserved nodes are the
+ * job; the spot nodes come in units, each a job of its own that holds
+ * its nodes; the job trains in rounds at the sizes the layout and the
+ * batch allow (docs/jobspec.md, "Mixed fleet"). */
 static struct tv *fleet_map(const struct plan *p)
 {
 	const struct plan_fleet *f = &p->fleet;
+	const struct plan_survival *s = &p->survival;
+	const struct fw_checkpoint *ck = s->ckpt;
 	const char *queue = p->job->cluster->queue;
 	struct tv *m = tv_map_new();
 	struct buf q = BUF_INIT;
@@ -405,22 +446,35 @@ static struct tv *fleet_map(const struct plan *p)
 	buf_free(&q);
 	set_int(m, "reserved_nodes", f->reserved);
 	set_int(m, "spot_nodes", f->spot);
-	set_int(m, "min_nodes", f->reserved);
 	set_int(m, "max_nodes", f->reserved + f->spot);
 	set_int(m, "max_restarts", f->max_restarts);
 	set_int(m, "unit", f->unit);
 	set_int(m, "units", f->units);
 	tv_map_set(m, "one_unit", tv_bool(f->units == 1));
-	/* One hetjob component and one srun step per unit, after the
-	 * reserved nodes' component 0. */
+	/* The sizes it trains at, with their DP: the job trains at one of
+	 * them or stops. */
+	int nodes[4097], dp[4097];
+	int n = plan_trainable_sizes(p, nodes, dp, 4097);
 	struct tv *l = tv_list_new();
-	for (int k = 1; k <= f->units; k++) {
-		struct tv *u = tv_map_new();
-		set_int(u, "component", k);
-		set_int(u, "first", f->reserved + (k - 1) * f->unit);
-		tv_list_push(l, u);
+	for (int i = 0; i < n; i++) {
+		struct tv *e = tv_map_new();
+		set_int(e, "n", nodes[i]);
+		set_int(e, "dp", dp[i]);
+		tv_list_push(l, e);
 	}
-	tv_map_set(m, "spot_units", l);
+	tv_map_set(m, "sizes", l);
+	set_str(m, "signal", s->signal_save ? ck->signal_written : NULL);
+	tv_map_set(m, "notice_saves", tv_bool(s->notice_saves));
+	/* A save is waited for when no signal asks for one, and for the
+	 * size a checkpoint was saved at. */
+	const char *marker = ck && (!s->signal_save || ck->resize_flag) ? ck->saved_marker : NULL;
+	set_str(m, "saved_marker", marker);
+	int depth = 1;
+	for (const char *c = marker; c && *c; c++)
+		depth += *c == '/';
+	set_int(m, "saved_marker_depth", depth);
+	set_str(m, "resize_flag", ck ? ck->resize_flag : NULL);
+	set_str(m, "resize_value", ck ? ck->resize_value : NULL);
 	return m;
 }
 
@@ -457,6 +511,9 @@ static void batch_keys(struct tv *c, const struct plan *p, const struct spec *sp
 	set_str(c, "time_limit", j->time_limit);
 	set_str(c, "logs", j->paths->logs);
 	set_str(c, "checkpoints", j->paths->checkpoints);
+	struct buf comment = BUF_INIT;
+	set_str(c, "checkpoint_comment", checkpoint_comment(p, &comment));
+	buf_free(&comment);
 	set_str(c, "compile_cache", j->paths->compile_cache);
 	tv_map_set(c, "cache_dir", tv_bool(strncmp(j->paths->compile_cache, "s3://", 5) != 0));
 	tv_map_set(c, "precompile", tv_bool(p->neuron && j->training->precompile));
@@ -513,8 +570,14 @@ struct tv *context_build(const struct plan *p, const struct spec *spec,
 	batch_keys(c, p, spec);
 	if (p->fleet.mixed) { /* the spot watcher's defaults */
 		const struct spec_watcher *w = p->job->capacity->watcher;
+		const struct plan_survival *s = &p->survival;
 		set_str(c, "endpoint", w->imds_endpoint);
 		set_int(c, "interval", w->poll_seconds);
+		/* the signal only when a save fits in the notice */
+		set_str(c, "save_signal", s->notice_saves ? s->ckpt->signal_written + 3 : NULL);
+		set_int(c, "notice", (long long)interrupt_fact(INT_SPOT_NOTICE)->value);
+		set_int(c, "stop_after", (long long)(interrupt_fact(INT_SPOT_NOTICE)->value -
+						     interrupt_fact(INT_NOTICE_MARGIN)->value));
 	}
 	return c;
 }

@@ -497,6 +497,8 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 	plan_model_derive(p);
 	ok &= plan_model_check(p, spec, diags);
 	ok &= plan_framework_check(p, spec, diags);
+	if (ok)
+		ok = plan_survival_derive(p, spec, diags);
 	ok &= fsx_size_invalid(spec, diags);
 	ok &= compile_cache_not_shared(p, spec, diags);
 	ok &= plan_run_check(p, spec, diags);

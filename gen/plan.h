@@ -104,6 +104,56 @@ struct plan_fleet_cost {
 	double step_factor_one, step_factor_all;  /* step time over the full fleet's */
 };
 
+/* Checkpoints as a planned quantity and what interruptions cost
+ * (gen/plan_survival.c): the checkpoint's size by the framework's byte
+ * convention, one save's time at the shared storage's write
+ * throughput, the interruptions expected (the nodes' own faults, spot
+ * reclaims), the interval between saves, what a reclaim notice can save
+ * and what a reclaim loses at most, and for a mixed fleet the deadline
+ * question. Seconds throughout; a figure < 0 is unknown. */
+struct plan_survival {
+	const struct fw_checkpoint *ckpt;  /* NULL: the framework saves nothing gen knows of (plain) */
+	double params, bytes_per_param, bytes;
+	double write_bps;
+	const char *write_how, *write_source;
+	double save_s, load_s;             /* one save; one load, at the same throughput (an assumption) */
+	double steps, step_s;              /* the run's steps and one step at the full size */
+	double fault_rate, reclaim_rate;   /* per second: the nodes' own faults; reclaims that stop training */
+	double spot_rate;                  /* spot nodes reclaimed per month, as used */
+	bool spot_rate_given;
+	double spot_return_s;
+	bool spot_return_given;
+	double mtbi_s;                     /* mean time between interruptions */
+	double interval_s;                 /* training between saves */
+	bool interval_given;               /* checkpoint.interval_minutes */
+	const char *interval_guess;        /* why it is not derived (the line then gets interval_steps anyway); NULL */
+	long long interval_steps;          /* what the line saves every; 0 none */
+	double save_share;                 /* of the run's time spent saving */
+	/* a reclaim notice */
+	bool spot;                         /* a mixed fleet or capacity.type spot */
+	bool signal_save;                  /* the framework saves on a signal (the line asks for it) */
+	double notice_need_s;              /* poll + a step + a save + the margin */
+	bool notice_saves;                 /* the watcher asks for a save on a notice: it fits */
+	double reclaim_loss_s;             /* training a reclaim loses at most */
+	double restart_s;                  /* starting again: the processes and loading the checkpoint */
+	/* the run's time */
+	double limit_s;                    /* time_limit; < 0 none */
+	double full_s;                     /* every step at the full size, with the save pauses */
+	double reserved_s;                 /* every step at the reserved size alone (mixed fleet) */
+	double step_factor;                /* reserved over full step time */
+	/* A reclaim whose capacity never returns, at a time in [risk_from_s,
+	 * risk_to_s) of the run, ends it past the limit (the worst case:
+	 * it loses all the training since the last periodic save); both
+	 * < 0 when no reclaim does, or unknown. */
+	double risk_from_s, risk_to_s;
+	/* The reclaim that ends the run latest, capacity never back: at the
+	 * time the most training is lost (worst_at_s), finishing at
+	 * worst_finish_s; both < 0 when unknown. */
+	double worst_at_s, worst_finish_s;
+	double expected_s;                 /* the expected finish at the rates */
+	double expected_reclaims, expected_faults;
+};
+
 /* The model as the framework builds it (gen/plan_model.c): its counts
  * by the framework's own accounting when the spec gives the shape, else
  * as the spec states them; its FLOPs per token; the training length and
@@ -165,6 +215,7 @@ struct plan {
 	struct plan_rate rate[PRICE__COUNT]; /* one node of the spec's type in its region */
 	const char *os;
 	struct plan_fleet fleet;
+	struct plan_survival survival;
 	struct plan_cluster cl;
 	bool derived;                     /* the layout and its estimates stand, whatever the
 					   * cluster's checks found */
@@ -279,6 +330,16 @@ void plan_bill_derive(const struct plan *p, struct plan_bill *b);
 bool plan_bill_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
 void plan_bill_text(const struct plan *p, const struct plan_bill *b, struct buf *o);
 void plan_bill_json(const struct plan *p, const struct plan_bill *b, struct buf *o);
+
+/* Fills p->survival once the layout and the estimate are known; adds
+ * the JS70xx findings (false after an error). */
+bool plan_survival_derive(struct plan *p, const struct spec *spec, struct diag_list *diags);
+void plan_survival_text(const struct plan *p, struct buf *b);
+void plan_survival_json(const struct plan *p, struct buf *b);
+/* The node counts a mixed fleet trains at, the reserved nodes and k
+ * spot units (the plan's own count alone otherwise), each with its
+ * data-parallel size: the generated job's table. Returns how many. */
+int plan_trainable_sizes(const struct plan *p, int *nodes, int *dp, int cap);
 
 /* ---- a mixture of experts (gen/plan_moe.c) ------------------------------
  * Which parameters are the experts' and which are dense, from the spec's

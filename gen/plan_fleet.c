@@ -1,10 +1,10 @@
 /* A mixed fleet: reserved nodes in one queue, spot nodes in another, one
- * elastic job between the reserved nodes alone (every spot node lost)
- * and the whole fleet. The planner's invariants must hold at both ends.
- * torchrun admits any count in its --nnodes range, so the spot nodes go
- * in units at which every count trains (choose_unit): the generated job
- * stops a unit as a whole when one of its nodes goes (docs/jobspec.md,
- * "Mixed fleet"). */
+ * job that trains on the reserved nodes alone (every spot node lost, or
+ * none there yet) and on them with spot units that join when their
+ * capacity exists. The planner's invariants must hold at both ends. The
+ * spot nodes go in units at which every count trains (choose_unit): the
+ * generated job takes a unit in or leaves it out as a whole
+ * (docs/jobspec.md, "Mixed fleet"). */
 #include "plan.h"
 
 #include <string.h>
@@ -315,15 +315,15 @@ void plan_fleet_text(const struct plan *p, struct buf *b)
 		return;
 	struct plan_fleet_cost c;
 	plan_fleet_costs(p, &c);
-	buf_printf(b, "  fleet            %d reserved (%s, queue %s-reserved) + %d spot (%s, queue %s-spot): elastic %d-%d nodes, torchrun --max_restarts %d\n",
+	buf_printf(b, "  fleet            %d reserved (%s, queue %s-reserved) + %d spot (%s, queue %s-spot): trains from %d to %d nodes in rounds, starting on the reserved alone; %d failures allowed\n",
 		   f->reserved, capacity_name(j->capacity->type), j->cluster->queue, f->spot,
 		   spot_strategy_name(j->capacity->spot_strategy), j->cluster->queue, f->reserved,
 		   f->reserved + f->spot, f->max_restarts);
 	if (f->units == 1)
-		buf_printf(b, "  spot units       one unit of all %d spot nodes (no smaller group trains at every count): one hetjob component, one srun step\n",
+		buf_printf(b, "  spot units       one unit of all %d spot nodes (no smaller group trains at every count): a job of its own on the spot queue, which the reserved job starts a step in\n",
 			   f->spot);
 	else
-		buf_printf(b, "  spot units       %d groups of %d nodes (%d + %d k nodes train for every k): a hetjob component and an srun step each\n",
+		buf_printf(b, "  spot units       %d groups of %d nodes (%d + %d k nodes train for every k): a job of its own each on the spot queue, which the reserved job starts a step in\n",
 			   f->units, f->unit, f->reserved, f->unit);
 	buf_printf(b, "  smallest fleet   %d nodes x %d = world %d -> DP %d; micro %d x DP %d x %d micro-batches = global %d\n",
 		   f->reserved, p->ppn, f->min_world, f->min_dp, p->micro, f->min_dp,
@@ -340,12 +340,14 @@ void plan_fleet_text(const struct plan *p, struct buf *b)
 	buf_puts(b, ", blended ");
 	money(b, c.blended_node_hour, " per node-hour");
 	buf_putc(b, '\n');
+	const char *how = p->survival.notice_saves ? "the watcher drains the node and every rank saves on the signal"
+						     : "the watcher drains the node and stops the unit's step";
 	if (f->units == 1)
-		buf_printf(b, "  spot loss        a reclaim notice for one spot node stops all %d (the watcher drains the node, asks for a checkpoint and stops the unit's step): training goes on at %d nodes from the latest checkpoint, step x %.3g\n",
-			   f->spot, c.after_loss_nodes, c.step_factor_one);
+		buf_printf(b, "  spot loss        a reclaim notice for one spot node stops all %d (%s): training goes on at %d nodes from the latest checkpoint, step x %.3g, and the unit waits for capacity to join again\n",
+			   f->spot, how, c.after_loss_nodes, c.step_factor_one);
 	else
-		buf_printf(b, "  spot loss        a reclaim notice for one spot node stops its group of %d (the watcher drains the node, asks for a checkpoint and stops the group's step): training goes on at %d nodes from the latest checkpoint, step x %.3g; every group lost: %d nodes, step x %.3g\n",
-			   f->unit, c.after_loss_nodes, c.step_factor_one, f->reserved, c.step_factor_all);
+		buf_printf(b, "  spot loss        a reclaim notice for one spot node stops its group of %d (%s): training goes on at %d nodes from the latest checkpoint, step x %.3g; every group lost: %d nodes, step x %.3g\n",
+			   f->unit, how, c.after_loss_nodes, c.step_factor_one, f->reserved, c.step_factor_all);
 }
 
 static void jnum(struct buf *b, const char *key, double v)

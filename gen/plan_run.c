@@ -214,15 +214,6 @@ static bool same_value(const struct plan *p, const struct fw_flag *f, const stru
 	return !strcmp(u->value, want);
 }
 
-bool plan_args_have(const struct plan *p, const char *flag)
-{
-	struct user_flag u;
-	for (unsigned i = 0; i < p->job->entry->args_count; i++)
-		if (user_flag_at(p->job, i, &u) && flag_eq(u.name, u.name_len, flag))
-			return true;
-	return false;
-}
-
 bool plan_arg_given(const struct plan *p, const struct fw_flag *f)
 {
 	const struct job_spec *j = p->job;
@@ -235,6 +226,16 @@ bool plan_arg_given(const struct plan *p, const struct fw_flag *f)
 		    flag_eq(u.name, u.name_len, f->flag) && same_value(p, w, &u, v))
 			return true;
 	}
+	return false;
+}
+
+bool plan_args_have(const struct plan *p, const char *flag)
+{
+	const struct job_spec *j = p->job;
+	struct user_flag u;
+	for (unsigned i = 0; i < j->entry->args_count; i++)
+		if (user_flag_at(j, i, &u) && flag_eq(u.name, u.name_len, flag))
+			return true;
 	return false;
 }
 

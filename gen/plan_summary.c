@@ -62,6 +62,7 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 			   it->provisional);
 	buf_printf(&b, "  nodes            %d x %d processes = world %d\n", p->nodes, p->ppn, p->world);
 	plan_fleet_text(p, &b);
+	plan_survival_text(p, &b);
 	buf_printf(&b, "  layout           %s: TP %d x PP %d", fw_name(j->framework), p->tp, p->pp);
 	if (p->vpp > 1)
 		buf_printf(&b, " (interleaved, %d virtual stages)", p->vpp);
@@ -171,4 +172,5 @@ void plan_json_fields(const struct plan *p, struct buf *b, double hours)
 	buf_putc(b, ',');
 	json_str(b, "capacityBlockRegion", p->cb_hour >= 0 ? cb->region : NULL);
 	plan_fleet_json(p, b);
+	plan_survival_json(p, b);
 }

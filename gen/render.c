@@ -48,7 +48,7 @@ static bool wanted(const struct plan *p, enum output_when when)
 	return false;
 }
 
-static const char *const partials[] = { "env-neuron", "env-gpu" };
+static const char *const partials[] = { "env-neuron", "env-gpu", "fleet" };
 
 /* The text of a template: DIR/name when it exists, else the embedded
  * one. The caller frees *owned (NULL for embedded text). */

@@ -160,6 +160,8 @@ static const cyaml_schema_field_t capacity_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("reserved_offer", OPT_PTR, struct spec_capacity, reserved_offer,
 				reserved_offer_fields),
 	CYAML_FIELD_FLOAT("block_hours", OPT, struct spec_capacity, block_hours),
+	CYAML_FIELD_FLOAT("spot_interruption_rate", OPT, struct spec_capacity, spot_interruption_rate),
+	CYAML_FIELD_FLOAT("spot_return_hours", OPT, struct spec_capacity, spot_return_hours),
 	CYAML_FIELD_END
 };
 
@@ -172,6 +174,12 @@ static const cyaml_schema_field_t storage_fields[] = {
 	CYAML_FIELD_ENUM("deletion_policy", OPT | CYAML_FLAG_STRICT, struct spec_storage, deletion_policy,
 			 deletion_strings, CYAML_ARRAY_LEN(deletion_strings)),
 	CYAML_FIELD_FLOAT("usd_per_gib_month", OPT, struct spec_storage, usd_per_gib_month),
+	CYAML_FIELD_FLOAT("write_mb_per_s", OPT, struct spec_storage, write_mb_per_s),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t checkpoint_fields[] = {
+	CYAML_FIELD_FLOAT("interval_minutes", OPT, struct spec_checkpoint, interval_minutes),
 	CYAML_FIELD_END
 };
 
@@ -228,6 +236,7 @@ static const cyaml_schema_field_t job_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("capacity", OPT_PTR, struct job_spec, capacity, capacity_fields),
 	CYAML_FIELD_MAPPING_PTR("storage", OPT_PTR, struct job_spec, storage, storage_fields),
 	CYAML_FIELD_MAPPING_PTR("paths", OPT_PTR, struct job_spec, paths, paths_fields),
+	CYAML_FIELD_MAPPING_PTR("checkpoint", OPT_PTR, struct job_spec, checkpoint, checkpoint_fields),
 	CYAML_FIELD_SEQUENCE("s3_buckets", OPT_PTR, struct job_spec, s3_buckets, &string_entry, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("software", OPT_PTR, struct job_spec, software, software_fields),
 	STR("time_limit", struct job_spec, time_limit),

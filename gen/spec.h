@@ -62,6 +62,9 @@ struct spec_capacity {
 	struct spec_prices *prices;                 /* NULL when absent */
 	struct spec_reserved_offer *reserved_offer; /* NULL when absent */
 	double block_hours;                         /* the Capacity Block's length; 0 when absent */
+	/* 0 when absent: the plan then uses its stated assumptions */
+	double spot_interruption_rate;           /* spot nodes reclaimed per month (0..1) */
+	double spot_return_hours;                /* how long reclaimed capacity stays away */
 };
 /* DP_DEFAULT: not given; the planner applies the storage's default. */
 enum deletion_policy { DP_DEFAULT, DP_RETAIN, DP_DELETE, DP_SNAPSHOT };
@@ -72,7 +75,10 @@ struct spec_storage {
 	char *id;
 	enum deletion_policy deletion_policy;
 	double usd_per_gib_month; /* 0 when absent */
+	double write_mb_per_s;    /* 0 when absent (the plan takes what gen creates) */
 };
+/* interval_minutes: 0 when absent (the plan derives one). */
+struct spec_checkpoint { double interval_minutes; };
 struct spec_paths { char *compile_cache, *checkpoints, *logs; };
 /* What the nodes run; NULL members when not given. */
 struct spec_python { char *venv; };
@@ -112,6 +118,7 @@ struct job_spec {
 	struct spec_capacity *capacity;
 	struct spec_storage *storage;
 	struct spec_paths *paths;
+	struct spec_checkpoint *checkpoint; /* NULL when absent */
 	char **s3_buckets;
 	unsigned s3_buckets_count;
 	struct spec_software *software; /* NULL when absent */

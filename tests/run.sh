@@ -67,9 +67,11 @@ count hostile sh tests/hostile/run.sh
 count cli sh tests/cli/run.sh
 count plan sh tests/plan/run.sh
 count gen sh tests/gen/run.sh
+count survival sh tests/gen/survival.sh
 count watcher sh tests/watcher/run.sh
 count slurmbuild bash tests/slurmbuild/run.sh
 count fleet sh tests/plan/fleet.sh
+count checkpoints sh tests/plan/survival.sh
 count moe sh tests/plan/moe.sh
 count bill sh tests/plan/bill.sh
 count compare sh tests/plan/compare.sh

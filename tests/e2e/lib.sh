@@ -76,18 +76,27 @@ tf_gen() {
 # importable only by /usr/bin/python3, and its torchrun needs a fix under
 # Python 3.11 (tests/e2e/torchrun.py). It records where and how it was
 # started, one line per start: node, job step (batch outside srun), args.
-# On a real cluster only the first node's agent owns the endpoint address
-# and hosts the c10d store; here every node has that address, so the shim
-# says which one hosts (is_host, unless the script set --rdzv_conf itself),
-# as the address would there: the first node of the job, of its first
-# component in a heterogeneous job (the batch step's node either way). The
-# log line shows that choice among the arguments. SHIM_PATH is PATH with
-# the shim first; the Slurm under test comes next (slurm_use).
+# On a real cluster only the node whose address is the endpoint (the batch
+# step's, where generated scripts resolve it) hosts the c10d store; here
+# every node has that address, so the shim says which one hosts (is_host,
+# unless the script set --rdzv_conf itself), as the address would there:
+# the batch host of the job the rendezvous ID names (JOBID or JOBID.ROUND,
+# the job whose batch step started it: a mixed fleet's steps in its spot
+# units' jobs included), else the first node of the job, of its first
+# component in a heterogeneous job. The log line shows that choice among
+# the arguments. SHIM_PATH is PATH with the shim first; the Slurm under
+# test comes next (slurm_use).
 shim_install() {
 	mkdir -p "$TMP/bin"
 	cat >"$TMP/bin/torchrun" <<EOF
 #!/bin/sh
-first=\$(scontrol show hostnames "\${SLURM_JOB_NODELIST_HET_GROUP_0:-\${SLURM_JOB_NODELIST:-}}" 2>/dev/null | head -n 1)
+rid=""
+for a in "\$@"; do
+	case \$a in --rdzv_id=* | --rdzv-id=*) rid=\${a#*=} ;; esac
+done
+first=""
+[ -z "\$rid" ] || first=\$(scontrol show job "\${rid%%.*}" 2>/dev/null | tr ' ' '\\n' | sed -n 's/^BatchHost=//p' | head -n 1)
+[ -n "\$first" ] || first=\$(scontrol show hostnames "\${SLURM_JOB_NODELIST_HET_GROUP_0:-\${SLURM_JOB_NODELIST:-}}" 2>/dev/null | head -n 1)
 case " \$* " in
 *" --rdzv_conf"* | *" --rdzv-conf"*) ;;
 *) if [ -n "\$first" ] && [ "\$first" = "\${SLURMD_NODENAME:-}" ]; then

@@ -5,9 +5,9 @@
 # ParallelCluster 3.15 and 3.16 ship), by default both, one after the other.
 #
 #   bash tests/e2e/run.sh [GROUP...]    groups: testonly job lint options
-#                                       versions elastic (default: these six,
-#                                       in that order) and requeue (opt-in,
-#                                       see requeue.sh)
+#                                       versions fleet elastic (default: these
+#                                       seven, in that order) and requeue
+#                                       (opt-in, see requeue.sh)
 #   E2E_SLURM=25.11 bash tests/e2e/run.sh   one Slurm (make e2e E2E_SLURM=25.11)
 #
 # Every group runs against the chosen Slurm: its daemons form the cluster
@@ -32,8 +32,8 @@
 # $BUILD/trainforge), TF_E2E_NODES (default 4), TF_E2E_JOB_LIMIT (seconds
 # a job may take, default 300; one takes ~15 here), TF_E2E_KEEP=1 keeps the
 # temporary directory (kept anyway after a failure), TF_E2E_TEMPLATES=DIR
-# generates with `trainforge gen --templates DIR`, TF_E2E_ELASTIC="kill
-# drain unguarded requeued" the elastic group's variants (see there), TF_E2E_NO_SKIP=1 makes
+# generates with `trainforge gen --templates DIR`, TF_E2E_ELASTIC="unguarded
+# requeued" the elastic group's variants (see there), TF_E2E_NO_SKIP=1 makes
 # every skip a failure (CI: nothing may be left untested).
 # Every wait is a bounded hang guard, never a timing measurement.
 set -u
@@ -153,7 +153,7 @@ for a in $(hostname -I); do
 	case $a in 127.*) ;; *) echo "e2e: non-loopback address $a in the namespace" >&2; exit 1 ;; esac
 done
 
-GROUPS_RUN=${*:-testonly job lint options versions elastic}
+GROUPS_RUN=${*:-testonly job lint options versions fleet elastic}
 TMP=$(mktemp -d /tmp/tf-e2e.XXXXXX)
 START=$(date +%s)
 
@@ -176,6 +176,8 @@ START=$(date +%s)
 . "$ROOT/tests/e2e/requeue.sh"
 # shellcheck source=tests/e2e/elastic.sh
 . "$ROOT/tests/e2e/elastic.sh"
+# shellcheck source=tests/e2e/fleet.sh
+. "$ROOT/tests/e2e/fleet.sh"
 
 cleanup() {
 	trap - EXIT INT TERM HUP
@@ -231,8 +233,8 @@ DEFAULT_PART=${QUEUES# }
 DEFAULT_PART=${DEFAULT_PART%% *}
 
 for g in $GROUPS_RUN; do
-	# After the elastic group, the shared cluster starts again.
-	if [ "$g" != elastic ] && [ -z "$SHARED_UP" ]; then
+	# After the elastic and fleet groups, the shared cluster starts again.
+	if [ "$g" != elastic ] && [ "$g" != fleet ] && [ -z "$SHARED_UP" ]; then
 		# shellcheck disable=SC2086
 		if ! cluster_start "$TMP/slurm" "$NNODES" $QUEUES; then
 			result fail "e2e/$g" "the shared local Slurm did not come up again"
@@ -248,7 +250,8 @@ for g in $GROUPS_RUN; do
 	versions) group_versions ;;
 	requeue) group_requeue ;;
 	elastic) group_elastic ;;
-	*) result fail "e2e/$g" "unknown group (testonly job lint options versions elastic requeue)" ;;
+	fleet) group_fleet ;;
+	*) result fail "e2e/$g" "unknown group (testonly job lint options versions fleet elastic requeue)" ;;
 	esac
 done
 

@@ -10,7 +10,8 @@
 FITTED="" SHRUNK=""
 fit_spec() { # SPEC DIR
 	local spec=$1 dir=$2 nodes k tier edits out size
-	# A mixed fleet's script asks for nodes in each hetjob component.
+	# A mixed fleet's script asks for its reserved nodes (each spot unit
+	# is a job it submits), a heterogeneous job's for each component's.
 	nodes=$(sed -n 's/^#SBATCH --nodes=//p' "$dir/orig"/*.sbatch | awk '{n += $1} END {print n}')
 	if [ -n "$nodes" ] && [ "$nodes" -le "$NNODES" ]; then
 		FITTED=$spec SHRUNK=""
@@ -22,7 +23,7 @@ fit_spec() { # SPEC DIR
 	for tier in 1 2 3; do
 		for ((k = NNODES; k >= 1; k--)); do
 			size="nodes=$k"
-			if grep -q '^#SBATCH hetjob' "$dir/orig"/*.sbatch; then
+			if grep -q '^ *spot: *[0-9]' "$spec" || grep -q '^#SBATCH hetjob' "$dir/orig"/*.sbatch; then
 				[ "$k" -ge 2 ] || continue
 				size="capacity.reserved=$((k - 1)) capacity.spot=1 -nodes"
 			fi

@@ -45,7 +45,8 @@ for spec in examples/jobs/*.yaml; do
 import json, re, sys
 plan = json.load(open(sys.argv[1]))
 text = open(sys.argv[2]).read()
-args = re.search(r"^train_args=\(\n(.*?)^\)", text, re.S | re.M).group(1)
+# a mixed fleet's are set in a function, per round
+args = re.search(r"^\s*train_args=\(\n(.*?)^\s*\)", text, re.S | re.M).group(1)
 words = [w.strip("'") for line in args.splitlines() for w in line.split()]
 a, fw = plan["assumptions"], plan["framework"]
 def value(flag):
@@ -81,9 +82,9 @@ if fw == "megatron":
     want["--train-samples"] = str(m["trainSamples"])
     want["--save-interval"] = str(m["saveInterval"])
 elif fw == "torchtitan":
-    # a mixed fleet trains at two sizes: the leftover ranks (-1)
+    # a mixed fleet sets the DP of each round's size ("$dp")
     want = {"--parallelism.tensor_parallel_degree": str(plan["tensor"]),
-            "--parallelism.data_parallel_shard_degree": "-1" if plan.get("fleet") else str(plan["data"]),
+            "--parallelism.data_parallel_shard_degree": '"$dp"' if plan.get("fleet") else str(plan["data"]),
             "--activation_checkpoint.mode": a["recompute"],
             "--training.steps": str(plan["model"]["trainSteps"])}
     assert a["zeroStage"] == 3, "torchtitan's FSDP is stage 3"
@@ -101,6 +102,23 @@ elif fw == "nxd":
         assert w not in words, f"{w}: another script's spelling"
     want["--max_steps"] = str(plan["model"]["trainSteps"])
     want["--loading_step"] = "latest_if_exists"
+# ... and saves periodically at the plan's interval, on the signal it
+# handles, and resumes (core/facts/frameworks: fw_checkpoint)
+ck = plan["checkpoints"]
+if fw == "megatron":
+    want.update({"--save": '"$CHECKPOINT_DIR"', "--load": '"$CHECKPOINT_DIR"',
+                 "--save-interval": str(ck["intervalSteps"]), "--exit-signal-handler": True,
+                 "--exit-signal": "SIGUSR1"})
+elif fw == "torchtitan":
+    # without a step count, its own interval (500 steps) applies
+    want["--checkpoint.folder"] = '"$CHECKPOINT_DIR"'
+    if ck["intervalSteps"]:
+        want["--checkpoint.interval"] = str(ck["intervalSteps"])
+    assert "--checkpoint.enable" in words or "--checkpoint.enable_checkpoint" in words, "checkpointing off"
+elif fw == "nxd":
+    want.update({"--checkpoint_dir": '"$CHECKPOINT_DIR"', "--checkpoint_freq": str(ck["intervalSteps"]),
+                 "--loading_step": "latest_if_exists"})
+assert "RESUME=latest" not in text, "RESUME=latest, which no framework reads"
 for flag, v in want.items():
     assert value(flag) == v, f"{flag}: {value(flag)}, the plan says {v}"
 print(fw, a, "ok")

@@ -2,8 +2,9 @@
 # A mixed reserved + spot fleet: the plan's checks at the smallest and the
 # largest fleet, the accumulation at each, the costs of both fleets and
 # what a lost spot node costs; the files gen writes for it (two queues, a
-# heterogeneous elastic job, the spot watcher), clean under the linter and
-# under shellcheck too. Prints RESULT lines.
+# job that trains in rounds with its spot units as jobs of their own, the
+# spot watcher), clean under the linter and under shellcheck too. Prints
+# RESULT lines.
 # shellcheck disable=SC2015,SC2016 # patterns match the script's own $VARS
 cd "$(dirname "$0")/../.." || exit 2
 # shellcheck source=tests/plan/lib.sh
@@ -141,24 +142,28 @@ assert {"BucketName": "fleet-artifacts", "EnableWriteAccess": True} in s["Iam"][
 assert {"BucketName": "fleet-p5-bootstrap", "KeyName": "trainforge/*", "EnableWriteAccess": False} in s["Iam"]["S3Access"], s
 assert all(a["BucketName"] != "fleet-p5-bootstrap" for a in r["Iam"]["S3Access"]), r
 PY
-grep -q '^#SBATCH hetjob$' "$b" && ok script-hetjob || no script-hetjob
-# fleet-p5 trains at every count: each spot node is a unit of its own.
-[ "$(grep -c '^#SBATCH --no-kill$' "$b")" = 3 ] && [ "$(grep -c '^#SBATCH hetjob$' "$b")" = 2 ] \
-	&& ok script-no-kill-each-component || no script-no-kill-each-component
-grep -q -- '^	--nnodes=2:4$' "$b" && grep -q -- '^	--max_restarts=2$' "$b" && grep -q -- '--rdzv_backend=c10d' "$b" \
-	&& ok script-elastic-torchrun || no script-elastic-torchrun
-# One step per component: each spot unit's in the background, leaving as
-# a whole (no --no-kill, --kill-on-bad-exit=1); the reserved step keeps
-# going (--no-kill) and its status is the job's.
-[ "$(grep -c '^srun --het-group=[12] --ntasks-per-node=1 --kill-on-bad-exit=1 \\$' "$b")" = 2 ] \
-	&& [ "$(grep -c '^	torchrun "${torchrun_args\[@\]}" "${train_args\[@\]}" &$' "$b")" = 2 ] \
-	&& ! grep -q '^srun --het-group=[12] .*--no-kill' "$b" \
-	&& grep -q '^srun --het-group=0 .*--no-kill' "$b" && ok script-unit-steps || no script-unit-steps
-awk '/^#SBATCH hetjob/ {spot=1} spot && /^#SBATCH --no-requeue$/ {ok=1} END {exit !ok}' "$b" \
-	&& ok script-spot-no-requeue || no script-spot-no-requeue
-[ "$(grep -c -- '--output="$RUN_DIR/node-%N.log"' "$b")" = 3 ] && ok script-logs-per-host || no script-logs-per-host
-grep -q '^export RESUME=latest$' "$b" && grep -q -- '--load "$CHECKPOINT_DIR"' "$b" \
-	&& ok script-resumes || no script-resumes
+# The reserved nodes are the job; each spot unit a job of its own that
+# this one submits and starts its steps in (docs/jobspec.md, "Mixed fleet").
+! grep -q '^#SBATCH hetjob' "$b" && [ "$(grep -c '^#SBATCH --partition=' "$b")" = 1 ] \
+	&& grep -q '^#SBATCH --partition=gpu-reserved$' "$b" && grep -q '^#SBATCH --nodes=2$' "$b" \
+	&& grep -q '^#SBATCH --no-kill$' "$b" && ok script-reserved-job || no script-reserved-job
+grep -q -- '--partition=gpu-spot --nodes="$UNIT" --ntasks-per-node=1 --exclusive --no-requeue' "$b" \
+	&& grep -q '^readonly RESERVED=2 UNIT=1 UNITS=2 MAX_FAILURES=2$' "$b" && ok script-unit-jobs || no script-unit-jobs
+# fleet-p5 trains at 2, 3 and 4 nodes (DP 2, 3, 4): each spot node a unit.
+grep -q '^declare -A DP_AT=(\[2\]=2 \[3\]=3 \[4\]=4 )$' "$b" && ok script-sizes-table || no script-sizes-table
+# Each round at one size, torchrun restarting nothing itself; a unit's
+# step in its own job.
+grep -q -- '^		--nnodes="$nodes"$' "$b" && grep -q -- '^		--max_restarts=0$' "$b" \
+	&& grep -q -- '^		--rdzv_id="$SLURM_JOB_ID.$round"$' "$b" && grep -q -- '--rdzv_backend=c10d' "$b" \
+	&& grep -q -- 'srun --jobid="${unit_job\[$k\]}" --nodes="$UNIT"' "$b" && ok script-rounds || no script-rounds
+# A size the layout cannot train stops the job with a message; a clean
+# exit with nothing asked for is the end, anything else not.
+grep -q 'The job stops here rather than start a size that cannot train' "$b" && grep -q '^		exit 1$' "$b" \
+	&& grep -q 'training finished at $nodes nodes' "$b" && ok script-stops-untrainable || no script-stops-untrainable
+[ "$(grep -c -- '--output="$RUN_DIR/node-%N.log"' "$b")" = 2 ] && ok script-logs-per-host || no script-logs-per-host
+! grep -q 'RESUME=latest' "$b" && grep -q -- '--load "$CHECKPOINT_DIR"' "$b" && grep -q -- '--save-interval [0-9]' "$b" \
+	&& grep -q -- '--exit-signal SIGUSR1' "$b" && grep -q 'kill -SIGUSR1 "$pid"' "$b" \
+	&& ok script-saves-and-resumes || no script-saves-and-resumes
 "$TF" lint --select ALL --fail-level info --format concise "$c" "$b" >"$t/lint" 2>&1 \
 	&& ok generated-lint-clean || { no generated-lint-clean; cat "$t/lint"; }
 shellcheck "$b" "$w" >"$t/sc" 2>&1 && ok generated-shellcheck || { no generated-shellcheck; cat "$t/sc"; }
@@ -166,8 +171,8 @@ shellcheck "$b" "$w" >"$t/sc" 2>&1 && ok generated-shellcheck || { no generated-
 mkdir "$t/og"
 expect_rc groups-gen 0 "$TF" gen -o "$t/og" $S/fleet-groups.yaml
 bg=$t/og/fleet-groups.sbatch
-[ "$(grep -c '^#SBATCH --nodes=2$' "$bg")" = 3 ] && [ "$(grep -c '^srun --het-group=[12] ' "$bg")" = 2 ] \
-	&& ok groups-script-component-per-group || no groups-script-component-per-group
+grep -q '^readonly RESERVED=2 UNIT=2 UNITS=2 ' "$bg" && grep -q '^declare -A DP_AT=(\[2\]=[0-9]* \[4\]=[0-9]* \[6\]=[0-9]* )$' "$bg" \
+	&& ok groups-script-units-of-2 || { no groups-script-units-of-2; grep -e '^readonly RESERVED' -e '^declare -A' "$bg"; }
 "$TF" lint --select ALL --fail-level info --format concise "$t/og/fleet-groups-cluster.yaml" "$bg" >"$t/lint" 2>&1 \
 	&& ok groups-lint-clean || { no groups-lint-clean; cat "$t/lint"; }
 shellcheck "$bg" >"$t/sc" 2>&1 && ok groups-shellcheck || { no groups-shellcheck; cat "$t/sc"; }

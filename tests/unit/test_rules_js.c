@@ -274,6 +274,30 @@ static void js_output(void **state)
 			 "tests/cases/JS4006 and tests/gen/run.sh (user-value-finding-*, user-template-finding-at-line)");
 }
 
+/* Checkpoints and interruptions: Megatron-LM on p5 with a model the plan
+ * can time (70B on 2e10 tokens: 3.9 days at 8 nodes, 7.8 at 4). */
+#define TIMED(more)                                                                              \
+	SPEC("p5.48xlarge", "framework: megatron\nparallel: {tensor: 8}\nbatch: {micro: 1, global: 840}\n" \
+			    "model: {parameters: 70e9, tokens: 2e10, seq_length: 4096}\n" more)
+#define FLEET_4_4 "capacity: {reserved: 4, spot: 4, placement_group: job-pg}\ns3_buckets: [job-artifacts]\n"
+
+static void js_survival(void **state)
+{
+	(void)state;
+	verify(R_JS7001, TIMED(FLEET_4_4 "time_limit: 5-00:00:00\n"));
+	verify(R_JS7001, TIMED(FLEET_4_4 "time_limit: 8-00:00:00\n"));
+	verify_not(R_JS7001, TIMED(FLEET_4_4 "time_limit: 10-00:00:00\n"));
+	verify_not(R_JS7001, TIMED(FLEET_4_4));
+	verify(R_JS7002, TIMED("nodes: 8\nstorage: {type: fsx-lustre, mount: /fsx, id: fs-0123456789abcdef0}\n"));
+	verify_not(R_JS7002, TIMED("nodes: 8\nstorage: {type: fsx-lustre, mount: /fsx, id: fs-0123456789abcdef0, write_mb_per_s: 500}\n"));
+	verify_not(R_JS7002, TIMED("nodes: 8\n"));
+	verify(R_JS7003, TIMED("nodes: 8\ncheckpoint: {interval_minutes: 10}\n"));
+	verify_not(R_JS7003, TIMED("nodes: 8\ncheckpoint: {interval_minutes: 480}\n"));
+	verify(R_JS7004, SPEC("p5.48xlarge", "framework: torchtitan\ntraining: {zero_stage: 3}\nparallel: {tensor: 8}\n"
+					     "batch: {micro: 1, global: 840}\n" FLEET_4_4));
+	verify_not(R_JS7004, TIMED(FLEET_4_4));
+}
+
 static void every_area_has_cases(void **state)
 {
 	(void)state;
@@ -297,6 +321,7 @@ int main(void)
 		cmocka_unit_test(js_runnable),
 		cmocka_unit_test(js_container),
 		cmocka_unit_test(js_bill),
+		cmocka_unit_test(js_survival),
 		cmocka_unit_test(every_area_has_cases),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -203,6 +203,41 @@ static void sb_elastic(void **state)
 	verify_not(R_SB2209, ELASTIC("#SBATCH --no-kill\n", " --no-kill", " --max-restarts=8"));
 }
 
+/* Jobs that lose nodes. A spot queue to pair with, and a Megatron line
+ * of TP 8 x PP 2 on two to four nodes of eight, which 3 nodes break. */
+#define SPOT_CLUSTER                                                                        \
+	VERIFY_CLUSTER_HEAD                                                                    \
+	"    - Name: spot\n"                                                                   \
+	"      CapacityType: SPOT\n"                                                           \
+	"      Networking: {SubnetIds: [subnet-0fedcba9876543210], PlacementGroup: {Enabled: true}}\n" \
+	"      ComputeResources:\n"                                                            \
+	"        - {Name: p5, InstanceType: p5.48xlarge, MaxCount: 4, Efa: {Enabled: true}}\n"
+#define MEGATRON(args) " /fsx/Megatron-LM/pretrain_gpt.py --tensor-model-parallel-size 8" args
+#define SAVES " --save /fsx/ckpt --load /fsx/ckpt --save-interval 500"
+#define ON_SPOT(directives, args) \
+	JOB("#SBATCH --partition=spot\n" directives, HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV MEGATRON(args) "\n")
+
+static void sb_survival(void **state)
+{
+	(void)state;
+	verify_pair(R_SB2701, SPOT_CLUSTER, ON_SPOT("", ""));
+	verify_pair(R_SB2701, SPOT_CLUSTER, ON_SPOT("", " --save /fsx/ckpt --save-interval 500"));
+	verify_pair_not(R_SB2701, SPOT_CLUSTER, ON_SPOT("", SAVES));
+	verify_pair_not(R_SB2701, CLUSTER, JOB("#SBATCH --partition=train\n", HEAD_IP "srun torchrun --nnodes=2 --nproc_per_node=8" RDZV MEGATRON("") "\n"));
+	verify(R_SB2702, ON_SPOT("#SBATCH --signal=USR1@600\n", SAVES " --exit-signal-handler"));
+	verify(R_SB2702, ON_SPOT("#SBATCH --signal=SIGTERM@600\n", SAVES));
+	verify(R_SB2702, ON_SPOT("", SAVES " --exit-signal-handler") "scancel --signal=USR2 \"$SLURM_JOB_ID\"\n");
+	verify_not(R_SB2702, ON_SPOT("#SBATCH --signal=USR1@600\n", SAVES " --exit-signal-handler --exit-signal SIGUSR1"));
+	verify_not(R_SB2702, ON_SPOT("#SBATCH --signal=B:USR1@600\n", SAVES " --exit-signal-handler"));
+	verify_not(R_SB2702, ON_SPOT("", SAVES " --exit-signal-handler") "kill -USR2 \"$pid\"\n"); /* no watcher */
+	verify(R_SB2703, SCRIPT(NODES(4) "#SBATCH --no-kill\n", HEAD_IP "srun --no-kill torchrun --nnodes=2:4 --max-restarts=8 --nproc_per_node=8" RDZV
+					MEGATRON(" --pipeline-model-parallel-size 2") "\n"));
+	verify_not(R_SB2703, SCRIPT(NODES(4) "#SBATCH --no-kill\n", HEAD_IP "srun --no-kill torchrun --nnodes=2:4 --max-restarts=8 --nproc_per_node=8" RDZV
+					    MEGATRON("") "\n"));
+	verify_not(R_SB2703, SCRIPT(NODES(4) "#SBATCH --no-kill\n", HEAD_IP "srun --no-kill torchrun --nnodes=2:4 --nproc_per_node=8" RDZV
+					    MEGATRON(" --pipeline-model-parallel-size 2") "\n"));
+}
+
 static void sb_program(void **state)
 {
 	(void)state;
@@ -553,6 +588,7 @@ int main(void)
 		cmocka_unit_test(sb_neuron),
 		cmocka_unit_test(sb_layout),
 		cmocka_unit_test(sb_elastic),
+		cmocka_unit_test(sb_survival),
 		cmocka_unit_test(sb_program),
 		cmocka_unit_test(sb_framework),
 		cmocka_unit_test(sb_cluster),

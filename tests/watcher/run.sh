@@ -77,40 +77,68 @@ grep -q '^PUT /latest/api/token 200$' "$state/requests" && grep -q '^GET /latest
 	&& ok imdsv2-token-then-read || { no imdsv2-token-then-read; cat "$state/requests"; }
 grep -q ' 401$' "$state/requests" && no never-unauthorised || ok never-unauthorised
 
-# A notice: drain this node, signal the worker, spare the launcher.
+# A notice, where no save fits in it (the reference job, as generated:
+# signal=none): drain the node, stop the unit's step at once, signal no
+# worker. SIGTERM to the step, once.
+grep -q '^signal=none$' "$w" && ok default-no-save-signal || no default-no-save-signal
 printf '{"action": "terminate", "time": "2026-11-30T16:00:00Z"}' >"$state/notice"
 run --once >"$t/out" 2>&1; rc=$?
 sleep 0.5
 [ $rc = 0 ] && ok once-with-notice || { no "once-with-notice ($rc)"; cat "$t/out"; }
 grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN reason=spot interruption notice: .*terminate.*2026-11-30T16:00:00Z' "$state/scontrol" \
 	&& ok drains-the-node || { no drains-the-node; cat "$state/scontrol" "$t/out"; }
-[ -s "$state/worker" ] && ok worker-gets-usr1 || { no worker-gets-usr1; cat "$t/out"; }
+[ ! -e "$state/worker" ] && ok no-save-no-signal || { no no-save-no-signal; cat "$t/out"; }
 [ ! -e "$state/launcher" ] && ok launcher-spared || no launcher-spared
-# The unit goes as a whole: SIGTERM to the workers' step, once.
 [ "$(cut -d' ' -f2- "$state/scancel" 2>/dev/null)" = "--signal=TERM 7.0" ] && grep -q 'stopped step 7.0' "$t/out" \
 	&& ok stops-the-unit-step || { no stops-the-unit-step; cat "$state/scancel" "$t/out"; }
 reset_state
 
-# --stop-after: the checkpoint's time before the unit is stopped.
+# Where a save fits (--signal USR1, as the plan writes then): the workers
+# get the signal, the launcher does not, and a worker still running
+# --stop-after seconds after the notice has its step stopped.
 printf '{"action": "terminate", "time": "2026-11-30T16:00:00Z"}' >"$state/notice"
 before=$(date +%s.%N)
-run --once --stop-after 2 >"$t/out" 2>&1; rc=$?
+run --once --signal USR1 --stop-after 2 >"$t/out" 2>&1; rc=$?
 waited=$(awk -v a="$before" '{print $1 - a; exit}' "$state/scancel" 2>/dev/null)
-[ $rc = 0 ] && [ -s "$state/worker" ] && awk -v w="${waited:-0}" 'BEGIN {exit !(w >= 1.9)}' \
+[ $rc = 0 ] && [ -s "$state/worker" ] && [ ! -e "$state/launcher" ] && grep -q 'sent SIGUSR1 to 1 worker(s)' "$t/out" \
+	&& ok save-signal-to-workers || { no save-signal-to-workers; cat "$t/out"; }
+awk -v w="${waited:-0}" 'BEGIN {exit !(w >= 1.9)}' && grep -q 'the workers run still after 2s' "$t/out" \
 	&& ok stop-after-waits || { no "stop-after-waits (stopped after ${waited:-never} s)"; cat "$t/out"; }
 reset_state
 
-# No worker on the node (nothing signalled): no step to stop.
+# A worker that saves and exits on the signal: nothing left to stop.
+env LOCAL_RANK=1 sh -c "trap 'echo usr1 >>$state/saver; exit 0' USR1; while :; do sleep 0.1; done" &
+saver=$!
+pids="$pids $saver"
+cp "$state/pids" "$state/pids.keep"
+printf '%s 7 0 2 2\n' "$saver" >>"$state/pids"
+kill -STOP "$worker"
+sed -i "/^$worker /d" "$state/pids"
+printf '{"action": "terminate", "time": "2026-11-30T16:00:00Z"}' >"$state/notice"
+run --once --signal USR1 --stop-after 10 >"$t/out" 2>&1
+[ -s "$state/saver" ] && grep -q 'the workers saved and exited' "$t/out" && [ ! -e "$state/scancel" ] \
+	&& ok saved-workers-not-stopped || { no saved-workers-not-stopped; cat "$t/out" "$state/scancel" 2>/dev/null; }
+kill -CONT "$worker"
+mv "$state/pids.keep" "$state/pids"
+reset_state
+
+# A step without workers (torchrun between rounds' starts): stopped all the same.
 mv "$state/pids" "$state/pids.keep"
 printf '%s 7 0 0 0\n' "$launcher" >"$state/pids"
 printf '{"action": "terminate", "time": "2026-11-30T16:00:00Z"}' >"$state/notice"
+run --once --signal USR1 >"$t/out" 2>&1
+[ "$(cut -d' ' -f2- "$state/scancel" 2>/dev/null)" = "--signal=TERM 7.0" ] && ok step-without-workers-stopped \
+	|| { no step-without-workers-stopped; cat "$t/out"; }
+# No job step at all (between two rounds): the drain is all.
+: >"$state/pids"
+rm -f "$state/scancel"
 run --once >"$t/out" 2>&1
-[ ! -e "$state/scancel" ] && ok no-worker-no-stop || { no no-worker-no-stop; cat "$state/scancel"; }
+[ ! -e "$state/scancel" ] && grep -q 'no job step on spot-dy-trn2-1' "$t/out" && ok no-step-no-stop || { no no-step-no-stop; cat "$t/out"; }
 mv "$state/pids.keep" "$state/pids"
 reset_state
 
 # Watching: the notice appears after a few polls and is acted on once.
-run --foreground --interval 1 >"$t/out" 2>&1 &
+run --foreground --interval 1 --signal USR1 >"$t/out" 2>&1 &
 watch=$!
 pids="$pids $watch"
 sleep 2.5
@@ -123,24 +151,6 @@ kill -0 "$watch" 2>/dev/null && { no watch-acts-and-exits; kill "$watch"; } || o
 i=0
 while [ ! -s "$state/worker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 [ -s "$state/worker" ] && ok watch-signals-worker || no watch-signals-worker
-reset_state
-
-# Workers between two starts: the watcher keeps trying to signal them.
-mv "$state/pids" "$state/pids.later"
-: >"$state/pids"
-printf '{"action": "terminate", "time": "2026-11-30T16:07:00Z"}' >"$state/notice"
-run --foreground --interval 1 >"$t/out" 2>&1 &
-watch=$!
-pids="$pids $watch"
-sleep 2.5
-[ ! -e "$state/worker" ] && grep -q '^update ' "$state/scontrol" && ok retry-drains-first || no retry-drains-first
-mv "$state/pids.later" "$state/pids"
-i=0
-while kill -0 "$watch" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-i=0
-while [ ! -s "$state/worker" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$state/worker" ] && grep -q 'sent SIGUSR1 to 1 worker' "$t/out" && ok retry-signals-late-worker \
-	|| { no retry-signals-late-worker; cat "$t/out"; }
 reset_state
 
 # A hostile notice body is data: the drain reason keeps only plain
@@ -161,6 +171,7 @@ run --interval soon >"$t/out" 2>&1; [ $? = 2 ] && ok bad-interval || no bad-inte
 run --interval 0 >"$t/out" 2>&1; [ $? = 2 ] && ok zero-interval || no zero-interval
 run --what >"$t/out" 2>&1; [ $? = 2 ] && ok unknown-option || no unknown-option
 run --stop-after later >"$t/out" 2>&1; [ $? = 2 ] && ok bad-stop-after || no bad-stop-after
+run --signal 10 >"$t/out" 2>&1; [ $? = 2 ] && ok bad-signal || no bad-signal
 
 # As CustomActions run it: it installs a copy and starts it in the
 # background (no systemd here), then returns; the copy acts on a notice.
@@ -173,11 +184,11 @@ else
 	[ $rc = 0 ] && [ -x "$installed" ] && ok install-copies-and-returns || { no "install-copies-and-returns ($rc)"; cat "$t/out"; }
 	printf '{"action": "terminate", "time": "2026-11-30T16:10:00Z"}' >"$state/notice"
 	i=0
-	while ! { [ -s "$state/worker" ] && grep -qs '^update ' "$state/scontrol"; } && [ $i -lt 100 ]; do
+	while ! { [ -s "$state/scancel" ] && grep -qs '^update ' "$state/scontrol"; } && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	[ -s "$state/worker" ] && grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN' "$state/scontrol" \
+	[ -s "$state/scancel" ] && grep -q '^update nodename=spot-dy-trn2-1 state=DRAIN' "$state/scontrol" \
 		&& ok installed-copy-acts || { no installed-copy-acts; cat "$t/home/spot-watcher.log" 2>/dev/null; }
 	pkill -f "$t/home/" 2>/dev/null
 fi

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "text.h"
 
@@ -332,6 +333,51 @@ void fw_state_bytes(enum framework f, int zero_stage, struct fw_bytes *out)
 {
 	memset(out, 0, sizeof *out);
 	defs[f]->bytes(zero_stage < 0 ? 0 : zero_stage > 3 ? 3 : zero_stage, out);
+}
+
+double fw_checkpoint_bytes_per_param(enum framework f, int zero_stage)
+{
+	struct fw_bytes b;
+	fw_state_bytes(f, zero_stage, &b);
+	return b.weights + b.optim;
+}
+
+/* The signals a training job is sent, by their numbers on Linux
+ * (signal(7)): the ones Slurm's --signal, kill and Python name. */
+static const struct {
+	int sig;
+	const char *name;
+} signals[] = {
+	{ 1, "SIGHUP" }, { 2, "SIGINT" }, { 3, "SIGQUIT" }, { 9, "SIGKILL" }, { 10, "SIGUSR1" },
+	{ 12, "SIGUSR2" }, { 14, "SIGALRM" }, { 15, "SIGTERM" }, { 18, "SIGCONT" }, { 19, "SIGSTOP" },
+	{ 20, "SIGTSTP" }, { 23, "SIGURG" }, { 24, "SIGXCPU" },
+};
+
+int fw_signal_number(const char *s, size_t len)
+{
+	if (len > 0 && len < 4 && s[0] >= '1' && s[0] <= '9') {
+		int n = 0;
+		for (size_t i = 0; i < len; i++) {
+			if (s[i] < '0' || s[i] > '9')
+				return 0;
+			n = n * 10 + (s[i] - '0');
+		}
+		return n < 65 ? n : 0;
+	}
+	if (len > 3 && !strncasecmp(s, "SIG", 3))
+		s += 3, len -= 3;
+	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+		if (strlen(signals[i].name + 3) == len && !strncasecmp(signals[i].name + 3, s, len))
+			return signals[i].sig;
+	return 0;
+}
+
+const char *fw_signal_name(int sig)
+{
+	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+		if (signals[i].sig == sig)
+			return signals[i].name;
+	return NULL;
 }
 
 double fw_bytes_per_param(const struct fw_bytes *b, double dp)

@@ -169,7 +169,36 @@ struct fw_checkpoint {
 	const char *signal_how;      /* what it does on the signal, for messages */
 	const char *source;
 	unsigned versions;
+	/* The signal gen asks it to save on (signal_flag's value, and what
+	 * the spot watcher and the job send): a name as signal_flag takes
+	 * it and its number; NULL and 0 when it saves on no signal. */
+	const char *signal_written;
+	int signal_number;
+	const char *signal_source;   /* how the flag takes a signal */
+	/* A file a save writes last, as a glob under the save directory: it
+	 * is newer once a save is complete (the generated job waits for one
+	 * before it restarts the workers at another size). NULL: none known. */
+	const char *saved_marker;
+	const char *saved_marker_source;
+	/* What a line needs to resume at a data-parallel size other than the
+	 * one that saved: a flag and its value, written only then; NULL when
+	 * its checkpoint loads at any DP (resize_how says so and why). */
+	const char *resize_flag, *resize_value;
+	const char *resize_how;
+	const char *resize_source;
 };
+
+/* A checkpoint holds the weights and the optimizer state, not the
+ * gradients: bytes per parameter by the framework's convention
+ * (weights + optimizer of fw_state_bytes), the same at every ZeRO stage
+ * since sharding divides the state without changing its total. */
+double fw_checkpoint_bytes_per_param(enum framework f, int zero_stage);
+
+/* A signal by the names people write it: "SIGUSR1", "USR1" or "10"
+ * (Slurm's --signal, kill, Python's signal.Signals), s[0..len); 0 when
+ * none. fw_signal_name: "SIGUSR1" for 10; NULL for one it does not know. */
+int fw_signal_number(const char *s, size_t len);
+const char *fw_signal_name(int sig);
 
 /* ---- memory --------------------------------------------------------------
  * Bytes per parameter for weights, gradients and optimizer state, as the

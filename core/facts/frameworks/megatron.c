@@ -100,7 +100,9 @@ static const struct fw_default defaults[] = {
 	{ "--save-interval", "none: validate_args asserts one with --save",
 	  "gen writes the plan's interval with --save", 0 },
 	{ "--exit-signal-handler", "off: a signal kills the process without a save",
-	  "not written (saving on a signal is the checkpoint plan's)", 0 },
+	  "gen writes it with --exit-signal SIGUSR1, the signal the job and the spot watcher send", 0 },
+	{ "--exit-signal", "SIGTERM, which torchrun and Slurm also send to stop a process",
+	  "gen writes SIGUSR1", 0 },
 	{ "--normalization", "LayerNorm (a weight and a bias per norm)",
 	  "not written; the plan counts LayerNorm as Megatron does", 0 },
 };
@@ -111,7 +113,20 @@ static const struct fw_checkpoint checkpoints[] = {
 	  .signal_switch = "--exit-signal-handler", .signal_flag = "--exit-signal", .signal_default = 15,
 	  .signal_how = "every rank saves a checkpoint (the signal is gathered across ranks) and the program exits 0",
 	  .source = "megatron/training/arguments.py (validate_args: --save asserts --save-interval), "
-		    "training.py (the exit-signal handler), checkpointing.py (--load reads the latest iteration)" },
+		    "training.py (the exit-signal handler), checkpointing.py (--load reads the latest iteration)",
+	  /* SIGUSR1, not its default SIGTERM: torchrun stops its workers
+	   * with SIGTERM (and SIGKILL 30 s later) whenever it restarts
+	   * them, and Slurm sends SIGTERM at a time limit or a cancel, none
+	   * of which leaves the time a save takes. */
+	  .signal_written = "SIGUSR1", .signal_number = 10,
+	  .signal_source = "megatron/training/config/training_config.py (exit_signal: signal.Signals, default SIGTERM), "
+			   "argument_utils.py (_get_enum_kwargs: the member's name, such as SIGUSR1), "
+			   "dist_signal_handler.py (DistributedSignalHandler all-gathers the flag), "
+			   "training.py (checkpoint_and_decide_exit saves at the iteration's end; train() then calls sys.exit(0))",
+	  .saved_marker = "latest_checkpointed_iteration.txt",
+	  .saved_marker_source = "megatron/training/checkpointing.py (get_checkpoint_tracker_filename: written once the save is complete; --load reads it)",
+	  .resize_how = "its checkpoint (--ckpt-format torch_dist, the default) keeps the distributed optimizer's state DP-reshardable, so it loads at another data-parallel size; the sampler resumes from the samples consumed, so every global batch holds the same samples at any size",
+	  .resize_source = "megatron/training/config/training_config.py (ckpt_format torch_dist; dist_ckpt_optim_fully_reshardable: \"as opposed to plain DP reshardability\"), checkpointing.py (distrib_optim_sharding_type dp_reshardable)" },
 };
 
 /* theoretical_memory_usage.py, num_bytes_per_parameter: bf16 weights,

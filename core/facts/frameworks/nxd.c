@@ -85,7 +85,8 @@ static const struct fw_checkpoint checkpoints[] = {
 	{ .save_dir = "--checkpoint_dir", .interval = "--checkpoint_freq",
 	  .resume = "--loading_step", .resume_value = "latest_if_exists",
 	  .signal_how = "it has no signal handler: a signal ends the process without a save",
-	  .source = "run_llama_nxd.py @ fbac349 (--checkpoint_freq, --checkpoint_dir, --loading_step: \"-1 means no load, latest_if_exists ...\")" },
+	  .source = "run_llama_nxd.py @ fbac349 (--checkpoint_freq, --checkpoint_dir, --loading_step: \"-1 means no load, latest_if_exists ...\")",
+	  .resize_how = "a batch per data-parallel rank (--train_batch_size): a mixed fleet cannot run it (JS0006)" },
 };
 
 /* With --use_gpu_compatible_precision 1 (its default) the optimizer

@@ -71,16 +71,36 @@ static const struct fw_default defaults[] = {
 	{ "--checkpoint.interval", "500", "gen writes the plan's interval", 0 },
 };
 
+/* A save is complete once DCP's writer has written the step's
+ * .metadata, which is also what torchtitan looks for to load a step.
+ * Its data loader keeps its position per data-parallel rank and refuses
+ * another DP on load, so a resumption at another size leaves it out:
+ * each rank then reads its new shard of the data from the start. */
+#define SAVED_MARKER_SOURCE \
+	"torchtitan/components/checkpoint.py (_create_checkpoint_id: step-N under the folder; a step loads when it has .metadata), " \
+	"torch/distributed/checkpoint/filesystem.py (FileSystemWriter.finish writes .metadata)"
+#define RESIZE_HOW \
+	"its data loader's state is per data-parallel rank and refuses another DP (\"dp_degree is inconsistent before and after checkpoint, dataloader resharding is not supported yet\"), so at another size the job leaves it out of the load: the model and optimizer resume, and each rank reads its new shard of the data from the start"
+#define RESIZE_SOURCE \
+	"torchtitan/components/dataloader.py (ParallelAwareDataloader.load_state_dict), " \
+	"components/checkpoint.py (exclude_from_loading)"
+
 static const struct fw_checkpoint checkpoints[] = {
 	{ .enable = "--checkpoint.enable_checkpoint", .save_dir = "--checkpoint.folder",
 	  .interval = "--checkpoint.interval", .resumes_by_itself = true,
 	  .signal_how = "it has no signal handler: a signal ends the process without a save",
-	  .source = "torchtitan/config/job_config.py (Checkpoint) @ 000204a4", .versions = FW_V(V02) },
+	  .source = "torchtitan/config/job_config.py (Checkpoint) @ 000204a4", .versions = FW_V(V02),
+	  .saved_marker = "step-*/.metadata", .saved_marker_source = SAVED_MARKER_SOURCE,
+	  .resize_flag = "--checkpoint.exclude_from_loading", .resize_value = "dataloader",
+	  .resize_how = RESIZE_HOW, .resize_source = RESIZE_SOURCE },
 	{ .enable = "--checkpoint.enable", .save_dir = "--checkpoint.folder",
 	  .interval = "--checkpoint.interval", .resumes_by_itself = true,
 	  .signal_how = "it has no signal handler: a signal ends the process without a save",
 	  .source = "torchtitan/components/checkpoint.py (CheckpointManager.Config, load_step -1: the latest) after #2386",
-	  .versions = FW_V(V03) },
+	  .versions = FW_V(V03),
+	  .saved_marker = "step-*/.metadata", .saved_marker_source = SAVED_MARKER_SOURCE,
+	  .resize_flag = "--checkpoint.exclude_from_loading", .resize_value = "dataloader",
+	  .resize_how = RESIZE_HOW, .resize_source = RESIZE_SOURCE },
 };
 
 /* FSDP2 as torchtitan applies it over data_parallel_shard_degree (which

@@ -7,17 +7,16 @@
 # ParallelCluster runs it as root on every spot node once the node is
 # configured (the queue's CustomActions OnNodeConfigured). It then keeps
 # polling the instance metadata service (IMDSv2) for a spot interruption
-# notice, which comes about two minutes before the instance is reclaimed.
-# On a notice it drains the node in Slurm, so that nothing new starts
-# there, and sends SIGUSR1 to the training workers on this node, which
-# asks them for a checkpoint. --stop-after seconds later (90 by default,
-# before the two minutes are up) it stops the job step those workers
-# belong to: SIGTERM to its torchrun on every node of the spot unit, so
-# that the unit leaves the rendezvous as a whole and the nodes left
-# re-form it at a size that trains, from the latest checkpoint.
+# notice, which EC2 gives 120 seconds before it reclaims the instance. On a
+# notice it drains the node in Slurm, so that nothing new starts there and
+# the job's next round leaves this node's spot unit out.
+# No save fits in the notice (or the framework saves on no signal), so it
+# stops the job step of this node's training workers at once: the round
+# ends on every node, and the next one starts without this unit from the
+# last periodic checkpoint.
 #
 #   spot-watcher.sh [--endpoint URL] [--interval SECONDS] [--node NAME]
-#                   [--stop-after SECONDS] [--foreground | --once]
+#                   [--signal NAME|none] [--stop-after SECONDS] [--foreground | --once]
 #
 # Without --foreground or --once it copies itself to a fixed place and
 # starts itself there in the background (a systemd unit where systemd
@@ -26,7 +25,8 @@ set -euo pipefail
 
 endpoint='http://169.254.169.254'
 interval=5
-stop_after=90
+signal=none
+stop_after=105
 node=""
 mode=install
 # SPOT_WATCHER_HOME moves the installed copy (tests install it elsewhere).
@@ -36,7 +36,7 @@ readonly TOKEN_TTL=21600
 log() { echo "spot-watcher: $*" >&2; }
 
 usage() {
-	log "usage: $0 [--endpoint URL] [--interval SECONDS] [--node NAME] [--stop-after SECONDS] [--foreground | --once]"
+	log "usage: $0 [--endpoint URL] [--interval SECONDS] [--node NAME] [--signal NAME|none] [--stop-after SECONDS] [--foreground | --once]"
 	exit 2
 }
 
@@ -45,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--endpoint) [ $# -ge 2 ] || usage; endpoint=$2; shift 2 ;;
 	--interval) [ $# -ge 2 ] || usage; interval=$2; shift 2 ;;
 	--node) [ $# -ge 2 ] || usage; node=$2; shift 2 ;;
+	--signal) [ $# -ge 2 ] || usage; signal=${2#SIG}; shift 2 ;;
 	--stop-after) [ $# -ge 2 ] || usage; stop_after=$2; shift 2 ;;
 	--foreground) mode=watch; shift ;;
 	--once) mode=once; shift ;;
@@ -53,6 +54,7 @@ while [ $# -gt 0 ]; do
 done
 case $interval in '' | *[!0-9]* | 0) log "--interval takes whole seconds, at least 1: $interval"; exit 2 ;; esac
 case $stop_after in '' | *[!0-9]*) log "--stop-after takes whole seconds: $stop_after"; exit 2 ;; esac
+case $signal in none | [A-Z]*) ;; *) log "--signal takes a signal name, such as USR1, or none: $signal"; exit 2 ;; esac
 endpoint=${endpoint%/}
 # ParallelCluster names each compute node's host after its Slurm node.
 node=${node:-${SLURMD_NODENAME:-$(hostname -s)}}
@@ -64,7 +66,7 @@ install_and_start() {
 		chmod 0755 "$INSTALLED"
 	fi
 	local args=(--foreground --endpoint "$endpoint" --interval "$interval" --node "$node"
-		--stop-after "$stop_after")
+		--signal "$signal" --stop-after "$stop_after")
 	if command -v systemd-run >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
 		systemd-run --unit=trainforge-spot-watcher --property=Restart=on-failure \
 			"$INSTALLED" "${args[@]}"
@@ -97,28 +99,38 @@ read_notice() {
 	[ "$code" = 200 ]
 }
 
-# The training workers of every job step on this node: torchrun sets
-# LOCAL_RANK for them and not for itself, so the launcher is spared (its
-# default action for SIGUSR1 is to exit). Sets sent to how many, and
-# steps to the job steps (JOBID.STEPID) they run in.
-sent=0
+# The job steps on this node (the unit's training: its torchrun and
+# workers; a job's batch and extern steps aside) and their training
+# workers: torchrun sets LOCAL_RANK for those and not for itself, so the
+# launcher is spared. Sets steps to JOBID.STEPID words, workers to PIDs.
+workers=""
 steps=""
-signal_workers() {
+find_workers() {
 	local pid job step
-	sent=0
+	workers=""
+	steps=""
 	while read -r pid job step; do
-		if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q '^LOCAL_RANK='; then
-			kill -USR1 "$pid" 2>/dev/null && sent=$((sent + 1))
-			case " $steps " in *" $job.$step "*) ;; *) steps="${steps:+$steps }$job.$step" ;; esac
+		case " $steps " in *" $job.$step "*) ;; *) steps="${steps:+$steps }$job.$step" ;; esac
+		if { tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | grep -q '^LOCAL_RANK='; then
+			workers="${workers:+$workers }$pid"
 		fi
 	done < <(scontrol listpids '*' "$node" 2>/dev/null | awk 'NR > 1 && $1 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ {print $1, $2, $3}')
 }
 
-# Stops the spot unit: SIGTERM to the tasks of the steps the workers run
-# in, on every node of the step. torchrun ends its workers and exits
-# without closing the rendezvous (it does close it when it exits on its
-# own), srun's --kill-on-bad-exit ends the step, and the other nodes
-# restart their workers without this unit.
+# Whether any of the workers found runs still.
+workers_alive() {
+	local pid
+	for pid in $workers; do
+		kill -0 "$pid" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# Stops the spot unit's training: SIGTERM to the tasks of the steps the
+# workers run in, on every node of the step. torchrun ends its workers and
+# exits, srun's --kill-on-bad-exit ends the step, and the workers of the
+# other nodes lose their peers: the job's round ends, and the next one
+# starts without this unit.
 stop_unit() {
 	local s
 	for s in $steps; do
@@ -131,7 +143,7 @@ stop_unit() {
 }
 
 act_on() {
-	local notice=$1 reason started
+	local notice=$1 reason started pid
 	started=$(date +%s)
 	reason="spot interruption notice: $(head -c 4096 "$notice" | tr -cd '[:alnum:] :,._-' | cut -c1-120)"
 	log "$reason"
@@ -140,22 +152,23 @@ act_on() {
 	else
 		log "could not drain $node"
 	fi
-	# The workers may be between two starts (torchrun restarting them):
-	# try again for most of the two minutes a notice gives.
-	local tries=0
-	while true; do
-		signal_workers
-		tries=$((tries + 1))
-		[ "$sent" -gt 0 ] || [ $((tries * interval)) -ge 90 ] || [ "$mode" = once ] && break
-		sleep "$interval"
-	done
-	log "sent SIGUSR1 to $sent worker(s)"
-	[ -n "$steps" ] || return 0
-	# The checkpoint's time, then the unit goes, before the instance does.
-	# date +%s drops the fraction of a second, so one more second keeps
-	# the wait at least the checkpoint's time.
-	local left=$((started + stop_after + 1 - $(date +%s)))
-	[ "$left" -le 0 ] || sleep "$left"
+	find_workers
+	[ -n "$steps" ] || { log "no job step on $node: nothing to stop"; return 0; }
+	if [ "$signal" != none ] && [ -n "$workers" ]; then
+		for pid in $workers; do kill -"$signal" "$pid" 2>/dev/null || true; done
+		log "sent SIG$signal to $(echo "$workers" | wc -w) worker(s): every rank saves a checkpoint and exits"
+		# The save's time, then the unit goes, before the instance does.
+		# date +%s drops the fraction of a second: -le keeps the wait at
+		# least --stop-after.
+		while workers_alive && [ $(($(date +%s) - started)) -le "$stop_after" ]; do
+			sleep 1
+		done
+		if ! workers_alive; then
+			log "the workers saved and exited"
+			return 0
+		fi
+		log "the workers run still after ${stop_after}s"
+	fi
 	stop_unit
 }
 

@@ -56,9 +56,14 @@ static const char *first_word(const sb_cmd *cmd)
 	return sb_cmd_word_count(cmd) ? sb_word_value(sb_cmd_word(cmd, 0)) : NULL;
 }
 
-/* The line of the first sbatch or salloc the script runs, 0 if none. */
+/* The line of the first sbatch or salloc the script runs, 0 if none. A
+ * script with #SBATCH lines is a batch job itself, on its allocation's
+ * first node: what it submits (a mixed fleet's spot units, a follow-on
+ * job) are other jobs. */
 static uint32_t submits(const struct sbc *c)
 {
+	if (sb_directive_count(c->m))
+		return 0;
 	for (size_t i = 0; i < sb_cmd_count(c->m); i++) {
 		const char *w = first_word(sb_cmd_at(c->m, i));
 		if (w && (!strcmp(w, "sbatch") || !strcmp(w, "salloc")))

@@ -385,6 +385,7 @@ void sbatch_lint_in(struct source *script, const sb_model *m, const struct clust
 	sbc_check_neuron_cores(&c);
 	sbc_check_world(&c);
 	sbc_check_continuation(&c);
+	sbc_check_survival(&c);
 	if (sb_complete(m)) {
 		/* what reaches the workers, and the program's own flags */
 		sbc_check_reach(&c);

@@ -153,6 +153,7 @@ void sbc_check_env(struct sbc *c);
 void sbc_check_reach(struct sbc *c);
 void sbc_check_neuron(struct sbc *c);
 void sbc_check_parallel(struct sbc *c);
+void sbc_check_survival(struct sbc *c);
 void sbc_check_elastic(struct sbc *c);
 void sbc_check_cluster(struct sbc *c);
 void sbc_check_program(struct sbc *c);
