@@ -312,9 +312,22 @@ struct plan_bill {
 	double compute_s;            /* the estimate: steps x step, with exposed communication */
 	double exposed_s;            /* of it, communication that cannot overlap */
 	double compile_s;            /* training.compile_minutes; < 0 not given */
-	double run_s;                /* compute + compile */
+	/* survival's figures (gen/plan_survival.c): the checkpoint, its
+	 * pauses, and the restarts expected at the interruption rates */
+	double ckpt_bytes, save_s;   /* < 0 unknown */
+	double saves;                /* periodic saves over the run; < 0 unknown */
+	double pause_s;              /* saves x save_s */
+	double restart_s;            /* the expected finish less the run with its saves */
+	double expected_faults, expected_reclaims;
+	double run_s;                /* compute + pauses + restarts + compile: the expected finish */
+	double hour_usd;             /* the fleet as the spec buys it, an hour; < 0 unknown */
+	double pause_usd, restart_usd;
+	double spot_lost_node_h;     /* spot node-hours not billed while reclaimed capacity is away */
+	double room_bytes;           /* the file system less the corpus; < 0 unknown */
+	int ckpt_fit;                /* checkpoints that fit in room_bytes; < 0 unknown */
 	double rate[PRICE__COUNT];   /* a node-hour */
 	double compute_usd[PRICE__COUNT]; /* every node, the whole run, at each price */
+	double alt_s[PRICE__COUNT];  /* that run's expected finish: spot nodes are reclaimed, the others not */
 	bool mixed;
 	double reserved_usd, spot_usd, mixed_usd;
 	const char *reserved_how, *spot_how;

@@ -109,7 +109,8 @@ has no-peak-per-pflop-hour-unknown '^  [0-9]     p6-b300.48xlarge .* \$[0-9]* *-
 # Per run when every rankable row has a run length; without model.tokens
 # (and without --hours), per PFLOP-hour. A type without a sourced peak
 # (g6e.48xlarge) has neither, and leaves the reference ranked per run.
-expect_rc rank-per-run-plans 0 "$TF" plan --format json --same nodes --compare p5.48xlarge,g6e.48xlarge $REF
+sed 's/^time_limit: 20-00:00:00/time_limit: 12-00:00:00/' $REF >"$t/twelve.yaml"
+expect_rc rank-per-run-plans 0 "$TF" plan --format json --same nodes --compare p5.48xlarge,g6e.48xlarge "$t/twelve.yaml"
 check rank-per-run-despite-a-type-without-peak "$pre"'
 assert d["comparison"]["rankedBy"] == "usdPerRun", d["comparison"]
 assert by["g6e.48xlarge"]["rank"] is None and by["g6e.48xlarge"]["time"]["runDays"] is None

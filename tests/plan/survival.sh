@@ -14,8 +14,10 @@ tf_built survival || exit 0
 
 # The reference mixed job: 1.77e11 parameters counted from its shape,
 # torchtitan (12 bytes), 9600 GiB of FSx for Lustre PERSISTENT_2, 48
-# reserved + 16 spot nodes.
-expect_rc reference-plans 0 "$TF" plan --format json examples/jobs/moe-176b-trn2-mixed.yaml
+# reserved + 16 spot nodes, at the 12 days of the account's training
+# (the example's own limit, 20 days, holds the run: checked below).
+sed 's/^time_limit: 20-00:00:00/time_limit: 12-00:00:00/' examples/jobs/moe-176b-trn2-mixed.yaml >"$t/twelve.yaml"
+expect_rc reference-plans 0 "$TF" plan --format json "$t/twelve.yaml"
 py_check reference-figures "$t/out" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
@@ -59,13 +61,14 @@ assert full > l["timeLimitSeconds"], l
 print("%.1f %.1f %.1f" % (l["worstReclaimSeconds"] / 3600, l["worstFinishSeconds"] / 3600,
                           (l["worstFinishSeconds"] - l["timeLimitSeconds"]) / 3600), file=open(sys.argv[1] + ".worst", "w"))
 PY
-"$TF" plan examples/jobs/moe-176b-trn2-mixed.yaml >"$t/text" 2>&1
+"$TF" plan "$t/twelve.yaml" >"$t/text" 2>&1
 has reference-text-notice '^  reclaim notice   cannot end in a checkpoint .*the job relies on the last periodic save; a reclaim loses at most .* of training' "$t/text"
 has reference-text-deadline '^  deadline         the run ends past the time limit even without a reclaim' "$t/text"
 read -r w_at w_end w_past <"$t/out.worst"
 has reference-text-worst-reclaim "^  worst reclaim    at hour $w_at (the most training lost), the spot capacity never back: the run ends at hour $w_end, $w_past h past the time limit of 288.0 h\$" "$t/text"
 has reference-text-run-time '^  run time         .* at 64 nodes, .* at the 48 reserved alone; expected .* time limit 288.0 h' "$t/text"
-has reference-js7001-suppressed-with-reason 'trainforge disable=JS7001 # ' examples/jobs/moe-176b-trn2-mixed.yaml
+expect_rc reference-example-holds-its-limit 0 "$TF" lint --format concise --select JS7001,JS8001 examples/jobs/moe-176b-trn2-mixed.yaml
+hasnt reference-example-no-suppression 'disable=JS7001\|disable=JS8001' examples/jobs/moe-176b-trn2-mixed.yaml
 
 # The spec's keys: an interval, a rate, a throughput, a time limit.
 with_keys() { # YAML lines added to fleet-p5 -> $t/spec.yaml
