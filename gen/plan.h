@@ -573,9 +573,15 @@ struct plan_request {
 	enum plan_same same;
 	double deadline_days;                   /* > 0: --deadline DAYS */
 	const struct tco_spec *tco;             /* --tco FILE, or NULL */
+	bool verbose;                           /* -v: the derivations after the summary */
 };
 
 void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE *out);
+/* One screen (gen/plan_brief.c): the layout, whether it fits, the days,
+ * the cost and the one risk that matters most; and the same with the
+ * bill as markdown tables, FULL (plan_report_text's) under them. */
+void plan_brief_text(const struct plan *p, FILE *out);
+void plan_brief_markdown(const struct plan *p, const char *full, FILE *out);
 void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE *out);
 /* A chart of run cost against run time per instance type (with --tco,
  * cumulative cost over months per option); well-formed SVG even when

@@ -431,13 +431,17 @@ void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE 
 	struct plan_compare c;
 	struct buf b = BUF_INIT;
 
-	plan_print_text(p, out, rq->hours);
-	struct plan_bill bill;
-	plan_bill_derive(p, &bill);
-	plan_bill_text(p, &bill, &b);
-	text_model(p, &b);
+	plan_brief_text(p, out);
+	if (rq->verbose) {
+		fputc('\n', out);
+		plan_print_text(p, out, rq->hours);
+		struct plan_bill bill;
+		plan_bill_derive(p, &bill);
+		plan_bill_text(p, &bill, &b);
+		text_model(p, &b);
+	}
 	if (plan_compare_run(p, rq, &c)) {
-		for (size_t i = 0; i < c.n; i++)
+		for (size_t i = 0; rq->verbose && i < c.n; i++)
 			text_row(p, &c.rows[i], &b);
 		if (c.n > 1 || rq->deadline_days > 0)
 			plan_compare_text(p, &c, &b);

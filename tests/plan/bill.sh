@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.." || exit 2
 ref=examples/jobs/moe-176b-trn2-mixed.yaml
 
 # ---- the reference mixed job with its prices unknown ----------------------
-expect_rc bill-unknown-plans 0 "$TF" plan --format json "$ref"
+expect_rc bill-unknown-plans 0 "$TF" plan -v --format json "$ref"
 check bill-unknown-is-null '
 b = d["bill"]
 for k in ("onDemand", "reserved", "spot"):
@@ -41,7 +41,7 @@ assert b["expectedReclaims"] == i["expectedReclaims"] > 0 and b["expectedFaults"
 st = b["storage"]
 room = 9600 * 2**30 - st["datasetBytes"]
 assert abs(st["roomBytes"] - room) < 1e-9 * room and st["checkpointsFit"] == int(room // s["bytes"]) == 4, st'
-expect_rc bill-unknown-text 0 "$TF" plan "$ref"
+expect_rc bill-unknown-text 0 "$TF" plan -v "$ref"
 hasnt bill-unknown-never-zero '\$0\.00\|\$0 ' "$t/out"
 has bill-storage-unknown 'storage .*9600 GiB: unknown a month' "$t/out"
 has bill-time-limit-line 'time limit .*20.0 days against the run.s 13.1: meets it' "$t/out"
@@ -54,7 +54,7 @@ sed -e 's/^  spot_discount: 0.6$/  spot_discount: 0.6\n  prices: {on_demand: 40,
     -e 's/^storage: {type: fsx-lustre, mount: \/fsx, size_gib: 9600}/storage: {type: fsx-lustre, mount: \/fsx, size_gib: 9600, usd_per_gib_month: 0.2}/' \
     -e 's/^training: {zero_stage: 3, recompute: full}/training: {zero_stage: 3, recompute: full, compile_minutes: 30}/' \
     "$ref" >"$t/priced.yaml"
-expect_rc bill-priced-plans 0 "$TF" plan --format json "$t/priced.yaml"
+expect_rc bill-priced-plans 0 "$TF" plan -v --format json "$t/priced.yaml"
 check bill-lines-recomputed '
 b, s, i, dl = d["bill"], d["checkpoints"], d["interruptions"], d["deadline"]
 run_s = dl["expectedSeconds"] + 30 * 60          # the expected finish + compile_minutes
@@ -109,7 +109,7 @@ sed -e 's/^batch: {micro: 1, global: 1536}/batch: {micro: 1, global: 128}/' \
     -e 's/^  type: reservation/  type: ondemand/' -e 's/^instance: trn2.48xlarge/instance: trn2.48xlarge\nnodes: 64/' \
     -e 's/^training: {zero_stage: 3, recompute: full}/training: {zero_stage: 3, recompute: full, utilization: 0.8}/' \
     "$ref" >"$t/exposed.yaml"
-expect_rc bill-exposed-plans 0 "$TF" plan --format json "$t/exposed.yaml"
+expect_rc bill-exposed-plans 0 "$TF" plan -v --format json "$t/exposed.yaml"
 check bill-exposed-adds-to-step '
 n, t = e["network"], e["time"]
 comm = n["gradientSeconds"] + n["pipelineSeconds"] + n["allToAllSeconds"]
@@ -120,7 +120,7 @@ assert abs(t["runSeconds"] - t["steps"] * comm) < 1e-6 * t["runSeconds"]
 b = d["bill"]
 assert abs(b["exposedCommunicationSeconds"] - t["steps"] * (comm - n["computeStepSeconds"])) < 1e-6 * b["exposedCommunicationSeconds"]'
 
-expect_rc bill-priced-text 0 "$TF" plan "$t/priced.yaml"
+expect_rc bill-priced-text 0 "$TF" plan -v "$t/priced.yaml"
 has bill-text-after-run 'after the run .*\$1920 a month' "$t/out"
 has bill-text-compile 'compile 0.50 h (training.compile_minutes, your figure)' "$t/out"
 
@@ -139,14 +139,14 @@ hasnt bill-past-limit-once 'JS8001' "$t/out"
 sed -e 's/^time_limit: 20-00:00:00/time_limit: 12-00:00:00/' -e 's/^  type: reservation$/  type: capacity-block\n  block_hours: 288/' "$ref" >"$t/block.yaml"
 expect_rc bill-block-lints 1 "$TF" lint --format concise --select JS8002 "$t/block.yaml"
 has bill-block-finding 'the Capacity Block lasts 288 h.*287.0 h are left for the job, and its time limit is 288.0 h.*\[JS8002\]' "$t/out"
-expect_rc bill-block-plans 0 "$TF" plan --format json "$t/block.yaml"
+expect_rc bill-block-plans 0 "$TF" plan -v --format json "$t/block.yaml"
 check bill-block-usable '
 dl = d["bill"]["deadlines"]
 assert dl["blockSeconds"] == 288 * 3600 and dl["blockUsableSeconds"] == 288 * 3600 - 1800 - 1800, dl'
 
 # ---- comparisons: a row past the time limit is shown, not ranked ---------------
 sed -e 's/^time_limit: 20-00:00:00/time_limit: 12-00:00:00/' examples/jobs/moe-176b-trn2.yaml >"$t/twelve.yaml"
-expect_rc bill-compare-plans 0 "$TF" plan --format json --same nodes --compare trn2.48xlarge,p5.48xlarge "$t/twelve.yaml"
+expect_rc bill-compare-plans 0 "$TF" plan -v --format json --same nodes --compare trn2.48xlarge,p5.48xlarge "$t/twelve.yaml"
 json_check bill-compare-past-limit-not-ranked "$t/out" '
 limit = 12 * 86400
 for r in d["estimates"]:
