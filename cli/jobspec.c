@@ -198,21 +198,20 @@ static struct source *user_template(const char *dir, const char *name, struct jo
 	return t->v[t->len++] = source_new(path, text, len);
 }
 
-/* Findings about a setting the spec states once, whose value may be too
- * short to find on the generated line (processes_per_node: 2). */
+/* Generated words that carry a spec key's value, which may be too short
+ * to find on the line by itself (processes_per_node: 2). */
 static const struct {
-	enum rule_id rule;
+	const char *word;
 	const char *key;
-} rule_keys[] = {
-	{ R_SB3203, "processes_per_node" },
-	{ R_SB2612, "processes_per_node" },
+} word_keys[] = {
+	{ "--nproc_per_node=", "processes_per_node" },
 };
 
-static yd_node key_of_rule(const yamldoc *d, enum rule_id rule)
+static yd_node key_on_line(const yamldoc *d, const char *line, size_t len)
 {
-	for (size_t i = 0; i < sizeof rule_keys / sizeof rule_keys[0]; i++)
-		if (rule_keys[i].rule == rule)
-			return yd_get(d, yd_root(d), rule_keys[i].key);
+	for (size_t i = 0; i < sizeof word_keys / sizeof word_keys[0]; i++)
+		if (memmem(line, len, word_keys[i].word, strlen(word_keys[i].word)))
+			return yd_get(d, yd_root(d), word_keys[i].key);
 	return 0;
 }
 
@@ -248,7 +247,7 @@ static bool generated_file_finding(struct jobspec *js, const struct gen_file *f,
 			next += n;
 		}
 		if (!best)
-			best = key_of_rule(js->doc, g->rule);
+			best = key_on_line(js->doc, line, len);
 		if (!best)
 			return false;
 		d = spec_report_at(&js->spec, diags, R_JS4006, best,

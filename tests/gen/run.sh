@@ -558,3 +558,15 @@ rm -rf "$d/shared/neuron-cache"
 (SLURM_JOB_ID=8 PATH="$d/bin:$PATH" bash "$d/cc.sbatch" >/dev/null 2>"$t/err"); rc=$?
 [ $rc = 1 ] && grep -q "error: the Neuron compile cache $d/shared/neuron-cache is not writable by $(id -un)" "$t/err" && [ ! -s "$d/srun.log" ] \
 	&& ok cache-unwritable-stops || { no "cache-unwritable-stops ($rc)"; cat "$t/err"; }
+
+# A mixed fleet precompiles in its batch step, at the reserved size,
+# before its first round (the units' sizes compile when first reached).
+sed 's/^training: {zero_stage: 3, recompute: full}$/training: {zero_stage: 3, recompute: full, precompile: true}/' \
+	examples/jobs/moe-176b-trn2-mixed.yaml >"$t/pc.yaml"
+grep -q 'precompile: true' "$t/pc.yaml" || no "fleet-precompile-spec: the example's training line changed"
+"$TF" gen -o "$t/pc" "$t/pc.yaml" >"$t/out" 2>&1 || { no fleet-precompile-gen; cat "$t/out"; }
+bash -n "$t/pc/moe-176b-mixed.sbatch" && shellcheck "$t/pc/moe-176b-mixed.sbatch" >"$t/out" 2>&1 \
+	&& ok fleet-precompile-clean || { no fleet-precompile-clean; cat "$t/out"; }
+awk '/neuron_parallel_compile torchrun/ { pc = NR } /--nnodes="\$RESERVED"/ { n = NR } /^round=0 failures=0$/ { r = NR }
+	END { exit !(pc && n == pc + 1 && r && pc < r) }' "$t/pc/moe-176b-mixed.sbatch" \
+	&& ok fleet-precompile-first || { no fleet-precompile-first; grep -n 'neuron_parallel_compile\|RESERVED\|^round=' "$t/pc/moe-176b-mixed.sbatch"; }
