@@ -87,6 +87,13 @@ assert abs(st["usdPerMonth"] - 9600 * 0.2) < 1e-9 and st["hoursPerMonth"] == 730
 assert abs(st["usdDuringRun"] - 9600 * 0.2 * h / 730) < 1e-6
 assert st["bytesPerToken"] == 2 and abs(st["datasetBytes"] - 0.8e12 * 2) < 1'
 cp "$t/out" "$t/json"
+# docs/plan.md's worked example quotes these figures of the same spec
+m=$(python3 -c 'import json,sys; b=json.load(open(sys.argv[1]))["bill"]; print("%s %s %s" % tuple(format(round(v), ",") for v in (b["mixed"]["usd"], b["mixed"]["reservedUsd"], b["compute"]["onDemand"]["usdPerRun"])))' "$t/json")
+# shellcheck disable=SC2086 # three words
+set -- $m
+has bill-docs-blend "| the mixed fleet | \*\*\$$1\*\* |" docs/plan.md
+has bill-docs-reserved-part "| reserved part | \$$2 |" docs/plan.md
+has bill-docs-on-demand "| all on demand | \$$3 |" docs/plan.md
 # ---- the network under FSDP: once per node, and overlap ----------------------
 check bill-fsdp-gradient-efa-bytes '
 n = e["network"]
