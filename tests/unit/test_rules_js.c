@@ -275,24 +275,31 @@ static void js_output(void **state)
 }
 
 /* Checkpoints and interruptions: Megatron-LM on p5 with a model the plan
- * can time and the arguments Megatron-LM cannot start without (Llama 3's
- * 70B shape on 2e10 tokens: 4.1 days at 8 nodes, 8.1 at 4). */
-#define TIMED(more)                                                                                       \
-	"trainforge: 1\nname: job\ninstance: p5.48xlarge\nframework: megatron\n"                        \
-	"entry: {script: /fsx/Megatron-LM/pretrain_gpt.py,"                                                \
-	" args: [--lr, \"3e-4\", --tokenizer-type, NullTokenizer, --mock-data]}\n"                        \
-	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1,"               \
-	" bootstrap: s3://job-bootstrap/trainforge, ssh_key: training-key}\n"                             \
-	"parallel: {tensor: 8}\ntraining: {zero_stage: 1}\nbatch: {micro: 1, global: 840}\n"               \
-	"model: {layers: 80, hidden_size: 8192, attention_heads: 64, query_groups: 8, ffn_hidden_size: 28672," \
-	" vocab_size: 128256, tokens: 2e10, seq_length: 4096}\n" more
+ * can time (Llama 3's 70B shape on 2e10 tokens: 4.1 days at 8 nodes, 8.1
+ * at 4), and torchtitan with its 8B shape. */
+#define SURVIVAL(framework, shape, args, more)                                                        \
+	"trainforge: 1\nname: job\ninstance: p5.48xlarge\nframework: " framework "\n"                  \
+	"parallel: {tensor: 8}\nbatch: {micro: 1, global: 840}\n"                                       \
+	"model: {" shape ", vocab_size: 128256, seq_length: 4096}\n"                                    \
+	"entry: {script: /fsx/train.py, args: [" args "]}\n"                                            \
+	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1,"            \
+	" bootstrap: s3://job-bootstrap/x, ssh_key: training-key}\n" more
+#define TIMED(more)                                                                                 \
+	SURVIVAL("megatron", "layers: 80, hidden_size: 8192, attention_heads: 64, query_groups: 8,"      \
+		 " ffn_hidden_size: 28672, tokens: 2e10", "--lr, '1e-4', --tokenizer-type, NullTokenizer, --mock-data", \
+		 "training: {zero_stage: 1}\n" more)
+#define TITAN(more)                                                                                 \
+	SURVIVAL("torchtitan", "layers: 32, hidden_size: 4096, attention_heads: 32, query_groups: 8,"    \
+		 " ffn_hidden_size: 14336, tokens: 1e10", "--module, llama3, --config, llama3_8b",          \
+		 "training: {zero_stage: 3}\n" more)
 #define FLEET_4_4 "capacity: {reserved: 4, spot: 4, placement_group: job-pg}\ns3_buckets: [job-artifacts]\n"
 
 static void js_survival(void **state)
 {
 	(void)state;
-	verify(R_JS7001, TIMED(FLEET_4_4 "time_limit: 5-00:00:00\n"));
-	verify(R_JS7001, TIMED(FLEET_4_4 "time_limit: 8-00:00:00\n"));
+	verify(R_JS7001, TIMED(FLEET_4_4 "time_limit: 3-00:00:00\n")); /* the whole fleet too slow */
+	verify(R_JS7001, TIMED(FLEET_4_4 "time_limit: 5-00:00:00\n")); /* the reserved alone too slow */
+	verify(R_JS7001, TIMED(FLEET_4_4 "time_limit: 9-00:00:00\n")); /* an early reclaim loses too much */
 	verify_not(R_JS7001, TIMED(FLEET_4_4 "time_limit: 10-00:00:00\n"));
 	verify_not(R_JS7001, TIMED(FLEET_4_4));
 	verify(R_JS7002, TIMED("nodes: 8\nstorage: {type: fsx-lustre, mount: /fsx, id: fs-0123456789abcdef0}\n"));
@@ -300,13 +307,7 @@ static void js_survival(void **state)
 	verify_not(R_JS7002, TIMED("nodes: 8\n"));
 	verify(R_JS7003, TIMED("nodes: 8\ncheckpoint: {interval_minutes: 10}\n"));
 	verify_not(R_JS7003, TIMED("nodes: 8\ncheckpoint: {interval_minutes: 480}\n"));
-	verify(R_JS7004, "trainforge: 1\nname: job\ninstance: p5.48xlarge\nframework: torchtitan\n"
-			 "entry: {script: /fsx/torchtitan/torchtitan/train.py, args: [--module, llama3, --config, llama3_8b]}\n"
-			 "cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1,"
-			 " bootstrap: s3://job-bootstrap/trainforge, ssh_key: training-key}\n"
-			 "training: {zero_stage: 3}\nparallel: {tensor: 8}\nbatch: {micro: 1, global: 840}\n"
-			 "model: {layers: 32, hidden_size: 4096, attention_heads: 32, query_groups: 8, ffn_hidden_size: 14336,"
-			 " vocab_size: 128256, tokens: 1e10, seq_length: 4096}\n" FLEET_4_4);
+	verify(R_JS7004, TITAN(FLEET_4_4));
 	verify_not(R_JS7004, TIMED(FLEET_4_4));
 }
 
