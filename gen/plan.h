@@ -529,6 +529,14 @@ struct plan_row {
 	const char *why;              /* ROW_NO_LAYOUT: the layout rule that failed first */
 	char why_buf[200];
 	double target_nodes;          /* SAME_PEAK: the exact count of equal peak; deadline: the fewest by peak */
+	/* --same nodes and peak: the count taken is the nearest to the
+	 * target at which the kept degrees divide the world and the spec's
+	 * global batch divides by micro x DP (gen/plan_compare.c) */
+	bool rounded;                 /* that rule chose nodes */
+	int round_below, round_above; /* the nearest such counts either side of the target; 0 none */
+	int keep_tp, keep_pp, keep_cp, keep_ep, keep_dp; /* the degrees it kept, and DP at nodes */
+	const char *ep_why;           /* the spec's EP cannot run on this type: the framework's reason; NULL */
+	char ep_why_buf[400];
 	int nodes, ppn;
 	int tp, pp, vpp, cp, ep, dp, micro, global, micro_batches;
 	bool layout_changed;          /* degrees other than the spec's */
@@ -547,6 +555,7 @@ struct plan_compare {
 	double deadline_days;         /* > 0: --deadline */
 	bool rank_per_run;            /* ranked by run cost (else by cost per PFLOP-hour) */
 	double limit_s;               /* the spec's time limit; < 0 none */
+	int global, micro, ep;        /* the spec's, which --same nodes and peak keep */
 	struct plan_row *rows;
 	size_t n;
 };

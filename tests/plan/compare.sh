@@ -11,20 +11,35 @@ cd "$(dirname "$0")/../.." || exit 2
 REF=examples/jobs/moe-176b-trn2.yaml
 DENSE=examples/jobs/llama-405b-p5.yaml
 
-# by_name: d["estimates"] by instance
+# by_name: d["estimates"] by instance; usable(): the node count
+# --same nodes and --same peak take, recomputed from the inputs: the
+# nearest to the target (a tie up) at which TP x PP x CP x EP divides the
+# world and the global batch divides by micro x DP (DP = world / TP x PP x CP)
 pre='by = {x["instance"]: x for x in d["estimates"]}
+def usable(target, ppn, tp, pp, cp, ep, glob, micro):
+    ok = [n for n in range(1, 4097) if (n * ppn) % (tp * pp * cp * ep) == 0
+          and glob % (micro * (n * ppn // (tp * pp * cp))) == 0]
+    below = max([n for n in ok if n <= target], default=0)
+    above = min([n for n in ok if n > target], default=0)
+    n = above if not below else below if not above else below if target - below < above - target else above
+    return n, below, above
 '
 
 # ---- the same peak: node counts from the per-node peaks ------------------
 expect_rc same-peak-reference-plans 0 "$TF" plan -v --format json --compare p5.48xlarge $REF
-check same-peak-trn2-to-p5-within-one-node "$pre"'
+check same-peak-trn2-to-p5-rounded-to-a-usable-layout "$pre"'
 ratio = 64 * (16 * 667) / (8 * 989.4)     # per-node peaks from the catalog
 p5 = by["p5.48xlarge"]
-print("p5 nodes", p5["nodes"], "ratio", ratio)
+# the spec: TP 8 x PP 4, no EP, global 1024, micro 1; 8 GPUs a p5 node
+want, below, above = usable(ratio, 8, 8, 4, 1, 1, 1024, 1)
+print("p5 nodes", p5["nodes"], "ratio", ratio, "usable", want, below, above, p5["layout"])
 assert d["comparison"]["same"] == "peak" and d["comparison"]["mode"] == "same"
-assert abs(p5["nodes"] - ratio) <= 1 and abs(p5["targetNodes"] - ratio) < 1e-6
+assert abs(p5["targetNodes"] - ratio) < 1e-6 and p5["nodes"] == want == 64
+r = p5["rounding"]
+assert r["keepsDegrees"] and (r["below"], r["above"]) == (below, above) == (64, 128) and r["data"] == 16
 assert p5["status"] == "ok" and by["trn2.48xlarge"]["nodes"] == 64
-assert abs(p5["time"]["runDays"] - by["trn2.48xlarge"]["time"]["runDays"]) / p5["time"]["runDays"] < 0.01'
+l = p5["layout"]
+assert l["specDegrees"] and not l["globalBatchChanged"] and (l["tensor"], l["pipeline"], l["data"]) == (8, 4, 16)'
 check same-peak-layout-is-valid "$pre"'
 l = by["p5.48xlarge"]["layout"]
 world = by["p5.48xlarge"]["nodes"] * 8
@@ -37,15 +52,53 @@ assert by["p5.48xlarge"]["memory"]["fits"] is True'
 expect_rc same-peak-dense-plans 0 "$TF" plan -v --format json --compare trn2.48xlarge $DENSE
 # Megatron-LM does not run on Trainium: the row is sized and priced, and
 # says why no layout of the spec's framework runs there.
-check same-peak-p5-to-trn2-within-one-node "$pre"'
+check same-peak-p5-to-trn2-rounded "$pre"'
 ratio = 32 * (8 * 989.4) / (16 * 667)
 trn = by["trn2.48xlarge"]
-print("trn2 nodes", trn["nodes"], "ratio", ratio, "why", trn["why"])
-assert abs(trn["nodes"] - ratio) <= 1 and trn["status"] == "no-layout"
+own = by["p5.48xlarge"]["layout"]
+want = usable(ratio, 64, own["tensor"], own["pipeline"], own["context"], own["expert"], own["globalBatch"], own["microBatch"])[0]
+print("trn2 nodes", trn["nodes"], "ratio", ratio, "usable", want, "why", trn["why"])
+assert trn["nodes"] == want and trn["status"] == "no-layout"
 assert "framework: megatron cannot run on trn2.48xlarge" in trn["why"] and trn["time"]["runDays"] > 0'
 "$TF" plan -v --compare p5.48xlarge $REF >"$t/text" 2>/dev/null
-has same-peak-text-header 'comparison: the same peak dense BF16 as 64 x trn2.48xlarge (683 PFLOP/s), rounded to whole nodes' "$t/text"
-has same-peak-text-target 'p5.48xlarge: 86.29 nodes have the same peak, 86 taken' "$t/text"
+has same-peak-text-header 'comparison: the same peak dense BF16 as 64 x trn2.48xlarge (683 PFLOP/s), rounded to the nearest node count that keeps the spec.s degrees and global batch' "$t/text"
+has same-peak-text-target 'p5.48xlarge: 86.29 nodes have the same peak, 64 taken: the nearest count (64 below, 128 above; a tie goes up) at which TP 8 x PP 4 x CP 1 x EP 1 = 32 divides the world and the global batch 1024 divides by micro 1 x DP 16' "$t/text"
+
+# The spec's expert parallelism is kept where the framework runs it, and
+# the row says why where it does not (torchtitan's EP on Neuron: Trn3
+# only), with the nearest layout it runs: never DP or EP collapsed.
+MIXED3=examples/jobs/moe-176b-trn3-mixed.yaml
+expect_rc same-peak-ep-plans 0 "$TF" plan -v --format json --compare p5.48xlarge,trn2.48xlarge $MIXED3
+check same-peak-keeps-expert-parallelism "$pre"'
+own = by["trn3.48xlarge"]["layout"]
+assert own["expert"] == 8
+g, m = own["globalBatch"], own["microBatch"]
+p5, trn2 = by["p5.48xlarge"], by["trn2.48xlarge"]
+t5 = 64 * (16 * 671) / (8 * 989.4)
+n5 = usable(t5, 8, 8, 4, 1, 8, g, m)[0]
+print("p5", p5["nodes"], n5, p5["layout"], "trn2", trn2["nodes"], trn2["layout"], trn2["rounding"])
+assert p5["nodes"] == n5 and p5["layout"]["expert"] == 8 and p5["layout"]["data"] == n5 * 8 // 32
+assert p5["rounding"]["expertWhy"] is None and p5["rounding"]["expert"] == 8
+assert g % (m * p5["layout"]["data"]) == 0 and not p5["layout"]["globalBatchChanged"]
+n2 = usable(trn2["targetNodes"], 64, 8, 4, 1, 1, g, m)[0]
+assert trn2["nodes"] == n2 and trn2["rounding"]["expert"] == 1 and trn2["layout"]["expert"] == 1
+assert "runs on trn3 only" in trn2["rounding"]["expertWhy"] and "neuron_ep" in trn2["rounding"]["expertWhy"]'
+"$TF" plan -v --compare p5.48xlarge,trn2.48xlarge $MIXED3 >"$t/text" 2>/dev/null
+has same-peak-ep-text "trn2.48xlarge: the spec's EP 8 cannot run here (torchtitan's expert parallelism on Neuron runs on trn3 only" "$t/text"
+
+# --same nodes: the spec's count when it keeps the degrees, else the
+# nearest that does (64 p5 at DP 16 take a global batch of 1088; 64
+# trn2, 64 ranks a node, would be DP 128, which does not divide it)
+sed 's/^batch: {micro: 1, global: 1024}/batch: {micro: 1, global: 1088}/' examples/jobs/moe-176b-p5.yaml >"$t/g1088.yaml"
+grep -q 'global: 1088' "$t/g1088.yaml" && ok same-nodes-spec-edited || no same-nodes-spec-edited
+expect_rc same-nodes-rounds-plans 0 "$TF" plan -v --format json --same nodes --compare trn2.48xlarge "$t/g1088.yaml"
+check same-nodes-rounded-when-the-batch-does-not-divide "$pre"'
+trn = by["trn2.48xlarge"]
+r = trn["rounding"]
+n, below, above = usable(64, 64, 8, 4, 1, r["expert"], 1088, 1)
+print("trn2", trn["nodes"], n, below, above, r)
+assert n != 64 and trn["nodes"] == n and r["keepsDegrees"] and (r["below"], r["above"]) == (below, above)
+assert 1088 % r["data"] == 0 and r["data"] == n * 64 // 32'
 
 # ---- the same nodes, the same ranks --------------------------------------
 expect_rc same-nodes-plans 0 "$TF" plan -v --format json --same nodes --compare p5.48xlarge,trn1.32xlarge $REF
