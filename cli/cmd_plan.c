@@ -131,11 +131,30 @@ static int plan_if_cluster(const char *path, const char *fmt, bool spec_flags)
 	return rc;
 }
 
+/* The markdown document: the summary and the bill as tables, with the
+ * full text plan (the -v one, less its own summary) under them. */
+static void plan_markdown(const struct plan *p, const struct plan_request *rq)
+{
+	char *full = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&full, &len);
+	if (!mem) {
+		plan_report_text(p, rq, stdout);
+		return;
+	}
+	plan_report_text(p, rq, mem);
+	fclose(mem);
+	/* the text's own summary ends at its first blank line */
+	const char *rest = strstr(full, "\n\n");
+	plan_brief_markdown(p, rest ? rest + 2 : full, stdout);
+	free(full);
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	const char *path = NULL, *fmt = "text", *svg = NULL, *compare = NULL, *tco_path = NULL;
 	const char *prices = NULL;
-	bool isolated = false;
+	bool isolated = false, verbose = false;
 	double hours = 0, deadline = 0;
 	enum plan_same same = SAME_PEAK;
 	bool same_given = false;
@@ -155,9 +174,10 @@ int cmd_plan(int argc, char **argv)
 			break;
 		case OPT_FORMAT:
 			fmt = v;
-			if (strcmp(fmt, "text") && strcmp(fmt, "json"))
+			if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "markdown"))
 				return options_bad_value(&p);
 			break;
+		case OPT_VERBOSE: verbose = true; break;
 		case OPT_DEADLINE:
 			deadline = strtod(v, &end);
 			if (*end || !(deadline > 0) || deadline > 36500) {
@@ -237,7 +257,8 @@ int cmd_plan(int argc, char **argv)
 			if (listed[i] != js.plan.it)
 				types[ntypes++] = listed[i];
 		struct plan_request rq = { .hours = hours, .types = types, .ntypes = ntypes, .spec = &js.spec,
-					   .same = same, .deadline_days = deadline, .tco = tco };
+					   .same = same, .deadline_days = deadline, .tco = tco,
+					   .verbose = verbose || !strcmp(fmt, "markdown") };
 		struct plan_est own;
 		plan_estimate(&js.plan, js.plan.it, 0, &own);
 		if (deadline > 0 && !(own.total_flops > 0)) {
@@ -248,6 +269,8 @@ int cmd_plan(int argc, char **argv)
 		}
 		if (!strcmp(fmt, "json"))
 			plan_report_json(&js.plan, &rq, stdout);
+		else if (!strcmp(fmt, "markdown"))
+			plan_markdown(&js.plan, &rq);
 		else
 			plan_report_text(&js.plan, &rq, stdout);
 		if (svg)

@@ -23,15 +23,23 @@ struct row {
 	bool reserved;
 };
 
+/* A sum is known only when every part of it is: an unknown price times
+ * a count of 0 is $0, any other unknown part makes the sum unknown (and
+ * the known parts are a floor, shown as such), never $0.00. */
 struct totals {
 	double at_min, at_max;
-	bool unknown;
+	bool unknown;                    /* some price unknown */
+	bool min_unknown, max_unknown;   /* the sum at MinCount, at MaxCount */
 };
 
 static void add_row(struct totals *t, const struct row *r)
 {
 	if (r->rate.usd < 0 || r->min < 0 || r->max < 0) {
 		t->unknown = true;
+		if (r->min != 0)
+			t->min_unknown = true;
+		if (r->max != 0)
+			t->max_unknown = true;
 		return;
 	}
 	t->at_min += r->at_min;
@@ -89,13 +97,26 @@ static void text_row(struct buf *b, const struct row *r)
 	buf_free(&hi);
 }
 
+/* A sum with unknown parts: "unknown" when nothing of it is known,
+ * else ">= " the known parts. */
+static void total_text(struct buf *b, double usd, bool unknown, const char *unit)
+{
+	if (unknown && usd <= 0) {
+		buf_puts(b, "unknown");
+		return;
+	}
+	buf_puts(b, unknown ? ">= " : "");
+	cluster_money(b, usd);
+	buf_puts(b, unit);
+}
+
 static void text_total(struct buf *b, const char *what, const struct totals *t)
 {
 	struct buf lo = BUF_INIT, hi = BUF_INIT;
-	money_or_unknown(&lo, t->at_min, true, false);
-	money_or_unknown(&hi, t->at_max, true, false);
+	total_text(&lo, t->at_min, t->min_unknown, "/h");
+	total_text(&hi, t->at_max, t->max_unknown, "/h");
 	buf_printf(b, "  %-58s  %14s  %14s%s\n", what, lo.p, hi.p,
-		   t->unknown ? "  (without the unknown prices)" : "");
+		   t->unknown ? "  (prices unknown: >= counts the known ones alone)" : "");
 	buf_free(&lo);
 	buf_free(&hi);
 }
@@ -143,7 +164,7 @@ static void write_text(struct buf *b, const char *path, const struct cluster *c,
 	}
 	text_total(b, "the cluster", &all);
 	buf_puts(b, "  while idle: ");
-	cluster_money(b, all.at_min * CLUSTER_HOURS_PER_MONTH);
+	total_text(b, all.at_min * CLUSTER_HOURS_PER_MONTH, all.min_unknown, "");
 	buf_puts(b, " a month (730 h) at MinCount\n");
 	text_sources(b, c, rows, n);
 }
@@ -199,9 +220,10 @@ static void json_row(struct buf *b, const struct row *r)
 static void json_totals(struct buf *b, const struct totals *t)
 {
 	buf_puts(b, "\"usdPerHourAtMinCount\":");
-	json_usd(b, t->at_min, true);
+	json_usd(b, t->at_min, !t->min_unknown);
 	buf_puts(b, ",\"usdPerHourAtMaxCount\":");
-	json_usd(b, t->at_max, true);
+	json_usd(b, t->at_max, !t->max_unknown);
+	buf_printf(b, ",\"knownUsdPerHourAtMinCount\":%.4f,\"knownUsdPerHourAtMaxCount\":%.4f", t->at_min, t->at_max);
 	buf_printf(b, ",\"pricesUnknown\":%s", t->unknown ? "true" : "false");
 }
 
@@ -233,8 +255,12 @@ static void write_json(struct buf *b, const char *path, const struct cluster *c,
 	}
 	buf_puts(b, "],");
 	json_totals(b, &all);
-	buf_printf(b, ",\"usdPerMonthAtMinCount\":%.2f,\"hoursPerMonth\":%.0f}\n",
-		   all.at_min * CLUSTER_HOURS_PER_MONTH, CLUSTER_HOURS_PER_MONTH);
+	buf_puts(b, ",\"usdPerMonthAtMinCount\":");
+	if (all.min_unknown)
+		buf_puts(b, "null");
+	else
+		buf_printf(b, "%.2f", all.at_min * CLUSTER_HOURS_PER_MONTH);
+	buf_printf(b, ",\"hoursPerMonth\":%.0f}\n", CLUSTER_HOURS_PER_MONTH);
 }
 
 bool plan_cluster_is(const yamldoc *doc)

@@ -39,12 +39,12 @@ _trainforge() {
 		--deadline) _trainforge_reply "@none"; return ;;
 		--hours) _trainforge_reply "@none"; return ;;
 		--tco) _trainforge_reply "@files"; return ;;
-		--format) _trainforge_reply "text json"; return ;;
+		--format) _trainforge_reply "text json markdown"; return ;;
 		--svg) _trainforge_reply "@files"; return ;;
 		--target) _trainforge_reply "@targets"; return ;;
 		--prices) _trainforge_reply "@files"; return ;;
 		esac
-		flags="--help --version --compare --same --deadline --hours --tco --format --svg --target --prices --isolated"
+		flags="--help --version --compare --same --deadline --hours --tco --format --verbose --svg --target --prices --isolated"
 		args="@files" ;;
 	lint)
 		case $prev in

@@ -516,6 +516,8 @@ bool plan_derive(struct plan *p, const struct spec *spec, struct diag_list *diag
 		cl &= plan_cluster_check(p, spec, diags);
 		if (ok)
 			cl &= plan_runnable_check(p, spec, diags);
+		if (ok)
+			cl &= plan_bill_check(p, spec, diags);
 		ok &= cl;
 	}
 	return ok;

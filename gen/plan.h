@@ -303,6 +303,47 @@ void plan_fleet_json(const struct plan *p, struct buf *b);
 struct plan_est;
 void plan_fleet_loss_text(const struct plan *p, const struct plan_est *e, struct buf *b);
 
+/* ---- the bill (gen/plan_bill.c) -----------------------------------------
+ * The run's cost as lines: compute under each way of buying it (and a
+ * mixed fleet's parts), storage during and after the run, the time
+ * beyond the compute; and its deadlines. Seconds and USD; < 0 unknown. */
+struct plan_bill {
+	int nodes;
+	double compute_s;            /* the estimate: steps x step, with exposed communication */
+	double exposed_s;            /* of it, communication that cannot overlap */
+	double compile_s;            /* training.compile_minutes; < 0 not given */
+	/* survival's figures (gen/plan_survival.c): the checkpoint, its
+	 * pauses, and the restarts expected at the interruption rates */
+	double ckpt_bytes, save_s;   /* < 0 unknown */
+	double saves;                /* periodic saves over the run; < 0 unknown */
+	double pause_s;              /* saves x save_s */
+	double restart_s;            /* the expected finish less the run with its saves */
+	double expected_faults, expected_reclaims;
+	double run_s;                /* compute + pauses + restarts + compile: the expected finish */
+	double hour_usd;             /* the fleet as the spec buys it, an hour; < 0 unknown */
+	double pause_usd, restart_usd;
+	double spot_lost_node_h;     /* spot node-hours not billed while reclaimed capacity is away */
+	double room_bytes;           /* the file system less the corpus; < 0 unknown */
+	int ckpt_fit;                /* checkpoints that fit in room_bytes; < 0 unknown */
+	double rate[PRICE__COUNT];   /* a node-hour */
+	double compute_usd[PRICE__COUNT]; /* every node, the whole run, at each price */
+	double alt_s[PRICE__COUNT];  /* that run's expected finish: spot nodes are reclaimed, the others not */
+	bool mixed;
+	double reserved_usd, spot_usd, mixed_usd;
+	const char *reserved_how, *spot_how;
+	int fs_gib;                  /* a file system gen creates; 0 none or an existing one */
+	double gib_month_usd, fs_month_usd, fs_run_usd;
+	bool fs_kept;                /* pcluster delete-cluster keeps it */
+	double token_bytes, dataset_bytes;
+	double limit_s;              /* time_limit; < 0 none */
+	double block_s, block_usable_s; /* capacity.block_hours, less the end and the boot */
+};
+void plan_bill_derive(const struct plan *p, struct plan_bill *b);
+/* JS8001, JS8002: the run against the time limit and a Capacity Block. */
+bool plan_bill_check(const struct plan *p, const struct spec *spec, struct diag_list *diags);
+void plan_bill_text(const struct plan *p, const struct plan_bill *b, struct buf *o);
+void plan_bill_json(const struct plan *p, const struct plan_bill *b, struct buf *o);
+
 /* Fills p->survival once the layout and the estimate are known; adds
  * the JS70xx findings (false after an error). */
 bool plan_survival_derive(struct plan *p, const struct spec *spec, struct diag_list *diags);
@@ -351,8 +392,11 @@ struct plan_a2a {
 void plan_moe_split(const struct plan *p, struct plan_moe *moe);
 const char *plan_moe_from_name(enum moe_from f);
 void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct plan_shards *s);
-/* Gradient all-reduce bytes per step per rank; < 0 unknown. */
+/* Data-parallel bytes per step per rank (gradients, and weights under
+ * FSDP or ZeRO 3); < 0 unknown. plan_dp_bytes: for psi parameters over
+ * a group of n ranks at ZeRO stage stage. */
 double plan_grad_bytes(const struct plan *p);
+double plan_dp_bytes(const struct plan *p, int stage, double psi, double n);
 void plan_moe_all_to_all(const struct plan *p, int ppn, enum recompute rc, struct plan_a2a *a);
 
 /* ---- the model (gen/plan_model.c) ----------------------------------------- */
@@ -424,6 +468,10 @@ struct plan_est {
 	/* network and pipeline, per rank per step */
 	double net_bytes_per_s;   /* EFA bandwidth share of one rank */
 	double grad_bytes, grad_seconds, pp_bytes, pp_seconds;
+	double grad_efa_bytes;    /* what of grad_bytes crosses the node's EFA, per rank */
+	/* step_seconds is compute_step_seconds (at the utilization) plus
+	 * the communication that exceeds it (exposed_seconds) */
+	double compute_step_seconds, comm_seconds, exposed_seconds;
 	struct plan_a2a a2a;
 	double a2a_seconds;       /* the EFA part of the all-to-all */
 	double bubble;
@@ -481,6 +529,14 @@ struct plan_row {
 	const char *why;              /* ROW_NO_LAYOUT: the layout rule that failed first */
 	char why_buf[200];
 	double target_nodes;          /* SAME_PEAK: the exact count of equal peak; deadline: the fewest by peak */
+	/* --same nodes and peak: the count taken is the nearest to the
+	 * target at which the kept degrees divide the world and the spec's
+	 * global batch divides by micro x DP (gen/plan_compare.c) */
+	bool rounded;                 /* that rule chose nodes */
+	int round_below, round_above; /* the nearest such counts either side of the target; 0 none */
+	int keep_tp, keep_pp, keep_cp, keep_ep, keep_dp; /* the degrees it kept, and DP at nodes */
+	const char *ep_why;           /* the spec's EP cannot run on this type: the framework's reason; NULL */
+	char ep_why_buf[400];
 	int nodes, ppn;
 	int tp, pp, vpp, cp, ep, dp, micro, global, micro_batches;
 	bool layout_changed;          /* degrees other than the spec's */
@@ -488,6 +544,7 @@ struct plan_row {
 	int tried;                    /* layouts derived to find this one */
 	bool budget_spent;            /* the search stopped at PLAN_SEARCH_BUDGET */
 	struct plan_est est;
+	bool past_limit;              /* its run is longer than the spec's time limit: shown, not ranked */
 	int rank;                     /* 1 the cheapest; 0 not ranked */
 	enum plan_price rank_price;   /* the price the rank uses */
 	double rank_cost;             /* per run, else per PFLOP-hour */
@@ -497,6 +554,8 @@ struct plan_compare {
 	enum plan_same same;
 	double deadline_days;         /* > 0: --deadline */
 	bool rank_per_run;            /* ranked by run cost (else by cost per PFLOP-hour) */
+	double limit_s;               /* the spec's time limit; < 0 none */
+	int global, micro, ep;        /* the spec's, which --same nodes and peak keep */
 	struct plan_row *rows;
 	size_t n;
 };
@@ -523,9 +582,15 @@ struct plan_request {
 	enum plan_same same;
 	double deadline_days;                   /* > 0: --deadline DAYS */
 	const struct tco_spec *tco;             /* --tco FILE, or NULL */
+	bool verbose;                           /* -v: the derivations after the summary */
 };
 
 void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE *out);
+/* One screen (gen/plan_brief.c): the layout, whether it fits, the days,
+ * the cost and the one risk that matters most; and the same with the
+ * bill as markdown tables, FULL (plan_report_text's) under them. */
+void plan_brief_text(const struct plan *p, FILE *out);
+void plan_brief_markdown(const struct plan *p, const char *full, FILE *out);
 void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE *out);
 /* A chart of run cost against run time per instance type (with --tco,
  * cumulative cost over months per option); well-formed SVG even when

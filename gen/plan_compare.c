@@ -4,6 +4,7 @@
  * spec's that the layout rules allow there. docs/plan.md, "Comparing
  * instance types", has the rules and the bounds of the search. */
 #include "plan.h"
+#include "slurm_time.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,68 @@ static void size_at(const struct plan *p, const struct plan_request *rq, struct 
 	r->dp = 0;
 }
 
+/* Whether n nodes keep the degrees: TP x PP x CP x EP divides the
+ * world, and the spec's global batch divides by micro x DP, DP being the
+ * world over TP x PP x CP (experts are carved from the data-parallel
+ * ranks); *dp gets DP. */
+static bool keeps(const struct plan *p, const struct plan_row *r, int n, int *dp)
+{
+	long long world = (long long)n * r->ppn, model = (long long)r->keep_tp * r->keep_pp * r->keep_cp;
+	if (world <= 0 || model <= 0 || world % (model * r->keep_ep))
+		return false;
+	long long unit = (long long)p->micro * (world / model);
+	*dp = (int)(world / model);
+	return unit > 0 && p->global % unit == 0;
+}
+
+/* --same nodes and --same peak: the count nearest to target at which the
+ * spec's degrees still divide the world and its global batch still
+ * divides, so that the row is a layout a buyer would run rather than
+ * one whose data or expert parallelism collapsed; a tie goes up (more
+ * peak, never a later finish). The spec's EP where the framework runs
+ * it on the type, else 1, with the framework's reason in the row.
+ * TP stays within a node. 0 when no count up to MAX_NODES keeps them. */
+static int usable_nodes(const struct plan *p, struct plan_row *r, double target)
+{
+	r->keep_tp = p->tp <= r->ppn ? p->tp : r->ppn;
+	r->keep_pp = p->pp, r->keep_cp = p->cp > 0 ? p->cp : 1;
+	r->keep_ep = p->ep > 0 ? p->ep : 1;
+	r->ep_why = NULL;
+	if (r->keep_ep > 1 && !fw_ep_runs_on(p->job->framework, r->it, r->keep_ep, r->ep_why_buf, sizeof r->ep_why_buf)) {
+		r->ep_why = r->ep_why_buf;
+		r->keep_ep = 1;
+	}
+	int dp;
+	r->round_below = r->round_above = 0;
+	for (int n = 1; n <= MAX_NODES; n++) {
+		if (!keeps(p, r, n, &dp))
+			continue;
+		if (n <= target)
+			r->round_below = n;
+		else if (!r->round_above)
+			r->round_above = n;
+	}
+	int n = !r->round_below ? r->round_above : !r->round_above ? r->round_below
+		: target - r->round_below < r->round_above - target ? r->round_below : r->round_above;
+	if (n)
+		keeps(p, r, n, &r->keep_dp);
+	return n;
+}
+
+/* The row at the rounded count, else (none keeps the degrees) at the
+ * plain rounding, said so in the row. */
+static void size_rounded(const struct plan *p, const struct plan_request *rq, struct plan_row *r, double target)
+{
+	r->ppn = catalog_procs_per_node(r->it, catalog_lnc_valid(r->it, p->lnc) ? p->lnc : 0);
+	int n = r->ppn > 0 ? usable_nodes(p, r, target) : 0;
+	r->rounded = n > 0;
+	if (!n) {
+		double t = target + 0.5; /* rounded to the nearest by the cast */
+		n = t < 1 ? 1 : t > MAX_NODES ? MAX_NODES : (int)t;
+	}
+	size_at(p, rq, r, n);
+}
+
 /* The fewest nodes, from the count whose peak meets the deadline, at
  * which a layout is valid and fits (or has an unknown fit). */
 static void size_deadline(const struct plan *p, const struct plan_request *rq, struct plan_row *r,
@@ -340,7 +403,8 @@ static void size_row(const struct plan *p, const struct plan_request *rq, struct
 	int ppn = catalog_procs_per_node(r->it, catalog_lnc_valid(r->it, p->lnc) ? p->lnc : 0);
 	switch (rq->same) {
 	case SAME_NODES:
-		size_at(p, rq, r, p->nodes);
+		r->target_nodes = p->nodes;
+		size_rounded(p, rq, r, p->nodes);
 		return;
 	case SAME_RANKS:
 		size_at(p, rq, r, ppn > 0 ? (p->world + ppn - 1) / ppn : 1);
@@ -353,8 +417,7 @@ static void size_row(const struct plan *p, const struct plan_request *rq, struct
 			return;
 		}
 		r->target_nodes = p->nodes * node_peak(p->it) / node_peak(r->it);
-		double n = r->target_nodes + 0.5; /* rounded to the nearest by the cast */
-		size_at(p, rq, r, n < 1 ? 1 : n > MAX_NODES ? MAX_NODES : (int)n);
+		size_rounded(p, rq, r, r->target_nodes);
 		return;
 	}
 }
@@ -364,7 +427,8 @@ static void size_row(const struct plan *p, const struct plan_request *rq, struct
  * region (on demand or Capacity Block): per run when the run length is
  * known, else per PFLOP-hour. Prices from the user's discounts are
  * shown but not ranked: they are assumptions. A row that does not fit,
- * or whose fit or layout is unknown, is never ranked. */
+ * or whose fit or layout is unknown, is never ranked; nor is one whose
+ * run is longer than the spec's time limit: a buyer cannot use it. */
 static void rank(struct plan_compare *c)
 {
 	static const enum plan_price ranked[] = { PRICE_ON_DEMAND, PRICE_CAPACITY_BLOCK };
@@ -382,7 +446,8 @@ static void rank(struct plan_compare *c)
 	for (size_t i = 0; i < c->n; i++) {
 		struct plan_row *r = &c->rows[i];
 		r->rank_cost = -1;
-		if (r->status != ROW_OK || r->est.fits != 1)
+		r->past_limit = c->limit_s > 0 && !r->est.hours_from_flag && r->est.run_seconds > c->limit_s;
+		if (r->status != ROW_OK || r->est.fits != 1 || r->past_limit)
 			continue;
 		for (size_t k = 0; k < sizeof ranked / sizeof ranked[0]; k++) {
 			enum plan_price pk = ranked[k];
@@ -411,6 +476,11 @@ bool plan_compare_run(const struct plan *p, const struct plan_request *rq, struc
 	memset(c, 0, sizeof *c);
 	c->same = rq->same;
 	c->deadline_days = rq->deadline_days;
+	c->global = p->global, c->micro = p->micro, c->ep = p->ep;
+	c->limit_s = -1;
+	if (p->job->time_limit && (!slurm_time_seconds(p->job->time_limit, strlen(p->job->time_limit), &c->limit_s) ||
+				   c->limit_s <= 0))
+		c->limit_s = -1;
 	c->rows = calloc(n, sizeof *c->rows);
 	if (!c->rows)
 		return false;

@@ -111,13 +111,28 @@ static void timing(struct plan_est *e, const struct plan *p, double util)
 	e->steps = m->tokens > 0 && step_tokens > 0 ? m->tokens / step_tokens : -1;
 }
 
-/* Ring all-reduce of the bf16 gradients (plan_grad_bytes; ZeRO 3 adds
- * the parameter all-gathers: 1.5 times the traffic), and the pipeline's
- * point-to-point sends: each micro-batch passes s b h bf16 activations
- * forward and as many gradients backward per stage boundary (v times
- * when interleaved), split over TP with the scatter-gather optimisation.
- * All of it is counted on EFA at the rank's share of the instance
- * bandwidth, an upper bound where ranks talk over NVLink or NeuronLink. */
+/* Members of a data-parallel group of n ranks on one node: the groups
+ * of a stage are interleaved with the dimensions inside them (TP, and
+ * EP for Megatron's experts: its rank order tp-cp-ep-dp-pp; torchtitan's
+ * mesh pp, dp, cp, tp), so a node of ppn ranks holds n x ppn x PP /
+ * world of each, at least 1 and at most n. */
+static double group_on_node(double n, const struct plan *p, int ppn)
+{
+	double g = n * ppn * p->pp / p->world;
+	return g < 1 ? 1 : g > n ? n : g;
+}
+
+/* The data-parallel traffic (plan_dp_bytes) and the pipeline's point-to-point
+ * sends: each micro-batch passes s b h bf16 activations forward and as
+ * many gradients backward per stage boundary (v times when
+ * interleaved), split over TP with the scatter-gather optimisation.
+ * Point-to-point traffic is each rank's own, timed at its share of the
+ * instance's EFA bandwidth. A collective's ring crosses each node once
+ * however many of its members the node holds (NCCL's and Neuron's
+ * collectives order the ring by node), so the node's EFA carries a
+ * group's traffic once, not once per member: a rank's EFA time is its
+ * bytes / (members on its node x its share); none when the whole group
+ * is on one node. */
 static void network(struct plan_est *e, const struct plan *p, int stage, enum recompute rc)
 {
 	const struct spec_model *m = p->job->model;
@@ -125,20 +140,48 @@ static void network(struct plan_est *e, const struct plan *p, int stage, enum re
 	e->bubble = p->bubble;
 	e->net_bytes_per_s = e->it->efa_gbps > 0 && e->ppn > 0
 		? e->it->efa_gbps * 1e9 / 8 / e->ppn : -1;
-	e->grad_bytes = p->grad_bytes >= 0 ? p->grad_bytes * (stage == 3 ? 1.5 : 1) : -1;
+	e->grad_bytes = e->grad_efa_bytes = -1;
+	if (e->shards.dense >= 0) {
+		const struct plan_shards *s = &e->shards;
+		double d = plan_dp_bytes(p, stage, s->dense, s->dense_dp);
+		double x = plan_dp_bytes(p, stage, s->expert, s->expert_dp);
+		double gd = group_on_node(s->dense_dp, p, e->ppn), gx = group_on_node(s->expert_dp, p, e->ppn);
+		e->grad_bytes = d + x;
+		e->grad_efa_bytes = (gd < s->dense_dp ? d / gd : 0) + (gx < s->expert_dp ? x / gx : 0);
+	}
 	e->pp_bytes = p->pp > 1 && m->seq_length && m->hidden_size
 		? 2.0 * p->micro_batches * p->vpp * ((double)m->seq_length / p->cp) * p->micro *
 			  m->hidden_size * 2 / p->tp
 		: (p->pp > 1 ? -1 : 0);
-	e->grad_seconds = e->grad_bytes >= 0 && e->net_bytes_per_s > 0 ? e->grad_bytes / e->net_bytes_per_s : -1;
+	e->grad_seconds = e->grad_efa_bytes >= 0 && e->net_bytes_per_s > 0 ? e->grad_efa_bytes / e->net_bytes_per_s : -1;
 	e->pp_seconds = e->pp_bytes >= 0 && e->net_bytes_per_s > 0 ? e->pp_bytes / e->net_bytes_per_s : -1;
 	plan_moe_all_to_all(p, e->ppn, rc, &e->a2a);
 	e->a2a_seconds = e->a2a.efa_bytes == 0 ? 0
 		: e->a2a.efa_bytes > 0 && e->net_bytes_per_s > 0 ? e->a2a.efa_bytes / e->net_bytes_per_s : -1;
 	if (e->nodes == 1) { /* nothing crosses EFA */
 		e->grad_seconds = e->pp_seconds = e->a2a_seconds = 0;
+		e->grad_efa_bytes = 0;
 		if (e->a2a.efa_bytes > 0)
 			e->a2a.efa_bytes = 0;
+	}
+}
+
+/* The step at the utilization counts the communication the framework
+ * overlaps with compute; what exceeds the compute cannot overlap and
+ * adds to the step: step = max(compute, communication), the run
+ * steps x step. Unknown communication adds nothing, and the text says
+ * the time is then the compute's alone. */
+static void exposed(struct plan_est *e)
+{
+	e->compute_step_seconds = e->step_seconds;
+	e->comm_seconds = e->grad_seconds >= 0 && e->pp_seconds >= 0 && e->a2a_seconds >= 0
+		? e->grad_seconds + e->pp_seconds + e->a2a_seconds : -1;
+	e->exposed_seconds = e->step_seconds > 0 && e->comm_seconds > e->step_seconds
+		? e->comm_seconds - e->step_seconds : 0;
+	if (e->exposed_seconds > 0) {
+		e->step_seconds += e->exposed_seconds;
+		if (e->run_seconds > 0 && e->steps > 0)
+			e->run_seconds += e->steps * e->exposed_seconds;
 	}
 }
 
@@ -188,6 +231,7 @@ void plan_estimate_at(const struct plan *p, const struct instance_type *it, int 
 	memory(e, p, rc, stage);
 	timing(e, p, plan_utilization(p));
 	network(e, p, stage, rc);
+	exposed(e);
 	cost(e, p, hours);
 }
 

@@ -126,8 +126,30 @@ void plan_moe_shards(const struct plan *p, const struct plan_moe *moe, struct pl
 	s->expert = moe->expert_params / (tp_pp * (p->ep > 0 ? p->ep : 1));
 }
 
-/* Ring all-reduce moves 2 (n - 1) / n of a rank's bf16 gradients: the
- * dense ones over DP, the experts' over the expert-data-parallel ranks. */
+/* Bytes one rank moves per step for the data-parallel state of psi
+ * parameters over a group of n: without sharded weights a ring
+ * all-reduce of bf16 gradients, 2 (n - 1)/n x 2 bytes; with them
+ * (FSDP, ZeRO 3) a reduce-scatter at the framework's gradient bytes
+ * (torchtitan reduces in fp32: mixed_precision_reduce) and all-gathers
+ * of the bf16 weights, once a step with a pipeline (torchtitan's
+ * reshard_after_forward "default" keeps them across the micro-batches
+ * when PP is on) and twice without (forward and backward), (n - 1)/n
+ * each: the ZeRO paper's 3 psi for stage 3 (Rajbhandari et al. 2020,
+ * section 7.2.2). */
+double plan_dp_bytes(const struct plan *p, int stage, double psi, double n)
+{
+	struct fw_bytes fb;
+	fw_state_bytes(p->job->framework, stage, &fb);
+	if (n <= 1 || psi <= 0)
+		return 0;
+	double ring = (n - 1) / n;
+	if (!fb.weights_sharded)
+		return 2 * ring * 2 * psi;
+	return ring * (fb.grads + 2.0 * (p->pp > 1 ? 1 : 2)) * psi;
+}
+
+/* The same for the plan's own layout: the dense shard over DP, the
+ * experts' over the expert-data-parallel ranks. */
 double plan_grad_bytes(const struct plan *p)
 {
 	struct plan_moe moe;
@@ -136,9 +158,8 @@ double plan_grad_bytes(const struct plan *p)
 	plan_moe_shards(p, &moe, &s);
 	if (s.dense < 0)
 		return -1;
-	double ring_d = s.dense_dp > 1 ? 2.0 * (s.dense_dp - 1) / s.dense_dp : 0;
-	double ring_e = s.expert_dp > 1 ? 2.0 * (s.expert_dp - 1) / s.expert_dp : 0;
-	double bytes = ring_d * s.dense * 2 + ring_e * s.expert * 2;
+	int stage = p->job->training->zero_stage;
+	double bytes = plan_dp_bytes(p, stage, s.dense, s.dense_dp) + plan_dp_bytes(p, stage, s.expert, s.expert_dp);
 	return bytes > 0 ? bytes : -1;
 }
 

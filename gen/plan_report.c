@@ -240,6 +240,9 @@ static void text_time(const struct plan *p, const struct plan_est *e, struct buf
 	buf_puts(b, "  time             step ");
 	if (e->step_seconds < 0)
 		buf_puts(b, "unknown");
+	else if (e->exposed_seconds > 0)
+		buf_printf(b, "%.3g s (compute %.3g s + communication that cannot overlap %.3g s)", e->step_seconds,
+			   e->compute_step_seconds, e->exposed_seconds);
 	else
 		buf_printf(b, "%.3g s", e->step_seconds);
 	buf_puts(b, "; run ");
@@ -259,6 +262,8 @@ static void text_time(const struct plan *p, const struct plan_est *e, struct buf
 		buf_printf(b, "%.4g GB/s per rank (%d Gbps / %d); ", e->net_bytes_per_s / 1e9,
 			   e->it->efa_gbps, e->ppn);
 	buf_puts(b, "gradients ");
+	if (e->grad_efa_bytes >= 0)
+		buf_printf(b, "%.4g GB over EFA ", e->grad_efa_bytes / 1e9);
 	fraction(b, e->grad_seconds, e->step_seconds);
 	buf_puts(b, "; pipeline ");
 	fraction(b, e->pp_seconds, e->step_seconds);
@@ -426,10 +431,17 @@ void plan_report_text(const struct plan *p, const struct plan_request *rq, FILE 
 	struct plan_compare c;
 	struct buf b = BUF_INIT;
 
-	plan_print_text(p, out, rq->hours);
-	text_model(p, &b);
+	plan_brief_text(p, out);
+	if (rq->verbose) {
+		fputc('\n', out);
+		plan_print_text(p, out, rq->hours);
+		struct plan_bill bill;
+		plan_bill_derive(p, &bill);
+		plan_bill_text(p, &bill, &b);
+		text_model(p, &b);
+	}
 	if (plan_compare_run(p, rq, &c)) {
-		for (size_t i = 0; i < c.n; i++)
+		for (size_t i = 0; rq->verbose && i < c.n; i++)
 			text_row(p, &c.rows[i], &b);
 		if (c.n > 1 || rq->deadline_days > 0)
 			plan_compare_text(p, &c, &b);
@@ -486,7 +498,11 @@ static void json_network(const struct plan_est *e, struct buf *b)
 	out_jstr(b, "efaSource", it->efa_gbps_source);
 	out_jnum(b, "bytesPerSecondPerRank", e->net_bytes_per_s);
 	out_jnum(b, "gradientBytesPerRank", e->grad_bytes);
+	out_jnum(b, "gradientEfaBytesPerRank", e->grad_efa_bytes);
 	out_jnum(b, "gradientSeconds", e->grad_seconds);
+	out_jnum(b, "computeStepSeconds", e->compute_step_seconds);
+	out_jnum(b, "communicationSeconds", e->comm_seconds);
+	out_jnum(b, "exposedCommunicationSeconds", e->exposed_seconds);
 	out_jnum(b, "gradientFraction", e->grad_seconds >= 0 && step > 0 ? e->grad_seconds / step : -1);
 	out_jnum(b, "pipelineBytesPerRank", e->pp_bytes);
 	out_jnum(b, "pipelineSeconds", e->pp_seconds);
@@ -649,6 +665,9 @@ void plan_report_json(const struct plan *p, const struct plan_request *rq, FILE 
 	out_jbool(&b, "gatedFfnDefault", !p->job->model->gated_ffn_given);
 	buf_putc(&b, '}');
 	json_formula_sources(p, &b);
+	struct plan_bill bill;
+	plan_bill_derive(p, &bill);
+	plan_bill_json(p, &bill, &b);
 	if (plan_compare_run(p, rq, &c)) {
 		plan_compare_json(&c, &b);
 		plan_compare_free(&c);

@@ -76,9 +76,15 @@ void plan_print_text(const struct plan *p, FILE *out, double hours)
 			   100 * p->bubble, p->pp, p->vpp, p->micro_batches);
 	else
 		buf_puts(&b, "  pipeline bubble  none (one stage)\n");
-	if (p->grad_bytes >= 0)
-		buf_printf(&b, "  gradients        %.2f GB all-reduced per step per rank (bf16, ring, DP %d)\n",
-			   p->grad_bytes / 1e9, p->dp);
+	if (p->grad_bytes >= 0) {
+		struct fw_bytes fb;
+		fw_state_bytes(j->framework, j->training->zero_stage, &fb);
+		buf_printf(&b, "  gradients        %.2f GB per step per rank over DP %d (%s)\n", p->grad_bytes / 1e9,
+			   p->dp, fb.weights_sharded
+			   ? (p->pp > 1 ? "sharded: gradients reduce-scattered, weights all-gathered once a step"
+					: "sharded: gradients reduce-scattered, weights all-gathered forward and backward")
+			   : "bf16, ring all-reduce");
+	}
 	summary_price(&b, p, "cost", &p->rate[PRICE_ON_DEMAND], hours, " on demand");
 	if (p->rate[PRICE_CAPACITY_BLOCK].usd >= 0)
 		summary_price(&b, p, "capacity block", &p->rate[PRICE_CAPACITY_BLOCK], hours, "");

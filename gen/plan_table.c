@@ -38,12 +38,12 @@ static void header(const struct plan *p, const struct plan_compare *c, struct bu
 		buf_printf(b, "the fewest nodes that finish within %.4g days at utilization %.3g, within the layout rules (searched from the count whose peak meets the deadline, at most %d counts)",
 			   c->deadline_days, plan_utilization(p), PLAN_DEADLINE_SPAN);
 	else if (c->same == SAME_PEAK && own.node_peak > 0)
-		buf_printf(b, "the same peak dense BF16 as %d x %s (%.4g PFLOP/s), rounded to whole nodes",
+		buf_printf(b, "the same peak dense BF16 as %d x %s (%.4g PFLOP/s), rounded to the nearest node count that keeps the spec's degrees and global batch",
 			   p->nodes, p->it->name, own.node_peak * p->nodes / 1e15);
 	else if (c->same == SAME_PEAK)
 		buf_printf(b, "the same peak dense BF16 as %d x %s, whose peak the catalog lacks", p->nodes, p->it->name);
 	else if (c->same == SAME_NODES)
-		buf_printf(b, "the same %d nodes", p->nodes);
+		buf_printf(b, "the same %d nodes, or the nearest count that keeps the spec's degrees and global batch", p->nodes);
 	else
 		buf_printf(b, "the same %d ranks, rounded up to whole nodes", p->world);
 	buf_printf(b, "\n  cost per run for %s (- unknown); ranked by the cheapest catalog price there (on-demand or capacity-block) %s; reserved and spot rest on the user's discounts and are shown, not ranked\n",
@@ -101,6 +101,37 @@ static void table_row(const struct plan_row *r, struct buf *b)
 		   per, priced ? e->rate[0].region : "none");
 }
 
+/* How --same nodes and --same peak took the row's count (gen/plan_compare.c). */
+static void round_note(const struct plan_compare *c, const struct plan_row *r, struct buf *b)
+{
+	if (c->same == SAME_PEAK)
+		buf_printf(b, "  %s: %.4g nodes have the same peak, %d taken", r->it->name, r->target_nodes, r->nodes);
+	else
+		buf_printf(b, "  %s: the spec's %.0f nodes, %d taken", r->it->name, r->target_nodes, r->nodes);
+	if (!r->rounded && !r->keep_tp) {
+		buf_puts(b, " (the nearest whole count)\n");
+		return;
+	}
+	if (!r->rounded) {
+		buf_printf(b, " (the nearest whole count: none up to 4096 keeps TP %d x PP %d x CP %d x EP %d and the global batch)\n",
+			   r->keep_tp, r->keep_pp, r->keep_cp, r->keep_ep);
+		return;
+	}
+	buf_printf(b, ": the nearest count (");
+	if (r->round_below)
+		buf_printf(b, "%d below", r->round_below);
+	if (r->round_below && r->round_above)
+		buf_puts(b, ", ");
+	if (r->round_above)
+		buf_printf(b, "%d above", r->round_above);
+	buf_printf(b, "; a tie goes up) at which TP %d x PP %d x CP %d x EP %d = %d divides the world and the global batch %d divides by micro %d x DP %d\n",
+		   r->keep_tp, r->keep_pp, r->keep_cp, r->keep_ep, r->keep_tp * r->keep_pp * r->keep_cp * r->keep_ep,
+		   c->global, c->micro, r->keep_dp);
+	if (r->ep_why)
+		buf_printf(b, "  %s: the spec's EP %d cannot run here (%s): sized at EP 1, the nearest layout the framework runs\n",
+			   r->it->name, c->ep, r->ep_why);
+}
+
 static void notes(const struct plan_compare *c, struct buf *b)
 {
 	bool starred = false;
@@ -116,8 +147,11 @@ static void notes(const struct plan_compare *c, struct buf *b)
 			buf_printf(b, "  %s: fit unknown (no memory figure or model shape): not ranked\n", r->it->name);
 		if (r->status == ROW_NO_LAYOUT)
 			buf_printf(b, "  %s at %d nodes: no valid layout (%s): not ranked\n", r->it->name, r->nodes, r->why);
-		if (c->same == SAME_PEAK && c->deadline_days <= 0 && !r->own && r->target_nodes > 0)
-			buf_printf(b, "  %s: %.4g nodes have the same peak, %d taken\n", r->it->name, r->target_nodes, r->nodes);
+		if (r->past_limit)
+			buf_printf(b, "  %s: MISSES the time limit (%.1f days against %.1f): shown, not ranked\n", r->it->name,
+				   r->est.run_seconds / 86400, c->limit_s / 86400);
+		if (c->deadline_days <= 0 && !r->own && (c->same == SAME_PEAK ? r->target_nodes > 0 : c->same == SAME_NODES))
+			round_note(c, r, b);
 		for (int k = 0; k < PRICE__COUNT && r->status != ROW_NO_PEAK && r->status != ROW_NO_ACCEL; k++) {
 			const struct plan_rate *rt = &r->est.rate[k];
 			if (rt->from == RATE_NONE && rt->other_usd >= 0)
@@ -165,6 +199,19 @@ void plan_compare_json(const struct plan_compare *c, struct buf *b)
 		out_jstr(b, "status", status_name(r->status));
 		out_jstr(b, "why", r->status == ROW_NO_LAYOUT ? r->why : status_text(r));
 		out_jnum(b, "targetNodes", r->target_nodes > 0 ? r->target_nodes : -1);
+		if (c->deadline_days <= 0 && !r->own && (c->same == SAME_NODES || r->target_nodes > 0)) {
+			out_jobj(b, "rounding");
+			out_jbool(b, "keepsDegrees", r->rounded);
+			out_jint(b, "below", r->round_below);
+			out_jint(b, "above", r->round_above);
+			out_jint(b, "tensor", r->keep_tp);
+			out_jint(b, "pipeline", r->keep_pp);
+			out_jint(b, "context", r->keep_cp);
+			out_jint(b, "expert", r->keep_ep);
+			out_jint(b, "data", r->keep_dp);
+			out_jstr(b, "expertWhy", r->ep_why);
+			buf_putc(b, '}');
+		}
 		out_jobj(b, "layout");
 		if (r->status == ROW_OK) {
 			out_jint(b, "tensor", r->tp);
@@ -180,6 +227,7 @@ void plan_compare_json(const struct plan_compare *c, struct buf *b)
 		}
 		buf_putc(b, '}');
 		out_jint(b, "layoutsTried", r->tried);
+		out_jbool(b, "missesTimeLimit", r->past_limit);
 		if (r->rank) {
 			out_jint(b, "rank", r->rank);
 			out_jstr(b, "rankPrice", plan_price_key(r->rank_price));

@@ -3,7 +3,10 @@
  * stick: every cloud option is priced for delivering the same work with
  * the spec's fleet. Each option's cost a year is linear in the
  * utilization, fixed + per_u x u, so the break-even utilization has a
- * closed form. docs/plan.md, "Owned against cloud". */
+ * closed form. A cloud option's cost per run is its own: the bill's
+ * expected finish at the spec's interruption rate, a commitment's year
+ * spread over the runs the fleet's own utilization holds, whatever the
+ * owned cluster. docs/plan.md, "Owned against cloud". */
 #include "tco.h"
 
 #include <string.h>
@@ -22,10 +25,10 @@ const char *tco_kind_name(enum tco_kind k)
 	return names[k];
 }
 
-static double achieved(const struct instance_type *it, double units, double mfu)
+static double achieved(const struct instance_type *it, double units, int per_unit, double mfu)
 {
-	return it && it->accel_peak_bf16_tflops > 0 && it->accel_count > 0
-		? units * it->accel_count * it->accel_peak_bf16_tflops * 1e12 * mfu : -1;
+	return it && it->accel_peak_bf16_tflops > 0 && per_unit > 0
+		? units * per_unit * it->accel_peak_bf16_tflops * 1e12 * mfu : -1;
 }
 
 /* Owning: depreciation while it lasts, energy for the busy and the idle
@@ -110,10 +113,51 @@ static void totals(struct tco_result *r, const struct tco_spec *t, struct tco_op
 		op->year[y] = op->fixed[y] + op->per_u * u;
 		op->total += op->year[y];
 	}
+	if (op->kind != TCO_OWNED) {
+		/* the cloud's own figures (per_run), not the owned work's */
+		op->usd_per_pflop_hour = op->usd_per_run >= 0 && r->run_pflop_hours > 0
+			? op->usd_per_run / r->run_pflop_hours : -1;
+		return;
+	}
 	double work = r->pflop_hours_year * t->years;
 	op->usd_per_pflop_hour = work > 0 ? op->total / work : -1;
 	op->usd_per_run = op->usd_per_pflop_hour >= 0 && r->run_pflop_hours > 0
 		? op->usd_per_pflop_hour * r->run_pflop_hours : -1;
+}
+
+/* One run on the cloud fleet, from the bill at the comparison's rates
+ * (gen/plan_bill.c): each way of buying for its own expected finish
+ * (all spot: every node reclaimed at the spec's interruption rate); a
+ * commitment pays every hour, so a run carries its share of the year at
+ * the fleet's own utilization: rate x nodes x hours / utilization. */
+static void per_run(struct tco_result *r, const struct plan *p, const struct plan_rate rate[PRICE__COUNT])
+{
+	struct plan q = *p;
+	struct plan_bill bill;
+	memcpy(q.rate, rate, sizeof q.rate);
+	plan_bill_derive(&q, &bill);
+	static const struct { enum tco_kind kind; enum plan_price price; } pay[] = {
+		{ TCO_ON_DEMAND, PRICE_ON_DEMAND }, { TCO_CAPACITY_BLOCK, PRICE_CAPACITY_BLOCK },
+		{ TCO_RESERVED, PRICE_RESERVED }, { TCO_SPOT, PRICE_SPOT },
+	};
+	double u = r->cloud_utilization;
+	for (size_t i = 0; i < sizeof pay / sizeof pay[0]; i++) {
+		struct tco_option *op = &r->opt[pay[i].kind];
+		double usd = bill.compute_usd[pay[i].price];
+		bool committed = pay[i].kind == TCO_RESERVED;
+		op->run_hours = bill.alt_s[pay[i].price] > 0 ? bill.alt_s[pay[i].price] / 3600 : -1;
+		op->usd_per_run = usd >= 0 ? (committed ? usd / u : usd) : -1;
+		op->runs_per_year = op->run_hours > 0 ? HOURS_A_YEAR * (committed ? u : 1) / op->run_hours : -1;
+	}
+	struct tco_option *mix = &r->opt[TCO_MIX];
+	mix->run_hours = mix->usd_per_run = mix->runs_per_year = -1;
+	/* the bill knows the spec's own fleet only */
+	if (!p->fleet.mixed || r->mix_reserved != p->fleet.reserved || r->mix_spot != p->fleet.spot) {
+		return;
+	}
+	mix->run_hours = bill.run_s > 0 ? bill.run_s / 3600 : -1;
+	mix->usd_per_run = bill.reserved_usd >= 0 && bill.spot_usd >= 0 ? bill.reserved_usd / u + bill.spot_usd : -1;
+	mix->runs_per_year = mix->run_hours > 0 ? HOURS_A_YEAR * u / mix->run_hours : -1;
 }
 
 void plan_tco_compute(const struct plan *p, const struct tco_spec *t, struct tco_result *r)
@@ -126,22 +170,27 @@ void plan_tco_compute(const struct plan *p, const struct tco_spec *t, struct tco
 	r->cloud_it = p->it;
 	r->cloud_mfu = plan_utilization(p);
 	r->owned_mfu = o->training_utilization > 0 ? o->training_utilization : r->cloud_mfu;
-	r->owned_flops = achieved(r->owned_it, o->servers, r->owned_mfu);
-	r->cloud_flops = achieved(r->cloud_it, p->nodes, r->cloud_mfu);
+	r->owned_accelerators = o->accelerators_per_server > 0 ? o->accelerators_per_server
+				: r->owned_it ? r->owned_it->accel_count : 0;
+	r->cloud_utilization = c->utilization > 0 ? c->utilization : 1;
+	r->owned_flops = achieved(r->owned_it, o->servers, r->owned_accelerators, r->owned_mfu);
+	r->cloud_flops = achieved(r->cloud_it, p->nodes, r->cloud_it ? r->cloud_it->accel_count : 0, r->cloud_mfu);
 	r->busy_hours = HOURS_A_YEAR * o->utilization;
 	r->pflop_hours_year = r->owned_flops > 0 ? r->owned_flops / 1e15 * r->busy_hours : -1;
 	struct plan_est e;
 	plan_estimate(p, p->it, 0, &e);
 	r->run_pflop_hours = e.total_flops > 0 ? e.total_flops / 1e15 / 3600 : -1;
 
+	/* the spec's prices, discounts and offer, so that spot is one
+	 * assumption; the file adds an on-demand rate where the catalog has
+	 * none, and the commitment's discount */
 	struct plan_price_inputs in;
 	struct plan_rate rate[PRICE__COUNT];
-	memset(&in, 0, sizeof in);
-	in.region = p->job->cluster->region;
-	in.reserved_discount = c->reserved_discount;
-	in.spot_discount = c->spot_discount;
-	in.reserved_key = "cloud.reserved_discount";
-	in.spot_key = "cloud.spot_discount";
+	plan_price_inputs_of(p->job, &in);
+	if (c->reserved_discount > 0) {
+		in.reserved_discount = c->reserved_discount;
+		in.reserved_key = "cloud.reserved_discount";
+	}
 	in.on_demand_usd = c->on_demand_usd_per_node_hour;
 	in.on_demand_key = "cloud.on_demand_usd_per_node_hour";
 	plan_rates(p->it, &in, rate);
@@ -172,6 +221,7 @@ void plan_tco_compute(const struct plan *p, const struct tco_spec *t, struct tco
 		cloud(r, t, mix, r->mix_reserved, &rate[PRICE_RESERVED], r->mix_spot, &rate[PRICE_SPOT]);
 	else
 		mix->why = "no mix: give cloud.reserved and cloud.spot";
+	per_run(r, p, rate);
 	for (int k = 0; k < TCO__COUNT; k++) {
 		if (!r->opt[k].known)
 			continue;
@@ -197,11 +247,11 @@ static void text_assumptions(const struct plan *p, const struct tco_result *r, s
 {
 	const struct tco_owned *o = r->in->owned;
 	const struct tco_cloud *c = r->in->cloud;
+	const struct plan_survival *sv = &p->survival;
 	buf_printf(b, "  assumptions      the file's, every one (trainforge has no figures for owned hardware):\n");
-	buf_printf(b, "    owned          %d servers like %s", o->servers, o->like_instance);
-	if (r->owned_it)
-		buf_printf(b, " (%d x %s each)", r->owned_it->accel_count,
-			   r->owned_it->accel_model ? r->owned_it->accel_model : "accelerator");
+	buf_printf(b, "    owned          %d servers of %d x %s (like %s%s)", o->servers, r->owned_accelerators,
+		   r->owned_it && r->owned_it->accel_model ? r->owned_it->accel_model : "accelerator", o->like_instance,
+		   o->accelerators_per_server > 0 ? "; owned.accelerators_per_server" : "");
 	buf_printf(b, " at $%.10g each, depreciated over %d years; networking and storage $%.10g; operations $%.10g a year\n",
 		   o->purchase_usd_per_server, o->depreciation_years, o->networking_storage_usd,
 		   o->operations_usd_per_year);
@@ -221,11 +271,19 @@ static void text_assumptions(const struct plan *p, const struct tco_result *r, s
 			   c->on_demand_usd_per_node_hour);
 	if (c->reserved_discount > 0)
 		buf_printf(b, "; reserved at on demand less %.3g%% (cloud.reserved_discount)", 100 * c->reserved_discount);
-	if (c->spot_discount > 0)
-		buf_printf(b, "; spot at on demand less %.3g%% (cloud.spot_discount)", 100 * c->spot_discount);
 	if (r->mix_from)
 		buf_printf(b, "; mix %d reserved + %d spot (%s)", r->mix_reserved, r->mix_spot, r->mix_from);
-	buf_putc(b, '\n');
+	buf_printf(b, "\n                   in use %.4g%% of the committed hours (%s)\n", 100 * r->cloud_utilization,
+		   c->utilization > 0 ? "cloud.utilization" : "an assumption: every hour; give cloud.utilization");
+	buf_printf(b, "    spot           the spec's, one assumption for the bill and this comparison: ");
+	if (p->job->capacity->prices && p->job->capacity->prices->spot > 0)
+		buf_printf(b, "$%.6g per node-hour (capacity.prices.spot)", p->job->capacity->prices->spot);
+	else if (p->job->capacity->spot_discount > 0)
+		buf_printf(b, "on demand less %.3g%% (capacity.spot_discount)", 100 * p->job->capacity->spot_discount);
+	else
+		buf_puts(b, "the catalog's or imported spot price");
+	buf_printf(b, "; %.3g reclaims per spot node-month (%s)\n", sv->spot_rate,
+		   sv->spot_rate_given ? "capacity.spot_interruption_rate" : "the plan's default, an assumption");
 }
 
 static void text_work(const struct plan *p, const struct tco_result *r, struct buf *b)
@@ -362,7 +420,12 @@ void plan_tco_json(const struct plan *p, const struct tco_spec *t, struct buf *b
 	out_jnum(b, "cloudTrainingUtilization", r.cloud_mfu);
 	out_jnum(b, "onDemandUsdPerNodeHour", c->on_demand_usd_per_node_hour > 0 ? c->on_demand_usd_per_node_hour : -1);
 	out_jnum(b, "reservedDiscount", c->reserved_discount > 0 ? c->reserved_discount : -1);
-	out_jnum(b, "spotDiscount", c->spot_discount > 0 ? c->spot_discount : -1);
+	out_jnum(b, "spotDiscount", p->job->capacity->spot_discount > 0 ? p->job->capacity->spot_discount : -1);
+	out_jstr(b, "spotFrom", "the spec");
+	out_jnum(b, "spotInterruptionRate", p->survival.spot_rate);
+	out_jbool(b, "spotInterruptionRateGiven", p->survival.spot_rate_given);
+	out_jint(b, "acceleratorsPerServer", r.owned_accelerators);
+	out_jnum(b, "cloudUtilization", r.cloud_utilization);
 	out_jint(b, "mixReserved", r.mix_reserved);
 	out_jint(b, "mixSpot", r.mix_spot);
 	out_jstr(b, "mixFrom", r.mix_from);
@@ -402,6 +465,10 @@ void plan_tco_json(const struct plan *p, const struct tco_spec *t, struct buf *b
 		out_jnum(b, "usdTotal", op->known ? op->total : -1);
 		out_jnum(b, "usdPerPflopHour", op->known ? op->usd_per_pflop_hour : -1);
 		out_jnum(b, "usdPerRun", op->known ? op->usd_per_run : -1);
+		if (op->kind != TCO_OWNED) {
+			out_jnum(b, "runHours", op->known ? op->run_hours : -1);
+			out_jnum(b, "runsPerYear", op->known ? op->runs_per_year : -1);
+		}
 		out_jnum(b, "fixedUsdFirstYear", op->known ? op->fixed[0] : -1);
 		out_jnum(b, "usdPerYearPerUtilization", op->known ? op->per_u : -1);
 		out_jnum(b, "hoursNeededPerYear", op->known ? op->hours_needed : -1);

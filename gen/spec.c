@@ -84,6 +84,7 @@ static const cyaml_schema_field_t training_fields[] = {
 			 recompute_strings, CYAML_ARRAY_LEN(recompute_strings)),
 	INT("zero_stage", struct spec_training, zero_stage),
 	CYAML_FIELD_BOOL("precompile", OPT, struct spec_training, precompile),
+	CYAML_FIELD_FLOAT("compile_minutes", OPT, struct spec_training, compile_minutes),
 	CYAML_FIELD_END
 };
 
@@ -158,6 +159,7 @@ static const cyaml_schema_field_t capacity_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("prices", OPT_PTR, struct spec_capacity, prices, prices_fields),
 	CYAML_FIELD_MAPPING_PTR("reserved_offer", OPT_PTR, struct spec_capacity, reserved_offer,
 				reserved_offer_fields),
+	CYAML_FIELD_FLOAT("block_hours", OPT, struct spec_capacity, block_hours),
 	CYAML_FIELD_FLOAT("spot_interruption_rate", OPT, struct spec_capacity, spot_interruption_rate),
 	CYAML_FIELD_FLOAT("spot_return_hours", OPT, struct spec_capacity, spot_return_hours),
 	CYAML_FIELD_END

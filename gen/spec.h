@@ -26,7 +26,9 @@ struct spec_model {
 	bool tied_embeddings;                         /* false unless the spec says true */
 };
 /* utilization 0 = not given; zero_stage 0 is also the default. */
-struct spec_training { double utilization; enum recompute recompute; int zero_stage; bool precompile; };
+/* compile_minutes: the user's figure for compiling the graphs before the
+ * first step (Neuron); 0 when absent. */
+struct spec_training { double utilization; enum recompute recompute; int zero_stage; bool precompile; double compile_minutes; };
 struct spec_batch { int micro, global; };
 struct spec_entry { char *script; char **args; unsigned args_count; };
 struct spec_cluster {
@@ -59,6 +61,7 @@ struct spec_capacity {
 	struct spec_watcher *watcher;
 	struct spec_prices *prices;                 /* NULL when absent */
 	struct spec_reserved_offer *reserved_offer; /* NULL when absent */
+	double block_hours;                         /* the Capacity Block's length; 0 when absent */
 	/* 0 when absent: the plan then uses its stated assumptions */
 	double spot_interruption_rate;           /* spot nodes reclaimed per month (0..1) */
 	double spot_return_hours;                /* how long reclaimed capacity stays away */

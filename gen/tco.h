@@ -16,6 +16,7 @@ struct tco_owned {
 	char *label;
 	int servers;
 	char *like_instance;
+	int accelerators_per_server; /* 0: like_instance's count */
 	double purchase_usd_per_server;
 	int depreciation_years;
 	double power_kw_per_server, idle_power_kw_per_server;
@@ -25,10 +26,14 @@ struct tco_owned {
 	double utilization, training_utilization;
 };
 
+/* Spot is the job spec's alone (capacity.spot_discount or
+ * capacity.prices.spot, capacity.spot_interruption_rate): one spot
+ * assumption for the plan's bill and the comparison. */
 struct tco_cloud {
 	double on_demand_usd_per_node_hour;
-	double reserved_discount, spot_discount;
+	double reserved_discount;
 	int reserved, spot;
+	double utilization; /* of the committed hours, the fleet's own; 0: not given (1) */
 };
 
 struct tco_spec {
@@ -67,6 +72,8 @@ struct tco_option {
 	double hours_needed;        /* cloud hours a year for the owned cluster's work; < 0 owned */
 	bool feasible;              /* those hours fit in a year */
 	double usd_per_pflop_hour, usd_per_run;
+	double run_hours;           /* cloud: the run's expected finish on this fleet (the bill's); < 0 unknown */
+	double runs_per_year;       /* cloud: runs the fleet's own utilization holds in a year; < 0 unknown */
 	double breakeven;           /* owning's cost equals this option's; < 0 or > 1 outside */
 	int owning_cheaper;         /* +1 above breakeven, -1 below, 2 always, -2 never */
 	struct plan_rate rate[2];   /* the rates used (the mix: reserved, spot) */
@@ -75,6 +82,8 @@ struct tco_option {
 struct tco_result {
 	const struct tco_spec *in;
 	const struct instance_type *owned_it, *cloud_it;
+	int owned_accelerators;                /* per server; 0 unknown */
+	double cloud_utilization;              /* of the committed hours: the file's, else 1 */
 	double owned_mfu, cloud_mfu;
 	double owned_flops, cloud_flops;       /* achieved FLOP/s; < 0 unknown */
 	double busy_hours, pflop_hours_year;   /* the owned cluster's work */

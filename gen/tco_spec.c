@@ -29,6 +29,7 @@ static const cyaml_schema_field_t owned_fields[] = {
 	STR("label", struct tco_owned, label),
 	INT("servers", struct tco_owned, servers),
 	STR("like_instance", struct tco_owned, like_instance),
+	INT("accelerators_per_server", struct tco_owned, accelerators_per_server),
 	NUM("purchase_usd_per_server", struct tco_owned, purchase_usd_per_server),
 	INT("depreciation_years", struct tco_owned, depreciation_years),
 	NUM("power_kw_per_server", struct tco_owned, power_kw_per_server),
@@ -45,9 +46,9 @@ static const cyaml_schema_field_t owned_fields[] = {
 static const cyaml_schema_field_t cloud_fields[] = {
 	NUM("on_demand_usd_per_node_hour", struct tco_cloud, on_demand_usd_per_node_hour),
 	NUM("reserved_discount", struct tco_cloud, reserved_discount),
-	NUM("spot_discount", struct tco_cloud, spot_discount),
 	INT("reserved", struct tco_cloud, reserved),
 	INT("spot", struct tco_cloud, spot),
+	NUM("utilization", struct tco_cloud, utilization),
 	CYAML_FIELD_END
 };
 
@@ -112,6 +113,36 @@ static bool finite_numbers(const char *path, const yamldoc *doc, yd_node n, int 
 	return ok;
 }
 
+/* Keys an older file has that are now the job spec's: the spot price
+ * and the interruption rate are one assumption, read by the plan's bill
+ * and by the comparison from the spec (docs/plan.md, "Owned against
+ * cloud"), so a TCO file that repeats them is refused by name rather
+ * than as an unknown key. */
+static const struct { const char *key, *instead; } moved[] = {
+	{ "spot_discount", "capacity.spot_discount (or capacity.prices.spot)" },
+	{ "spot_usd_per_node_hour", "capacity.prices.spot" },
+	{ "spot_interruption_rate", "capacity.spot_interruption_rate" },
+};
+
+static bool no_moved_keys(const char *path, const yamldoc *doc, struct trouble *t)
+{
+	yd_node cloud = yd_kind(doc, yd_root(doc)) == YD_MAPPING ? yd_get(doc, yd_root(doc), "cloud") : 0;
+	bool ok = true;
+	for (size_t i = 0; cloud && yd_kind(doc, cloud) == YD_MAPPING && i < sizeof moved / sizeof moved[0]; i++) {
+		yd_node k = yd_get_key(doc, cloud, moved[i].key);
+		if (!k)
+			continue;
+		char msg[200], help[240];
+		snprintf(msg, sizeof msg, "cloud.%s is no longer read from the TCO file", moved[i].key);
+		snprintf(help, sizeof help,
+			 "spot is the job spec's alone: give %s in the spec this file is run with, and delete it here",
+			 moved[i].instead);
+		complain(t, path, yd_span(doc, k), msg, help);
+		ok = false;
+	}
+	return ok;
+}
+
 /* The YAML's own problems, then the schema's; true when there is none. */
 static bool check(const char *path, const yamldoc *doc, struct trouble *t)
 {
@@ -126,7 +157,7 @@ static bool check(const char *path, const yamldoc *doc, struct trouble *t)
 		complain(t, path, (struct yd_span){ 1, 1, 1, 2 }, "the file is empty", NULL);
 		return false;
 	}
-	if (!finite_numbers(path, doc, yd_root(doc), 0, t))
+	if (!finite_numbers(path, doc, yd_root(doc), 0, t) || !no_moved_keys(path, doc, t))
 		return false;
 	schema *s = schema_embedded("tco.schema.json");
 	struct schema_errors errs = { 0 };

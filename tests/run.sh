@@ -73,6 +73,7 @@ count slurmbuild bash tests/slurmbuild/run.sh
 count fleet sh tests/plan/fleet.sh
 count checkpoints sh tests/plan/survival.sh
 count moe sh tests/plan/moe.sh
+count bill sh tests/plan/bill.sh
 count compare sh tests/plan/compare.sh
 count tco sh tests/plan/tco.sh
 count prices sh tests/prices/run.sh

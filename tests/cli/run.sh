@@ -208,13 +208,21 @@ expect_rc rules 0 "$TF" rules
 grep -q '^PC2101 *efa-without-placement-group *error' "$t/out" && ok rules-table || no rules-table
 expect_rc version 0 "$TF" version
 
-# plan: goldens, bad specs, usage
-for fmt in txt json; do
-	f=$([ $fmt = txt ] && echo text || echo json)
-	if "$TF" plan --hours 288 --format "$f" examples/jobs/moe-176b-trn2.yaml >"$t/plan" 2>"$t/err" &&
-		cmp -s "$t/plan" tests/golden/plan-moe-176b-trn2.$fmt; then ok "plan-golden-$fmt"
-	else no "plan-golden-$fmt"; diff tests/golden/plan-moe-176b-trn2.$fmt "$t/plan" | head -5; fi
+# plan: goldens (the one screen, -v, JSON, markdown), bad specs, usage
+for fmt in txt verbose.txt json md; do
+	case $fmt in txt) a="--format text" ;; verbose.txt) a="-v" ;; json) a="--format json" ;; md) a="--format markdown" ;; esac
+	gold=tests/golden/plan-moe-176b-trn2.$fmt
+	[ "$fmt" = verbose.txt ] && gold=tests/golden/plan-moe-176b-trn2-verbose.txt
+	# shellcheck disable=SC2086 # $a is two words
+	if "$TF" plan --hours 288 $a examples/jobs/moe-176b-trn2.yaml >"$t/plan" 2>"$t/err" &&
+		cmp -s "$t/plan" "$gold"; then ok "plan-golden-$fmt"
+	else no "plan-golden-$fmt"; diff "$gold" "$t/plan" | head -5; fi
 done
+# the one screen is five lines under its title, and -v adds to it
+[ "$(grep -c '' tests/golden/plan-moe-176b-trn2.txt)" = 7 ] &&
+	cmp -s tests/golden/plan-moe-176b-trn2.txt "$(head -7 tests/golden/plan-moe-176b-trn2-verbose.txt >"$t/head"; echo "$t/head")" &&
+	grep -q '^  risk    ' tests/golden/plan-moe-176b-trn2.txt && ok plan-one-screen || no plan-one-screen
+expect_rc plan-bad-format 2 "$TF" plan --format yaml examples/jobs/moe-176b-trn2.yaml
 expect_rc plan-bad-spec 1 "$TF" plan tests/cases/JS2001/bad.yaml
 grep -q 'JS2001' "$t/err" && ok plan-bad-spec-diagnostic || no plan-bad-spec-diagnostic
 expect_rc plan-missing 2 "$TF" plan "$t/nope.yaml"

@@ -49,7 +49,7 @@ for spec in examples/jobs/*.yaml tests/plan/specs/*.yaml; do
 	case $fw in megatron | nxd | torchtitan) ;; *) continue ;; esac
 	d=$t/$name
 	mkdir -p "$d"
-	if ! "$TF" gen -o "$d" "$spec" >/dev/null 2>"$d/err" || ! "$TF" plan --format json "$spec" >"$d/plan.json" 2>>"$d/err"; then
+	if ! "$TF" gen -o "$d" "$spec" >/dev/null 2>"$d/err" || ! "$TF" plan -v --format json "$spec" >"$d/plan.json" 2>>"$d/err"; then
 		no "$name/gen"; cat "$d/err"; continue
 	fi
 	script=$(ls "$d"/*.sbatch)

@@ -14,56 +14,37 @@
 #include "trouble.h"
 #include "xalloc.h"
 
-/* Two specs that plan without an error: the reference MoE example on trn2
- * (examples/jobs/moe-176b-trn2.yaml without its comments) and a small
- * mixed fleet of p5 nodes. */
+/* The reference examples, one fleet (examples/jobs/moe-176b-trn2.yaml)
+ * and the mixed one (moe-176b-trn2-mixed.yaml), without their comments. */
 static const char *const specs[] = {
-	"trainforge: 1\n"
-	"name: moe-176b\n"
-	"instance: trn2.48xlarge\n"
-	"nodes: 64\n"
-	"framework: torchtitan\n"
-	"parallel: {tensor: 8, pipeline: 4}\n"
-	"model:\n"
-	"  parameters: 176e9\n"
-	"  active_parameters: 34.5e9\n"
-	"  experts: 64\n"
-	"  experts_per_token: 1\n"
-	"  expert_ffn_hidden_size: 640\n"
-	"  tokens: 0.8e12\n"
-	"  layers: 96\n"
-	"  hidden_size: 12288\n"
-	"  attention_heads: 96\n"
-	"  query_groups: 8\n"
-	"  vocab_size: 32000\n"
-	"  seq_length: 4096\n"
-	"batch: {micro: 1, global: 1024}\n"
-	"training: {zero_stage: 3, recompute: full}\n"
-	"entry:\n"
+	"trainforge: 1\nname: moe-176b\ninstance: trn2.48xlarge\nnodes: 64\nframework: torchtitan\n"
+	"parallel: {tensor: 8, pipeline: 4}\nmodel:\n  parameters: 176e9\n  active_parameters: 34.5e9\n"
+	"  experts: 64\n  experts_per_token: 1\n  expert_ffn_hidden_size: 640\n  tokens: 0.8e12\n"
+	"  layers: 96\n  hidden_size: 12288\n  attention_heads: 96\n  query_groups: 8\n  vocab_size: 32000\n"
+	"  seq_length: 4096\nbatch: {micro: 1, global: 1024}\ntraining: {zero_stage: 3, recompute: full}\n"
+	"entry:\n  script: /fsx/torchtitan/torchtitan/train.py\n"
+	"  args: [--module, moe176b.config_registry, --config, moe_176b_top1, --hf_assets_path, /fsx/tokenizer]\n"
+	"cluster:\n  region: us-east-2\n  subnet: subnet-0fedcba9876543210\n"
+	"  head_subnet: subnet-0fedcba9876543211\n  ssh_key: training-key\n  os: ubuntu2404\n"
+	"  ami: ami-0a1b2c3d4e5f67001\nstorage: {type: fsx-lustre, mount: /fsx, size_gib: 9600}\n"
+	"time_limit: 20-00:00:00\nsoftware:\n  neuron: \"2.34.0\"\n"
+	"  neuron_image: {parent: ami-0f1e2d3c4b5a69001}\n",
+	"trainforge: 1\nname: moe-176b-mixed\ninstance: trn2.48xlarge\nframework: torchtitan\n"
+	"parallel: {tensor: 8, pipeline: 4}\nmodel:\n  parameters: 176e9\n  active_parameters: 34.5e9\n"
+	"  experts: 64\n  experts_per_token: 1\n  expert_ffn_hidden_size: 640\n  tokens: 0.8e12\n"
+	"  layers: 96\n  hidden_size: 12288\n  attention_heads: 96\n  query_groups: 8\n  vocab_size: 32000\n"
+	"  seq_length: 4096\nbatch: {micro: 1, global: 1536}\ntraining: {zero_stage: 3, recompute: full}\n"
+	"capacity:\n  type: reservation\n  reservation_id: cr-0123456789abcdef1\n  reserved: 48\n  spot: 16\n"
+	"  spot_discount: 0.6\n  max_restarts: 32\n  placement_group: moe-176b-pg\nentry:\n"
 	"  script: /fsx/torchtitan/torchtitan/train.py\n"
 	"  args: [--module, moe176b.config_registry, --config, moe_176b_top1, --hf_assets_path, /fsx/tokenizer]\n"
-	"cluster:\n"
-	"  region: us-east-2\n"
-	"  subnet: subnet-0fedcba9876543210\n"
-	"  head_subnet: subnet-0fedcba9876543211\n"
-	"  ssh_key: training-key\n"
-	"  os: ubuntu2404\n"
+	"cluster:\n  region: us-east-2\n  subnet: subnet-0fedcba9876543210\n"
+	"  head_subnet: subnet-0fedcba9876543211\n  ssh_key: training-key\n  os: ubuntu2404\n"
 	"  ami: ami-0a1b2c3d4e5f67001\n"
-	"storage: {type: fsx-lustre, mount: /fsx, size_gib: 9600}\n"
-	"time_limit: 12-00:00:00\n"
-	"software:\n"
-	"  neuron: \"2.34.0\"\n"
+	"  bootstrap: s3://moe-176b-cluster-bootstrap/trainforge/moe-176b-mixed\n"
+	"storage: {type: fsx-lustre, mount: /fsx, size_gib: 9600}\ns3_buckets: [moe-training-artifacts]\n"
+	"time_limit: 20-00:00:00\nsoftware:\n  neuron: \"2.34.0\"\n"
 	"  neuron_image: {parent: ami-0f1e2d3c4b5a69001}\n",
-	"trainforge: 1\n"
-	"name: p5-mixed\n"
-	"instance: p5.48xlarge\n"
-	"framework: megatron\n"
-	"parallel: {tensor: 8}\n"
-	"model: {tokens: 1e11, layers: 32, hidden_size: 4096, ffn_hidden_size: 14336, attention_heads: 32, query_groups: 8, vocab_size: 128256, seq_length: 4096}\n"
-	"batch: {micro: 1, global: 96}\n"
-	"entry: {script: /fsx/Megatron-LM/pretrain_gpt.py, args: [--lr, \"3e-4\", --tokenizer-type, NullTokenizer, --mock-data]}\n"
-	"capacity: {reserved: 2, spot: 2, spot_discount: 0.5, placement_group: pg}\n"
-	"cluster: {subnet: subnet-0123456789abcdef0, head_subnet: subnet-0123456789abcdef1, ssh_key: k, bootstrap: s3://boot-bucket/p5}\n",
 };
 
 struct fixed {
@@ -107,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(tco->years >= 1 && tco->years <= TCO_MAX_YEARS);
 	FUZZ_CHECK(tco->owned && tco->cloud && tco->owned->like_instance);
 	FUZZ_CHECK(tco->owned->utilization > 0 && tco->owned->utilization <= 1);
+	FUZZ_CHECK(tco->owned->accelerators_per_server >= 0 && tco->owned->accelerators_per_server <= 64);
 	FILE *null = fuzz_devnull();
 	for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
 		struct tco_result r;
@@ -114,6 +96,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int k = 0; k < TCO__COUNT; k++)
 			if (r.opt[k].known)
 				FUZZ_CHECK(r.opt[k].total >= 0);
+		/* a cloud run's cost is the cloud fleet's own: another owned
+		 * cluster's size leaves it where it was */
+		struct tco_result again;
+		int servers = tco->owned->servers;
+		tco->owned->servers = servers < 50000 ? servers * 2 : servers / 2;
+		plan_tco_compute(&f[i].plan, tco, &again);
+		tco->owned->servers = servers;
+		for (int k = TCO_ON_DEMAND; k < TCO__COUNT; k++)
+			FUZZ_CHECK(again.opt[k].usd_per_run == r.opt[k].usd_per_run);
 		struct buf b = BUF_INIT;
 		plan_tco_text(&f[i].plan, tco, &b);
 		plan_tco_json(&f[i].plan, tco, &b);

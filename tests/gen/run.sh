@@ -473,8 +473,8 @@ grep -q 'after the run    pcluster delete-cluster keeps the 1200 GiB FSx for Lus
 	"$t/storage-Retain-FsxLustreSettings/out" && ok storage-kept-in-summary || { no storage-kept-in-summary; cat "$t/storage-Retain-FsxLustreSettings/out"; }
 sed 's/storage: {type: fsx-lustre, mount: \/fsx}/storage: {type: fsx-lustre, mount: \/fsx, usd_per_gib_month: 0.21}/' \
 	"$t/storage-Retain-FsxLustreSettings/spec.yaml" >"$t/keep-priced.yaml"
-"$TF" plan "$t/keep-priced.yaml" 2>/dev/null | grep -q 'at most \$252 a month (1200 GiB x \$0.21, storage.usd_per_gib_month) until you delete it' \
-	&& ok storage-kept-cost || { no storage-kept-cost; "$TF" plan "$t/keep-priced.yaml" | grep 'after the run'; }
+"$TF" plan -v "$t/keep-priced.yaml" 2>/dev/null | grep -q 'at most \$252 a month (1200 GiB x \$0.21, storage.usd_per_gib_month) until you delete it' \
+	&& ok storage-kept-cost || { no storage-kept-cost; "$TF" plan -v "$t/keep-priced.yaml" | grep 'after the run'; }
 
 # Containers: Pyxis enabled by the tutorial's actions (the head node's
 # OnNodeConfigured, every queue's OnNodeStart), fetched from the bootstrap

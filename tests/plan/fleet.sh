@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.." || exit 2
 err_has() { has "$1" "$2" "$t/err"; } # name, pattern: the last command's stderr
 
 # ---- the plan ------------------------------------------------------------
-expect_rc p5-plans 0 "$TF" plan --format json $S/fleet-p5.yaml
+expect_rc p5-plans 0 "$TF" plan -v --format json $S/fleet-p5.yaml
 check p5-both-ends '
 assert (f["reserved"], f["spot"]) == (2, 2), f
 assert d["nodes"] == 4 and d["data"] == 4 and d["microBatchesPerStep"] == 6, d
@@ -29,13 +29,13 @@ check p5-lost-node '
 assert (f["spotUnitNodes"], f["spotUnits"]) == (1, 2), f
 assert f["afterOneLossNodes"] == 3, f
 assert abs(f["stepFactorOneLoss"] - 4 / 3) < 1e-9 and f["stepFactorAllLost"] == 2, f'
-"$TF" plan $S/fleet-p5.yaml >"$t/out" 2>&1
+"$TF" plan -v $S/fleet-p5.yaml >"$t/out" 2>&1
 grep -q 'smallest fleet   2 nodes x 8 = world 16 -> DP 2; micro 1 x DP 2 x 12 micro-batches = global 24' "$t/out" \
 	&& ok p5-text-accumulation || { no p5-text-accumulation; cat "$t/out"; }
 grep -q 'spot loss        step .* at 3 nodes (one spot unit of 1 lost).*one unit adds [0-9.]* h to the' "$t/out" \
 	&& ok p5-text-loss-hours || no p5-text-loss-hours
 
-expect_rc reference-plans 0 "$TF" plan --format json examples/jobs/moe-176b-trn2-mixed.yaml
+expect_rc reference-plans 0 "$TF" plan -v --format json examples/jobs/moe-176b-trn2-mixed.yaml
 check reference-fleet '
 assert f["smallest"]["data"] == 96 and f["smallest"]["microBatchesPerStep"] == 16, f
 assert d["data"] == 128 and d["microBatchesPerStep"] == 12, d
@@ -45,22 +45,22 @@ assert (f["spotUnitNodes"], f["spotUnits"]) == (16, 1), f
 # neither the on-demand reserved nodes nor the discounted spot ones do.
 assert f["reservedUsdPerHour"] is None and f["spotUsdPerHour"] is None, f'
 # What the plan says the reference job does when one spot node goes.
-"$TF" plan examples/jobs/moe-176b-trn2-mixed.yaml >"$t/out" 2>&1
+"$TF" plan -v examples/jobs/moe-176b-trn2-mixed.yaml >"$t/out" 2>&1
 grep -q '^  spot units       one unit of all 16 spot nodes' "$t/out" && grep -q '^  spot loss        a reclaim notice for one spot node stops all 16 .*training goes on at 48 nodes from the latest checkpoint' "$t/out" \
 	&& ok reference-spot-loss-line || { no reference-spot-loss-line; cat "$t/out"; }
 
 # Groups: the smallest unit at which every count trains.
-expect_rc groups-plans 0 "$TF" plan --format json $S/fleet-groups.yaml
+expect_rc groups-plans 0 "$TF" plan -v --format json $S/fleet-groups.yaml
 check groups-unit '
 assert (f["spotUnitNodes"], f["spotUnits"]) == (2, 2), f
 assert f["countsThatCannotTrain"] == 2 and f["afterOneLossNodes"] == 4, f
 assert f["stepFactorOneLoss"] == 1.5 and f["stepFactorAllLost"] == 3, f'
-"$TF" plan $S/fleet-groups.yaml >"$t/out" 2>&1
+"$TF" plan -v $S/fleet-groups.yaml >"$t/out" 2>&1
 grep -q '^  spot units       2 groups of 2 nodes' "$t/out" && grep -q 'stops its group of 2 .*training goes on at 4 nodes' "$t/out" \
 	&& ok groups-spot-loss-line || { no groups-spot-loss-line; cat "$t/out"; }
 grep -q 'JS2014' "$t/out" && no groups-layout-unit-no-js2014 || ok groups-layout-unit-no-js2014
 
-expect_rc capacity-block-plans 0 "$TF" plan --format json $S/fleet-capacity-block.yaml
+expect_rc capacity-block-plans 0 "$TF" plan -v --format json $S/fleet-capacity-block.yaml
 check capacity-block-priced-in-region '
 # The reserved nodes at the Capacity Block rate of the spec region
 # (p5.48xlarge, us-east-1: 41.528 USD/h); spot has no price to discount.
@@ -68,20 +68,20 @@ assert f["reservedCapacity"] == "capacity-block", f
 assert abs(f["reservedUsdPerHour"] - 2 * 41.528) < 1e-9, f
 assert d["capacityBlockRegion"] == "us-east-1" and abs(d["capacityBlockPerHour"] - 4 * 41.528) < 1e-9, d
 assert f["spotUsdPerHour"] is None and f["usdPerHour"] is None, f'
-"$TF" plan $S/fleet-capacity-block.yaml >"$t/out" 2>&1
+"$TF" plan -v $S/fleet-capacity-block.yaml >"$t/out" 2>&1
 grep -q 'spot unknown (no spot price known: import spot price history, or set capacity.prices.spot or capacity.spot_discount)' "$t/out" \
 	&& ok unknown-spot-says-why || no unknown-spot-says-why
 
-expect_rc single-fleet-null 0 "$TF" plan --format json $S/minimal.yaml
+expect_rc single-fleet-null 0 "$TF" plan -v --format json $S/minimal.yaml
 check single-fleet-is-null 'assert f is None'
 
 # ---- what the plan refuses --------------------------------------------
-expect_rc smallest-batch 1 "$TF" plan $S/fleet-min-batch.yaml
+expect_rc smallest-batch 1 "$TF" plan -v $S/fleet-min-batch.yaml
 err_has smallest-batch-js2003 'error: at the smallest fleet (5 reserved nodes, DP 5), global batch 24 is not a multiple of micro 1 x DP 5 = 5 \[JS2003\]'
 err_has smallest-batch-help 'a global batch that divides at both ends is a multiple of 30'
-expect_rc smallest-layout 1 "$TF" plan $S/fleet-min-layout.yaml
+expect_rc smallest-layout 1 "$TF" plan -v $S/fleet-min-layout.yaml
 err_has smallest-layout-js2001 'at the smallest fleet (3 reserved nodes x 8 processes = 24), TP 8 x PP 2 x CP 1 = 16 does not divide the world \[JS2001\]'
-expect_rc no-watcher-url 1 "$TF" plan $S/fleet-no-watcher-url.yaml
+expect_rc no-watcher-url 1 "$TF" plan -v $S/fleet-no-watcher-url.yaml
 err_has no-watcher-url-js5014 'gen writes the spot watcher for the cluster.s nodes to run as root, and they need a place to fetch it from \[JS5014\]'
 
 spec_with() { # extra top-level YAML lines -> $t/spec.yaml: fleet-p5 plus them
@@ -89,30 +89,30 @@ spec_with() { # extra top-level YAML lines -> $t/spec.yaml: fleet-p5 plus them
 	printf '%s\n' "$@" >>"$t/spec.yaml"
 }
 spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}' 'nodes: 5'
-expect_rc nodes-mismatch 1 "$TF" plan "$t/spec.yaml"
+expect_rc nodes-mismatch 1 "$TF" plan -v "$t/spec.yaml"
 err_has nodes-mismatch-js0006 'nodes 5 differs from capacity.reserved 2 + capacity.spot 2 \[JS0006\]'
 spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}' 'nodes: 4'
-expect_rc nodes-agree 0 "$TF" plan "$t/spec.yaml"
+expect_rc nodes-agree 0 "$TF" plan -v "$t/spec.yaml"
 spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}' 'parallel: {tensor: 8, data: 4}'
 sed -i '/^parallel: {tensor: 8}$/d' "$t/spec.yaml"
-expect_rc data-pinned 1 "$TF" plan "$t/spec.yaml"
+expect_rc data-pinned 1 "$TF" plan -v "$t/spec.yaml"
 err_has data-pinned-js0006 'parallel.data cannot pin it \[JS0006\]'
 spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}'
 sed -i 's/^framework: megatron$/framework: nxd/' "$t/spec.yaml"
-expect_rc nxd-refused 1 "$TF" plan "$t/spec.yaml"
+expect_rc nxd-refused 1 "$TF" plan -v "$t/spec.yaml"
 err_has nxd-refused-js0006 'nxd takes a batch per data-parallel rank'
 spec_with 'capacity: {reserved: 2, spot: 2, placement_group: fleet-pg}'
 sed -i 's/queue: gpu}/queue: a-very-long-queue-name}/' "$t/spec.yaml"
-expect_rc long-queue 1 "$TF" plan "$t/spec.yaml"
+expect_rc long-queue 1 "$TF" plan -v "$t/spec.yaml"
 err_has long-queue-js0005 "a-very-long-queue-name-reserved would pass ParallelCluster's 25 characters"
 spec_with 'capacity: {reserved: 2}'
-expect_rc reserved-alone 1 "$TF" plan "$t/spec.yaml"
+expect_rc reserved-alone 1 "$TF" plan -v "$t/spec.yaml"
 err_has reserved-alone-message 'a mixed fleet needs both reserved and spot node counts'
 spec_with 'capacity: {type: spot, reserved: 2, spot: 2}'
-expect_rc type-spot-with-spot 1 "$TF" plan "$t/spec.yaml"
+expect_rc type-spot-with-spot 1 "$TF" plan -v "$t/spec.yaml"
 err_has type-spot-message 'type cannot be spot'
 spec_with 'capacity: {spot_strategy: lowest-price}' 'nodes: 2'
-expect_rc strategy-without-fleet 1 "$TF" plan "$t/spec.yaml"
+expect_rc strategy-without-fleet 1 "$TF" plan -v "$t/spec.yaml"
 err_has strategy-without-fleet-message 'belong to a mixed fleet'
 
 # ---- what gen writes -----------------------------------------------------

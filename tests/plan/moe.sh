@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.." || exit 2
 REF=tests/plan/specs/moe-active.yaml
 
 # ---- the reference MoE as counts: 176B, 33B active, 64 experts, top-1 ----
-expect_rc moe-reference-plans 0 "$TF" plan --format json $REF
+expect_rc moe-reference-plans 0 "$TF" plan -v --format json $REF
 check moe-split-from-active-parameters '
 P, A, E, k = 176e9, 33e9, 64, 1
 X = E * (P - A) / (E - k)          # P = D + E e, A = D + k e
@@ -66,7 +66,7 @@ assert abs(d["gradientBytesPerStep"] - want) <= 1e-9 * want'
 # p5) gives its shape: the plan counts it by its framework's accounting,
 # within 2% of the 176B and 34.5B it states, and prices attention too.
 for ex in examples/jobs/moe-176b-*.yaml; do
-	expect_rc "moe-example-plans/${ex##*/}" 0 "$TF" plan --format json "$ex"
+	expect_rc "moe-example-plans/${ex##*/}" 0 "$TF" plan -v --format json "$ex"
 	check "moe-example-counts/${ex##*/}" '
 m = d["model"]
 assert m["countedFromShape"] and m["expertSplit"] == "shape"
@@ -79,7 +79,7 @@ done
 # ../shared/tools/megatron_oracle.py printed them for the line gen writes
 # (512 ranks): 177247647744 parameters, 34557425664 active, 13894830720
 # bytes of weights, gradients and optimizer state on the most loaded rank.
-expect_rc moe-p5-megatron-plans 0 "$TF" plan --format json examples/jobs/moe-176b-p5.yaml
+expect_rc moe-p5-megatron-plans 0 "$TF" plan -v --format json examples/jobs/moe-176b-p5.yaml
 check moe-p5-megatron-accounting '
 m = d["model"]
 close = lambda x, y: abs(x - y) <= 1e-9 * y             # JSON keeps ten digits
@@ -87,7 +87,7 @@ assert close(m["parameters"], 177247647744) and close(m["activeParameters"], 345
 assert abs(e["memory"]["zeroStageBytes"][1] - 13894830720) <= 1e-6 * 13894830720, e["memory"]["zeroStageBytes"]'
 # On p5.48xlarge at the same nodes and degrees TP 8 fills a node, so
 # every EP peer is on another node and the all-to-all crosses EFA.
-expect_rc moe-p5-same-nodes-plans 0 "$TF" plan --format json --same nodes --compare p5.48xlarge $REF
+expect_rc moe-p5-same-nodes-plans 0 "$TF" plan -v --format json --same nodes --compare p5.48xlarge $REF
 check moe-all-to-all-over-efa-on-p5 '
 p5 = d["estimates"][1]
 n = p5["network"]
@@ -96,13 +96,13 @@ assert n["allToAllPeersInNode"] == 1
 assert n["allToAllEfaBytesPerRank"] == n["allToAllBytesPerRank"] > 0
 want = n["allToAllEfaBytesPerRank"] / n["bytesPerSecondPerRank"]
 assert abs(n["allToAllSeconds"] - want) <= 1e-8 * want'
-"$TF" plan $REF >"$t/text" 2>/dev/null
+"$TF" plan -v $REF >"$t/text" 2>/dev/null
 has moe-text-split '^  experts          1.76e+11 parameters = 3.073e+10 dense (attention, embeddings, router: over TP x PP) + 1.453e+11 in 64 experts (over EP x TP x PP), from 3.3e+10 active with top-1 of 64 experts$' "$t/text"
 has moe-text-no-upper-bound 'experts 5.675e+08; experts. ZeRO shards over 16 ranks' "$t/text"
 has moe-text-all-to-all '^  all-to-all       12.68 GB per rank per step (top-1, 8 of the 8 EP peers on its node); over EFA 0 GB' "$t/text"
 
 # ---- unsplit: experts without the top-k ----------------------------------
-expect_rc moe-unsplit-plans 0 "$TF" plan --format json $S/moe-unsplit.yaml
+expect_rc moe-unsplit-plans 0 "$TF" plan -v --format json $S/moe-unsplit.yaml
 check moe-unsplit-is-an-upper-bound '
 m = e["memory"]
 assert d["model"]["expertSplit"] == "unsplit" and "experts_per_token" in d["model"]["expertSplitNeeds"]
@@ -110,14 +110,14 @@ assert m["upperBound"] is True and m["parametersPerRank"] == 176e9 / 32
 assert m["expertParametersPerRank"] is None
 assert e["network"]["allToAllBytesPerRank"] is None
 assert e["time"]["activeParameters"] == 33e9'
-"$TF" plan $S/moe-unsplit.yaml >"$t/text" 2>/dev/null
+"$TF" plan -v $S/moe-unsplit.yaml >"$t/text" 2>/dev/null
 has moe-unsplit-text 'split unknown (give model.experts_per_token with model.active_parameters or model.expert_ffn_hidden_size): memory counts every parameter as dense, an upper bound' "$t/text"
 
 # ---- Mixtral 8x7B: the published active parameters -----------------------
 # Jiang et al. 2024 (arXiv:2401.04088) table 1 gives the shape; Mistral AI
 # (https://mistral.ai/news/mixtral-of-experts) gives 46.7B total and 12.9B
 # per token, to three significant digits: within 0.05B, 0.4%.
-expect_rc mixtral-plans 0 "$TF" plan --format json $S/mixtral-8x7b.yaml
+expect_rc mixtral-plans 0 "$TF" plan -v --format json $S/mixtral-8x7b.yaml
 check mixtral-active-parameters-published '
 L, E, k, h, f = 32, 8, 2, 4096, 14336
 X = L * E * 3 * h * f              # SwiGLU: three matrices per expert
@@ -132,19 +132,19 @@ t = e["time"]
 assert "num_floating_point_operations" in d["model"]["flopsConvention"]
 assert abs(t["totalFlops"] - d["model"]["flopsPerToken"] * 1e12) <= 1e-6 * t["totalFlops"]'
 sed 's/expert_ffn_hidden_size: 14336,/expert_ffn_hidden_size: 14336, gated_ffn: false,/; s/parameters: 46.7e9, //' $S/mixtral-8x7b.yaml >"$t/gelu.yaml"
-expect_rc mixtral-ungated-plans 0 "$TF" plan --format json "$t/gelu.yaml"
+expect_rc mixtral-ungated-plans 0 "$TF" plan -v --format json "$t/gelu.yaml"
 check ungated-expert-has-two-matrices '
 X = 32 * 8 * 2 * 4096 * 14336
 assert abs(d["model"]["expertParameters"] - X) <= 1e-9 * X
 assert d["assumptions"]["gatedFfn"] is False and d["assumptions"]["gatedFfnDefault"] is False'
 # A stated count the shape does not hold is refused, with the gap.
 sed 's/parameters: 46.7e9/parameters: 40e9/' $S/mixtral-8x7b.yaml >"$t/small.yaml"
-expect_rc mixtral-inconsistent-refused 1 "$TF" plan --format json "$t/small.yaml"
+expect_rc mixtral-inconsistent-refused 1 "$TF" plan -v --format json "$t/small.yaml"
 has mixtral-inconsistent-names-the-gap 'model.parameters is 4e+10, but the shape counts 4.67e+10 by Megatron-LM.s compute_weight_and_optimizer_memory .*: 14.4% apart (more than 2%) \[JS4012\]' "$t/err"
 # Stated counts that do not fit together (more active than in all) leave
 # the experts unsplit, an upper bound.
 sed 's/parameters: 176e9/parameters: 30e9/' $REF >"$t/small.yaml"
-expect_rc moe-inconsistent-counts-plans 0 "$TF" plan --format json "$t/small.yaml"
+expect_rc moe-inconsistent-counts-plans 0 "$TF" plan -v --format json "$t/small.yaml"
 check inconsistent-counts-stay-unsplit '
 assert d["model"]["expertSplit"] == "unsplit" and "do not fit together" in d["model"]["expertSplitNeeds"], d["model"]
 assert e["memory"]["upperBound"] is True'

@@ -14,8 +14,10 @@ tf_built survival || exit 0
 
 # The reference mixed job: 1.77e11 parameters counted from its shape,
 # torchtitan (12 bytes), 9600 GiB of FSx for Lustre PERSISTENT_2, 48
-# reserved + 16 spot nodes.
-expect_rc reference-plans 0 "$TF" plan --format json examples/jobs/moe-176b-trn2-mixed.yaml
+# reserved + 16 spot nodes, at the 12 days of the account's training
+# (the example's own limit, 20 days, holds the run: checked below).
+sed 's/^time_limit: 20-00:00:00/time_limit: 12-00:00:00/' examples/jobs/moe-176b-trn2-mixed.yaml >"$t/twelve.yaml"
+expect_rc reference-plans 0 "$TF" plan -v --format json "$t/twelve.yaml"
 py_check reference-figures "$t/out" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))
@@ -59,13 +61,14 @@ assert full > l["timeLimitSeconds"], l
 print("%.1f %.1f %.1f" % (l["worstReclaimSeconds"] / 3600, l["worstFinishSeconds"] / 3600,
                           (l["worstFinishSeconds"] - l["timeLimitSeconds"]) / 3600), file=open(sys.argv[1] + ".worst", "w"))
 PY
-"$TF" plan examples/jobs/moe-176b-trn2-mixed.yaml >"$t/text" 2>&1
+"$TF" plan -v "$t/twelve.yaml" >"$t/text" 2>&1
 has reference-text-notice '^  reclaim notice   cannot end in a checkpoint .*the job relies on the last periodic save; a reclaim loses at most .* of training' "$t/text"
 has reference-text-deadline '^  deadline         the run ends past the time limit even without a reclaim' "$t/text"
 read -r w_at w_end w_past <"$t/out.worst"
 has reference-text-worst-reclaim "^  worst reclaim    at hour $w_at (the most training lost), the spot capacity never back: the run ends at hour $w_end, $w_past h past the time limit of 288.0 h\$" "$t/text"
 has reference-text-run-time '^  run time         .* at 64 nodes, .* at the 48 reserved alone; expected .* time limit 288.0 h' "$t/text"
-has reference-js7001-suppressed-with-reason 'trainforge disable=JS7001 # ' examples/jobs/moe-176b-trn2-mixed.yaml
+expect_rc reference-example-holds-its-limit 0 "$TF" lint --format concise --select JS7001,JS8001 examples/jobs/moe-176b-trn2-mixed.yaml
+hasnt reference-example-no-suppression 'disable=JS7001\|disable=JS8001' examples/jobs/moe-176b-trn2-mixed.yaml
 
 # The spec's keys: an interval, a rate, a throughput, a time limit.
 with_keys() { # YAML lines added to fleet-p5 -> $t/spec.yaml
@@ -76,21 +79,21 @@ with_keys() { # YAML lines added to fleet-p5 -> $t/spec.yaml
 	printf '%s\n' "$@" >>"$t/spec.yaml"
 }
 with_keys "" "checkpoint: {interval_minutes: 30}"
-expect_rc interval-key 0 "$TF" plan --format json "$t/spec.yaml"
+expect_rc interval-key 0 "$TF" plan -v --format json "$t/spec.yaml"
 check interval-key-used '
 c = d["checkpoints"]
 assert c["intervalFrom"] == "checkpoint.interval_minutes", c
 assert abs(c["intervalSteps"] * c["stepSeconds"] - 1800) <= c["stepSeconds"], c'
 with_keys "" "time_limit: 30-00:00:00"
-expect_rc long-limit 0 "$TF" plan --format json "$t/spec.yaml"
+expect_rc long-limit 0 "$TF" plan -v --format json "$t/spec.yaml"
 check long-limit-worst-within '
 l, i = d["deadline"], d["interruptions"]
 assert l["reclaimRiskToSeconds"] is None and 0 < l["worstFinishSeconds"] < l["timeLimitSeconds"], l
 assert abs(l["worstFinishSeconds"] - (l["worstReclaimSeconds"] + i["restartSeconds"] + l["reservedSeconds"])) < 1, (l, i)'
-"$TF" plan "$t/spec.yaml" >"$t/text" 2>&1
+"$TF" plan -v "$t/spec.yaml" >"$t/text" 2>&1
 has long-limit-text '^  worst reclaim    at hour .* h within the time limit of 720.0 h$' "$t/text"
 with_keys "spot_interruption_rate: 0.05, spot_return_hours: 2,"
-expect_rc rate-key 0 "$TF" plan --format json "$t/spec.yaml"
+expect_rc rate-key 0 "$TF" plan -v --format json "$t/spec.yaml"
 check rate-key-used '
 i = d["interruptions"]
 assert i["spotInterruptionRatePerMonth"] == 0.05 and i["spotInterruptionRateAssumed"] is False, i
@@ -98,24 +101,24 @@ assert i["spotReturnSeconds"] == 7200, i
 m = 1 / (4 * 419 / (54 * 2048) / 86400 + 2 * 0.05 / (86400 * 365 / 12))
 assert abs(i["meanSecondsBetween"] - m) < 1e-6 * m, (i, m)'
 with_keys "" "storage: {type: fsx-lustre, mount: /fsx, id: fs-0123456789abcdef0, write_mb_per_s: 800}"
-expect_rc throughput-key 0 "$TF" plan --format json "$t/spec.yaml"
+expect_rc throughput-key 0 "$TF" plan -v --format json "$t/spec.yaml"
 check throughput-key-used 'assert d["checkpoints"]["writeBytesPerSecond"] == 800e6, d["checkpoints"]'
 sed 's/^capacity: .*/nodes: 4/; /^s3_buckets/d' $S/fleet-p5.yaml >"$t/spec.yaml"
 printf 'capacity: {type: spot, spot_interruption_rate: 0.1}\n' >>"$t/spec.yaml"
-expect_rc spot-job-rate 0 "$TF" plan --format json "$t/spec.yaml"
+expect_rc spot-job-rate 0 "$TF" plan -v --format json "$t/spec.yaml"
 check spot-job-every-node-reclaimed '
 i = d["interruptions"]
 m = 1 / (4 * 419 / (54 * 2048) / 86400 + 4 * 0.1 / (86400 * 365 / 12))
 assert abs(i["meanSecondsBetween"] - m) < 1e-6 * m, (i, m)'
 sed 's/^capacity: .*/nodes: 4/; /^s3_buckets/d' $S/fleet-p5.yaml >"$t/spec.yaml"
 printf 'capacity: {spot_interruption_rate: 0.1}\n' >>"$t/spec.yaml"
-expect_rc rate-without-spot-refused 1 "$TF" plan "$t/spec.yaml"
+expect_rc rate-without-spot-refused 1 "$TF" plan -v "$t/spec.yaml"
 has rate-without-spot-message 'spot_interruption_rate and spot_return_hours are about spot nodes' "$t/err"
 
 # A model small enough that a save fits in the notice: the watcher sends
 # the framework's signal, and a reclaim loses no training.
 sed 's/^model: .*/model: {layers: 16, hidden_size: 2048, attention_heads: 32, query_groups: 8, ffn_hidden_size: 8192, vocab_size: 128256, tokens: 1e10, seq_length: 4096}/' $S/fleet-p5.yaml >"$t/small.yaml"
-expect_rc small-plans 0 "$TF" plan --format json "$t/small.yaml"
+expect_rc small-plans 0 "$TF" plan -v --format json "$t/small.yaml"
 check small-notice-saves '
 i = d["interruptions"]
 assert i["noticeSaves"] is True and i["noticeNeedSeconds"] <= 120 and i["reclaimLossSeconds"] == 0, i'

@@ -12,20 +12,25 @@ cd "$(dirname "$0")/../.." || exit 2
 SPEC=examples/jobs/moe-176b-trn2-mixed.yaml
 TCO=examples/tco/owned-h100-vs-trn2.yaml
 
-# The spreadsheet. Inputs: the example file; the catalog's per-chip peaks
-# (H100 SXM 989.4, Trainium2 667 TFLOPS) and trn2.48xlarge's Capacity
-# Block rate in us-east-2 (35.7608; the catalog has no on-demand price for
-# it, so the file's 45.00 is used); the spec's 64 nodes, 0.4 of peak, its
-# tokens at the model FLOPs per token its plan counts (torchtitan's
-# convention, attention included), 4/3 of them with full recomputation.
+# The spreadsheet. Inputs: the example file (the scenario's 32 servers
+# of 4 H100 at 62%); the catalog's per-chip peaks (H100 SXM 989.4,
+# Trainium2 667 TFLOPS) and trn2.48xlarge's Capacity Block rate in
+# us-east-2 (35.7608; the catalog has no on-demand price for it, so the
+# file's 45.00 is used); the spec's 64 nodes, 0.4 of peak, its spot
+# discount 0.6 (the spec's, not the file's), its tokens at the model
+# FLOPs per token its plan counts (torchtitan's convention, attention
+# included), 4/3 of them with full recomputation. A run's cost on the
+# cloud is the bill's: each way of buying for its own expected finish
+# (d["bill"]), a commitment's share of the year at the file's
+# cloud.utilization.
 sheet='
 H = 8760.0
-servers, purchase, dep, kw, idle, pue, kwh, net, ops, u = 86, 300000.0, 3, 10.2, 3.5, 1.3, 0.10, 4e6, 1.5e6, 0.62
-mfu, nodes = 0.4, 64
-own_flops = servers * 8 * 989.4e12 * mfu
+servers, per_server, purchase, dep, kw, idle, pue, kwh, net, ops, u = 32, 4, 150000.0, 3, 5.1, 1.8, 1.3, 0.10, 1.2e6, 6e5, 0.62
+mfu, nodes, cu = 0.4, 64, 0.62
+own_flops = servers * per_server * 989.4e12 * mfu
 cloud_flops = nodes * 16 * 667e12 * mfu
 od, cb = 45.00, 35.7608                 # on demand from the file, Capacity Block from the catalog (us-east-2)
-res, spot = od * (1 - 0.40), od * (1 - 0.67)
+res, spot = od * (1 - 0.40), od * (1 - 0.6)
 energy_kwh = servers * pue * kwh * H    # dollars per kW of draw over a year
 F = (servers * purchase + net) / dep + ops + energy_kwh * idle   # fixed a year
 E = energy_kwh * (kw - idle)                                     # a year per unit utilization
@@ -39,6 +44,14 @@ year = {"owned": owned_year, "on-demand": B_od * u, "capacity-block": B_cb * u, 
         "spot": B_spot * u, "mix": 48 * res * H + 16 * spot * hours_per_u * u}
 breakeven = {"on-demand": F / (B_od - E), "capacity-block": F / (B_cb - E), "reserved": (nodes * res * H - F) / E,
              "spot": F / (B_spot - E), "mix": (F - 48 * res * H) / (16 * spot * hours_per_u - E)}
+bc, bm = d["bill"]["compute"], d["bill"]["mixed"]
+rh = {k: bc[key]["runSeconds"] / 3600 for k, key in (("on-demand", "onDemand"), ("capacity-block", "capacityBlock"),
+                                                     ("reserved", "reserved"), ("spot", "spot"))}
+rh["mix"] = d["bill"]["runSeconds"] / 3600
+per_run = {"on-demand": nodes * od * rh["on-demand"], "capacity-block": nodes * cb * rh["capacity-block"],
+           "reserved": nodes * res * rh["reserved"] / cu, "spot": nodes * spot * rh["spot"],
+           "mix": 48 * res * rh["mix"] / cu + spot * (16 * rh["mix"] - bm["spotLostNodeHours"]),
+           "owned": owned_year / work * run}
 close = lambda a, b: abs(a - b) <= 1e-6 * max(abs(b), 1)
 '
 
@@ -63,9 +76,15 @@ by = {o["option"]: o for o in d["tco"]["options"]}
 w = d["tco"]["work"]
 assert close(w["ownedAchievedFlops"], own_flops) and close(w["cloudAchievedFlops"], cloud_flops)
 assert close(w["pflopHoursPerYear"], work) and close(w["pflopHoursPerRun"], run)
-for name, want in year.items():
-    assert close(by[name]["usdPerPflopHour"], want / work), name
-    assert close(by[name]["usdPerRun"], want / work * run), name
+for name, want in per_run.items():
+    print(name, "per run", by[name]["usdPerRun"], want)
+    assert close(by[name]["usdPerRun"], want), name
+    assert close(by[name]["usdPerPflopHour"], want / run), name
+    if name != "owned":
+        assert close(by[name]["runHours"], rh[name]), name
+# a commitment: its year over the runs its own utilization holds
+assert close(by["reserved"]["runsPerYear"], H * cu / rh["reserved"])
+assert close(by["reserved"]["usdPerRun"] * by["reserved"]["runsPerYear"], by["reserved"]["usdPerYear"][0])
 assert close(by["on-demand"]["hoursNeededPerYear"], hours) and by["on-demand"]["feasible"]'
 json_check tco-break-even-utilization "$t/out" "$sheet"'
 by = {o["option"]: o for o in d["tco"]["options"]}
@@ -83,19 +102,22 @@ for name in ("on-demand", "capacity-block", "spot"):
     assert close(F + E * b, by[name]["usdPerYearPerUtilization"] * b)'
 json_check tco-assumptions-repeated "$t/out" '
 a = d["tco"]["assumptions"]
-want = {"servers": 86, "likeInstance": "p5.48xlarge", "purchaseUsdPerServer": 300000, "depreciationYears": 3,
-        "powerKwPerServer": 10.2, "idlePowerKwPerServer": 3.5, "pue": 1.3, "usdPerKwh": 0.1,
-        "networkingStorageUsd": 4e6, "operationsUsdPerYear": 1.5e6, "utilization": 0.62,
-        "reservedDiscount": 0.4, "spotDiscount": 0.67, "mixReserved": 48, "mixSpot": 16, "mixFrom": "the file"}
+want = {"servers": 32, "acceleratorsPerServer": 4, "likeInstance": "p5.48xlarge", "purchaseUsdPerServer": 150000,
+        "depreciationYears": 3, "powerKwPerServer": 5.1, "idlePowerKwPerServer": 1.8, "pue": 1.3, "usdPerKwh": 0.1,
+        "networkingStorageUsd": 1.2e6, "operationsUsdPerYear": 6e5, "utilization": 0.62, "cloudUtilization": 0.62,
+        "reservedDiscount": 0.4, "spotDiscount": 0.6, "spotFrom": "the spec", "spotInterruptionRate": 0.2,
+        "spotInterruptionRateGiven": False, "mixReserved": 48, "mixSpot": 16, "mixFrom": "the spec"}
 for k, v in want.items():
     assert a[k] == v, (k, a[k], v)
 assert d["schemaVersion"] == 1'
 
 "$TF" plan --tco $TCO $SPEC >"$t/text" 2>"$t/err"
-for want in '86 servers like p5.48xlarge (8 x H100 each) at $300000 each, depreciated over 3 years; networking and storage $4000000; operations $1500000 a year' \
-	'power 10.2 kW per server training, 3.5 kW idle; PUE 1.3; $0.1 per kWh' \
+for want in '32 servers of 4 x H100 (like p5.48xlarge; owned.accelerators_per_server) at $150000 each, depreciated over 3 years; networking and storage $1200000; operations $600000 a year' \
+	'power 5.1 kW per server training, 1.8 kW idle; PUE 1.3; $0.1 per kWh' \
 	'in use 62% of the hours; 0.4 of peak while training' \
-	'reserved at on demand less 40% (cloud.reserved_discount); spot at on demand less 67% (cloud.spot_discount); mix 48 reserved + 16 spot (the file)' \
+	'reserved at on demand less 40% (cloud.reserved_discount); mix 48 reserved + 16 spot (the spec)' \
+	'in use 62% of the committed hours (cloud.utilization)' \
+	"the spec's, one assumption for the bill and this comparison: on demand less 60% (capacity.spot_discount); 0.2 reclaims per spot node-month (the plan's default, an assumption)" \
 	'the file.s, every one (trainforge has no figures for owned hardware)'; do
 	has "tco-text-repeats/$want" "$want" "$t/text"
 done
@@ -108,6 +130,39 @@ by = {o["option"]: o for o in d["tco"]["options"]}
 row = re.search(r"^  48 reserved \+ 16 spot +(\d+) +(\d+) +(\d+) +(\d+) ", text, re.M)
 assert row, "no mix row"
 assert abs(int(row.group(4)) - by["mix"]["usdTotal"]) <= 1'
+
+# The cloud's figures are the cloud fleet's own: twice the owned servers
+# move the owned cluster's figures, never a cloud option's cost per run
+# or a commitment's year.
+sed 's/servers: 32 /servers: 64 /' $TCO >"$t/twice.yaml"
+cp "$t/out" "$t/small.json"
+expect_rc tco-twice-plans 0 "$TF" plan --format json --tco "$t/twice.yaml" $SPEC
+json_check tco-cloud-independent-of-owned-size "$t/out" '
+small = {o["option"]: o for o in json.load(open("'"$t/small.json"'"))["tco"]["options"]}
+big = {o["option"]: o for o in d["tco"]["options"]}
+for name in ("on-demand", "capacity-block", "reserved", "spot", "mix"):
+    print(name, small[name]["usdPerRun"], big[name]["usdPerRun"])
+    assert small[name]["usdPerRun"] > 0 and small[name]["usdPerRun"] == big[name]["usdPerRun"], name
+    assert small[name]["usdPerPflopHour"] == big[name]["usdPerPflopHour"], name
+for name in ("reserved", "mix"):
+    assert small[name]["fixedUsdFirstYear"] == big[name]["fixedUsdFirstYear"] > 0, name
+assert small["reserved"]["usdPerYear"] == big["reserved"]["usdPerYear"]
+assert big["owned"]["usdPerYear"][0] > small["owned"]["usdPerYear"][0]
+assert big["on-demand"]["usdPerYear"][0] > small["on-demand"]["usdPerYear"][0]   # the same work costs more'
+
+# One spot assumption: the spec's discount and interruption rate move the
+# comparison's spot figures; the TCO file has none of its own.
+sed 's/^  spot_discount: 0.6$/  spot_discount: 0.66\n  spot_interruption_rate: 0.05/' $SPEC >"$t/spot.yaml"
+expect_rc tco-spec-spot-plans 0 "$TF" plan --format json --tco $TCO "$t/spot.yaml"
+json_check tco-spot-is-the-specs "$t/out" "$sheet"'
+by = {o["option"]: o for o in d["tco"]["options"]}
+a = d["tco"]["assumptions"]
+assert a["spotDiscount"] == 0.66 and a["spotInterruptionRate"] == 0.05 and a["spotInterruptionRateGiven"] is True
+rate = [r for r in by["spot"]["rates"] if r["usdPerNodeHour"]][0]
+assert close(rate["usdPerNodeHour"], 45 * 0.34), rate
+assert close(by["spot"]["usdPerRun"], nodes * 45 * 0.34 * d["bill"]["compute"]["spot"]["runSeconds"] / 3600)'
+"$TF" plan --tco $TCO "$t/spot.yaml" >"$t/text" 2>/dev/null
+has tco-spot-text 'on demand less 66% (capacity.spot_discount); 0.05 reclaims per spot node-month (capacity.spot_interruption_rate)' "$t/text"
 
 # Without the idle draw, idle hours count at the training draw, and say so.
 sed '/idle_power_kw_per_server/d' $TCO >"$t/no-idle.yaml"
@@ -155,13 +210,18 @@ bad() { # name, sed expression, message
 	has "tco-bad/$1-message" "$3" "$t/err"
 	[ ! -s "$t/out" ] && ok "tco-bad/$1-no-plan" || no "tco-bad/$1-no-plan"
 }
-bad wrong-type 's/servers: 86/servers: many/' 'bad.yaml:17:12: error: expected an integer'
-bad unknown-key 's/^  pue: 1.3 /  pue: 1.3\n  colour: blue #/' "bad.yaml:24:3: error: unknown key 'colour'"
+bad wrong-type 's/servers: 32/servers: many/' 'bad.yaml:25:12: error: expected an integer'
+bad unknown-key 's/^  pue: 1.3 /  pue: 1.3\n  colour: blue #/' "bad.yaml:33:3: error: unknown key 'colour'"
 bad missing-key '/  utilization: 0.62/d' "error: missing required key 'utilization'"
-bad out-of-range 's/  utilization: 0.62 /  utilization: 1.62 /' 'bad.yaml:27:16: error: 1.62 is out of range: must be at most 1'
-bad not-finite 's/usd_per_kwh: 0.10 /usd_per_kwh: .nan /' 'bad.yaml:24:16: error: not a finite number'
+bad out-of-range 's/  utilization: 0.62 /  utilization: 1.62 /' 'bad.yaml:36:16: error: 1.62 is out of range: must be at most 1'
+bad not-finite 's/usd_per_kwh: 0.10 /usd_per_kwh: .nan /' 'bad.yaml:33:16: error: not a finite number'
 bad unknown-instance 's/like_instance: p5.48xlarge/like_instance: p9.48xlarge/' 'owned.like_instance p9.48xlarge is not in the instance catalog'
-bad half-a-mix '/^  spot: 16/d' "'reserved' needs 'spot'"
-bad version 's/trainforge_tco: 1/trainforge_tco: 2/' 'bad.yaml:10:17: error:'
+bad half-a-mix 's/^cloud:$/cloud:\n  reserved: 48/' "'reserved' needs 'spot'"
+bad version 's/trainforge_tco: 1/trainforge_tco: 2/' 'bad.yaml:21:17: error:'
+bad no-accelerators 's/accelerators_per_server: 4 /accelerators_per_server: 0 /' 'bad.yaml:27:28: error: 0 is out of range'
+# spot is the spec's alone: an older file's spot figures are refused by name
+bad spot-discount-moved 's/^cloud:$/cloud:\n  spot_discount: 0.67/' 'bad.yaml:38:3: error: cloud.spot_discount is no longer read from the TCO file'
+has tco-bad/spot-discount-moved-help 'help: spot is the job spec.s alone: give capacity.spot_discount (or capacity.prices.spot) in the spec' "$t/err"
+bad spot-rate-moved 's/^cloud:$/cloud:\n  spot_interruption_rate: 0.1/' 'bad.yaml:38:3: error: cloud.spot_interruption_rate is no longer read from the TCO file'
 expect_rc tco-missing-file 2 "$TF" plan --tco "$t/nope.yaml" $SPEC
 has tco-missing-file-message 'nope.yaml: No such file or directory' "$t/err"

@@ -372,21 +372,21 @@ expect_rc where-relative-xdg 0 env XDG_DATA_HOME=relative/dir HOME=/home/somebod
 expect_rc default-store-import 0 "$TF" prices import "$F/spot.json"
 [ -s "$XDG_DATA_HOME/trainforge/prices.tsv" ] && ok default-store-written || no default-store-written
 rm -f "$XDG_DATA_HOME/trainforge/prices.tsv"
-expect_rc prices-missing-store 2 "$TF" plan --prices "$t/no-such-store.tsv" examples/jobs/moe-176b-trn2-mixed.yaml
+expect_rc prices-missing-store 2 "$TF" plan -v --prices "$t/no-such-store.tsv" examples/jobs/moe-176b-trn2-mixed.yaml
 has prices-missing-store-message 'no-such-store.tsv: no such file' "$t/err"
 printf 'not a store\n' >"$t/junk.tsv"
-expect_rc prices-not-a-store 2 "$TF" plan --prices "$t/junk.tsv" examples/jobs/moe-176b-trn2-mixed.yaml
+expect_rc prices-not-a-store 2 "$TF" plan -v --prices "$t/junk.tsv" examples/jobs/moe-176b-trn2-mixed.yaml
 has prices-not-a-store-message 'is not a trainforge price store' "$t/err"
 
 # ---- the reference mixed job: on demand, reserved and spot, each with its origin
 M=examples/jobs/moe-176b-trn2-mixed.yaml
 "$TF" prices import --prices "$t/ref.tsv" "$F/index.csv" "$F/spot.json" >/dev/null 2>&1
-expect_rc ref-plan 0 "$TF" plan --prices "$t/ref.tsv" $M
+expect_rc ref-plan 0 "$TF" plan -v --prices "$t/ref.tsv" $M
 has ref-on-demand '^  on-demand        \$2861/h, run \$[0-9]*, .*(imported, us-east-2, as of 2026-09-01 (91 days old); .*index.csv, price-list-csv, imported 2026-12-01)' "$t/out"
 has ref-reserved '^  reserved         \$1792/h, run \$[0-9]*, .*(imported, us-east-2, as of 2026-09-01 (91 days old), 1-year no-upfront standard Reserved Instance; ' "$t/out"
 has ref-spot '^  spot             \$897.28/h, run \$[0-9]*, .*(imported, us-east-2, as of 2026-11-30 (1 day old), the highest of 2 zones.* latest (lowest \$13.41); .*spot.json, spot-price-history' "$t/out"
 has ref-fleet '^  fleet cost       reserved \$1344/h (reserved, imported price); spot \$224.32/h (imported spot price history); together \$1568/h' "$t/out"
-expect_rc ref-plan-json 0 "$TF" plan --prices "$t/ref.tsv" --format json $M
+expect_rc ref-plan-json 0 "$TF" plan -v --prices "$t/ref.tsv" --format json $M
 json_check ref-plan-json-prices "$t/out" '
 c = d["estimates"][0]["cost"]
 for k in ("onDemand", "reserved", "spot"):
@@ -396,20 +396,20 @@ assert c["spot"]["zones"] == 2 and c["spot"]["lowUsdPerNodeHour"] == 13.41
 assert d["fleet"]["usdPerHour"] > 0'
 # the reserved offer the spec names
 sed 's/^  max_restarts: 32$/  max_restarts: 32\n  reserved_offer: {years: 3, purchase: all-upfront, class: convertible}/' $M >"$t/offer.yaml"
-expect_rc ref-offer 0 "$TF" plan --prices "$t/ref.tsv" "$t/offer.yaml"
+expect_rc ref-offer 0 "$TF" plan -v --prices "$t/ref.tsv" "$t/offer.yaml"
 has ref-offer-3yr '^  reserved         \$1280/h, .*3-year all-upfront convertible Reserved Instance' "$t/out"
 # none of it without the store
-expect_rc ref-isolated 0 "$TF" plan --isolated $M
+expect_rc ref-isolated 0 "$TF" plan -v --isolated $M
 has ref-isolated-unknown '^  reserved         unknown' "$t/out"
 # the spec's own prices, without any store, labelled as the user's
 sed 's/^  spot_discount: 0.6$/  prices: {on_demand: 44.7, reserved: 27.5, spot: 14.5}/' $M >"$t/own.yaml"
-expect_rc ref-own-prices 0 "$TF" plan --isolated "$t/own.yaml"
+expect_rc ref-own-prices 0 "$TF" plan -v --isolated "$t/own.yaml"
 has ref-own-on-demand '^  on-demand        \$2861/h, .*(your own price, capacity.prices.on_demand)' "$t/out"
 has ref-own-reserved '^  reserved         \$1760/h, .*(your own price, capacity.prices.reserved)' "$t/out"
 has ref-own-spot '^  spot             \$928.00/h, .*(your own price, capacity.prices.spot)' "$t/out"
 has ref-own-fleet '^  fleet cost       reserved \$1320/h (reserved, your own price); spot \$232.00/h (your own price)' "$t/out"
 # the spec's prices win over the store's, and apply to its own type only
-expect_rc ref-own-over-store 0 "$TF" plan --prices "$t/ref.tsv" --compare p5.48xlarge "$t/own.yaml"
+expect_rc ref-own-over-store 0 "$TF" plan -v --prices "$t/ref.tsv" --compare p5.48xlarge "$t/own.yaml"
 has ref-own-wins '^  spot             \$928.00/h, .*(your own price, capacity.prices.spot)' "$t/out"
 grep -A40 '^p5.48xlarge:' "$t/out" | grep -q 'your own price' && no ref-own-not-other-types || ok ref-own-not-other-types
 

@@ -247,6 +247,24 @@ static void js_container(void **state)
 	verify_not(R_JS5030, SPEC_AT("p5.48xlarge", HEAD ", bootstrap: s3://boot-bucket/x", "software: {container: {image: \"" DLC "\"}}\n"));
 }
 
+#define P5_8B "nodes: 4\nparallel: {tensor: 8}\nbatch: {micro: 1, global: 64}\n" \
+	"model: {parameters: 8e9, tokens: 1e12, layers: 32, hidden_size: 4096, attention_heads: 32, seq_length: 4096}\n"
+#define BLOCK "nodes: 2\nparallel: {tensor: 8}\nbatch: {micro: 1, global: 32}\n" \
+	"capacity: {type: capacity-block, reservation_id: cr-0123456789abcdef0, block_hours: 48}\n"
+
+static void js_bill(void **state)
+{
+	(void)state;
+	/* 49.8 days of run: past 2 days, within 10% of 52, clear of 60 */
+	verify(R_JS8001, SPEC("p5.48xlarge", P5_8B "time_limit: 2-00:00:00\n"));
+	verify(R_JS8001, SPEC("p5.48xlarge", P5_8B "time_limit: 52-00:00:00\n"));
+	verify_not(R_JS8001, SPEC("p5.48xlarge", P5_8B "time_limit: 60-00:00:00\n"));
+	verify_not(R_JS8001, SPEC("p5.48xlarge", P5_8B));
+	/* a 48-hour block leaves 47 hours */
+	verify(R_JS8002, SPEC("p5.48xlarge", BLOCK "time_limit: 1-23:00:01\n"));
+	verify_not(R_JS8002, SPEC("p5.48xlarge", BLOCK "time_limit: 1-23:00:00\n"));
+}
+
 /* JS4006 lints the rendered files, which cli/ composes from gen and lint;
  * the verify lines here link neither cli/ nor lint's run of outputs. */
 static void js_output(void **state)
@@ -315,6 +333,7 @@ int main(void)
 		cmocka_unit_test(js_cluster),
 		cmocka_unit_test(js_runnable),
 		cmocka_unit_test(js_container),
+		cmocka_unit_test(js_bill),
 		cmocka_unit_test(js_survival),
 		cmocka_unit_test(every_area_has_cases),
 	};

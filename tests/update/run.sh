@@ -220,7 +220,20 @@ assert cr["price"] == {"usdPerHour": 55.04, "kind": "on-demand", "atMost": False
 PY
 expect_rc plan-cluster-unknown-price 0 "$TF" plan "$cases/PC6001/bad-unknown-price.yaml"
 contains plan-cluster-unknown "$t/out" 'unknown  (the catalog has no price for p5e.48xlarge)'
-contains plan-cluster-total-without-unknown "$t/out" '(without the unknown prices)'
+contains plan-cluster-total-without-unknown "$t/out" '>= $0.68/h  (prices unknown: >= counts the known ones alone)'
+# unknown is never $0.00: the idle cost of 2 nodes at an unknown price
+contains plan-cluster-idle-unknown "$t/out" 'while idle: unknown a month'
+hasnt plan-cluster-unknown-not-zero 'while idle: \$0.00' "$t/out"
+expect_rc plan-cluster-unknown-json 0 "$TF" plan --format json "$cases/PC6001/bad-unknown-price.yaml"
+python3 - "$t/out" <<'PY' && ok plan-cluster-unknown-json-null || no plan-cluster-unknown-json-null
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["usdPerMonthAtMinCount"] is None and d["usdPerHourAtMinCount"] is None, d
+assert d["usdPerHourAtMaxCount"] is None
+assert abs(d["knownUsdPerHourAtMaxCount"] - 4 * 0.17) < 0.01, d
+train = d["queues"][0]
+assert train["usdPerHourAtMinCount"] is None and train["pricesUnknown"] is True
+PY
 expect_rc plan-cluster-region "0" "$TF" plan "$cases/PC6001/bad-region.yaml"
 contains plan-cluster-region-note "$t/out" 'the config is in us-west-2, where prices differ'
 expect_rc plan-cluster-spec-flags 2 "$TF" plan --hours 10 "$cases/PC6001/bad.yaml"
