@@ -131,6 +131,25 @@ row = re.search(r"^  48 reserved \+ 16 spot +(\d+) +(\d+) +(\d+) +(\d+) ", text,
 assert row, "no mix row"
 assert abs(int(row.group(4)) - by["mix"]["usdTotal"]) <= 1'
 
+# docs/plan.md's worked comparison quotes these figures: each is the plan's.
+json_check tco-docs-figures-are-the-plans "$t/out" '
+import re
+doc = open("docs/plan.md").read()
+doc = doc[doc.index("### The reference scenario\x27s comparison"):]
+by = {o["option"]: o for o in d["tco"]["options"]}
+w = d["tco"]["work"]
+def quoted(v):
+    s = "${:,.0f}".format(v)
+    assert s in doc, (s, "not in docs/plan.md")
+quoted(by["owned"]["usdPerYear"][0]); quoted(by["owned"]["usdPerRun"])
+for name in ("mix", "reserved", "on-demand", "capacity-block", "spot"):
+    quoted(by[name]["usdPerRun"])
+quoted(by["reserved"]["usdPerYear"][0]); quoted(w["ownedDepreciationPerYear"])
+quoted(w["ownedEnergyBusyPerYear"] + w["ownedEnergyIdlePerYear"])
+assert "{:.1f} runs".format(by["reserved"]["runsPerYear"]) in doc
+assert "{:.1f} h expected".format(by["mix"]["runHours"]) in doc and "{:.1f} h for".format(by["reserved"]["runHours"]) in doc
+assert "{:.1f} (every node".format(by["spot"]["runHours"]) in doc'
+
 # The cloud's figures are the cloud fleet's own: twice the owned servers
 # move the owned cluster's figures, never a cloud option's cost per run
 # or a commitment's year.
