@@ -372,6 +372,20 @@ void plan_tco_text(const struct plan *p, const struct tco_spec *t, struct buf *b
 			buf_printf(b, "; cannot deliver the work: needs %.0f h a year", op->hours_needed);
 		buf_putc(b, '\n');
 	}
+	/* a run on the cloud fleet: its hours, and a commitment's runs a year */
+	buf_printf(b, "  a cloud run      the bill's expected finish at the spec's interruption rate:");
+	const char *sep = " ";
+	for (int k = TCO_ON_DEMAND; k < TCO__COUNT; k++) {
+		const struct tco_option *op = &r.opt[k];
+		if (!op->known || op->run_hours < 0)
+			continue;
+		buf_printf(b, "%s%s %.1f h", sep, tco_kind_name((enum tco_kind)k), op->run_hours);
+		sep = "; ";
+		if ((k == TCO_RESERVED || k == TCO_MIX) && op->runs_per_year > 0)
+			buf_printf(b, " (its commitment's year holds %.1f runs at %.4g%% of the hours)", op->runs_per_year,
+				   100 * r.cloud_utilization);
+	}
+	buf_puts(b, *sep == ';' ? "\n" : " unknown\n");
 	buf_puts(b, "  prices           ");
 	bool any = false;
 	for (int k = TCO_ON_DEMAND; k < TCO__COUNT; k++) {

@@ -121,6 +121,7 @@ for want in '32 servers of 4 x H100 (like p5.48xlarge; owned.accelerators_per_se
 	'the file.s, every one (trainforge has no figures for owned hardware)'; do
 	has "tco-text-repeats/$want" "$want" "$t/text"
 done
+has tco-text-cloud-run 'a cloud run      the bill.s expected finish at the spec.s interruption rate: on-demand 307.5 h; capacity-block 307.5 h; reserved 307.5 h (its commitment.s year holds 17.7 runs at 62% of the hours); spot 324.6 h; mix 314.3 h (its commitment.s year holds 17.3 runs at 62% of the hours)$' "$t/text"
 has tco-text-break-even 'owning is cheaper above [0-9.]*% of hours' "$t/text"
 has tco-text-sources 'owned peak       989.4 TFLOPS per H100: ' "$t/text"
 json_check tco-text-and-json-agree "$t/out" '
@@ -130,6 +131,25 @@ by = {o["option"]: o for o in d["tco"]["options"]}
 row = re.search(r"^  48 reserved \+ 16 spot +(\d+) +(\d+) +(\d+) +(\d+) ", text, re.M)
 assert row, "no mix row"
 assert abs(int(row.group(4)) - by["mix"]["usdTotal"]) <= 1'
+
+# docs/plan.md's worked comparison quotes these figures: each is the plan's.
+json_check tco-docs-figures-are-the-plans "$t/out" '
+import re
+doc = open("docs/plan.md").read()
+doc = doc[doc.index("### The reference scenario\x27s comparison"):]
+by = {o["option"]: o for o in d["tco"]["options"]}
+w = d["tco"]["work"]
+def quoted(v):
+    s = "${:,.0f}".format(v)
+    assert s in doc, (s, "not in docs/plan.md")
+quoted(by["owned"]["usdPerYear"][0]); quoted(by["owned"]["usdPerRun"])
+for name in ("mix", "reserved", "on-demand", "capacity-block", "spot"):
+    quoted(by[name]["usdPerRun"])
+quoted(by["reserved"]["usdPerYear"][0]); quoted(w["ownedDepreciationPerYear"])
+quoted(w["ownedEnergyBusyPerYear"] + w["ownedEnergyIdlePerYear"])
+assert "{:.1f} runs".format(by["reserved"]["runsPerYear"]) in doc
+assert "{:.1f} h expected".format(by["mix"]["runHours"]) in doc and "{:.1f} h for".format(by["reserved"]["runHours"]) in doc
+assert "{:.1f} (every node".format(by["spot"]["runHours"]) in doc'
 
 # The cloud's figures are the cloud fleet's own: twice the owned servers
 # move the owned cluster's figures, never a cloud option's cost per run
@@ -149,6 +169,16 @@ for name in ("reserved", "mix"):
 assert small["reserved"]["usdPerYear"] == big["reserved"]["usdPerYear"]
 assert big["owned"]["usdPerYear"][0] > small["owned"]["usdPerYear"][0]
 assert big["on-demand"]["usdPerYear"][0] > small["on-demand"]["usdPerYear"][0]   # the same work costs more'
+
+# A mix the file gives that is not the spec's has its years, but no run
+# time to price a run by: unknown, never a figure from another fleet.
+sed 's/^cloud:$/cloud:\n  reserved: 32\n  spot: 32/' $TCO >"$t/mix.yaml"
+expect_rc tco-file-mix-plans 0 "$TF" plan --format json --tco "$t/mix.yaml" $SPEC
+json_check tco-file-mix-has-no-run-cost "$t/out" "$sheet"'
+mix = [o for o in d["tco"]["options"] if o["option"] == "mix"][0]
+assert d["tco"]["assumptions"]["mixFrom"] == "the file" and mix["reserved"] == 32 and mix["spot"] == 32
+assert mix["known"] and close(mix["usdPerYear"][0], 32 * res * H + 32 * spot * hours_per_u * u)
+assert mix["usdPerRun"] is None and mix["runHours"] is None and mix["usdPerPflopHour"] is None'
 
 # One spot assumption: the spec's discount and interruption rate move the
 # comparison's spot figures; the TCO file has none of its own.
