@@ -407,7 +407,10 @@ static void text_row(const struct plan *p, const struct plan_row *r, struct buf 
 			    : "no accelerators: the layout cannot run here\n");
 		return;
 	}
-	buf_printf(b, "%d nodes x %d processes", e->nodes, e->ppn);
+	if (e->ppn > 0)
+		buf_printf(b, "%d nodes x %d processes", e->nodes, e->ppn);
+	else
+		buf_printf(b, "%d nodes x an unknown number of processes", e->nodes);
 	if (!e->whole_nodes && e->ppn > 0)
 		buf_printf(b, " (%d ranks leave the last node part-empty)", e->ranks);
 	buf_printf(b, ", %d x %s", e->accels, it->accel_model ? it->accel_model : "accelerator");
@@ -584,8 +587,9 @@ void plan_est_json(const struct plan_est *e, struct buf *b)
 	out_jstr(b, "derivedNote", it->derived_note);
 	out_jbool(b, "own", e->own);
 	out_jint(b, "nodes", e->nodes);
-	out_jint(b, "processesPerNode", e->ppn);
-	out_jint(b, "ranks", e->ranks);
+	/* null: no source gives the type's processes per node */
+	out_jnum(b, "processesPerNode", e->ppn > 0 ? e->ppn : -1);
+	out_jnum(b, "ranks", e->ranks > 0 ? e->ranks : -1);
 	out_jint(b, "accelerators", e->accels);
 	out_jbool(b, "wholeNodes", e->whole_nodes);
 	json_memory(e, b);

@@ -95,8 +95,14 @@ static void table_row(const struct plan_row *r, struct buf *b)
 	for (int k = 0; k < PRICE__COUNT; k++)
 		priced |= e->rate[k].from != RATE_NONE;
 	const char *fits = r->status == ROW_NO_LAYOUT ? "?" : e->fits == 1 ? "yes" : e->fits == 0 ? "NO" : "?";
-	buf_printf(b, "  %-5s %-18s %5d %6d  %-34s %-4s %6s %12s %14s %12s %12s %11s  %s\n", rank,
-		   r->it->name, r->nodes, e->ranks ? e->ranks : r->nodes * r->ppn, layout, fits, days,
+	/* processes per node unknown (a type no source gives a default for):
+	 * so are its ranks */
+	char ranks[16] = "?";
+	int n_ranks = e->ranks ? e->ranks : r->nodes * r->ppn;
+	if (n_ranks > 0)
+		snprintf(ranks, sizeof ranks, "%d", n_ranks);
+	buf_printf(b, "  %-5s %-18s %5d %6s  %-34s %-4s %6s %12s %14s %12s %12s %11s  %s\n", rank,
+		   r->it->name, r->nodes, ranks, layout, fits, days,
 		   cost[PRICE_ON_DEMAND], cost[PRICE_CAPACITY_BLOCK], cost[PRICE_RESERVED], cost[PRICE_SPOT],
 		   per, priced ? e->rate[0].region : "none");
 }

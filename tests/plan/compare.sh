@@ -301,3 +301,15 @@ for path in sys.argv[1:]:
     for loc in re.findall(r"<([a-z][a-z0-9+.-]*:[^>\s]*)>", text):
         assert loc.startswith("https://"), (path, loc)
 PY
+
+# A type whose processes per node no source gives (trn3.48xlarge, from a
+# p5 spec): its ranks are unknown, never a negative count.
+expect_rc unknown-processes-plans 0 "$TF" plan --format json --compare trn3.48xlarge examples/jobs/moe-176b-p5.yaml
+check unknown-processes-are-null "$pre"'
+trn = by["trn3.48xlarge"]
+print(trn["nodes"], trn["processesPerNode"], trn["ranks"])
+assert trn["processesPerNode"] is None and trn["ranks"] is None'
+"$TF" plan -v --compare trn3.48xlarge examples/jobs/moe-176b-p5.yaml >"$t/trn3" 2>&1
+if grep -q ' -[0-9][0-9]* ranks\|x -1 processes' "$t/trn3" ||
+	! grep -Eq '^  -     trn3\.48xlarge +[0-9]+ +\? ' "$t/trn3"; then no unknown-processes-in-text; grep trn3 "$t/trn3" | head -3
+else ok unknown-processes-in-text; fi
